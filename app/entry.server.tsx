@@ -1,0 +1,92 @@
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { NonceContext } from "~/components/nonce";
+import { getDatabase } from "~/services/db/index.server";
+import { env } from "~/services/env.server";
+import { getInstance } from "~/services/i18n.server";
+import { currentInstitution } from "~/services/institution.server";
+import { nonceContext } from "~/services/request.server";
+import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "~/services/security";
+
+export const streamTimeout = 5_000;
+
+/**
+ * For the HTTP server in front: React Router refuses a cross-site action with a bare 400 before any
+ * middleware runs, so the server refuses it first, with a 403 that says why.
+ */
+export function crossSiteRefusal(input: { method: string; origin?: string; referer?: string; host?: string }) {
+  const refused = isCrossSiteWrite({
+    method: input.method,
+    origin: input.origin ?? null,
+    referer: input.referer ?? null,
+    host: input.host ?? null,
+    appUrl: env().APP_URL,
+  });
+  return refused ? CROSS_SITE_MESSAGE : null;
+}
+
+/**
+ * Called by the server before it listens: a wrong configuration stops the app here with a clear
+ * message, and the database is migrated (and seeded for the demo) before the first request.
+ */
+export async function startup(): Promise<void> {
+  env();
+  currentInstitution();
+  await getDatabase();
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  entryContext: EntryContext,
+  routerContext: RouterContextProvider,
+) {
+  if (request.method.toUpperCase() === "HEAD") {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
+  const nonce = routerContext.get(nonceContext);
+
+  return new Promise((resolve, reject) => {
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    // Whole pages, not streamed shells: the no-JS browser must get the complete document.
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <I18nextProvider i18n={getInstance(routerContext)}>
+          <ServerRouter context={entryContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceContext.Provider>,
+      {
+        nonce,
+        onAllReady() {
+          const body = new PassThrough({
+            final(callback) {
+              clearTimeout(timeoutId);
+              timeoutId = undefined;
+              callback();
+            },
+          });
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          pipe(body);
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          console.error(error);
+        },
+      },
+    );
+  });
+}
+
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (error instanceof Response) return;
+  console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
+};

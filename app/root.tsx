@@ -1,0 +1,237 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  data,
+  Form,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
+import { useNonce } from "~/components/nonce";
+import { Button, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
+import { DEFAULT_LANGUAGE } from "~/locales";
+import { env } from "~/services/env.server";
+import { takeFlash } from "~/services/flash.server";
+import { getInstance, getLanguage, i18nextMiddleware } from "~/services/i18n.server";
+import { currentInstitution, publicInstitution } from "~/services/institution.server";
+import { currentSession, securityMiddleware, sessionMiddleware } from "~/services/request.server";
+import { ROLE_HOME, ROLE_NAMES, type RoleId } from "~/services/roles";
+import type { Route } from "./+types/root";
+import appCss from "./styles/app.css?url";
+
+export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, i18nextMiddleware, sessionMiddleware];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const language = getLanguage(context);
+  const session = currentSession(context);
+  const { flash, setCookie } = await takeFlash(request);
+  const t = getInstance(context).t;
+  return data(
+    {
+      language,
+      institution: publicInstitution(currentInstitution(), language),
+      user: session
+        ? {
+            displayName: session.user.displayName,
+            roles: session.user.roles,
+            activeRole: session.activeRole,
+            privacyAccepted: session.privacyAccepted,
+          }
+        : null,
+      flash: flash ? { type: flash.type, message: t(flash.key as never, flash.values) as string } : null,
+      devOutbox: env().devOutbox && !env().SMTP_URL,
+    },
+    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
+}
+
+type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+function usePageTitle(appName: string, errorTitle?: string): string {
+  const { t } = useTranslation();
+  const matches = useMatches();
+  if (errorTitle) return `${errorTitle} – ${appName}`;
+  const key = [...matches]
+    .reverse()
+    .map((m) => (m.handle as { titleKey?: string } | undefined)?.titleKey)
+    .find(Boolean);
+  return key ? `${t(key as never)} – ${appName}` : appName;
+}
+
+function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; aboutUrl: string }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const others = user.roles.filter((r) => r !== user.activeRole);
+  const active = user.activeRole;
+  const groups = [
+    ...(active && user.privacyAccepted
+      ? [{ heading: t(`roles.${ROLE_NAMES[active]}.name`), items: [{ href: ROLE_HOME[active], label: t("menu.home") }] }]
+      : []),
+    {
+      heading: t("menu.general"),
+      items: [
+        { href: aboutUrl, label: t("menu.about") },
+        { href: "/privacy-policy", label: t("menu.privacy") },
+        { href: `/settings?back=${encodeURIComponent(location.pathname)}`, label: t("menu.settings"), current: location.pathname === "/settings" },
+      ],
+    },
+  ];
+  return (
+    <SideMenu
+      groups={groups}
+      currentPath={location.pathname}
+      label={t("menu.label")}
+      extra={
+        <>
+          {user.privacyAccepted && others.length > 0 ? (
+            <div className="ui-side-menu__group">
+              <p className="ui-side-menu__heading">{t("menu.switchRole")}</p>
+              {others.map((roleId: RoleId) => (
+                <Form method="post" action="/role" key={roleId} className="app-menu-form">
+                  <input type="hidden" name="roleId" value={roleId} />
+                  <Button variant="link">{t("menu.switchTo", { role: t(`roles.${ROLE_NAMES[roleId]}.name`) })}</Button>
+                </Form>
+              ))}
+            </div>
+          ) : null}
+          <Form method="post" action="/logout" className="app-menu-form">
+            <Button variant="secondary">{t("menu.logout")}</Button>
+          </Form>
+        </>
+      }
+    />
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root") as RootData | undefined;
+  const { t, i18n } = useTranslation();
+  const nonce = useNonce();
+  const language = root?.language ?? DEFAULT_LANGUAGE;
+  const institution = root?.institution;
+  const appName = institution?.appName ?? "Praksis";
+  const location = useLocation();
+
+  useEffect(() => {
+    if (i18n.language !== language) void i18n.changeLanguage(language);
+  }, [language, i18n]);
+
+  const colours = institution
+    ? `:root{--brand:${institution.colours.brand};--brand-dark:${institution.colours.brandDark};--brand-contrast:${institution.colours.brandContrast}}`
+    : "";
+  return (
+    <html lang={language}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        {colours ? <style nonce={nonce}>{colours}</style> : null}
+      </head>
+      <body>
+        <SkipLink />
+        <Header appName={appName} homeHref="/">
+          {root?.user ? <span className="app-header__user">{root.user.displayName}</span> : null}
+          <Form method="post" action="/settings" className="app-header__language">
+            <input type="hidden" name="back" value={location.pathname + location.search} />
+            <input type="hidden" name="language" value={language === "nb" ? "en" : "nb"} />
+            <Button variant="link" lang={language === "nb" ? "en" : "nb"}>
+              {language === "nb" ? "English" : "Norsk"}
+            </Button>
+          </Form>
+        </Header>
+        <div className={root?.user ? "app-layout" : "app-layout app-layout--single"}>
+          {root?.user ? <AccountMenu user={root.user} aboutUrl={institution?.aboutUrl ?? "/"} /> : null}
+          <main id="main" className="app-main" tabIndex={-1}>
+            <FlashRegion flash={root?.flash ?? null} />
+            {children}
+          </main>
+        </div>
+        <footer className="app-footer">
+          <p>
+            {institution ? (
+              <>
+                {institution.institutionName} · {t("footer.organisationNumber")} {institution.organisationNumber} ·{" "}
+              </>
+            ) : null}
+            <Link to="/privacy-policy">{t("menu.privacy")}</Link>
+            {institution ? (
+              <>
+                {" · "}
+                <a href={institution.aboutUrl}>{t("menu.about")}</a>
+              </>
+            ) : null}
+            {root?.devOutbox ? (
+              <>
+                {" · "}
+                <Link to="/dev/outbox">{t("outbox.title")}</Link>
+              </>
+            ) : null}
+          </p>
+        </footer>
+        <PageTitle appName={appName} />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** <title> is rendered where React 19 hoists it into <head>. */
+function PageTitle({ appName }: { appName: string }) {
+  return <title>{usePageTitle(appName)}</title>;
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <div className="app-content">
+        <h1>{t("errors.notFoundTitle")}</h1>
+        <p>{t("errors.notFoundText")}</p>
+        <p>
+          <Link to="/">{t("errors.home")}</Link>
+        </p>
+      </div>
+    );
+  }
+  if (isRouteErrorResponse(error)) {
+    const description = typeof error.data === "string" && error.data.length < 300 ? error.data : "";
+    return (
+      <div className="app-content">
+        <h1>{t("errors.title")}</h1>
+        <p>
+          {t("errors.status", { status: error.status })} {description || t("errors.unexpected")}
+        </p>
+        <p>
+          <Link to="/">{t("errors.home")}</Link>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="app-content">
+      <h1>{t("errors.somethingWrong")}</h1>
+      <p>{t("errors.serverError")}</p>
+      <p>
+        <Link to="/">{t("errors.home")}</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+
+/** Every URL of the app, in one place. Area layouts guard everything below them. */
+export default [
+  // Resource routes
+  route("healthz", "routes/api/healthz.ts"),
+  route("dev/outbox", "routes/dev/outbox.tsx"),
+
+  // Log-in area
+  index("routes/auth/home.tsx"),
+  route("login", "routes/auth/login.tsx", { id: "login" }),
+  route("login-simple", "routes/auth/login.tsx", { id: "login-simple" }),
+  route("otp", "routes/auth/otp.tsx", { id: "otp" }),
+  route("otp-simple", "routes/auth/otp.tsx", { id: "otp-simple" }),
+  route("logout", "routes/auth/logout.tsx"),
+  route("role", "routes/auth/role.tsx"),
+
+  // Shared pages
+  route("privacy-policy", "routes/shared/privacy-policy.tsx"),
+  route("privacy-consent", "routes/shared/privacy-consent.tsx"),
+  route("settings", "routes/shared/settings.tsx"),
+
+  // Role areas
+  route("admin", "routes/shared/area-layout.tsx", { id: "admin-area" }, [
+    index("routes/admin/home.tsx"),
+    route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
+  ]),
+  route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [
+    index("routes/student/home.tsx"),
+    route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
+  ]),
+  route("teacher", "routes/shared/area-layout.tsx", { id: "teacher-area" }, [
+    index("routes/teacher/home.tsx"),
+    route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
+  ]),
+  route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [
+    index("routes/supervisor/home.tsx"),
+    route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
+  ]),
+  // The Advisor role's area is /supervisor (DESIGN.md §3).
+  route("advisor/*", "routes/shared/advisor-redirect.ts"),
+
+  route("*", "routes/shared/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,38 @@
+import { useTranslation } from "react-i18next";
+import { ClassTable } from "~/components/app/ClassTable";
+import { Table } from "~/components/ui";
+import { getDb } from "~/services/db/index.server";
+import { adminOverview } from "~/services/overview.server";
+import { requireRole } from "~/services/request.server";
+import { ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
+import type { Route } from "./+types/home";
+
+export const handle = { titleKey: "common:home.admin.title" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = requireRole(request, context, ROLE.Admin);
+  const overview = await adminOverview(await getDb());
+  return { name: session.user.displayName, ...overview };
+}
+
+export default function AdminHome({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="app-content">
+      <h1>{t("home.admin.title")}</h1>
+      <p className="app-lead">{t("home.greeting", { name: loaderData.name })}</p>
+      <h2>{t("home.admin.currentClasses")}</h2>
+      <ClassTable caption={t("home.admin.currentClasses")} rows={loaderData.currentClasses} />
+      <h2>{t("home.admin.users")}</h2>
+      <Table
+        caption={t("home.admin.users")}
+        rowHeaders
+        columns={[{ header: t("home.admin.role") }, { header: t("home.admin.activeUsers"), numeric: true }]}
+        rows={loaderData.roleCounts.map((r) => ({
+          key: String(r.roleId),
+          cells: [t(`roles.${ROLE_NAMES[r.roleId as RoleId]}.name`), r.users],
+        }))}
+      />
+    </div>
+  );
+}

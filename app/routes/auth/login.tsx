@@ -1,0 +1,102 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { Button, ErrorSummary, TextField } from "~/components/ui";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { requestLoginCode } from "~/services/auth.server";
+import { getDb } from "~/services/db/index.server";
+import { getInstance, getLanguage } from "~/services/i18n.server";
+import { appName, currentInstitution } from "~/services/institution.server";
+import { appCookies, clientAddress, currentSession, homeOf } from "~/services/request.server";
+import { safeRedirect } from "~/services/roles";
+import type { Route } from "./+types/login";
+
+export const handle = { titleKey: "auth:login.title" };
+
+const schema = z.object({
+  email: z
+    .string({ error: "auth:errors.emailRequired" })
+    .trim()
+    .max(254, { error: "auth:errors.emailInvalid" })
+    .pipe(z.email({ error: "auth:errors.emailInvalid" })),
+  redirectTo: z.string().optional(),
+});
+
+function isSimple(request: Request): boolean {
+  return new URL(request.url).pathname.endsWith("-simple");
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = currentSession(context);
+  if (session) throw redirect(homeOf(session));
+  const url = new URL(request.url);
+  return { redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""), simple: isSimple(request) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") {
+    return data(submission.reply(), { status: 400 });
+  }
+  const language = getLanguage(context);
+  const outcome = await requestLoginCode(await getDb(), {
+    email: submission.value.email,
+    ip: clientAddress(request),
+    t: getInstance(context).t,
+    appName: appName(currentInstitution(), language),
+  });
+  if (!outcome.ok) {
+    return data(
+      submission.reply({ formErrors: ["auth:errors.tooManyRequests"] }),
+      { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
+    );
+  }
+  const simple = isSimple(request);
+  const cookie = await appCookies().login.serialize({
+    email: submission.value.email.toLowerCase(),
+    redirectTo: safeRedirect(submission.value.redirectTo, ""),
+  });
+  return redirect(simple ? "/otp-simple" : "/otp", { status: 303, headers: { "Set-Cookie": cookie } });
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  return (
+    <div className={loaderData.simple ? "app-narrow app-narrow--simple" : "app-narrow"}>
+      <ErrorSummary errors={errorSummaryItems(t, [fields.email], { errors: form.errors, fieldId: fields.email.id })} />
+      <h1>{t("login.title")}</h1>
+      <p>{t("login.intro")}</p>
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <TextField
+          label={t("login.emailLabel")}
+          hint={t("login.emailHint")}
+          name={fields.email.name}
+          id={fields.email.id}
+          type="email"
+          autoComplete="email"
+          spellCheck={false}
+          required
+          defaultValue={fields.email.initialValue ?? ""}
+          error={firstError(t, fields.email.errors)}
+        />
+        <Button disabled={navigation.state === "submitting"}>{t("login.submit")}</Button>
+      </Form>
+      {loaderData.simple ? null : (
+        <p>
+          <a href="/">{t("login.otherMethods")}</a>
+        </p>
+      )}
+    </div>
+  );
+}

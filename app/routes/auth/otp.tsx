@@ -1,0 +1,119 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { Button, ErrorSummary, TextField } from "~/components/ui";
+import { completeLogin, createAuthenticator, LoginError } from "~/services/auth.server";
+import { getDb } from "~/services/db/index.server";
+import { appCookies, clientAddress, currentSession, homeOf } from "~/services/request.server";
+import type { Route } from "./+types/otp";
+
+export const handle = { titleKey: "auth:otp.title" };
+
+const schema = z.object({
+  code: z
+    .string({ error: "auth:errors.codeRequired" })
+    .transform((v) => v.replace(/\s/g, ""))
+    .pipe(z.string().regex(/^\d{6}$/, { error: "auth:errors.codeFormat" })),
+});
+
+const authenticator = createAuthenticator(getDb, clientAddress);
+
+function isSimple(request: Request): boolean {
+  return new URL(request.url).pathname.endsWith("-simple");
+}
+
+async function pendingLogin(request: Request): Promise<{ email: string; redirectTo: string } | null> {
+  const value = (await appCookies().login.parse(request.headers.get("cookie"))) as unknown;
+  if (!value || typeof value !== "object") return null;
+  const { email, redirectTo } = value as Record<string, unknown>;
+  if (typeof email !== "string" || !email) return null;
+  return { email, redirectTo: typeof redirectTo === "string" ? redirectTo : "" };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = currentSession(context);
+  if (session) throw redirect(homeOf(session));
+  const pending = await pendingLogin(request);
+  const simple = isSimple(request);
+  if (!pending) throw redirect(simple ? "/login-simple" : "/login");
+  return { email: pending.email, simple };
+}
+
+const messages: Record<LoginError["reason"], string> = {
+  wrong_code: "auth:errors.wrongCode",
+  expired: "auth:errors.codeExpired",
+  too_many_attempts: "auth:errors.tooManyAttempts",
+  rate_limited: "auth:errors.tooManyRequests",
+  no_access: "auth:errors.noAccess",
+};
+
+export async function action({ request }: Route.ActionArgs) {
+  const pending = await pendingLogin(request);
+  if (!pending) return redirect(isSimple(request) ? "/login-simple" : "/login", 303);
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+
+  const body = new URLSearchParams({ email: pending.email, code: submission.value.code });
+  const verification = new Request(request.url, { method: "POST", headers: request.headers, body });
+  try {
+    const user = await authenticator.authenticate("email-code", verification);
+    return completeLogin(await getDb(), {
+      user,
+      request,
+      ip: clientAddress(request),
+      method: "email-code",
+      redirectTo: pending.redirectTo,
+    });
+  } catch (error) {
+    if (!(error instanceof LoginError)) throw error;
+    const message = messages[error.reason];
+    // A code that can no longer work is cleared from the field; a mistyped one stays to be corrected.
+    const keep = error.reason === "wrong_code";
+    return data(
+      submission.reply({ formErrors: [message], resetForm: !keep }),
+      { status: error.status },
+    );
+  }
+}
+
+export default function Otp({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    lastResult: actionData,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const again = loaderData.simple ? "/login-simple" : "/login";
+  return (
+    <div className={loaderData.simple ? "app-narrow app-narrow--simple" : "app-narrow"}>
+      <ErrorSummary errors={errorSummaryItems(t, [fields.code], { errors: form.errors, fieldId: fields.code.id })} />
+      <h1>{t("otp.title")}</h1>
+      <p>{t("otp.intro", { email: loaderData.email })}</p>
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <TextField
+          label={t("otp.codeLabel")}
+          hint={t("otp.codeHint")}
+          name={fields.code.name}
+          id={fields.code.id}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
+          width="5"
+          required
+          defaultValue={fields.code.initialValue ?? ""}
+          error={firstError(t, fields.code.errors)}
+        />
+        <Button disabled={navigation.state === "submitting"}>{t("otp.submit")}</Button>
+      </Form>
+      <p>
+        <Link to={again}>{t("otp.newCode")}</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { Db } from "./db/client.server";
+import { auditEvents } from "./db/schema";
+
+export type AuditAction =
+  | "login"
+  | "login.failed"
+  | "logout"
+  | "role.selected"
+  | "privacy.accepted"
+  | "privacy.declined"
+  | "otp.requested";
+
+export async function audit(
+  db: Db,
+  event: {
+    action: AuditAction;
+    actorUserId?: number | null;
+    subjectUserId?: number | null;
+    classId?: number | null;
+    details?: Record<string, unknown>;
+    ip?: string | null;
+  },
+): Promise<void> {
+  await db.insert(auditEvents).values({
+    action: event.action,
+    actorUserId: event.actorUserId ?? null,
+    subjectUserId: event.subjectUserId ?? null,
+    classId: event.classId ?? null,
+    details: event.details ?? null,
+    ip: event.ip ?? null,
+  });
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+
+const roleName = z.enum(["Admin", "Student", "Teacher", "Advisor"]);
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .transform((v) => v === "true" || v === "1");
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    PGLITE_DIR: z.string().min(1).default("./data/pglite"),
+    SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    APP_URL: z.url().optional(),
+    INSTITUTION: z.string().regex(/^[a-z0-9-]+$/, "must be a variant file name").default("fjordbyen"),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    MAIL_FROM: z.string().min(3).default("Praksis <noreply@praksis.example.org>"),
+    OUTBOX_DIR: z.string().min(1).default("./data/outbox"),
+    OTP_LOGIN_ROLES: z
+      .string()
+      .default("Admin,Student,Teacher,Advisor")
+      .transform((s, ctx) => {
+        const names = s.split(",").map((r) => r.trim()).filter(Boolean);
+        const parsed = z.array(roleName).safeParse(names);
+        if (!parsed.success) {
+          ctx.addIssue({ code: "custom", message: "must be a comma-separated list of Admin, Student, Teacher, Advisor" });
+          return z.NEVER;
+        }
+        return parsed.data;
+      }),
+    OTP_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+    OTP_REQUESTS_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+    SEED_DEMO: booleanFlag.optional(),
+    DEV_OUTBOX: booleanFlag.optional(),
+    TRUST_PROXY: booleanFlag.default(false),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  })
+  .transform((env) => ({
+    ...env,
+    isProduction: env.NODE_ENV === "production",
+    // The demo is seeded unless switched off; a production deployment on PostgreSQL switches it off.
+    seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
+    // /dev/outbox lists mails written to the local outbox; never in production unless asked for.
+    devOutbox: env.DEV_OUTBOX ?? !(env.NODE_ENV === "production" && env.DATABASE_URL),
+  }));
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new EnvError(`Invalid configuration (environment variables):\n${lines.join("\n")}`);
+  }
+  if (result.data.DATABASE_URL && !result.data.SESSION_SECRET) {
+    // Several instances on one PostgreSQL must sign cookies and key codes with the same secret.
+    throw new EnvError(
+      "Invalid configuration (environment variables):\n  SESSION_SECRET: required with DATABASE_URL (at least 32 characters, the same for every instance)",
+    );
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The parsed environment; the first call parses it and stops the process with a clear message if it is wrong. */
+export function env(): Env {
+  if (!cached) {
+    try {
+      cached = parseEnv(process.env);
+    } catch (error) {
+      if (error instanceof EnvError && process.env.VITEST === undefined) {
+        process.stderr.write(`\n${error.message}\n\nSee the configuration table in README.md.\n\n`);
+        process.exit(1);
+      }
+      throw error;
+    }
+  }
+  return cached;
+}
+
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

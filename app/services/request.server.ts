@@ -1,0 +1,177 @@
+import crypto from "node:crypto";
+import { createContext, createCookie, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { getDb } from "./db/index.server";
+import { env } from "./env.server";
+import { currentInstitution } from "./institution.server";
+import { appSecret } from "./secret.server";
+import { loadSession, type CurrentSession } from "./session.server";
+import { ROLE_HOME, type RoleId } from "./roles";
+import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "./security";
+
+/** The header the app's own server sets from the socket (never trusted from the client). */
+export const REMOTE_ADDRESS_HEADER = "x-praksis-remote-address";
+
+export const sessionContext = createContext<CurrentSession | null>(null);
+export const nonceContext = createContext<string>("");
+
+function secureCookies(): boolean {
+  return env().APP_URL?.startsWith("https://") ?? false;
+}
+
+let cookies:
+  | {
+      session: ReturnType<typeof createCookie>;
+      flash: ReturnType<typeof createCookie>;
+      login: ReturnType<typeof createCookie>;
+    }
+  | undefined;
+
+/**
+ * The app's cookies, all HttpOnly and SameSite=Lax; Secure and `__Host-` when served over https.
+ * The session cookie lives as long as the browser session; the server decides expiry.
+ */
+export function appCookies() {
+  if (!cookies) {
+    const secure = secureCookies();
+    const prefix = secure ? "__Host-" : "";
+    const base = { httpOnly: true, sameSite: "lax" as const, secure, path: "/", secrets: [appSecret()] };
+    cookies = {
+      session: createCookie(`${prefix}praksis_session`, base),
+      flash: createCookie(`${prefix}praksis_flash`, { ...base, maxAge: 60 }),
+      login: createCookie(`${prefix}praksis_login`, { ...base, maxAge: 15 * 60 }),
+    };
+  }
+  return cookies;
+}
+
+export function clientAddress(request: Request): string {
+  const config = env();
+  if (config.TRUST_PROXY) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return request.headers.get(REMOTE_ADDRESS_HEADER) ?? "unknown";
+}
+
+export function currentSession(context: Readonly<RouterContextProvider>): CurrentSession | null {
+  return context.get(sessionContext);
+}
+
+function loginRedirect(request: Request): never {
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  throw redirect(back === "/" ? "/" : `/?redirectTo=${encodeURIComponent(back)}`);
+}
+
+function backTo(request: Request): string {
+  const url = new URL(request.url);
+  return encodeURIComponent(url.pathname + url.search);
+}
+
+/**
+ * Every protected loader and action starts here: no session → the login page, then back; a
+ * policy not yet accepted → the privacy gate, then back.
+ */
+export function requireSession(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  options: { privacyGate?: boolean } = {},
+): CurrentSession {
+  const session = currentSession(context);
+  if (!session) loginRedirect(request);
+  if (options.privacyGate !== false && !session.privacyAccepted) {
+    if (request.method !== "GET" && request.method !== "HEAD") throw new Response("Forbidden", { status: 403 });
+    throw redirect(`/privacy-consent?redirectTo=${backTo(request)}`);
+  }
+  return session;
+}
+
+/**
+ * The session must act in `role`. A user who holds the role but acts in another is switched by the
+ * role chooser, not silently; a user without it is sent to the chooser.
+ */
+export function requireRole(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  role: RoleId,
+): CurrentSession & { activeRole: RoleId } {
+  const session = requireSession(request, context);
+  if (session.activeRole !== role) {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      throw new Response("Forbidden", { status: 403 });
+    }
+    throw redirect(`/role?redirectTo=${backTo(request)}`);
+  }
+  return session as CurrentSession & { activeRole: RoleId };
+}
+
+export function homeOf(session: CurrentSession): string {
+  return session.activeRole ? ROLE_HOME[session.activeRole] : "/role";
+}
+
+/** Whether a request is a write from another site (see security.ts). */
+export function crossSite(request: Request): boolean {
+  return isCrossSiteWrite({
+    method: request.method,
+    origin: request.headers.get("origin"),
+    referer: request.headers.get("referer"),
+    host: request.headers.get("host") ?? new URL(request.url).host,
+    appUrl: env().APP_URL,
+  });
+}
+
+function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * First in the chain: refuses cross-site writes, makes the CSP nonce, and puts the security
+ * headers on every response the app renders.
+ */
+export const securityMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (crossSite(request)) {
+    return new Response(CROSS_SITE_MESSAGE, {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  const nonce = crypto.randomBytes(16).toString("base64");
+  context.set(nonceContext, nonce);
+  const response = await next();
+  const headers = response.headers;
+  if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Referrer-Policy", "same-origin");
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  if (secureCookies()) headers.set("Strict-Transport-Security", "max-age=31536000");
+  if (!headers.has("Cache-Control") || context.get(sessionContext)) headers.set("Cache-Control", "no-store");
+  return response;
+};
+
+/** Loads the session behind the cookie once per request; a stale cookie is cleared. */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { session: cookie } = appCookies();
+  const token = (await cookie.parse(request.headers.get("cookie"))) as unknown;
+  let stale = false;
+  if (typeof token === "string" && token.length > 0) {
+    const session = await loadSession(await getDb(), token, currentInstitution().privacyPolicyVersion);
+    context.set(sessionContext, session);
+    stale = session === null;
+  }
+  const response = await next();
+  if (stale && !response.headers.has("Set-Cookie")) {
+    response.headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
+  }
+  return response;
+};

@@ -1,0 +1,63 @@
+/** Role ids are fixed by the product (spec §3, §9); the roles table holds the same four rows. */
+export const ROLE = { Admin: 1, Student: 2, Teacher: 3, Advisor: 4 } as const;
+export type RoleId = (typeof ROLE)[keyof typeof ROLE];
+export type RoleName = keyof typeof ROLE;
+
+export const ROLE_NAMES: Record<RoleId, RoleName> = { 1: "Admin", 2: "Student", 3: "Teacher", 4: "Advisor" };
+
+/** Each role's area. The Advisor's area lives at /supervisor (DESIGN.md §3); /advisor redirects there. */
+export const ROLE_HOME: Record<RoleId, string> = {
+  1: "/admin",
+  2: "/student",
+  3: "/teacher",
+  4: "/supervisor",
+};
+
+export const AREA_ROLE: Record<string, RoleId> = {
+  admin: ROLE.Admin,
+  student: ROLE.Student,
+  teacher: ROLE.Teacher,
+  supervisor: ROLE.Advisor,
+};
+
+export function isRoleId(value: number): value is RoleId {
+  return value === 1 || value === 2 || value === 3 || value === 4;
+}
+
+export function roleIdFromName(name: string): RoleId | undefined {
+  return (ROLE as Record<string, RoleId>)[name];
+}
+
+/**
+ * The role a session acts in: the one chosen earlier while the user still holds it, else the only
+ * role when there is exactly one, else none (the user chooses).
+ */
+export function resolveActiveRole(userRoles: readonly number[], chosen: number | null | undefined): RoleId | null {
+  const held = [...new Set(userRoles)].filter(isRoleId).sort();
+  if (chosen != null && held.includes(chosen as RoleId)) return chosen as RoleId;
+  if (held.length === 1) return held[0];
+  return null;
+}
+
+/** The area a path belongs to, if any: "/teacher/class/3" → Teacher. */
+export function areaOfPath(pathname: string): RoleId | null {
+  const first = pathname.split("/")[1]?.toLowerCase() ?? "";
+  return AREA_ROLE[first] ?? null;
+}
+
+/**
+ * Only a same-site path may be a redirect target: it starts with one "/", not "//" or "/\",
+ * and has no scheme or control characters.
+ */
+export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof target !== "string" || target.length === 0 || target.length > 2000) return fallback;
+  if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
+  if (/[\u0000-\u001f\u007f\\]/.test(target)) return fallback;
+  try {
+    const url = new URL(target, "http://praksis.invalid");
+    if (url.origin !== "http://praksis.invalid") return fallback;
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return fallback;
+  }
+}

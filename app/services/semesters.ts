@@ -1,0 +1,83 @@
+/**
+ * The semester rule (spec §5, §9): Vår runs 1 Jan – 30 Jun, Høst 1 Jul – 31 Dec. Dates are
+ * calendar days in Norway, so "today" is always taken in Europe/Oslo: at 23:30 UTC on 30 June
+ * it is already 1 July in Norway.
+ */
+
+export const SEMESTER_TIME_ZONE = "Europe/Oslo";
+
+export type SemesterSeason = "Vår" | "Høst";
+export type SemesterStatus = "future" | "current" | "past";
+
+export interface Semester {
+  name: string;
+  /** yyyy-mm-dd */
+  startDate: string;
+  /** yyyy-mm-dd */
+  endDate: string;
+}
+
+const osloDateFormat = new Intl.DateTimeFormat("en-CA", {
+  timeZone: SEMESTER_TIME_ZONE,
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
+
+/** The calendar date (yyyy-mm-dd) in Norway at the given instant. */
+export function osloDate(date: Date): string {
+  const parts = Object.fromEntries(osloDateFormat.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+export function semester(season: SemesterSeason, year: number): Semester {
+  return season === "Vår"
+    ? { name: `Vår ${year}`, startDate: `${year}-01-01`, endDate: `${year}-06-30` }
+    : { name: `Høst ${year}`, startDate: `${year}-07-01`, endDate: `${year}-12-31` };
+}
+
+/** Reads "Høst 2026" / "Vår 2027"; null for a name that does not follow the convention. */
+export function parseSemesterName(name: string): { season: SemesterSeason; year: number } | null {
+  const match = /^\s*(Vår|Høst)\s+(\d{4})\s*$/iu.exec(name.normalize("NFC"));
+  if (!match) return null;
+  const season: SemesterSeason = match[1].toLowerCase() === "vår" ? "Vår" : "Høst";
+  return { season, year: Number(match[2]) };
+}
+
+/** Inclusive at both ends: the last day of a semester is still current. */
+export function semesterStatus(
+  period: { startDate: string; endDate: string },
+  today: Date,
+): SemesterStatus {
+  const day = osloDate(today);
+  if (day < period.startDate) return "future";
+  if (day > period.endDate) return "past";
+  return "current";
+}
+
+/** The semester whose dates contain the given instant's Norwegian calendar day. */
+export function semesterFor(today: Date): Semester {
+  const day = osloDate(today);
+  const year = Number(day.slice(0, 4));
+  const month = Number(day.slice(5, 7));
+  return semester(month >= 7 ? "Høst" : "Vår", year);
+}
+
+/**
+ * The semester the admin's "create next semester" button creates. After Høst comes Vår of the
+ * following year; after anything else, Høst of the current semester's year. Without a current
+ * semester it is the one containing today (Høst from July, Vår before).
+ */
+export function nextSemester(current: { name: string } | null, today: Date): Semester {
+  if (!current) return semesterFor(today);
+  const parsed = parseSemesterName(current.name);
+  const year = parsed?.year ?? Number(osloDate(today).slice(0, 4));
+  return parsed?.season === "Høst" ? semester("Vår", year + 1) : semester("Høst", year);
+}
+
+/** The semester before the named one (Høst YYYY → Vår YYYY, Vår YYYY → Høst YYYY−1). */
+export function previousSemester(current: { name: string }): Semester | null {
+  const parsed = parseSemesterName(current.name);
+  if (!parsed) return null;
+  return parsed.season === "Høst" ? semester("Vår", parsed.year) : semester("Høst", parsed.year - 1);
+}

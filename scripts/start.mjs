@@ -1,0 +1,30 @@
+// `npm start`: builds the app when the build is missing or older than the sources, then serves it.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const serverBuild = path.join(root, "build/server/index.js");
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+const sources = Math.max(
+  newestMtime(path.join(root, "app")),
+  ...["react-router.config.ts", "vite.config.ts", "package.json"].map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+);
+const built = fs.existsSync(serverBuild) ? fs.statSync(serverBuild).mtimeMs : 0;
+if (built < sources) {
+  console.info("[start] Building the app (first start or changed sources)…");
+  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+process.env.NODE_ENV ??= "production";
+await import(path.join(root, "server.mjs"));

@@ -1,0 +1,51 @@
+// The production server: static assets, the remote address for rate limits, and the app.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import compression from "compression";
+import express from "express";
+import { createRequestHandler } from "@react-router/express";
+
+const began = Date.now();
+const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
+
+// Configuration is checked and the database migrated (and seeded for the demo) before listening.
+await build.entry.module.startup();
+
+const app = express();
+app.disable("x-powered-by");
+app.use(compression());
+app.use(
+  "/assets",
+  express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
+);
+app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+app.use((req, res, next) => {
+  const refusal = build.entry.module.crossSiteRefusal({
+    method: req.method,
+    origin: req.headers.origin,
+    referer: req.headers.referer,
+    host: req.headers.host,
+  });
+  if (refusal) {
+    res.status(403).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).send(refusal);
+    return;
+  }
+  // Overwritten on every request, so a client cannot choose its own address.
+  req.headers["x-praksis-remote-address"] = req.socket.remoteAddress ?? "unknown";
+  next();
+});
+app.all("/{*splat}", createRequestHandler({ build, mode: "production" }));
+
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? "0.0.0.0";
+const server = app.listen(port, host, () => {
+  console.info(`[server] Praksis listening on http://localhost:${port} (ready in ${Date.now() - began} ms)`);
+});
+
+function shutdown() {
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 5_000).unref();
+}
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
