@@ -5,6 +5,7 @@ import { Button } from "~/components/ui";
 import { audit } from "~/services/audit.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
+import { getInstance } from "~/services/i18n.server";
 import { clientAddress, requireSession } from "~/services/request.server";
 import { areaOfPath, isRoleId, ROLE_HOME, ROLE_NAMES, safeRedirect } from "~/services/roles";
 import { setActiveRole } from "~/services/session.server";
@@ -43,7 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const goesToArea = target && areaOfPath(new URL(target, "http://x").pathname) === roleId;
   const to = goesToArea ? target : ROLE_HOME[roleId];
   if (roleId === session.activeRole) return redirect(to, 303);
-  return redirectWithFlash(to, { type: "info", key: "common:role.switched", values: { role: ROLE_NAMES[roleId] } });
+  const role = getInstance(context).t(`roles.${ROLE_NAMES[roleId]}.name`);
+  return redirectWithFlash(to, { type: "info", key: "common:role.switched", values: { role } });
 }
 
 export default function RoleChooser({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import resources from "~/locales";
+import { appCookies } from "~/services/request.server";
+import { clearOutbox, codeIn, mailsTo, silenceMailLog, startTestApp, stopTestApp } from "~/test/app";
+import { setCookieFor } from "~/test/cookie-jar";
+import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import * as login from "./login";
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+
+afterAll(async () => {
+  await stopTestApp(app);
+});
+
+beforeEach(() => {
+  silenceMailLog();
+  clearOutbox();
+});
+
+const appName = "Praksis Fjordbyen";
+const nbMail = resources.nb.auth.mail;
+
+test("the login page carries a safe redirectTo and drops an unsafe one", async () => {
+  const safe = await callLoader(login, getPage("/login?redirectTo=%2Fteacher%3Fx%3D1"));
+  expect(await safe.json()).toEqual({ redirectTo: "/teacher?x=1", simple: false });
+  const unsafe = await callLoader(login, getPage("/login-simple?redirectTo=%2F%2Fevil.com"));
+  expect(await unsafe.json()).toEqual({ redirectTo: "", simple: true });
+});
+
+test("a malformed e-mail gets 400, the error key and the typed value back", async () => {
+  const response = await callAction(login, postForm("/login", { email: "not-an-email", redirectTo: "/teacher" }));
+  expect(response.status).toBe(400);
+  const body = await response.json();
+  expect(body.initialValue).toMatchObject({ email: "not-an-email", redirectTo: "/teacher" });
+  expect(body.error.email).toEqual(["auth:errors.emailInvalid"]);
+  expect(setCookieFor(response, "praksis_login")).toBeUndefined();
+  expect(await mailsTo("not-an-email")).toEqual([]);
+});
+
+test("a missing e-mail gets 400 with the required key", async () => {
+  const response = await callAction(login, postForm("/login", {}));
+  expect(response.status).toBe(400);
+  expect((await response.json()).error.email).toEqual(["auth:errors.emailRequired"]);
+});
+
+test("an over-long e-mail gets 400, not a 500", async () => {
+  const email = `${"a".repeat(250)}@example.org`;
+  const response = await callAction(login, postForm("/login", { email }));
+  expect(response.status).toBe(400);
+  expect((await response.json()).initialValue.email).toBe(email);
+});
+
+test("a known e-mail gets a 303 to /otp, the pending-login cookie and a mail with a code", async () => {
+  const response = await callAction(
+    login,
+    postForm("/login", { email: " Laerer1@Example.org ", redirectTo: "/teacher?x=1" }),
+  );
+  expect(response.status).toBe(303);
+  expect(response.headers.get("Location")).toBe("/otp");
+  const cookie = setCookieFor(response, "praksis_login");
+  expect(cookie).toMatch(/HttpOnly/i);
+  expect(cookie).toMatch(/SameSite=Lax/i);
+  expect(await appCookies().login.parse(cookie!.split(";")[0])).toEqual({
+    email: "laerer1@example.org",
+    redirectTo: "/teacher?x=1",
+  });
+
+  const [mail] = await mailsTo("laerer1@example.org");
+  expect(codeIn(mail)).toMatch(/^\d{6}$/);
+  expect(mail.subject).toBe(nbMail.code.subject.replace("{{code}}", codeIn(mail)).replace("{{appName}}", appName));
+});
+
+test("the simple login page goes on to the simple code page", async () => {
+  const response = await callAction(login, postForm("/login-simple", { email: "student01@example.org" }));
+  expect(response.status).toBe(303);
+  expect(response.headers.get("Location")).toBe("/otp-simple");
+});
+
+test("an unsafe redirectTo is not carried into the pending login", async () => {
+  const response = await callAction(login, postForm("/login", { email: "veileder1@example.org", redirectTo: "//evil.com" }));
+  const cookie = setCookieFor(response, "praksis_login")!;
+  expect(await appCookies().login.parse(cookie.split(";")[0])).toMatchObject({ redirectTo: "" });
+});
+
+test("an unknown e-mail gets the same answer, and the mail explains there is no user", async () => {
+  const response = await callAction(login, postForm("/login", { email: "nobody@example.org" }));
+  expect(response.status).toBe(303);
+  expect(response.headers.get("Location")).toBe("/otp");
+  expect(setCookieFor(response, "praksis_login")).toBeDefined();
+
+  const mails = await mailsTo("nobody@example.org");
+  expect(mails).toHaveLength(1);
+  expect(mails[0].subject).toBe(nbMail.unknown.subject.replace("{{appName}}", appName));
+  expect(mails[0].text).toBe(nbMail.unknown.body.replaceAll("{{appName}}", appName));
+  expect(mails[0].text).not.toMatch(/\b\d{6}\b/);
+});
+
+test("a deactivated user gets the same answer, and the mail says the user is deactivated", async () => {
+  const response = await callAction(login, postForm("/login", { email: "deaktivert@example.org" }));
+  expect(response.status).toBe(303);
+  expect(response.headers.get("Location")).toBe("/otp");
+
+  const [mail] = await mailsTo("deaktivert@example.org");
+  expect(mail.text).toContain("deaktivert");
+  expect(mail.text).not.toMatch(/\b\d{6}\b/);
+});
+
+test("the mail follows the browser's language", async () => {
+  await callAction(
+    login,
+    postForm("/login", { email: "nobody@example.org" }, { headers: { "Accept-Language": "en-GB,en;q=0.9" } }),
+  );
+  const [mail] = await mailsTo("nobody@example.org");
+  expect(mail.subject).toBe(resources.en.auth.mail.unknown.subject.replace("{{appName}}", "Praksis Fjordbyen"));
+});
+
+test("too many code requests for one address get 429 with Retry-After, and the typed value back", async () => {
+  const ask = () => callAction(login, postForm("/login", { email: "student01@example.org" }, { ip: "198.51.100.7" }));
+  const statuses: number[] = [];
+  let last: Response | undefined;
+  for (let i = 0; i < 7; i++) {
+    last = await ask();
+    statuses.push(last.status);
+  }
+  expect(statuses.filter((s) => s === 303).length).toBeLessThanOrEqual(5);
+  expect(last!.status).toBe(429);
+  expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
+  const body = await last!.json();
+  expect(body.error[""]).toEqual(["auth:errors.tooManyRequests"]);
+  expect(body.initialValue.email).toBe("student01@example.org");
+});
+
+test("a login post from another site is refused with 403", async () => {
+  const response = await callAction(
+    login,
+    postForm("/login", { email: "laerer1@example.org" }, { origin: "https://evil.example" }),
+  );
+  expect(response.status).toBe(403);
+  expect(await mailsTo("laerer1@example.org")).toEqual([]);
+});
+
+test("responses carry the security headers", async () => {
+  const response = await callLoader(login, getPage("/login"));
+  expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+  expect(response.headers.get("Referrer-Policy")).toBe("same-origin");
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { openDatabase, type Database } from "./db/client.server";
+import { rateLimits } from "./db/schema";
+import { hitRateLimit, pruneRateLimits } from "./rate-limit.server";
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await openDatabase({ pgliteDir: "memory://" });
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+const rule = { limit: 3, windowMs: 60_000 };
+
+test("counts hits within a window and refuses those over the limit", async () => {
+  const now = new Date("2026-03-01T10:00:10Z");
+  const results = [];
+  for (let i = 0; i < 4; i++) results.push(await hitRateLimit(database.db, "count", rule, now));
+  expect(results.map((r) => r.count)).toEqual([1, 2, 3, 4]);
+  expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+});
+
+test("keys are counted separately", async () => {
+  const now = new Date("2026-03-01T10:00:10Z");
+  await hitRateLimit(database.db, "a", rule, now);
+  await hitRateLimit(database.db, "a", rule, now);
+  expect((await hitRateLimit(database.db, "b", rule, now)).count).toBe(1);
+});
+
+test("the count starts again in the next window", async () => {
+  const first = new Date("2026-03-01T11:00:59Z");
+  for (let i = 0; i < 4; i++) await hitRateLimit(database.db, "reset", rule, first);
+  expect((await hitRateLimit(database.db, "reset", rule, first)).allowed).toBe(false);
+  const next = await hitRateLimit(database.db, "reset", rule, new Date("2026-03-01T11:01:00Z"));
+  expect(next).toMatchObject({ allowed: true, count: 1 });
+});
+
+test("retryAfterSeconds is the time left in the window, rounded up", async () => {
+  const result = await hitRateLimit(database.db, "retry", rule, new Date("2026-03-01T12:00:15.500Z"));
+  expect(result.retryAfterSeconds).toBe(45);
+  const atStart = await hitRateLimit(database.db, "retry2", rule, new Date("2026-03-01T12:00:00Z"));
+  expect(atStart.retryAfterSeconds).toBe(60);
+});
+
+test("concurrent hits never lose a count", async () => {
+  const now = new Date("2026-03-01T13:00:00Z");
+  const results = await Promise.all(Array.from({ length: 10 }, () => hitRateLimit(database.db, "race", rule, now)));
+  expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  expect(results.filter((r) => r.allowed)).toHaveLength(3);
+});
+
+test("pruneRateLimits removes only older windows", async () => {
+  await hitRateLimit(database.db, "old", rule, new Date("2026-01-01T00:00:00Z"));
+  await hitRateLimit(database.db, "new", rule, new Date("2026-06-01T00:00:00Z"));
+  await pruneRateLimits(database.db, new Date("2026-05-01T00:00:00Z"));
+  const keys = (await database.db.select({ key: rateLimits.key }).from(rateLimits)).map((r) => r.key);
+  expect(keys).toEqual(["new"]);
+});

@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { vi } from "vitest";
+import { openDatabase, type Database } from "~/services/db/client.server";
+import { useDatabaseForTests } from "~/services/db/index.server";
+import { seedDemo } from "~/services/db/seed.server";
+import { readOutbox, type StoredMail } from "~/services/email.server";
+import { resetEnvForTests } from "~/services/env.server";
+
+/**
+ * Points the app at a fresh temporary directory (secret, outbox) and a seeded in-memory database,
+ * as the route modules' getDb() sees it. Call from beforeAll, before anything reads env().
+ */
+export async function startTestApp(env: Record<string, string> = {}): Promise<{ database: Database; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-test-"));
+  for (const name of ["DATABASE_URL", "SESSION_SECRET", "SMTP_URL", "APP_URL", "TRUST_PROXY", "INSTITUTION"]) {
+    delete process.env[name];
+  }
+  Object.assign(process.env, { PGLITE_DIR: path.join(dir, "pglite"), OUTBOX_DIR: path.join(dir, "outbox"), ...env });
+  resetEnvForTests();
+  const database = await openDatabase({ pgliteDir: "memory://" });
+  await seedDemo(database.db);
+  useDatabaseForTests(database);
+  return { database, dir };
+}
+
+export async function stopTestApp(app: { database: Database; dir: string } | undefined): Promise<void> {
+  await app?.database.close();
+  if (app) fs.rmSync(app.dir, { recursive: true, force: true });
+}
+
+/** Mails written to the local outbox log to the console; keeps test output readable. */
+export function silenceMailLog(): void {
+  vi.spyOn(console, "info").mockImplementation(() => {});
+}
+
+/** The mails sent to an address, newest first. */
+export async function mailsTo(address: string): Promise<StoredMail[]> {
+  return (await readOutbox(1000)).filter((m) => m.to === address);
+}
+
+export function codeIn(mail: StoredMail | undefined): string {
+  const code = mail?.text.match(/\b\d{6}\b/)?.[0];
+  if (!code) throw new Error(`no six-digit code in the mail: ${mail?.text}`);
+  return code;
+}
+
+export function clearOutbox(): void {
+  if (process.env.OUTBOX_DIR) fs.rmSync(process.env.OUTBOX_DIR, { recursive: true, force: true });
+}

@@ -1,0 +1,96 @@
+import { RouterContextProvider, type MiddlewareFunction, type Params } from "react-router";
+import { middleware as rootMiddleware } from "~/root";
+
+export interface HandlerArgs {
+  request: Request;
+  params: Params;
+  context: RouterContextProvider;
+}
+
+/** A route module as far as these helpers need it; method syntax so a module's narrower arg type fits. */
+export interface RouteModuleLike {
+  loader?(args: HandlerArgs): unknown;
+  action?(args: HandlerArgs): unknown;
+  middleware?: readonly unknown[];
+}
+
+function isDataWithResponseInit(value: unknown): value is { data: unknown; init: ResponseInit | null } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === "DataWithResponseInit" &&
+    "data" in value
+  );
+}
+
+/** What a loader or action produced, as the Response the framework would send (JSON for data). */
+function toResponse(result: unknown): Response {
+  if (result instanceof Response) return result;
+  if (isDataWithResponseInit(result)) return Response.json(result.data ?? null, result.init ?? undefined);
+  return Response.json(result ?? null);
+}
+
+/**
+ * Runs the root middleware chain (security, i18n, session) and the route's own middleware around a
+ * loader or action, as the framework does, and returns the Response. A thrown Response (a redirect,
+ * a 403) is returned like a returned one; any other error is thrown.
+ */
+async function runRoute(
+  mod: RouteModuleLike,
+  handler: (args: HandlerArgs) => unknown,
+  request: Request,
+  params: Params,
+): Promise<Response> {
+  const context = new RouterContextProvider();
+  const args = { request, params, context, unstable_pattern: new URL(request.url).pathname };
+  const chain = [...rootMiddleware, ...(mod.middleware ?? [])] as unknown as MiddlewareFunction<Response>[];
+  const dispatch = async (index: number): Promise<Response> => {
+    if (index === chain.length) {
+      try {
+        return toResponse(await handler.call(mod, args));
+      } catch (error) {
+        if (error instanceof Response) return error;
+        throw error;
+      }
+    }
+    try {
+      return await chain[index](args, () => dispatch(index + 1));
+    } catch (error) {
+      if (error instanceof Response) return error;
+      throw error;
+    }
+  };
+  return dispatch(0);
+}
+
+export async function callLoader(mod: RouteModuleLike, request: Request, params: Params = {}): Promise<Response> {
+  if (!mod.loader) throw new Error("the route module has no loader");
+  return runRoute(mod, mod.loader, request, params);
+}
+
+export async function callAction(mod: RouteModuleLike, request: Request, params: Params = {}): Promise<Response> {
+  if (!mod.action) throw new Error("the route module has no action");
+  return runRoute(mod, mod.action, request, params);
+}
+
+export const TEST_ORIGIN = "http://localhost";
+
+/** A form post as a browser sends it: same-origin, url-encoded, from a given client address. */
+export function postForm(
+  path: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; origin?: string | null; ip?: string; headers?: Record<string, string> } = {},
+): Request {
+  const headers = new Headers(options.headers);
+  const origin = options.origin === undefined ? TEST_ORIGIN : options.origin;
+  if (origin !== null) headers.set("Origin", origin);
+  if (options.cookie) headers.set("Cookie", options.cookie);
+  headers.set("x-praksis-remote-address", options.ip ?? "192.0.2.1");
+  return new Request(new URL(path, TEST_ORIGIN), { method: "POST", headers, body: new URLSearchParams(fields) });
+}
+
+export function getPage(path: string, options: { cookie?: string; headers?: Record<string, string> } = {}): Request {
+  const headers = new Headers(options.headers);
+  if (options.cookie) headers.set("Cookie", options.cookie);
+  return new Request(new URL(path, TEST_ORIGIN), { headers });
+}

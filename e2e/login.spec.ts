@@ -1,0 +1,124 @@
+import { checkPage, expect, logIn, readCode, requestCode, test } from "./support/fixtures";
+
+test("a student, a teacher and a supervisor each log in with an e-mail code", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Logg inn" })).toBeVisible();
+  await checkPage(page, testInfo, "main-login");
+
+  for (const [email, home, heading] of [
+    ["student01@example.org", "/student", "Min praksis"],
+    ["laerer1@example.org", "/teacher", "Mine emner"],
+    ["veileder1@example.org", "/supervisor", "Mine emner"],
+  ] as const) {
+    const since = await requestCode(page, email);
+    await checkPage(page, testInfo, "otp");
+    const code = await readCode(testInfo.project.use.baseURL, email, since);
+    await page.getByLabel("Engangskode").fill(code);
+    await page.getByRole("button", { name: "Logg inn" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Før du fortsetter: personvern" })).toBeVisible();
+    await checkPage(page, testInfo, `privacy-consent-${home.slice(1)}`);
+    await page.getByRole("button", { name: "Jeg godtar" }).click();
+    await expect(page).toHaveURL(new RegExp(`${home}$`));
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    // Real data: the demo's classes of the current semester.
+    await expect(page.getByRole("table").first()).toContainText("SYK");
+    await checkPage(page, testInfo, `home-${home.slice(1)}`);
+    await page.getByRole("button", { name: "Logg ut" }).first().click();
+    await expect(page.getByRole("status")).toContainText("Du er logget ut.");
+    await expect(page.getByRole("heading", { level: 1, name: "Logg inn" })).toBeVisible();
+  }
+});
+
+test("the admin, who is also a teacher, chooses a role and switches role in the menu", async ({ page }, testInfo) => {
+  await logIn(page, "admin@example.org");
+  await expect(page).toHaveURL(/\/role$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Velg rolle" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Administrator" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Praksislærer" })).toBeVisible();
+  await checkPage(page, testInfo, "role-chooser");
+  await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Administrasjon" })).toBeVisible();
+  await checkPage(page, testInfo, "home-admin");
+
+  await page.getByRole("button", { name: "Bytt til Praksislærer" }).first().click();
+  await expect(page).toHaveURL(/\/teacher$/);
+  await expect(page.getByRole("status")).toContainText("Du bruker nå rollen Praksislærer");
+  // The teacher area is now the user's; the admin area needs a switch back.
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/role\?redirectTo=%2Fadmin$/);
+  await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+});
+
+test("a malformed e-mail address gets a message and keeps what was typed", async ({ page }, testInfo) => {
+  await page.goto("/login");
+  await page.getByLabel("E-postadresse").fill("ikke-en-adresse");
+  await page.getByRole("button", { name: "Send kode" }).click();
+  const summary = page.getByRole("alert").filter({ hasText: "Det er et problem" });
+  await expect(summary).toContainText("Skriv inn en gyldig e-postadresse");
+  await expect(page.getByLabel("E-postadresse")).toHaveValue("ikke-en-adresse");
+  await expect(page.getByLabel("E-postadresse")).toHaveAttribute("aria-invalid", "true");
+  await checkPage(page, testInfo, "login-error");
+});
+
+test("a wrong code is refused five times, then the code is spent", async ({ page }, testInfo) => {
+  const email = "student05@example.org";
+  const since = await requestCode(page, email);
+  const code = await readCode(testInfo.project.use.baseURL, email, since);
+  const wrong = code === "000000" ? "111111" : "000000";
+  for (let i = 0; i < 4; i++) {
+    await page.getByLabel("Engangskode").fill(wrong);
+    await page.getByRole("button", { name: "Logg inn" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Feil kode" })).toBeVisible();
+  }
+  await checkPage(page, testInfo, "otp-wrong-code");
+  await page.getByLabel("Engangskode").fill(wrong);
+  await page.getByRole("button", { name: "Logg inn" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "for mange ganger" })).toBeVisible();
+  await page.getByLabel("Engangskode").fill(code);
+  await page.getByRole("button", { name: "Logg inn" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "for mange ganger" })).toBeVisible();
+  await expect(page).toHaveURL(/\/otp$/);
+});
+
+test("a code works once", async ({ page, browser }, testInfo) => {
+  const email = "laerer2@example.org";
+  const since = await requestCode(page, email);
+  const code = await readCode(testInfo.project.use.baseURL, email, since);
+  await page.getByLabel("Engangskode").fill(code);
+  await page.getByRole("button", { name: "Logg inn" }).click();
+  await expect(page).toHaveURL(/\/privacy-consent/);
+
+  // Someone else who saw the code, in another browser, with the same e-mail pending.
+  const other = await browser.newPage({ baseURL: testInfo.project.use.baseURL, locale: "nb-NO" });
+  await other.goto("/login");
+  await other.getByLabel("E-postadresse").fill(email);
+  await other.getByRole("button", { name: "Send kode" }).click();
+  const newer = await readCode(testInfo.project.use.baseURL, email, since + 1).catch(() => null);
+  expect(newer).not.toBeNull();
+  await other.getByLabel("Engangskode").fill(code);
+  await other.getByRole("button", { name: "Logg inn" }).click();
+  await expect(other.getByRole("alert").filter({ hasText: "utløpt eller allerede brukt" })).toBeVisible();
+  await other.close();
+});
+
+test("after logging in, the user lands on the page they asked for", async ({ page }) => {
+  await page.goto("/teacher/class/1");
+  await expect(page).toHaveURL(/\/\?redirectTo=%2Fteacher%2Fclass%2F1$/);
+  await page.getByRole("link", { name: "Logg inn med e-post" }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  await logIn(page, "laerer3@example.org");
+  // The teacher's class pages come later; an unknown path in the area leads to the area's home.
+  await expect(page).toHaveURL(/\/teacher$/);
+});
+
+test("a deactivated user gets no code but a mail that says why", async ({ page }, testInfo) => {
+  const email = "deaktivert@example.org";
+  const since = await requestCode(page, email);
+  await expect(page.getByText("Hvis deaktivert@example.org hører til en bruker")).toBeVisible();
+  const { readMail } = await import("./support/fixtures");
+  const raw = await readMail(testInfo.project.use.baseURL, email, since);
+  expect(raw).toMatch(/deaktivert/);
+  expect(raw).not.toMatch(/^Subject: \d{6}/m);
+});

@@ -1,0 +1,98 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test as base, type Page, type TestInfo } from "@playwright/test";
+
+function portOf(baseURL: string | undefined): number {
+  return Number(new URL(baseURL ?? "http://127.0.0.1:3100").port);
+}
+
+/** The SMTP peer started by serve.mjs keeps each mail as a JSON file. */
+export async function readCode(baseURL: string | undefined, email: string, since: number): Promise<string> {
+  const dir = path.join(os.tmpdir(), `praksis-e2e-${portOf(baseURL)}`, "mail");
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const files = fs.readdirSync(dir).filter((f) => Number(f.split("-")[0]) >= since).sort().reverse();
+    for (const file of files) {
+      const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { to: string[]; raw: string };
+      if (!mail.to.includes(email.toLowerCase())) continue;
+      const subject = /^Subject: (\d{6}) /m.exec(mail.raw);
+      if (subject) return subject[1];
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No code mail for ${email}`);
+}
+
+/** The newest mail to an address, raw. */
+export async function readMail(baseURL: string | undefined, email: string, since: number): Promise<string> {
+  const dir = path.join(os.tmpdir(), `praksis-e2e-${portOf(baseURL)}`, "mail");
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const files = fs.readdirSync(dir).filter((f) => Number(f.split("-")[0]) >= since).sort().reverse();
+    for (const file of files) {
+      const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { to: string[]; raw: string };
+      if (mail.to.includes(email.toLowerCase())) return mail.raw;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No mail for ${email}`);
+}
+
+/** Asks for a code on /login and returns when the code page shows. */
+export async function requestCode(page: Page, email: string): Promise<number> {
+  const since = Date.now() - 1;
+  await page.goto("/login");
+  await page.getByLabel("E-postadresse").fill(email);
+  await page.getByRole("button", { name: "Send kode" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Skriv inn koden" })).toBeVisible();
+  return since;
+}
+
+/** Logs in the way a person does: e-mail, the code from the mail, and the privacy policy when asked. */
+export async function logIn(page: Page, email: string, options: { acceptPrivacy?: boolean } = {}): Promise<void> {
+  const since = await requestCode(page, email);
+  const code = await readCode(test.info().project.use.baseURL, email, since);
+  await page.getByLabel("Engangskode").fill(code);
+  await page.getByRole("button", { name: "Logg inn" }).click();
+  await page.waitForURL((url) => url.pathname !== "/otp");
+  if (options.acceptPrivacy !== false && new URL(page.url()).pathname === "/privacy-consent") {
+    await page.getByRole("button", { name: "Jeg godtar" }).click();
+    await page.waitForURL((url) => url.pathname !== "/privacy-consent");
+  }
+}
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/**
+ * The axe scan (zero violations) plus a screenshot for a person to look at. axe needs script in the
+ * page, so the no-JS project scans the same URL in a page where the app's own scripts are blocked.
+ */
+export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const shots = path.join("test-results", "screenshots");
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${testInfo.project.name}-${name}.png`), fullPage: true });
+
+  if (testInfo.project.name === "js") {
+    const result = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+    expect(result.violations, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
+    return;
+  }
+  const browser = page.context().browser()!;
+  const context = await browser.newContext({
+    javaScriptEnabled: true,
+    storageState: await page.context().storageState(),
+    locale: "nb-NO",
+    baseURL: testInfo.project.use.baseURL,
+  });
+  await context.route("**/assets/**/*.js", (route) => route.abort());
+  const scan = await context.newPage();
+  await scan.goto(page.url());
+  const result = await new AxeBuilder({ page: scan }).withTags(AXE_TAGS).analyze();
+  await context.close();
+  expect(result.violations, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
+}
+
+export const test = base;
+export { expect };

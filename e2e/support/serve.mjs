@@ -1,0 +1,44 @@
+// Starts one app instance for an end-to-end project: a fresh embedded database, a real SMTP server
+// on 127.0.0.1 that keeps every mail it receives as a file, and the production build.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+
+const port = Number(process.argv[2] ?? 3100);
+const smtpPort = port + 1000;
+const root = path.join(os.tmpdir(), `praksis-e2e-${port}`);
+export const mailDir = path.join(root, "mail");
+
+fs.rmSync(root, { recursive: true, force: true });
+fs.mkdirSync(mailDir, { recursive: true });
+
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ["STARTTLS", "AUTH"],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks = [];
+    stream.on("data", (c) => chunks.push(c));
+    stream.on("end", () => {
+      const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+      const file = path.join(mailDir, `${Date.now()}-${Math.random().toString(16).slice(2)}.json`);
+      fs.writeFileSync(file, JSON.stringify({ to, raw: Buffer.concat(chunks).toString("utf8") }));
+      callback();
+    });
+  },
+});
+await new Promise((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+
+Object.assign(process.env, {
+  NODE_ENV: "production",
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  PGLITE_DIR: path.join(root, "pglite"),
+  OUTBOX_DIR: path.join(root, "outbox"),
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+  // Many log-ins from one address in one run; the limits themselves are tested in the unit tests.
+  OTP_REQUESTS_PER_ADDRESS: "10000",
+  OTP_REQUESTS_PER_EMAIL: "1000",
+});
+await import("../../server.mjs");

@@ -1,0 +1,45 @@
+import { defineConfig } from "@playwright/test";
+
+const chromiumArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+// One app instance per project, so the JS and no-JS runs never see each other's data.
+const JS_PORT = 3100;
+const NOJS_PORT = 3200;
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    locale: "nb-NO",
+    timezoneId: "Europe/Oslo",
+    launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
+    trace: "retain-on-failure",
+  },
+  projects: [
+    { name: "js", use: { baseURL: `http://127.0.0.1:${JS_PORT}`, javaScriptEnabled: true } },
+    { name: "no-js", use: { baseURL: `http://127.0.0.1:${NOJS_PORT}`, javaScriptEnabled: false } },
+  ],
+  webServer: [JS_PORT, NOJS_PORT].map((port) => ({
+    command: `node e2e/support/serve.mjs ${port}`,
+    url: `http://127.0.0.1:${port}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+  })),
+});
