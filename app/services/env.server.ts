@@ -10,6 +10,7 @@ export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
@@ -44,7 +45,6 @@ export const envSchema = z
     SEED_DEMO: booleanFlag.optional(),
     DEV_OUTBOX: booleanFlag.optional(),
     TRUST_PROXY: booleanFlag.default(false),
-    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   })
   .transform((env) => ({
     ...env,

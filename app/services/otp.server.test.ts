@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { openDatabase, type Database } from "./db/client.server";
+import { type Database } from "./db/client.server";
+import { openTestDatabase } from "~/test/db";
 import { oneTimeCodes } from "./db/schema";
 import {
   generateCode,
@@ -18,7 +19,7 @@ const generous = otpLimits({ OTP_REQUESTS_PER_EMAIL: 1000, OTP_REQUESTS_PER_ADDR
 let database: Database;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: "memory://" });
+  database = await openTestDatabase();
 });
 
 afterAll(async () => {

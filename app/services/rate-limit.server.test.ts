@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { openDatabase, type Database } from "./db/client.server";
+import { type Database } from "./db/client.server";
+import { openTestDatabase } from "~/test/db";
 import { rateLimits } from "./db/schema";
 import { hitRateLimit, pruneRateLimits } from "./rate-limit.server";
 
 let database: Database;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: "memory://" });
+  database = await openTestDatabase();
 });
 
 afterAll(async () => {

@@ -170,7 +170,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     stale = session === null;
   }
   const response = await next();
-  if (stale && !response.headers.has("Set-Cookie")) {
+  const name = cookie.name;
+  if (stale && !response.headers.getSetCookie().some((c) => c.startsWith(`${name}=`))) {
     response.headers.append("Set-Cookie", await cookie.serialize("", { maxAge: 0 }));
   }
   return response;

@@ -68,3 +68,9 @@ test("safeRedirect keeps a long but allowed path", () => {
   const path = "/" + "a".repeat(1999);
   expect(safeRedirect(path)).toBe(path);
 });
+
+test("safeRedirect falls back when dot segments would normalise a path into another host", () => {
+  for (const target of ["/.//evil.com", "/a/..//evil.com", "/%2e//evil.com", "/./\\evil.com"]) {
+    expect(safeRedirect(target, "/fallback"), JSON.stringify(target)).toBe("/fallback");
+  }
+});

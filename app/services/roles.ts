@@ -55,8 +55,10 @@ export function safeRedirect(target: FormDataEntryValue | string | null | undefi
   if (/[\u0000-\u001f\u007f\\]/.test(target)) return fallback;
   try {
     const url = new URL(target, "http://praksis.invalid");
-    if (url.origin !== "http://praksis.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    // Checked after normalising too: "/.//evil.com" becomes "//evil.com", another site.
+    const path = url.pathname + url.search + url.hash;
+    if (url.origin !== "http://praksis.invalid" || path.startsWith("//") || path.startsWith("/\\")) return fallback;
+    return path;
   } catch {
     return fallback;
   }

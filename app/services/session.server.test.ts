@@ -1,7 +1,8 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { openDatabase, type Database } from "./db/client.server";
+import { type Database } from "./db/client.server";
+import { openTestDatabase } from "~/test/db";
 import { privacyAcceptances, sessions, userRoles, users } from "./db/schema";
 import { ROLE, type RoleId } from "./roles";
 import {
@@ -24,7 +25,7 @@ let database: Database;
 let userCount = 0;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: "memory://" });
+  database = await openTestDatabase();
 });
 
 afterAll(async () => {

@@ -1,12 +1,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import { vi } from "vitest";
-import { openDatabase, type Database } from "~/services/db/client.server";
+import { type Database, type Db } from "~/services/db/client.server";
+import { openTestDatabase } from "~/test/db";
 import { useDatabaseForTests } from "~/services/db/index.server";
 import { seedDemo } from "~/services/db/seed.server";
 import { readOutbox, type StoredMail } from "~/services/email.server";
 import { resetEnvForTests } from "~/services/env.server";
+import { appCookies } from "~/services/request.server";
+import { createSession } from "~/services/session.server";
+import { users } from "~/services/db/schema";
 
 /**
  * Points the app at a fresh temporary directory (secret, outbox) and a seeded in-memory database,
@@ -19,7 +24,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<{ 
   }
   Object.assign(process.env, { PGLITE_DIR: path.join(dir, "pglite"), OUTBOX_DIR: path.join(dir, "outbox"), ...env });
   resetEnvForTests();
-  const database = await openDatabase({ pgliteDir: "memory://" });
+  const database = await openTestDatabase();
   await seedDemo(database.db);
   useDatabaseForTests(database);
   return { database, dir };
@@ -48,4 +53,17 @@ export function codeIn(mail: StoredMail | undefined): string {
 
 export function clearOutbox(): void {
   if (process.env.OUTBOX_DIR) fs.rmSync(process.env.OUTBOX_DIR, { recursive: true, force: true });
+}
+
+export async function userIdOf(db: Db, email: string): Promise<number> {
+  const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  if (!user) throw new Error(`no user ${email}`);
+  return user.id;
+}
+
+/** Logs a user in the way the Playwright fixture does: a session row and its signed cookie. */
+export async function sessionCookieFor(db: Db, email: string): Promise<string> {
+  const { token } = await createSession(db, { userId: await userIdOf(db, email) });
+  const line = await appCookies().session.serialize(token);
+  return line.split(";")[0];
 }

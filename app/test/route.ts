@@ -3,6 +3,8 @@ import { middleware as rootMiddleware } from "~/root";
 
 export interface HandlerArgs {
   request: Request;
+  url: URL;
+  pattern: string;
   params: Params;
   context: RouterContextProvider;
 }
@@ -42,7 +44,8 @@ async function runRoute(
   params: Params,
 ): Promise<Response> {
   const context = new RouterContextProvider();
-  const args = { request, params, context, unstable_pattern: new URL(request.url).pathname };
+  const url = new URL(request.url);
+  const args: HandlerArgs = { request, url, pattern: url.pathname, params, context };
   const chain = [...rootMiddleware, ...(mod.middleware ?? [])] as unknown as MiddlewareFunction<Response>[];
   const dispatch = async (index: number): Promise<Response> => {
     if (index === chain.length) {
@@ -53,8 +56,11 @@ async function runRoute(
         throw error;
       }
     }
+    // A middleware that returns nothing passes on what the rest of the chain answered, as in the framework.
+    let inner: Promise<Response> | undefined;
+    const next = () => (inner ??= dispatch(index + 1));
     try {
-      return await chain[index](args, () => dispatch(index + 1));
+      return (await chain[index](args, next)) ?? (await next());
     } catch (error) {
       if (error instanceof Response) return error;
       throw error;

@@ -18,6 +18,7 @@ export function ClassTable({ caption, rows, showOwn = false }: { caption: string
   return (
     <Table
       caption={caption}
+      captionHidden
       rowHeaders
       columns={[
         { header: t("classes.subject") },

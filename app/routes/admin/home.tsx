@@ -26,6 +26,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
       <h2>{t("home.admin.users")}</h2>
       <Table
         caption={t("home.admin.users")}
+        captionHidden
         rowHeaders
         columns={[{ header: t("home.admin.role") }, { header: t("home.admin.activeUsers"), numeric: true }]}
         rows={loaderData.roleCounts.map((r) => ({

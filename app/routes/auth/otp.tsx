@@ -58,7 +58,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
 
   const body = new URLSearchParams({ email: pending.email, code: submission.value.code });
-  const verification = new Request(request.url, { method: "POST", headers: request.headers, body });
+  // The strategy reads a url-encoded body, whatever encoding the browser posted.
+  const headers = new Headers(request.headers);
+  headers.delete("content-type");
+  const verification = new Request(request.url, { method: "POST", headers, body });
   try {
     const user = await authenticator.authenticate("email-code", verification);
     return completeLogin(await getDb(), {
@@ -70,13 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
     });
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
-    const message = messages[error.reason];
-    // A code that can no longer work is cleared from the field; a mistyped one stays to be corrected.
-    const keep = error.reason === "wrong_code";
-    return data(
-      submission.reply({ formErrors: [message], resetForm: !keep }),
-      { status: error.status },
-    );
+    return data(submission.reply({ formErrors: [messages[error.reason]] }), { status: error.status });
   }
 }
 

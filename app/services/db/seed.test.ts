@@ -1,7 +1,8 @@
 import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { semesterFor, semesterStatus } from "../semesters";
-import { openDatabase, type Database } from "./client.server";
+import { type Database } from "./client.server";
+import { openTestDatabase } from "~/test/db";
 import {
   answers,
   classes,
@@ -26,7 +27,7 @@ const today = new Date("2026-11-22T12:00:00Z");
 let database: Database;
 
 beforeAll(async () => {
-  database = await openDatabase({ pgliteDir: "memory://" });
+  database = await openTestDatabase();
 });
 
 afterAll(async () => {
@@ -256,7 +257,7 @@ test("the previous semester is finished: signed, locked signing forms and a conf
 });
 
 test("the seed follows the calendar: in spring the previous semester is last autumn", async () => {
-  const spring = await openDatabase({ pgliteDir: "memory://" });
+  const spring = await openTestDatabase();
   try {
     // 23:30 UTC on 31 December is already 1 January in Norway.
     await seedDemo(spring.db, new Date("2026-12-31T23:30:00Z"));
