@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 began=$(date +%s)
+reports=test-results/reports
+rm -rf "$reports" && mkdir -p "$reports"
 
 echo "== types"
 npx react-router typegen
@@ -12,15 +14,17 @@ echo "== CSS against the grade-X browsers"
 npx stylelint "app/**/*.css"
 
 echo "== unit, loader and action tests on PGlite"
-npx vitest run
+npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
 
 echo "== database tests again on a throwaway PostgreSQL cluster"
-bash scripts/with-postgres.sh npx vitest run app/services app/routes
+bash scripts/with-postgres.sh npx vitest run app/services app/routes app/test \
+  --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
 
 echo "== production build"
 npx react-router build
 
 echo "== end-to-end (JavaScript on and off) against the production build"
-npx playwright test
+PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
-echo "== all tests passed in $(( $(date +%s) - began )) s"
+echo "== finished in $(( $(date +%s) - began )) s"
+node scripts/summarise-tests.mjs "$reports"/*.json
