@@ -1,4 +1,4 @@
-import { checkPage, expect, logIn, readCode, requestCode, test } from "./support/fixtures";
+import { checkPage, expect, logIn, readCode, readMail, requestCode, test } from "./support/fixtures";
 
 test("the main log-in page offers the e-mail code", async ({ page }, testInfo) => {
   await page.goto("/");
@@ -128,7 +128,6 @@ test("a deactivated user gets no code but a mail that says why", async ({ page }
   const email = "deaktivert@example.org";
   const since = await requestCode(page, email);
   await expect(page.getByText("Hvis deaktivert@example.org hører til en bruker")).toBeVisible();
-  const { readMail } = await import("./support/fixtures");
   const raw = await readMail(testInfo.project.use.baseURL, email, since);
   expect(raw).toMatch(/deaktivert/);
   expect(raw).not.toMatch(/^Subject: \d{6}/m);

@@ -29,28 +29,32 @@ function classColumns(today: string) {
   };
 }
 
-/** The classes a student belongs to, newest semester first. */
-export async function classesOfStudent(db: Db, userId: number, today = osloDate(new Date())): Promise<ClassSummary[]> {
+/** Classes with their subject and semester, newest semester first; callers add the membership join. */
+function selectClasses(db: Db, today: string) {
   return db
     .select(classColumns(today))
-    .from(studentReferences)
-    .innerJoin(classes, eq(classes.id, studentReferences.classId))
+    .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(eq(studentReferences.studentUserId, userId))
-    .orderBy(desc(periods.startDate), asc(subjects.subjectCode));
+    .$dynamic();
 }
 
-/** The classes a teacher has joined, newest semester first. */
+const newestFirst = [desc(periods.startDate), asc(subjects.subjectCode)] as const;
+
+/** The classes a student belongs to. */
+export async function classesOfStudent(db: Db, userId: number, today = osloDate(new Date())): Promise<ClassSummary[]> {
+  return selectClasses(db, today)
+    .innerJoin(studentReferences, eq(studentReferences.classId, classes.id))
+    .where(eq(studentReferences.studentUserId, userId))
+    .orderBy(...newestFirst);
+}
+
+/** The classes a teacher has joined. */
 export async function classesOfTeacher(db: Db, userId: number, today = osloDate(new Date())): Promise<ClassSummary[]> {
-  return db
-    .select(classColumns(today))
-    .from(classTeachers)
-    .innerJoin(classes, eq(classes.id, classTeachers.classId))
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+  return selectClasses(db, today)
+    .innerJoin(classTeachers, eq(classTeachers.classId, classes.id))
     .where(eq(classTeachers.userId, userId))
-    .orderBy(desc(periods.startDate), asc(subjects.subjectCode));
+    .orderBy(...newestFirst);
 }
 
 export interface AdvisorClassSummary extends ClassSummary {
@@ -63,26 +67,25 @@ export async function classesOfAdvisor(
   userId: number,
   today = osloDate(new Date()),
 ): Promise<AdvisorClassSummary[]> {
+  const ownStudentCount = sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${studentReferences.advisorUserId} = ${userId})`;
   return db
-    .select({
-      ...classColumns(today),
-      ownStudentCount: sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${studentReferences.advisorUserId} = ${userId})`,
-    })
-    .from(classAdvisors)
-    .innerJoin(classes, eq(classes.id, classAdvisors.classId))
+    .select({ ...classColumns(today), ownStudentCount })
+    .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(classAdvisors, eq(classAdvisors.classId, classes.id))
     .where(eq(classAdvisors.userId, userId))
-    .orderBy(desc(periods.startDate), asc(subjects.subjectCode));
+    .orderBy(...newestFirst);
+}
+
+/** This semester's classes first, the rest after. */
+export function splitByCurrent<T extends { isCurrent: boolean }>(rows: T[]): { current: T[]; earlier: T[] } {
+  return { current: rows.filter((r) => r.isCurrent), earlier: rows.filter((r) => !r.isCurrent) };
 }
 
 /** The admin's start page: this semester's classes and how many users hold each role. */
 export async function adminOverview(db: Db, today = osloDate(new Date())) {
-  const current = await db
-    .select(classColumns(today))
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+  const current = await selectClasses(db, today)
     .where(and(lte(periods.startDate, today), gte(periods.endDate, today)))
     .orderBy(asc(subjects.subjectCode));
   const roleCounts = await db

@@ -8,36 +8,25 @@ function portOf(baseURL: string | undefined): number {
   return Number(new URL(baseURL ?? "http://127.0.0.1:3100").port);
 }
 
-/** The SMTP peer started by serve.mjs keeps each mail as a JSON file. */
-export async function readCode(baseURL: string | undefined, email: string, since: number): Promise<string> {
+/** The newest mail to an address received since `since` (the SMTP peer of serve.mjs keeps each as a file). */
+export async function readMail(baseURL: string | undefined, email: string, since: number, wanted = /^/): Promise<string> {
   const dir = path.join(os.tmpdir(), `praksis-e2e-${portOf(baseURL)}`, "mail");
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const files = fs.readdirSync(dir).filter((f) => Number(f.split("-")[0]) >= since).sort().reverse();
     for (const file of files) {
       const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { to: string[]; raw: string };
-      if (!mail.to.includes(email.toLowerCase())) continue;
-      const subject = /^Subject: (\d{6}) /m.exec(mail.raw);
-      if (subject) return subject[1];
+      if (mail.to.includes(email.toLowerCase()) && wanted.test(mail.raw)) return mail.raw;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`No code mail for ${email}`);
+  throw new Error(`No mail for ${email} matching ${wanted}`);
 }
 
-/** The newest mail to an address, raw. */
-export async function readMail(baseURL: string | undefined, email: string, since: number): Promise<string> {
-  const dir = path.join(os.tmpdir(), `praksis-e2e-${portOf(baseURL)}`, "mail");
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const files = fs.readdirSync(dir).filter((f) => Number(f.split("-")[0]) >= since).sort().reverse();
-    for (const file of files) {
-      const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { to: string[]; raw: string };
-      if (mail.to.includes(email.toLowerCase())) return mail.raw;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`No mail for ${email}`);
+/** The code of the newest code mail to an address. */
+export async function readCode(baseURL: string | undefined, email: string, since: number): Promise<string> {
+  const subject = /^Subject: (\d{6}) /m;
+  return subject.exec(await readMail(baseURL, email, since, subject))![1];
 }
 
 /** Asks for a code on /login and returns when the code page shows. */

@@ -1,0 +1,34 @@
+import { useTranslation } from "react-i18next";
+import { ClassTable, type ClassRow } from "./ClassTable";
+
+export interface ClassesHomeProps {
+  /** The i18n key prefix of the area's home texts, e.g. "home.teacher". */
+  texts: string;
+  name: string;
+  current: ClassRow[];
+  earlier: ClassRow[];
+  showOwn?: boolean;
+}
+
+/** A role's start page: greeting, this semester's classes, and earlier ones. */
+export function ClassesHome({ texts, name, current, earlier, showOwn }: ClassesHomeProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="app-content">
+      <h1>{t(`${texts}.title`)}</h1>
+      <p className="app-lead">{t("home.greeting", { name })}</p>
+      <h2>{t(`${texts}.current`)}</h2>
+      {current.length === 0 ? (
+        <p>{t(`${texts}.noClass`, { defaultValue: t("classes.none") })}</p>
+      ) : (
+        <ClassTable caption={t(`${texts}.current`)} rows={current} showOwn={showOwn} />
+      )}
+      {earlier.length > 0 ? (
+        <>
+          <h2>{t(`${texts}.earlier`)}</h2>
+          <ClassTable caption={t(`${texts}.earlier`)} rows={earlier} showOwn={showOwn} />
+        </>
+      ) : null}
+    </div>
+  );
+}

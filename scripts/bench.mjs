@@ -1,0 +1,60 @@
+// `npm run bench`: start-up time on an empty and on a seeded embedded database, and the weight of
+// the log-in page (JS + CSS, gzipped). Loopback only; every step is bounded in time.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const root = path.resolve(import.meta.dirname, "..");
+if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
+  spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+}
+const port = 3900;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-bench-"));
+const base = `http://127.0.0.1:${port}`;
+
+async function startAndTime(label) {
+  const began = performance.now();
+  const child = spawn("node", ["server.mjs"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", PGLITE_DIR: path.join(dir, "pglite"), OUTBOX_DIR: path.join(dir, "outbox") },
+    stdio: "ignore",
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`${label}: not ready in 120 s`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const ms = Math.round(performance.now() - began);
+  console.log(`${label.padEnd(40)} ${ms} ms`);
+  return child;
+}
+
+async function stop(child) {
+  child.kill("SIGTERM");
+  await new Promise((r) => child.once("exit", r));
+}
+
+await stop(await startAndTime("start-up, empty database (migrate+seed)"));
+const server = await startAndTime("start-up, seeded database");
+
+const html = await (await fetch(`${base}/login`)).text();
+const assets = [...new Set([...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]))];
+const imports = [...html.matchAll(/import\("(\/assets\/[^"]+\.js)"\)|from "(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? m[2]);
+let js = 0;
+let css = 0;
+for (const asset of new Set([...assets, ...imports])) {
+  const body = Buffer.from(await (await fetch(base + asset)).arrayBuffer());
+  const gz = zlib.gzipSync(body, { level: 9 }).length;
+  if (asset.endsWith(".css")) css += gz;
+  else js += gz;
+}
+console.log(`${"log-in page JS (gzip)".padEnd(40)} ${(js / 1024).toFixed(1)} KiB`);
+console.log(`${"log-in page CSS (gzip)".padEnd(40)} ${(css / 1024).toFixed(1)} KiB`);
+console.log(`${"log-in page JS+CSS (gzip)".padEnd(40)} ${((js + css) / 1024).toFixed(1)} KiB`);
+await stop(server);
+fs.rmSync(dir, { recursive: true, force: true });
