@@ -63,3 +63,8 @@ export function safeRedirect(target: FormDataEntryValue | string | null | undefi
     return fallback;
   }
 }
+
+/** The `-simple` log-in pages keep their visitor in the narrow flow without other methods. */
+export function isSimpleLogin(url: string): boolean {
+  return new URL(url).pathname.endsWith("-simple");
+}

@@ -1,16 +1,17 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { useValidatedForm } from "~/components/use-validated-form";
 import { requestLoginCode } from "~/services/auth.server";
 import { getDb } from "~/services/db/index.server";
 import { getInstance, getLanguage } from "~/services/i18n.server";
 import { appName, currentInstitution } from "~/services/institution.server";
 import { appCookies, clientAddress, currentSession, homeOf } from "~/services/request.server";
-import { safeRedirect } from "~/services/roles";
+import { isSimpleLogin, safeRedirect } from "~/services/roles";
 import type { Route } from "./+types/login";
 
 export const handle = { titleKey: "auth:login.title" };
@@ -24,15 +25,11 @@ const schema = z.object({
   redirectTo: z.string().optional(),
 });
 
-function isSimple(request: Request): boolean {
-  return new URL(request.url).pathname.endsWith("-simple");
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = currentSession(context);
   if (session) throw redirect(homeOf(session));
   const url = new URL(request.url);
-  return { redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""), simple: isSimple(request) };
+  return { redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""), simple: isSimpleLogin(request.url) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
     );
   }
-  const simple = isSimple(request);
+  const simple = isSimpleLogin(request.url);
   const cookie = await appCookies().login.serialize({
     email: submission.value.email.toLowerCase(),
     redirectTo: safeRedirect(submission.value.redirectTo, ""),
@@ -65,12 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm(schema, actionData);
   return (
     <div className={loaderData.simple ? "app-narrow app-narrow--simple" : "app-narrow"}>
       <ErrorSummary errors={errorSummaryItems(t, [fields.email], { errors: form.errors, fieldId: fields.email.id })} />

@@ -1,13 +1,15 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
 import { completeLogin, createAuthenticator, LoginError } from "~/services/auth.server";
 import { getDb } from "~/services/db/index.server";
 import { appCookies, clientAddress, currentSession, homeOf } from "~/services/request.server";
+import { isSimpleLogin } from "~/services/roles";
 import type { Route } from "./+types/otp";
 
 export const handle = { titleKey: "auth:otp.title" };
@@ -21,10 +23,6 @@ const schema = z.object({
 
 const authenticator = createAuthenticator(getDb, clientAddress);
 
-function isSimple(request: Request): boolean {
-  return new URL(request.url).pathname.endsWith("-simple");
-}
-
 async function pendingLogin(request: Request): Promise<{ email: string; redirectTo: string } | null> {
   const value = (await appCookies().login.parse(request.headers.get("cookie"))) as unknown;
   if (!value || typeof value !== "object") return null;
@@ -37,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const session = currentSession(context);
   if (session) throw redirect(homeOf(session));
   const pending = await pendingLogin(request);
-  const simple = isSimple(request);
+  const simple = isSimpleLogin(request.url);
   if (!pending) throw redirect(simple ? "/login-simple" : "/login");
   return { email: pending.email, simple };
 }
@@ -52,7 +50,7 @@ const messages: Record<LoginError["reason"], string> = {
 
 export async function action({ request }: Route.ActionArgs) {
   const pending = await pendingLogin(request);
-  if (!pending) return redirect(isSimple(request) ? "/login-simple" : "/login", 303);
+  if (!pending) return redirect(isSimpleLogin(request.url) ? "/login-simple" : "/login", 303);
   const formData = await request.clone().formData();
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
@@ -80,12 +78,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Otp({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    lastResult: actionData,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm(schema, actionData);
   const again = loaderData.simple ? "/login-simple" : "/login";
   return (
     <div className={loaderData.simple ? "app-narrow app-narrow--simple" : "app-narrow"}>

@@ -1,0 +1,16 @@
+import { useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { z, ZodObject } from "zod";
+
+/**
+ * The house form: the same zod schema on client and server, checked on blur and re-checked as
+ * the user corrects a field; without JS the server's reply alone drives the messages.
+ */
+export function useValidatedForm<Schema extends ZodObject>(schema: Schema, lastResult: SubmissionResult<string[]> | null | undefined) {
+  return useForm<z.input<Schema>, z.output<Schema>>({
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
