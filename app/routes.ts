@@ -14,6 +14,10 @@ export default [
   route("otp-simple", "routes/auth/otp.tsx", { id: "otp-simple" }),
   route("logout", "routes/auth/logout.tsx"),
   route("role", "routes/auth/role.tsx"),
+  route("auth/:provider", "routes/auth/provider-start.tsx"),
+  route("feide-success", "routes/auth/provider-callback.tsx", { id: "feide-success" }),
+  route("vipps-success", "routes/auth/provider-callback.tsx", { id: "vipps-success" }),
+  route("debug/fs", "routes/debug/fs.tsx"),
 
   // Shared pages
   route("privacy-policy", "routes/shared/privacy-policy.tsx"),

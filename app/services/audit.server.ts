@@ -8,7 +8,8 @@ export type AuditAction =
   | "role.selected"
   | "privacy.accepted"
   | "privacy.declined"
-  | "otp.requested";
+  | "otp.requested"
+  | "user.created";
 
 export async function audit(
   db: Db,

@@ -144,14 +144,21 @@ export function landingAfterLogin(activeRole: RoleId | null, redirectTo: string 
 /** Starts the session for a user who has proved who they are, and sends them on. */
 export async function completeLogin(
   db: Db,
-  input: { user: LoginUser; request: Request; ip: string; method: string; redirectTo: string | null },
+  input: {
+    user: LoginUser;
+    request: Request;
+    ip: string;
+    method: string;
+    redirectTo: string | null;
+    details?: Record<string, unknown>;
+  },
 ): Promise<Response> {
   const { token, activeRole } = await createSession(db, {
     userId: input.user.id,
     ip: input.ip,
     userAgent: input.request.headers.get("user-agent"),
   });
-  await audit(db, { action: "login", actorUserId: input.user.id, ip: input.ip, details: { method: input.method } });
+  await audit(db, { action: "login", actorUserId: input.user.id, ip: input.ip, details: { method: input.method, ...input.details } });
   const headers = new Headers();
   headers.append("Set-Cookie", await appCookies().session.serialize(token));
   headers.append("Set-Cookie", await appCookies().login.serialize("", { maxAge: 0 }));

@@ -6,6 +6,16 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
   .transform((v) => v === "true" || v === "1");
 
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+const optionalUrl = z
+  .url()
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -45,6 +55,27 @@ export const envSchema = z
     SEED_DEMO: booleanFlag.optional(),
     DEV_OUTBOX: booleanFlag.optional(),
     TRUST_PROXY: booleanFlag.default(false),
+    // Feide (OpenID Connect). Offered on the log-in page when the client id and secret are set.
+    FEIDE_CLIENT_ID: optionalText,
+    FEIDE_CLIENT_SECRET: optionalText,
+    FEIDE_ISSUER: z.url().default("https://auth.dataporten.no"),
+    FEIDE_AUTHORIZATION_URL: optionalUrl,
+    FEIDE_TOKEN_URL: optionalUrl,
+    FEIDE_USERINFO_URL: optionalUrl,
+    FEIDE_JWKS_URL: optionalUrl,
+    FEIDE_GROUPS_URL: z.url().default("https://groups-api.dataporten.no/groups/me/groups"),
+    FEIDE_SCOPES: z.string().default("openid userid userid-feide email profile groups-edu"),
+    // Vipps Login (OpenID Connect), for supervisors.
+    VIPPS_CLIENT_ID: optionalText,
+    VIPPS_CLIENT_SECRET: optionalText,
+    VIPPS_ISSUER: z.url().default("https://api.vipps.no/access-management-1.0/access/"),
+    VIPPS_AUTHORIZATION_URL: optionalUrl,
+    VIPPS_TOKEN_URL: optionalUrl,
+    VIPPS_USERINFO_URL: z.url().default("https://api.vipps.no/vipps-userinfo-api/userinfo"),
+    VIPPS_JWKS_URL: optionalUrl,
+    VIPPS_SCOPES: z.string().default("openid name email phoneNumber"),
+    // /debug/fs for admins: identity, memberships and roles as raw data.
+    DEBUG_FS: booleanFlag.default(false),
   })
   .transform((env) => ({
     ...env,

@@ -14,7 +14,8 @@ export const REMOTE_ADDRESS_HEADER = "x-praksis-remote-address";
 export const sessionContext = createContext<CurrentSession | null>(null);
 export const nonceContext = createContext<string>("");
 
-function secureCookies(): boolean {
+/** Whether cookies are Secure (and `__Host-`): when the app is served over https. */
+export function secureCookies(): boolean {
   return env().APP_URL?.startsWith("https://") ?? false;
 }
 

@@ -1,5 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
+import { Button } from "~/components/ui";
+import { offeredProviders } from "~/services/provider-login.server";
 import { currentSession, homeOf, requireSession } from "~/services/request.server";
 import { safeRedirect } from "~/services/roles";
 import type { Route } from "./+types/home";
@@ -14,25 +16,55 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(homeOf(session));
   }
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");
-  return { redirectTo };
+  return { redirectTo, providers: offeredProviders() };
+}
+
+/** A plain form post (also with JS): the answer is a redirect to another site. */
+function ProviderButton({ provider, label, redirectTo }: { provider: string; label: string; redirectTo: string }) {
+  return (
+    <Form method="post" action={`/auth/${provider}`} reloadDocument className="app-provider-form">
+      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+      <Button className={`app-provider-button app-provider-button--${provider}`}>{label}</Button>
+    </Form>
+  );
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
-  const query = loaderData.redirectTo ? `?redirectTo=${encodeURIComponent(loaderData.redirectTo)}` : "";
+  const { redirectTo, providers } = loaderData;
+  const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : "";
   return (
     <div className="app-narrow">
       <h1>{t("main.title")}</h1>
       <p>{t("main.intro")}</p>
+
+      <h2>{t("main.feideHeading")}</h2>
+      {providers.feide ? (
+        <>
+          <p>{t("main.feideText")}</p>
+          <ProviderButton provider="feide" label={t("main.feideButton")} redirectTo={redirectTo} />
+        </>
+      ) : (
+        <p>{t("main.feideMissing")}</p>
+      )}
+
+      <h2>{t("main.supervisorHeading")}</h2>
+      {providers.vipps ? (
+        <>
+          <p>{t("main.vippsText")}</p>
+          <ProviderButton provider="vipps" label={t("main.vippsButton")} redirectTo={redirectTo} />
+        </>
+      ) : (
+        <p>{t("main.vippsMissing")}</p>
+      )}
+
       <h2>{t("main.emailHeading")}</h2>
       <p>{t("main.emailText")}</p>
       <p>
-        <Link className="ui-button" to={`/login${query}`}>
+        <Link className="ui-button ui-button--secondary" to={`/login${query}`}>
           {t("main.emailButton")}
         </Link>
       </p>
-      <h2>{t("main.otherHeading")}</h2>
-      <p>{t("main.otherText")}</p>
     </div>
   );
 }

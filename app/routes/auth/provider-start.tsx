@@ -1,0 +1,19 @@
+import { redirect } from "react-router";
+import { isProviderName } from "~/services/oidc.server";
+import { startProviderLogin } from "~/services/provider-login.server";
+import { currentSession, homeOf } from "~/services/request.server";
+import type { Route } from "./+types/provider-start";
+
+/** POST /auth/feide or /auth/vipps: off to the provider. A GET has nothing to show and goes to the log-in page. */
+export function loader() {
+  throw redirect("/");
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isProviderName(params.provider)) throw new Response("Not Found", { status: 404 });
+  const session = currentSession(context);
+  if (session) throw redirect(homeOf(session), 303);
+  const form = await request.formData();
+  const redirectTo = form.get("redirectTo");
+  return startProviderLogin(params.provider, request, typeof redirectTo === "string" ? redirectTo : null);
+}
