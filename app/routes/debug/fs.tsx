@@ -12,7 +12,7 @@ export const handle = { titleKey: "auth:debugFs.title" };
 /** Admins only, and only where DEBUG_FS is set; to everyone else the page does not exist. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!env().DEBUG_FS) throw new Response("Not Found", { status: 404 });
-  const session = requireSession(request, context);
+  const session = requireSession(request, context, { privacyGate: false });
   if (!session.user.roles.includes(ROLE.Admin)) throw new Response("Not Found", { status: 404 });
   requireRole(request, context, ROLE.Admin);
   return debugIdentity(await getDb(), session.user.id);

@@ -1,0 +1,324 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { auditEvents, userAffiliations, users } from "~/services/db/schema";
+import { acceptPrivacyPolicy } from "~/services/auth.server";
+import { resetEnvForTests } from "~/services/env.server";
+import { currentInstitution } from "~/services/institution.server";
+import { ROLE } from "~/services/roles";
+import { createSession, sessionIdOf, setActiveRole } from "~/services/session.server";
+import type { Flash } from "~/services/flash.server";
+import { matchingClasses } from "~/services/memberships.server";
+import { appCookies } from "~/services/request.server";
+import { sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import { CookieJar } from "~/test/cookie-jar";
+import { logInAtProvider, startProviderPeers } from "~/test/oidc";
+import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import * as fs from "../debug/fs";
+import * as home from "./home";
+import * as callback from "./provider-callback";
+import * as start from "./provider-start";
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let peers: Awaited<ReturnType<typeof startProviderPeers>>;
+
+beforeAll(async () => {
+  peers = await startProviderPeers();
+  app = await startTestApp({ ...peers.env, DEBUG_FS: "true" });
+});
+
+afterAll(async () => {
+  await stopTestApp(app);
+  await peers.feide.close();
+  await peers.vipps.close();
+});
+
+const db = () => app.database.db;
+
+async function flashOf(response: Response): Promise<Flash | null> {
+  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
+  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
+}
+
+function sessionSet(response: Response): boolean {
+  return response.headers.getSetCookie().some((c) => /praksis_session=[^;]+/.test(c) && !/Max-Age=0/i.test(c));
+}
+
+/** Presses the provider's button on the log-in page; the jar keeps the state cookie. */
+async function begin(provider: "feide" | "vipps", jar = new CookieJar(), redirectTo = "") {
+  const response = jar.take(await callAction(start, postForm(`/auth/${provider}`, { redirectTo }), { provider }));
+  expect(response.status).toBe(303);
+  return { jar, authorizationUrl: response.headers.get("location")!, response };
+}
+
+async function finish(jar: CookieJar, callbackUrl: URL) {
+  return jar.take(await callLoader(callback, getPage(callbackUrl.pathname + callbackUrl.search, { cookie: jar.header() })));
+}
+
+async function logIn(provider: "feide" | "vipps", login: string, redirectTo = "") {
+  const { jar, authorizationUrl } = await begin(provider, new CookieJar(), redirectTo);
+  const callbackUrl = await logInAtProvider(authorizationUrl, login);
+  const response = await finish(jar, callbackUrl);
+  return { jar, callbackUrl, response };
+}
+
+async function lastAudit(action: string) {
+  const [row] = await db()
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.action, action))
+    .orderBy(sql`${auditEvents.id} desc`)
+    .limit(1);
+  return row;
+}
+
+describe("starting", () => {
+  test("the button sends the browser to Feide with PKCE S256, a state, a nonce and the groups scope", async () => {
+    const { authorizationUrl, response } = await begin("feide");
+    const url = new URL(authorizationUrl);
+    expect(url.origin + url.pathname).toBe(`${peers.feide.issuer}/oauth/authorization`);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("state")!.length).toBeGreaterThanOrEqual(8);
+    expect(url.searchParams.get("nonce")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("scope")).toContain("groups-edu");
+    expect(url.searchParams.get("redirect_uri")).toBe("http://localhost/feide-success");
+    const stateCookie = response.headers.getSetCookie().find((c) => c.startsWith("praksis_feide:"));
+    expect(stateCookie).toMatch(/HttpOnly/i);
+    expect(stateCookie).toMatch(/SameSite=Lax/i);
+  });
+
+  test("Vipps gets a state of at least 8 characters too", async () => {
+    const url = new URL((await begin("vipps")).authorizationUrl);
+    expect(url.origin + url.pathname).toBe(`${peers.vipps.issuer}/oauth2/auth`);
+    expect(url.searchParams.get("state")!.length).toBeGreaterThanOrEqual(8);
+  });
+
+  test("a GET of the start address does not start anything; an unknown provider is 404", async () => {
+    const get = await callLoader(start, getPage("/auth/feide"), { provider: "feide" });
+    expect(get.status).toBe(302);
+    expect(get.headers.getSetCookie()).toEqual([]);
+    const unknown = await callAction(start, postForm("/auth/google", {}), { provider: "google" });
+    expect(unknown.status).toBe(404);
+  });
+
+  test("a start from another site is refused", async () => {
+    const response = await callAction(start, postForm("/auth/feide", {}, { origin: "https://evil.example" }), {
+      provider: "feide",
+    });
+    expect(response.status).toBe(403);
+  });
+
+  test("the log-in page offers both configured providers", async () => {
+    const response = await callLoader(home, getPage("/"));
+    expect(await response.json()).toMatchObject({ providers: { feide: true, vipps: true } });
+  });
+});
+
+describe("Feide", () => {
+  test("a student logs in, is linked by e-mail, and their course memberships are stored", async () => {
+    const { response, jar } = await logIn("feide", "student09", "/student");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/student");
+    expect(sessionSet(response)).toBe(true);
+    // The state cookie is gone, so the same callback cannot be used again in this browser.
+    expect(jar.header()).not.toContain("praksis_feide:");
+
+    const userId = await userIdOf(db(), "student09@example.org");
+    const [user] = await db().select().from(users).where(eq(users.id, userId));
+    expect(user.feideUserId).toBe("feide:student09@fjordbyen.no");
+    const memberships = await db().select().from(userAffiliations).where(eq(userAffiliations.userId, userId));
+    expect(memberships.map((m) => [m.groupId, m.subjectCode, m.subjectVersion, m.active, m.fsRoles])).toEqual([
+      ["fc:fs:fs:emne:fjordbyen.no:SYK2001:1", "SYK2001", "1", true, ["student"]],
+    ]);
+    const audit = await lastAudit("login");
+    expect(audit).toMatchObject({ actorUserId: userId, details: { method: "feide", sub: "feide-student09", memberships: 1 } });
+  });
+
+  test("the callback cannot be replayed: not in a fresh browser, and not with the old state cookie", async () => {
+    const { jar, authorizationUrl } = await begin("feide");
+    const before = jar.header();
+    const callbackUrl = await logInAtProvider(authorizationUrl, "student10");
+    expect(sessionSet(await finish(jar, callbackUrl))).toBe(true);
+
+    const fresh = await finish(new CookieJar(), callbackUrl);
+    expect(sessionSet(fresh)).toBe(false);
+    expect(await flashOf(fresh)).toMatchObject({ key: "auth:provider.errors.state_mismatch" });
+
+    // Someone who kept the state cookie: the provider refuses the used code.
+    const oldJar = new CookieJar();
+    oldJar.take(new Response(null, { headers: before.split("; ").map((c) => ["Set-Cookie", c] as [string, string]) }));
+    const replay = await finish(oldJar, callbackUrl);
+    expect(sessionSet(replay)).toBe(false);
+    expect(await flashOf(replay)).toMatchObject({ key: "auth:provider.errors.token_failed" });
+    expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" } });
+  });
+
+  test("a tampered state is refused", async () => {
+    const { jar, authorizationUrl } = await begin("feide");
+    const callbackUrl = await logInAtProvider(authorizationUrl, "student10");
+    callbackUrl.searchParams.set("state", `${callbackUrl.searchParams.get("state")}x`);
+    const response = await finish(jar, callbackUrl);
+    expect(sessionSet(response)).toBe(false);
+    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.errors.state_mismatch" });
+  });
+
+  test.each(["student11", "student12"])(
+    "the groups API failing (%s) does not block the log-in, and the last known memberships stay",
+    async (login) => {
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      const userId = await userIdOf(db(), `${login}@example.org`);
+      const before = await db().select().from(userAffiliations).where(eq(userAffiliations.userId, userId));
+      expect(before.length).toBeGreaterThan(0);
+      const { response } = await logIn("feide", login);
+      expect(sessionSet(response)).toBe(true);
+      const after = await db().select().from(userAffiliations).where(eq(userAffiliations.userId, userId));
+      expect(after).toEqual(before);
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("course memberships not updated"));
+      expect(await lastAudit("login")).toMatchObject({ actorUserId: userId, details: { memberships: null } });
+      warn.mockRestore();
+    },
+  );
+
+  test("a first-time student with an active membership is created and matches the class", async () => {
+    const { response } = await logIn("feide", "ny.student");
+    expect(sessionSet(response)).toBe(true);
+    const userId = await userIdOf(db(), "ny.student@example.org");
+    const [user] = await db().select().from(users).where(eq(users.id, userId));
+    expect(user).toMatchObject({ displayName: "Nina Ny", feideUserId: "feide:ny.student@fjordbyen.no" });
+    expect((await matchingClasses(db(), userId)).map((c) => c.subjectCode)).toEqual(["SYK2002"]);
+  });
+
+  test.each([
+    ["ukjent.ansatt", "no_account"],
+    ["uten.epost", "no_email"],
+    ["deaktivert", "deactivated"],
+  ])("%s is refused with a clear reason and gets no session", async (login, reason) => {
+    const { response } = await logIn("feide", login);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/");
+    expect(sessionSet(response)).toBe(false);
+    expect(await flashOf(response)).toEqual({ type: "error", key: `auth:provider.refused.feide.${reason}`, values: { provider: "Feide" } });
+    expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason } });
+    const nobody = await db().select().from(users).where(eq(users.email, "ukjent.ansatt@example.org"));
+    expect(nobody).toEqual([]);
+  });
+
+  test("the user cancelling at Feide is explained", async () => {
+    const { response } = await logIn("feide", "error:access_denied");
+    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.codes.access_denied" });
+  });
+});
+
+describe("Vipps", () => {
+  test("a supervisor is matched by phone number and lands in the supervisor area", async () => {
+    const { response } = await logIn("vipps", "veileder3");
+    expect(sessionSet(response)).toBe(true);
+    expect(response.headers.get("location")).toBe("/supervisor");
+    expect(await lastAudit("login")).toMatchObject({
+      actorUserId: await userIdOf(db(), "veileder3@example.org"),
+      details: { method: "vipps", phone: "4798765432" },
+    });
+  });
+
+  test("matched by verified e-mail; an unverified e-mail is not enough", async () => {
+    expect(sessionSet((await logIn("vipps", "veileder4")).response)).toBe(true);
+    const refused = (await logIn("vipps", "veileder4-unverified")).response;
+    expect(sessionSet(refused)).toBe(false);
+    expect(await flashOf(refused)).toMatchObject({ key: "auth:provider.refused.vipps.no_account" });
+  });
+
+  test("a student cannot log in with Vipps", async () => {
+    const { response } = await logIn("vipps", "student13");
+    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.refused.vipps.not_supervisor" });
+  });
+
+  test.each([
+    "access_denied",
+    "server_error",
+    "login_required",
+    "invalid_app_callback_uri",
+    "app_callback_uri_not_registered",
+    "outdated_app_version",
+    "wrong_challenge",
+    "unknown_reject_reason",
+  ])("the documented error %s has its own message", async (code) => {
+    const { response } = await logIn("vipps", `error:${code}`);
+    expect(sessionSet(response)).toBe(false);
+    expect(await flashOf(response)).toEqual({ type: "error", key: `auth:provider.codes.${code}`, values: { provider: "Vipps" } });
+  });
+
+  test("an unknown error is shown with its description", async () => {
+    const { response } = await logIn("vipps", "error:teapot_error");
+    expect(await flashOf(response)).toEqual({
+      type: "error",
+      key: "auth:provider.codes.other",
+      values: { provider: "Vipps", code: "teapot_error", description: "Test error teapot_error" },
+    });
+  });
+
+  test.each([
+    ["?state=abcdefgh", "missing_code"],
+    ["?code=abc", "missing_state"],
+    ["?code=abc&state=abcdefgh", "state_mismatch"],
+  ])("a callback %s is explained (%s) without a session", async (query, reason) => {
+    const jar = new CookieJar();
+    await begin("vipps", jar);
+    const response = await finish(jar, new URL(`http://localhost/vipps-success${query}`));
+    expect(sessionSet(response)).toBe(false);
+    expect(await flashOf(response)).toMatchObject({ key: `auth:provider.errors.${reason}` });
+  });
+});
+
+describe("/debug/fs", () => {
+  async function adminCookie(): Promise<string> {
+    const adminId = await userIdOf(db(), "admin@example.org");
+    await acceptPrivacyPolicy(db(), adminId, currentInstitution().privacyPolicyVersion, "192.0.2.1");
+    const { token } = await createSession(db(), { userId: adminId });
+    await setActiveRole(db(), sessionIdOf(token), ROLE.Admin);
+    return (await appCookies().session.serialize(token)).split(";")[0];
+  }
+
+  test("an admin sees their identity, memberships and roles", async () => {
+    expect(sessionSet((await logIn("feide", "admin")).response)).toBe(true);
+    const response = await callLoader(fs, getPage("/debug/fs", { cookie: await adminCookie() }));
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.user).toMatchObject({ email: "admin@example.org", feideUserId: "feide:admin@fjordbyen.no" });
+    expect(body.roles.map((r: { name: string }) => r.name)).toEqual(["Admin", "Teacher"]);
+    expect(body.memberships).toMatchObject([{ subjectCode: "SYK2001", fsRoles: ["underviser"], active: true }]);
+    expect(body.lastFeideLogin.details).toMatchObject({ method: "feide", sub: "feide-admin" });
+  });
+
+  test("anyone else gets 404", async () => {
+    const cookie = await sessionCookieFor(db(), "student01@example.org");
+    expect((await callLoader(fs, getPage("/debug/fs", { cookie }))).status).toBe(404);
+  });
+
+  test("switched off, it is 404 for admins too", async () => {
+    process.env.DEBUG_FS = "false";
+    resetEnvForTests();
+    try {
+      const cookie = await adminCookie();
+      expect((await callLoader(fs, getPage("/debug/fs", { cookie }))).status).toBe(404);
+    } finally {
+      process.env.DEBUG_FS = "true";
+      resetEnvForTests();
+    }
+  });
+});
+
+test("without configuration, neither provider is offered and their addresses are 404", async () => {
+  const saved = { ...process.env };
+  for (const key of Object.keys(peers.env)) delete process.env[key];
+  resetEnvForTests();
+  try {
+    expect(await (await callLoader(home, getPage("/"))).json()).toMatchObject({ providers: { feide: false, vipps: false } });
+    expect((await callAction(start, postForm("/auth/feide", {}), { provider: "feide" })).status).toBe(404);
+    expect((await callLoader(callback, getPage("/feide-success?code=a&state=b"))).status).toBe(404);
+  } finally {
+    Object.assign(process.env, saved);
+    resetEnvForTests();
+  }
+});
+
