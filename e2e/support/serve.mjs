@@ -1,9 +1,11 @@
 // Starts one app instance for an end-to-end project: a fresh embedded database, a real SMTP server
-// on 127.0.0.1 that keeps every mail it receives as a file, and the production build.
+// on 127.0.0.1 that keeps every mail it receives as a file, local OpenID providers for Feide
+// (port + 2000) and Vipps (port + 3000), and the production build.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
+import { startOidcPeer } from "./oidc-peer.mjs";
 
 const port = Number(process.argv[2] ?? 3100);
 const smtpPort = port + 1000;
@@ -30,7 +32,21 @@ const smtp = new SMTPServer({
 });
 await new Promise((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
 
+// Real OpenID providers standing in for Feide and Vipps, on ports of their own.
+const appOrigin = `http://127.0.0.1:${port}`;
+const feide = await startOidcPeer({ kind: "feide", port: port + 2000, redirectUris: [`${appOrigin}/feide-success`] });
+const vipps = await startOidcPeer({ kind: "vipps", port: port + 3000, redirectUris: [`${appOrigin}/vipps-success`] });
+
 Object.assign(process.env, {
+  FEIDE_CLIENT_ID: "praksis-feide",
+  FEIDE_CLIENT_SECRET: "feide-secret-for-tests",
+  FEIDE_ISSUER: feide.issuer,
+  FEIDE_GROUPS_URL: feide.groupsUrl,
+  VIPPS_CLIENT_ID: "praksis-vipps",
+  VIPPS_CLIENT_SECRET: "vipps-secret-for-tests",
+  VIPPS_ISSUER: vipps.issuer,
+  VIPPS_USERINFO_URL: vipps.userinfoUrl,
+  DEBUG_FS: "true",
   NODE_ENV: "production",
   PORT: String(port),
   HOST: "127.0.0.1",

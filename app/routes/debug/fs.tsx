@@ -18,6 +18,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return debugIdentity(await getDb(), session.user.id);
 }
 
+/** Oslo time, as people read it; the raw data below keeps the exact instants. */
+const osloDateTime = new Intl.DateTimeFormat("nb-NO", { timeZone: "Europe/Oslo", dateStyle: "short", timeStyle: "short" });
+const osloDay = new Intl.DateTimeFormat("nb-NO", { timeZone: "Europe/Oslo", dateStyle: "short" });
+
+function when(iso: string | null | undefined, format: Intl.DateTimeFormat): string {
+  return iso ? format.format(new Date(iso)) : "–";
+}
+
 function yesNo(t: (key: string) => string, value: boolean | null | undefined) {
   return value ? t("debugFs.yes") : t("debugFs.no");
 }
@@ -40,7 +48,7 @@ export default function DebugFs({ loaderData }: Route.ComponentProps) {
           { key: t("debugFs.phone"), value: user?.phoneNumber ?? none },
           { key: t("debugFs.feideUserId"), value: user?.feideUserId ?? none },
           { key: t("debugFs.active"), value: yesNo(t, user?.isActive) },
-          { key: t("debugFs.lastFeideLogin"), value: lastFeideLogin?.at ?? t("debugFs.neverFeide") },
+          { key: t("debugFs.lastFeideLogin"), value: lastFeideLogin ? when(lastFeideLogin.at, osloDateTime) : t("debugFs.neverFeide") },
         ]}
       />
 
@@ -77,9 +85,9 @@ export default function DebugFs({ loaderData }: Route.ComponentProps) {
               <code key="id">{m.groupId}</code>,
               `${m.subjectCode ?? "–"} ${m.subjectVersion ? `(v${m.subjectVersion})` : ""} ${m.displayName}`,
               m.active ? <Tag key="s">{t("debugFs.activeMembership")}</Tag> : <Tag key="s">{t("debugFs.inactiveMembership")}</Tag>,
-              `${m.notBefore ?? "–"} – ${m.notAfter ?? "–"}`,
+              `${when(m.notBefore, osloDay)} – ${when(m.notAfter, osloDay)}`,
               m.fsRoles.join(", ") || "–",
-              m.fetchedAt,
+              when(m.fetchedAt, osloDateTime),
             ],
           }))}
         />
