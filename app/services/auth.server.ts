@@ -113,7 +113,25 @@ export class EmailCodeStrategy extends Strategy<LoginUser, { user: LoginUser }> 
     const email = String(form.get("email") ?? "");
     const code = String(form.get("code") ?? "").replace(/\s/g, "");
     const db = await this.db();
-    const result = await verifyCode(db, { email, code, ip: this.ip(request), secret: appSecret(), limits: otpLimits(env()) });
+    const ip = this.ip(request);
+    try {
+      return await this.verifyCode(db, email, code, ip);
+    } catch (error) {
+      if (error instanceof LoginError) {
+        const user = await findUserByEmail(db, email);
+        await audit(db, {
+          action: "login.failed",
+          actorUserId: user?.id ?? null,
+          ip,
+          details: { method: "email-code", reason: error.reason, email: normaliseEmail(email).slice(0, 254) },
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async verifyCode(db: Db, email: string, code: string, ip: string): Promise<LoginUser> {
+    const result = await verifyCode(db, { email, code, ip, secret: appSecret(), limits: otpLimits(env()) });
     if (!result.ok) {
       if (result.reason === "rate_limited") throw new LoginError("rate_limited", 429);
       if (result.reason === "too_many_attempts") throw new LoginError("too_many_attempts", 429);

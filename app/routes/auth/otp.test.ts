@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import { auditEvents, sessions } from "~/services/db/schema";
 import { sessionIdOf } from "~/services/session.server";
@@ -139,6 +139,16 @@ test("a wrong code gets 400 with the wrong-code message, and the typed code stay
   expect(body.error[""]).toEqual(["auth:errors.wrongCode"]);
   expect(body.initialValue).toEqual({ code: wrongCodeFor(code) });
   expect(setCookieFor(response, "praksis_session")).toBeUndefined();
+  const [failure] = await app.database.db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.action, "login.failed"))
+    .orderBy(desc(auditEvents.id))
+    .limit(1);
+  expect(failure).toMatchObject({
+    actorUserId: await userIdOf(app.database.db, "student01@example.org"),
+    details: { method: "email-code", reason: "wrong_code", email: "student01@example.org" },
+  });
 });
 
 test("the fifth wrong code gets 429, and then the right code no longer works", async () => {
