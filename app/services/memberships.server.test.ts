@@ -14,11 +14,11 @@ import {
   parseCourseGroupId,
   storeCourseMemberships,
   storedMemberships,
-  type CourseMembership,
   type MembershipFacts,
 } from "./memberships.server";
 import { openTestDatabase } from "~/test/db";
 import { userIdOf } from "~/test/app";
+import { courseMembership } from "~/test/memberships";
 
 const autumn = { subjectCode: "SYK2001", startDate: "2026-08-01", endDate: "2027-01-31" };
 
@@ -144,18 +144,6 @@ describe("with the demo database", () => {
   });
   afterAll(() => database.close());
 
-  const membership = (code: string, overrides: Partial<CourseMembership> = {}): CourseMembership => ({
-    groupId: `fc:fs:fs:emne:fjordbyen.no:${code}:1`,
-    subjectCode: code,
-    subjectVersion: "1",
-    displayName: code,
-    active: true,
-    notBefore: new Date("2026-08-01T00:00:00Z"),
-    notAfter: new Date("2027-01-31T22:00:00Z"),
-    fsRoles: ["student"],
-    ...overrides,
-  });
-
   test("the student without a class matches the current class of the subject in their membership", async () => {
     const rows = await matchingClasses(database.db, await userIdOf(database.db, "student25@example.org"), "2026-11-22");
     expect(rows.map((r) => [r.subjectCode, r.periodName])).toEqual([["SYK2002", "Høst 2026"]]);
@@ -167,7 +155,7 @@ describe("with the demo database", () => {
 
   test("storing replaces the earlier memberships, and matching follows the new ones", async () => {
     const userId = await userIdOf(database.db, "student25@example.org");
-    await storeCourseMemberships(database.db, userId, [membership("SYK2001"), membership("SYK2001")], now);
+    await storeCourseMemberships(database.db, userId, [courseMembership("SYK2001"), courseMembership("SYK2001")], now);
     const stored = await storedMemberships(database.db, userId);
     expect(stored.map((m) => [m.subjectCode, m.fsRoles, m.fetchedAt.toISOString()])).toEqual([
       ["SYK2001", ["student"], now.toISOString()],
@@ -175,7 +163,7 @@ describe("with the demo database", () => {
     const rows = await matchingClasses(database.db, userId, "2026-11-22");
     expect(rows.map((r) => r.subjectCode)).toEqual(["SYK2001"]);
 
-    await storeCourseMemberships(database.db, userId, [membership("SYK2001", { active: false })], now);
+    await storeCourseMemberships(database.db, userId, [courseMembership("SYK2001", { active: false })], now);
     expect(await matchingClasses(database.db, userId, "2026-11-22")).toEqual([]);
 
     await storeCourseMemberships(database.db, userId, [], now);
@@ -184,12 +172,12 @@ describe("with the demo database", () => {
 
   test("a known student course needs an active student membership of a subject Praksis has", async () => {
     const today = "2026-11-22";
-    expect(await hasKnownStudentCourse(database.db, [membership("SYK2002")], today)).toBe(true);
-    expect(await hasKnownStudentCourse(database.db, [membership("syk2002")], today)).toBe(true);
-    expect(await hasKnownStudentCourse(database.db, [membership("XYZ9999")], today)).toBe(false);
-    expect(await hasKnownStudentCourse(database.db, [membership("SYK2002", { fsRoles: ["underviser"] })], today)).toBe(false);
-    expect(await hasKnownStudentCourse(database.db, [membership("SYK2002", { active: false })], today)).toBe(false);
-    expect(await hasKnownStudentCourse(database.db, [membership("SYK2002")], "2027-03-01")).toBe(false);
+    expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002")], today)).toBe(true);
+    expect(await hasKnownStudentCourse(database.db, [courseMembership("syk2002")], today)).toBe(true);
+    expect(await hasKnownStudentCourse(database.db, [courseMembership("XYZ9999")], today)).toBe(false);
+    expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002", { fsRoles: ["underviser"] })], today)).toBe(false);
+    expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002", { active: false })], today)).toBe(false);
+    expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002")], "2027-03-01")).toBe(false);
     expect(await hasKnownStudentCourse(database.db, [], today)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { and, asc, eq, gte, inArray, lte, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db/client.server";
 import { classes, periods, studentReferences, subjects, userAffiliations } from "./db/schema";
+import type { ClassSummary } from "./overview.server";
 import { osloDate } from "./semesters";
 
 /**
@@ -190,14 +191,10 @@ export async function hasKnownStudentCourse(db: Db, memberships: CourseMembershi
   return Boolean(known);
 }
 
-export interface MatchingClass {
-  classId: number;
-  subjectCode: string;
-  subjectName: string;
-  periodName: string;
-  startDate: string;
-  endDate: string;
-}
+export type MatchingClass = Pick<
+  ClassSummary,
+  "classId" | "subjectCode" | "subjectName" | "periodName" | "startDate" | "endDate"
+>;
 
 /** The current semester's classes a student may join by their memberships, not counting ones joined. */
 export async function matchingClasses(db: Db, userId: number, today = osloDate(new Date())): Promise<MatchingClass[]> {

@@ -40,37 +40,41 @@ function below(issuer: string, path: string): string {
   return new URL(path, issuer.endsWith("/") ? issuer : `${issuer}/`).toString();
 }
 
+type SettingKey =
+  | "CLIENT_ID"
+  | "CLIENT_SECRET"
+  | "ISSUER"
+  | "AUTHORIZATION_URL"
+  | "TOKEN_URL"
+  | "USERINFO_URL"
+  | "JWKS_URL"
+  | "SCOPES";
+
+/** FEIDE_… or VIPPS_… from the environment. */
+function setting(config: Env, name: ProviderName, key: SettingKey): string | undefined {
+  const prefix = name === "feide" ? "FEIDE" : "VIPPS";
+  return config[`${prefix}_${key}`];
+}
+
 /** The provider's settings, or null when it is not configured (then it is not offered). */
 export function providerConfig(config: Env, name: ProviderName): ProviderConfig | null {
+  const clientId = setting(config, name, "CLIENT_ID");
+  const clientSecret = setting(config, name, "CLIENT_SECRET");
+  if (!clientId || !clientSecret) return null;
   const paths = PATHS[name];
-  if (name === "feide") {
-    if (!config.FEIDE_CLIENT_ID || !config.FEIDE_CLIENT_SECRET) return null;
-    const issuer = config.FEIDE_ISSUER;
-    return {
-      name,
-      clientId: config.FEIDE_CLIENT_ID,
-      clientSecret: config.FEIDE_CLIENT_SECRET,
-      issuer,
-      authorizationEndpoint: config.FEIDE_AUTHORIZATION_URL ?? below(issuer, paths.authorization),
-      tokenEndpoint: config.FEIDE_TOKEN_URL ?? below(issuer, paths.token),
-      userinfoEndpoint: config.FEIDE_USERINFO_URL ?? below(issuer, paths.userinfo),
-      jwksUri: config.FEIDE_JWKS_URL ?? below(issuer, paths.jwks),
-      scopes: config.FEIDE_SCOPES.split(/\s+/).filter(Boolean),
-      groupsEndpoint: config.FEIDE_GROUPS_URL,
-    };
-  }
-  if (!config.VIPPS_CLIENT_ID || !config.VIPPS_CLIENT_SECRET) return null;
-  const issuer = config.VIPPS_ISSUER;
+  const issuer = setting(config, name, "ISSUER")!;
   return {
     name,
-    clientId: config.VIPPS_CLIENT_ID,
-    clientSecret: config.VIPPS_CLIENT_SECRET,
+    clientId,
+    clientSecret,
     issuer,
-    authorizationEndpoint: config.VIPPS_AUTHORIZATION_URL ?? below(issuer, paths.authorization),
-    tokenEndpoint: config.VIPPS_TOKEN_URL ?? below(issuer, paths.token),
-    userinfoEndpoint: config.VIPPS_USERINFO_URL,
-    jwksUri: config.VIPPS_JWKS_URL ?? below(issuer, paths.jwks),
-    scopes: config.VIPPS_SCOPES.split(/\s+/).filter(Boolean),
+    authorizationEndpoint: setting(config, name, "AUTHORIZATION_URL") ?? below(issuer, paths.authorization),
+    tokenEndpoint: setting(config, name, "TOKEN_URL") ?? below(issuer, paths.token),
+    // Vipps's userinfo lives outside the issuer's path; its default is in env.server.ts.
+    userinfoEndpoint: setting(config, name, "USERINFO_URL") ?? below(issuer, paths.userinfo),
+    jwksUri: setting(config, name, "JWKS_URL") ?? below(issuer, paths.jwks),
+    scopes: setting(config, name, "SCOPES")!.split(/\s+/).filter(Boolean),
+    ...(name === "feide" ? { groupsEndpoint: config.FEIDE_GROUPS_URL } : {}),
   };
 }
 

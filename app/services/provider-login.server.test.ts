@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import type { Database } from "./db/client.server";
 import { auditEvents, userRoles, users } from "./db/schema";
 import { seedDemo } from "./db/seed.server";
-import type { CourseMembership } from "./memberships.server";
 import { OidcError } from "./oidc.server";
 import {
   failureFlash,
@@ -16,6 +15,7 @@ import {
 } from "./provider-login.server";
 import { ROLE } from "./roles";
 import { openTestDatabase } from "~/test/db";
+import { courseMembership } from "~/test/memberships";
 
 const USERID_SEC = "https://n.feide.no/claims/userid_sec";
 
@@ -88,16 +88,6 @@ describe("finding the user", () => {
   });
   afterAll(() => database.close());
 
-  const course = (code: string, fsRoles = ["student"]): CourseMembership => ({
-    groupId: `fc:fs:fs:emne:fjordbyen.no:${code}:1`,
-    subjectCode: code,
-    subjectVersion: "1",
-    displayName: code,
-    active: true,
-    notBefore: new Date("2026-08-01T00:00:00Z"),
-    notAfter: new Date("2027-01-31T22:00:00Z"),
-    fsRoles,
-  });
   const refusal = async (promise: Promise<unknown>) => {
     try {
       await promise;
@@ -130,7 +120,7 @@ describe("finding the user", () => {
     const { user, created } = await resolveFeideUser(
       database.db,
       feide("sub-new", "Ny.Person@Example.org", ["feide:ny@fjordbyen.no"]),
-      [course("SYK2002")],
+      [courseMembership("SYK2002")],
       today,
     );
     expect(created).toBe(true);
@@ -145,17 +135,17 @@ describe("finding the user", () => {
   test("Feide: nobody else is created", async () => {
     const count = async () => (await database.db.select().from(users)).length;
     const before = await count();
-    expect(await refusal(resolveFeideUser(database.db, feide("s1", "teacher@example.org"), [course("SYK2001", ["underviser"])], today))).toBe(
+    expect(await refusal(resolveFeideUser(database.db, feide("s1", "teacher@example.org"), [courseMembership("SYK2001", { fsRoles: ["underviser"] })], today))).toBe(
       "no_account",
     );
-    expect(await refusal(resolveFeideUser(database.db, feide("s2", "other@example.org"), [course("XYZ1000")], today))).toBe(
+    expect(await refusal(resolveFeideUser(database.db, feide("s2", "other@example.org"), [courseMembership("XYZ1000")], today))).toBe(
       "no_account",
     );
     expect(await refusal(resolveFeideUser(database.db, feide("s3", "none@example.org"), [], today))).toBe("no_account");
     expect(await refusal(resolveFeideUser(database.db, feide("s4", "down@example.org"), null, today))).toBe(
       "memberships_unavailable",
     );
-    expect(await refusal(resolveFeideUser(database.db, feide("s5", null), [course("SYK2002")], today))).toBe("no_email");
+    expect(await refusal(resolveFeideUser(database.db, feide("s5", null), [courseMembership("SYK2002")], today))).toBe("no_email");
     expect(await count()).toBe(before);
   });
 
