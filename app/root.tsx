@@ -22,7 +22,7 @@ import { takeFlash } from "~/services/flash.server";
 import { getInstance, getLanguage, i18nextMiddleware } from "~/services/i18n.server";
 import { currentInstitution, publicInstitution } from "~/services/institution.server";
 import { currentSession, securityMiddleware, sessionMiddleware } from "~/services/request.server";
-import { ROLE_HOME, ROLE_NAMES, type RoleId } from "~/services/roles";
+import { ROLE_HOME, ROLE_MENU, ROLE_NAMES, type RoleId } from "~/services/roles";
 import type { Route } from "./+types/root";
 import appCss from "./styles/app.css?url";
 
@@ -77,7 +77,15 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
   const active = user.activeRole;
   const groups = [
     ...(active && user.privacyAccepted
-      ? [{ heading: t(`roles.${ROLE_NAMES[active]}.name`), items: [{ href: ROLE_HOME[active], label: t("menu.home") }] }]
+      ? [
+          {
+            heading: t(`roles.${ROLE_NAMES[active]}.name`),
+            items: [
+              { href: ROLE_HOME[active], label: t("menu.home") },
+              ...ROLE_MENU[active].map((item) => ({ href: item.href, label: t(item.labelKey as never) as string })),
+            ],
+          },
+        ]
       : []),
     {
       heading: t("menu.general"),

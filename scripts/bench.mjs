@@ -1,5 +1,6 @@
 // `npm run bench`: start-up time on an empty and on a seeded embedded database, and the weight of
-// the log-in page (JS + CSS, gzipped). Loopback only; every step is bounded in time.
+// the log-in page (JS + CSS, gzipped), then the service benchmarks in bench/. Loopback only; every
+// step is bounded in time.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -58,3 +59,12 @@ console.log(`${"log-in page CSS (gzip)".padEnd(40)} ${(css / 1024).toFixed(1)} K
 console.log(`${"log-in page JS+CSS (gzip)".padEnd(40)} ${((js + css) / 1024).toFixed(1)} KiB`);
 await stop(server);
 fs.rmSync(dir, { recursive: true, force: true });
+
+// Service-level benchmarks on an in-memory database (bench/*.bench-run.ts): the semester report
+// and the users list at scale. Each prints its own figures.
+const services = spawnSync("npx", ["vitest", "run", "--config", "bench/vitest.config.ts", "--passWithNoTests", "--reporter=dot"], {
+  cwd: root,
+  stdio: "inherit",
+  timeout: 900_000,
+});
+if (services.status !== 0) process.exitCode = 1;

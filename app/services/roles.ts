@@ -13,6 +13,19 @@ export const ROLE_HOME: Record<RoleId, string> = {
   4: "/supervisor",
 };
 
+/** The pages of each area's side menu, after its home (labels are keys in the common namespace). */
+export const ROLE_MENU: Record<RoleId, { href: string; labelKey: string }[]> = {
+  1: [
+    { href: "/admin/semesters", labelKey: "menu.admin.semesters" },
+    { href: "/admin/forms", labelKey: "menu.admin.forms" },
+    { href: "/admin/subjects", labelKey: "menu.admin.subjects" },
+    { href: "/admin/users", labelKey: "menu.admin.users" },
+  ],
+  2: [],
+  3: [],
+  4: [],
+};
+
 export const AREA_ROLE: Record<string, RoleId> = {
   admin: ROLE.Admin,
   student: ROLE.Student,

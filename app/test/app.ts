@@ -10,7 +10,10 @@ import { seedDemo } from "~/services/db/seed.server";
 import { readOutbox, type StoredMail } from "~/services/email.server";
 import { resetEnvForTests } from "~/services/env.server";
 import { appCookies } from "~/services/request.server";
-import { createSession } from "~/services/session.server";
+import { acceptPrivacyPolicy } from "~/services/auth.server";
+import { currentInstitution } from "~/services/institution.server";
+import type { RoleId } from "~/services/roles";
+import { createSession, sessionIdOf, setActiveRole } from "~/services/session.server";
 import { users } from "~/services/db/schema";
 
 /**
@@ -59,6 +62,18 @@ export async function userIdOf(db: Db, email: string): Promise<number> {
   const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   if (!user) throw new Error(`no user ${email}`);
   return user.id;
+}
+
+/**
+ * A session cookie for a user who has accepted the privacy policy and acts in `role` (for the
+ * area pages, which require both).
+ */
+export async function cookieActingAs(db: Db, email: string, role: RoleId): Promise<string> {
+  const userId = await userIdOf(db, email);
+  await acceptPrivacyPolicy(db, userId, currentInstitution().privacyPolicyVersion, "192.0.2.1");
+  const { token } = await createSession(db, { userId });
+  await setActiveRole(db, sessionIdOf(token), role);
+  return (await appCookies().session.serialize(token)).split(";")[0];
 }
 
 /** Logs a user in the way the Playwright fixture does: a session row and its signed cookie. */

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { Table, Tag } from "~/components/ui";
 
 export interface ClassRow {
@@ -11,8 +12,21 @@ export interface ClassRow {
   ownStudentCount?: number;
 }
 
-/** A list of classes as a table: subject, semester, whether it runs now, and its students. */
-export function ClassTable({ caption, rows, showOwn = false }: { caption: string; rows: ClassRow[]; showOwn?: boolean }) {
+/**
+ * A list of classes as a table: subject, semester, whether it runs now, and its students. With
+ * `linkTo`, the subject links to the class's page.
+ */
+export function ClassTable({
+  caption,
+  rows,
+  showOwn = false,
+  linkTo,
+}: {
+  caption: string;
+  rows: ClassRow[];
+  showOwn?: boolean;
+  linkTo?: (classId: number) => string;
+}) {
   const { t } = useTranslation();
   if (rows.length === 0) return <p>{t("classes.none")}</p>;
   return (
@@ -29,9 +43,15 @@ export function ClassTable({ caption, rows, showOwn = false }: { caption: string
       rows={rows.map((row) => ({
         key: String(row.classId),
         cells: [
-          <>
-            {row.subjectCode} {row.subjectName}
-          </>,
+          linkTo ? (
+            <Link to={linkTo(row.classId)}>
+              {row.subjectCode} {row.subjectName}
+            </Link>
+          ) : (
+            <>
+              {row.subjectCode} {row.subjectName}
+            </>
+          ),
           <>
             {row.periodName} {row.isCurrent ? <Tag variant="info">{t("classes.current")}</Tag> : null}
           </>,

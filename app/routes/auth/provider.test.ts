@@ -1,15 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { auditEvents, userAffiliations, users } from "~/services/db/schema";
-import { acceptPrivacyPolicy } from "~/services/auth.server";
 import { resetEnvForTests } from "~/services/env.server";
-import { currentInstitution } from "~/services/institution.server";
 import { ROLE } from "~/services/roles";
-import { createSession, sessionIdOf, setActiveRole } from "~/services/session.server";
 import type { Flash } from "~/services/flash.server";
 import { matchingClasses } from "~/services/memberships.server";
 import { appCookies } from "~/services/request.server";
-import { sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import { cookieActingAs, sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { CookieJar } from "~/test/cookie-jar";
 import { logInAtProvider, startProviderPeers } from "~/test/oidc";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";
@@ -270,13 +267,7 @@ describe("Vipps", () => {
 });
 
 describe("/debug/fs", () => {
-  async function adminCookie(): Promise<string> {
-    const adminId = await userIdOf(db(), "admin@example.org");
-    await acceptPrivacyPolicy(db(), adminId, currentInstitution().privacyPolicyVersion, "192.0.2.1");
-    const { token } = await createSession(db(), { userId: adminId });
-    await setActiveRole(db(), sessionIdOf(token), ROLE.Admin);
-    return (await appCookies().session.serialize(token)).split(";")[0];
-  }
+  const adminCookie = () => cookieActingAs(db(), "admin@example.org", ROLE.Admin);
 
   test("an admin sees their identity, memberships and roles", async () => {
     expect(sessionSet((await logIn("feide", "admin")).response)).toBe(true);
