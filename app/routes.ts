@@ -5,6 +5,7 @@ export default [
   // Resource routes
   route("healthz", "routes/api/healthz.ts"),
   route("dev/outbox", "routes/dev/outbox.tsx"),
+  route("api/periods/:periodId/students-csv", "routes/api/students-csv.ts"),
 
   // Log-in area
   index("routes/auth/home.tsx"),
@@ -27,6 +28,16 @@ export default [
   // Role areas
   route("admin", "routes/shared/area-layout.tsx", { id: "admin-area" }, [
     index("routes/admin/home.tsx"),
+    route("semesters", "routes/admin/semesters.tsx"),
+    route("semesters/:semesterId", "routes/admin/semester.tsx"),
+    route("subjects", "routes/admin/subjects.tsx"),
+    route("forms", "routes/admin/forms.tsx"),
+    route("forms/create", "routes/admin/form-editor.tsx", { id: "admin-form-create" }),
+    route("forms/edit/:formId", "routes/admin/form-editor.tsx", { id: "admin-form-edit" }),
+    route("class/:classId", "routes/admin/class.tsx"),
+    route("class/:classId/advisor/:userId", "routes/admin/class-advisor.tsx"),
+    route("users", "routes/admin/users.tsx"),
+    route("users/:userId", "routes/admin/user.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
   ]),
   route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [

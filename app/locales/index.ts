@@ -1,4 +1,12 @@
 import type { Resource } from "i18next";
+import enAdminSemesters from "./en/adminSemesters.json";
+import enAdminUsers from "./en/adminUsers.json";
+import enAdminForms from "./en/adminForms.json";
+import enAdminClass from "./en/adminClass.json";
+import nbAdminSemesters from "./nb/adminSemesters.json";
+import nbAdminUsers from "./nb/adminUsers.json";
+import nbAdminForms from "./nb/adminForms.json";
+import nbAdminClass from "./nb/adminClass.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -11,8 +19,24 @@ export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = "nb";
 
 const resources = {
-  nb: { common: nbCommon, auth: nbAuth, ui: nbUi },
-  en: { common: enCommon, auth: enAuth, ui: enUi },
+  nb: {
+    common: nbCommon,
+    auth: nbAuth,
+    ui: nbUi,
+    adminSemesters: nbAdminSemesters,
+    adminUsers: nbAdminUsers,
+    adminForms: nbAdminForms,
+    adminClass: nbAdminClass,
+  },
+  en: {
+    common: enCommon,
+    auth: enAuth,
+    ui: enUi,
+    adminSemesters: enAdminSemesters,
+    adminUsers: enAdminUsers,
+    adminForms: enAdminForms,
+    adminClass: enAdminClass,
+  },
 } satisfies Resource;
 
 export default resources;

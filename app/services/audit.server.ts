@@ -9,7 +9,21 @@ export type AuditAction =
   | "privacy.accepted"
   | "privacy.declined"
   | "otp.requested"
-  | "user.created";
+  | "user.created"
+  | "user.updated"
+  | "user.roles_changed"
+  | "user.activated"
+  | "user.deactivated"
+  | "subject.created"
+  | "subject.updated"
+  | "semester.created"
+  | "class.created"
+  | "class.updated"
+  | "scheme.created"
+  | "form.created"
+  | "form.updated"
+  | "form.deleted"
+  | "report.downloaded";
 
 export async function audit(
   db: Db,

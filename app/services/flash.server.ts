@@ -12,11 +12,11 @@ export async function flashHeader(flash: Flash): Promise<string> {
   return appCookies().flash.serialize(flash);
 }
 
-/** Post/redirect/get with a message for the next page. */
+/** Post/redirect/get with a message for the next page: 303 See Other, so the next request is a GET. */
 export async function redirectWithFlash(to: string, flash: Flash, headers: HeadersInit = {}): Promise<Response> {
   const out = new Headers(headers);
   out.append("Set-Cookie", await flashHeader(flash));
-  return redirect(to, { headers: out });
+  return redirect(to, { status: 303, headers: out });
 }
 
 function isFlash(value: unknown): value is Flash {

@@ -81,3 +81,55 @@ export function previousSemester(current: { name: string }): Semester | null {
   if (!parsed) return null;
   return parsed.season === "Høst" ? semester("Vår", parsed.year) : semester("Høst", parsed.year - 1);
 }
+
+/**
+ * The semester that runs today. Semesters created by the rule never overlap; should two do
+ * anyway, the one that started last is taken as current.
+ */
+export function currentSemesterOf<T extends { startDate: string; endDate: string }>(
+  periods: readonly T[],
+  today: Date,
+): T | null {
+  const running = periods.filter((p) => semesterStatus(p, today) === "current");
+  return running.reduce<T | null>((best, p) => (best === null || p.startDate > best.startDate ? p : best), null);
+}
+
+/**
+ * What "create next semester" creates today (spec §5), or null when a future semester already
+ * exists — then the button is hidden and a create is refused.
+ */
+export function semesterToCreate(
+  periods: readonly { name: string; startDate: string; endDate: string }[],
+  today: Date,
+): Semester | null {
+  if (periods.some((p) => semesterStatus(p, today) === "future")) return null;
+  return nextSemester(currentSemesterOf(periods, today), today);
+}
+
+function addDays(isoDate: string, days: number): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * A new class's dates until the admin changes the end date: the mid-semester evaluation halfway
+ * through the semester (rounded down), the end-semester evaluation on its last day.
+ */
+export function defaultClassDates(period: { startDate: string; endDate: string }): {
+  midSemesterDate: string;
+  endSemesterDate: string;
+} {
+  const days = Math.round((Date.parse(period.endDate) - Date.parse(period.startDate)) / 86_400_000);
+  return { midSemesterDate: addDays(period.startDate, Math.floor(days / 2)), endSemesterDate: period.endDate };
+}
+
+const dayFormats = {
+  nb: new Intl.DateTimeFormat("nb-NO", { timeZone: "UTC", day: "numeric", month: "numeric", year: "numeric" }),
+  en: new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" }),
+};
+
+/** A calendar date (yyyy-mm-dd) as people read it: 1.7.2026 in Norwegian, 1 Jul 2026 in English. */
+export function formatDay(isoDate: string, language: "nb" | "en"): string {
+  return dayFormats[language].format(new Date(`${isoDate}T00:00:00Z`));
+}

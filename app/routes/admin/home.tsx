@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { ClassTable } from "~/components/app/ClassTable";
-import { Table } from "~/components/ui";
+import { Card, Table } from "~/components/ui";
 import { getDb } from "~/services/db/index.server";
 import { adminOverview } from "~/services/overview.server";
 import { requireRole } from "~/services/request.server";
@@ -15,14 +15,36 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { name: session.user.displayName, ...overview };
 }
 
+const ADMIN_SECTIONS = [
+  { key: "semesters", href: "/admin/semesters" },
+  { key: "forms", href: "/admin/forms" },
+  { key: "subjects", href: "/admin/subjects" },
+  { key: "users", href: "/admin/users" },
+] as const;
+
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
     <div className="app-content">
       <h1>{t("home.admin.title")}</h1>
       <p className="app-lead">{t("home.greeting", { name: loaderData.name })}</p>
+      <nav aria-label={t("home.admin.sections")}>
+        <ul className="card-grid">
+          {ADMIN_SECTIONS.map((section) => (
+            <li key={section.key}>
+              <Card title={t(`menu.admin.${section.key}`)} href={section.href}>
+                <p>{t(`home.admin.sectionText.${section.key}`)}</p>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <h2>{t("home.admin.currentClasses")}</h2>
-      <ClassTable caption={t("home.admin.currentClasses")} rows={loaderData.currentClasses} />
+      <ClassTable
+        caption={t("home.admin.currentClasses")}
+        rows={loaderData.currentClasses}
+        linkTo={(classId) => `/admin/class/${classId}`}
+      />
       <h2>{t("home.admin.users")}</h2>
       <Table
         caption={t("home.admin.users")}

@@ -191,7 +191,7 @@ describe("Feide", () => {
     ["deaktivert", "deactivated"],
   ])("%s is refused with a clear reason and gets no session", async (login, reason) => {
     const { response } = await logIn("feide", login);
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/");
     expect(sessionSet(response)).toBe(false);
     expect(await flashOf(response)).toEqual({ type: "error", key: `auth:provider.refused.feide.${reason}`, values: { provider: "Feide" } });

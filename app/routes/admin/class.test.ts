@@ -1,0 +1,356 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  assignmentForms,
+  assignments,
+  auditEvents,
+  classes,
+  forms,
+  periods,
+  subjects,
+} from "~/services/db/schema";
+import type { Flash } from "~/services/flash.server";
+import { appCookies } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, TEST_ORIGIN } from "~/test/route";
+import * as advisorPage from "./class-advisor";
+import * as classPage from "./class";
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+let admin: string;
+let teacher: string;
+let syk2001: number;
+let syk2002: number;
+let mainForm: number;
+let medicationForm: number;
+let woundForm: number;
+
+const db = () => app.database.db;
+
+async function classIdOf(subjectCode: string): Promise<number> {
+  const [row] = await db()
+    .select({ id: classes.id })
+    .from(classes)
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
+  return row.id;
+}
+
+async function formIdOf(name: string): Promise<number> {
+  const [row] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, name));
+  return row.id;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await cookieActingAs(db(), "admin@example.org", ROLE.Admin);
+  teacher = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
+  syk2001 = await classIdOf("SYK2001");
+  syk2002 = await classIdOf("SYK2002");
+  mainForm = await formIdOf("Vurdering av kliniske kompetanser");
+  medicationForm = await formIdOf("Legemiddelhåndtering");
+  woundForm = await formIdOf("Sårstell og infeksjonsforebygging");
+});
+
+afterAll(async () => {
+  await stopTestApp(app);
+});
+
+/** A form post with repeated fields (several checkboxes of one name), as a browser sends it. */
+function postPairs(path: string, pairs: [string, string][], cookie: string): Request {
+  return new Request(new URL(path, TEST_ORIGIN), {
+    method: "POST",
+    headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-praksis-remote-address": "192.0.2.5" },
+    body: new URLSearchParams(pairs),
+  });
+}
+
+async function flashOf(response: Response): Promise<Flash | null> {
+  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
+  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
+}
+
+interface Reply {
+  intent: string;
+  result: { status: string; initialValue: Record<string, unknown>; error: Record<string, string[] | null> };
+}
+
+async function endDateOf(classId: number): Promise<string | null> {
+  const [row] = await db().select({ end: classes.endSemesterDate }).from(classes).where(eq(classes.id, classId));
+  return row.end;
+}
+
+async function schemeCount(classId: number): Promise<number> {
+  return (await db().select().from(assignments).where(eq(assignments.classId, classId))).length;
+}
+
+describe("the class page", () => {
+  test("shows the admin the class, its schemes and its people", async () => {
+    const response = await callLoader(classPage, getPage(`/admin/class/${syk2001}`, { cookie: admin }), { classId: String(syk2001) });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.header).toMatchObject({
+      subjectCode: "SYK2001",
+      periodName: "Høst 2026",
+      periodStartText: "1.7.2026",
+      periodEndText: "31.12.2026",
+      endSemesterText: "17.12.2026",
+    });
+    expect(body.schemes).toHaveLength(2);
+    expect(body.schemes[0]).toMatchObject({ isMidSemester: true, sentAnswerSets: 6 });
+    expect(body.teachers.map((p: { displayName: string }) => p.displayName)).toEqual(["Ingrid Haugen", "Lars Bakken"]);
+    expect(body.students).toHaveLength(12);
+    expect(body.supervisors.map((p: { displayName: string }) => p.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
+  });
+
+  test("an unknown or malformed class id is not found, never a server error", async () => {
+    for (const classId of ["999999", "abc", "0", "-3", "1.5", "99999999999"]) {
+      const response = await callLoader(classPage, getPage(`/admin/class/${classId}`, { cookie: admin }), { classId });
+      expect(response.status, classId).toBe(404);
+    }
+  });
+
+  test("someone not acting as admin is sent to the role chooser; no session goes to log-in", async () => {
+    const path = `/admin/class/${syk2001}`;
+    const asTeacher = await callLoader(classPage, getPage(path, { cookie: teacher }), { classId: String(syk2001) });
+    expect(asTeacher.status).toBe(302);
+    expect(asTeacher.headers.get("Location")).toMatch(/^\/role\?redirectTo=/);
+    const anonymous = await callLoader(classPage, getPage(path), { classId: String(syk2001) });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("Location")).toBe(`/?redirectTo=${encodeURIComponent(path)}`);
+  });
+});
+
+describe("changing the end-semester date", () => {
+  const post = (fields: Record<string, string>, cookie = admin, classId = String(syk2002)) =>
+    callAction(classPage, postForm(`/admin/class/${classId}`, { intent: "endDate", ...fields }, { cookie }), { classId });
+
+  test("the admin saves a date and is sent back to the page with a message", async () => {
+    const response = await post({ endSemesterDate: "2026-12-18" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe(`/admin/class/${syk2002}`);
+    expect(await flashOf(response)).toEqual({ type: "success", key: "adminClass:endDate.saved", values: { date: "18.12.2026" } });
+    expect(await endDateOf(syk2002)).toBe("2026-12-18");
+    const events = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "class.updated"), eq(auditEvents.classId, syk2002)));
+    expect(events.at(-1)).toMatchObject({
+      actorUserId: await userIdOf(db(), "admin@example.org"),
+      details: { endSemesterDate: { to: "2026-12-18" } },
+    });
+  });
+
+  test("a date typed the Norwegian way is understood", async () => {
+    const response = await post({ endSemesterDate: "19.12.2026" });
+    expect(response.status).toBe(303);
+    expect(await endDateOf(syk2002)).toBe("2026-12-19");
+  });
+
+  test("bad dates get a clear message, keep what was typed, and change nothing", async () => {
+    const before = await endDateOf(syk2002);
+    for (const [typed, key] of [
+      ["", "adminClass:errors.endDate.required"],
+      ["2027-03-01", "adminClass:errors.endDate.afterEnd"],
+      ["2026-05-01", "adminClass:errors.endDate.beforeStart"],
+      ["2026-07-02", "adminClass:errors.endDate.beforeMid"],
+      ["31.02.2026", "adminClass:errors.endDate.invalid"],
+      ["snart", "adminClass:errors.endDate.invalid"],
+      ["x".repeat(5000), "adminClass:errors.endDate.invalid"],
+    ]) {
+      const response = await post({ endSemesterDate: typed });
+      expect(response.status, typed).toBe(400);
+      const body = (await response.json()) as Reply;
+      expect(body.intent).toBe("endDate");
+      expect(body.result.error.endSemesterDate).toEqual([key]);
+      if (typed) expect(body.result.initialValue.endSemesterDate).toBe(typed);
+    }
+    const missing = await callAction(
+      classPage,
+      postForm(`/admin/class/${syk2002}`, { intent: "endDate" }, { cookie: admin }),
+      { classId: String(syk2002) },
+    );
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as Reply).result.error.endSemesterDate).toEqual(["adminClass:errors.endDate.required"]);
+    expect(await endDateOf(syk2002)).toBe(before);
+  });
+
+  test("a teacher may not; unknown classes are not found", async () => {
+    const before = await endDateOf(syk2002);
+    expect((await post({ endSemesterDate: "2026-12-20" }, teacher)).status).toBe(403);
+    expect(await endDateOf(syk2002)).toBe(before);
+    expect((await post({ endSemesterDate: "2026-12-20" }, admin, "999999")).status).toBe(404);
+    expect((await post({ endSemesterDate: "2026-12-20" }, admin, "x1")).status).toBe(404);
+  });
+
+  test("an unknown intent is a bad request", async () => {
+    const response = await callAction(
+      classPage,
+      postForm(`/admin/class/${syk2002}`, { intent: "delete" }, { cookie: admin }),
+      { classId: String(syk2002) },
+    );
+    expect(response.status).toBe(400);
+  });
+});
+
+describe("adding a response scheme", () => {
+  const post = (pairs: [string, string][], cookie = admin, classId = String(syk2001)) =>
+    callAction(classPage, postPairs(`/admin/class/${classId}`, [["intent", "scheme"], ...pairs], cookie), { classId });
+
+  test("the admin adds a scheme with a main form and several specific competencies", async () => {
+    const before = await schemeCount(syk2001);
+    // SYK2001's end-semester scheme holds the main form and medication already; a second
+    // end-semester scheme may only add what is not there yet.
+    const refused = await post([
+      ["half", "end"],
+      ["formIds", String(mainForm)],
+      ["formIds", String(woundForm)],
+    ]);
+    expect(refused.status).toBe(400);
+
+    const response = await post([
+      ["half", "end"],
+      ["formIds", String(woundForm)],
+    ]);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe(`/admin/class/${syk2001}`);
+    expect(await flashOf(response)).toEqual({ type: "success", key: "adminClass:schemes.createdEnd" });
+    expect(await schemeCount(syk2001)).toBe(before + 1);
+    const [event] = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "scheme.created"), eq(auditEvents.classId, syk2001)));
+    expect(event.details).toMatchObject({ isMidSemester: false, formIds: [woundForm] });
+
+    const fresh = await callAction(
+      classPage,
+      postPairs(
+        `/admin/class/${syk2002}`,
+        [
+          ["intent", "scheme"],
+          ["half", "mid"],
+          ["formIds", String(medicationForm)],
+        ],
+        admin,
+      ),
+      { classId: String(syk2002) },
+    );
+    expect(fresh.status).toBe(303);
+    const [scheme] = await db()
+      .select()
+      .from(assignments)
+      .where(eq(assignments.classId, syk2002))
+      .orderBy(assignments.id)
+      .then((rows) => rows.slice(-1));
+    expect(scheme.isMidSemester).toBe(true);
+    const linked = await db().select().from(assignmentForms).where(eq(assignmentForms.assignmentId, scheme.id));
+    expect(linked.map((l) => l.formId)).toEqual([medicationForm]);
+  });
+
+  test("without forms or without mid/end it says what is missing and keeps the choices", async () => {
+    const before = await schemeCount(syk2001);
+    const noForms = await post([["half", "mid"]]);
+    expect(noForms.status).toBe(400);
+    const body = (await noForms.json()) as Reply;
+    expect(body.intent).toBe("scheme");
+    expect(body.result.error.formIds).toEqual(["adminClass:errors.noForms"]);
+    expect(body.result.initialValue.half).toBe("mid");
+
+    const noHalf = await post([["formIds", String(woundForm)]]);
+    expect(noHalf.status).toBe(400);
+    const noHalfBody = (await noHalf.json()) as Reply;
+    expect(noHalfBody.result.error.half).toEqual(["adminClass:errors.halfRequired"]);
+    expect([noHalfBody.result.initialValue.formIds].flat()).toEqual([String(woundForm)]);
+
+    const nothing = await post([]);
+    expect(nothing.status).toBe(400);
+    const nothingBody = (await nothing.json()) as Reply;
+    expect(nothingBody.result.error.half).toEqual(["adminClass:errors.halfRequired"]);
+    expect(nothingBody.result.error.formIds).toEqual(["adminClass:errors.noForms"]);
+
+    expect((await post([["half", "sometimes"], ["formIds", String(mainForm)]])).status).toBe(400);
+    expect(await schemeCount(syk2001)).toBe(before);
+  });
+
+  test("a form already in a scheme of the same half is refused by name", async () => {
+    const response = await post([
+      ["half", "mid"],
+      ["formIds", String(mainForm)],
+    ]);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as Reply;
+    expect(body.result.error.formIds).toEqual([
+      `adminClass:errors.alreadyInMidScheme?form=${encodeURIComponent("Vurdering av kliniske kompetanser").replace(/%20/g, "+")}`,
+    ]);
+    expect([body.result.initialValue.formIds].flat()).toEqual([String(mainForm)]);
+  });
+
+  test("unknown, deleted or malformed form ids get a message, not a server error", async () => {
+    const before = await schemeCount(syk2001);
+    const [deleted] = await db().insert(forms).values({ name: "Utgått skjema", deletedAt: new Date() }).returning();
+    for (const id of ["999999", String(deleted.id)]) {
+      const response = await post([
+        ["half", "end"],
+        ["formIds", id],
+      ]);
+      expect(response.status, id).toBe(400);
+      expect(((await response.json()) as Reply).result.error.formIds).toEqual(["adminClass:errors.unknownForm"]);
+    }
+    for (const id of ["abc", "1; drop table forms", "99999999999"]) {
+      const response = await post([
+        ["half", "end"],
+        ["formIds", id],
+      ]);
+      expect(response.status, id).toBe(400);
+    }
+    const many = await post([["half", "end"], ...Array.from({ length: 500 }, (_, i): [string, string] => ["formIds", String(i + 1)])]);
+    expect(many.status).toBe(400);
+    expect(await schemeCount(syk2001)).toBe(before);
+  });
+
+  test("a teacher may not; unknown classes are not found", async () => {
+    const before = await schemeCount(syk2001);
+    expect((await post([["half", "end"], ["formIds", String(woundForm)]], teacher)).status).toBe(403);
+    expect(await schemeCount(syk2001)).toBe(before);
+    expect((await post([["half", "end"], ["formIds", String(mainForm)]], admin, "999999")).status).toBe(404);
+    expect((await post([["half", "end"], ["formIds", String(mainForm)]], admin, "abc")).status).toBe(404);
+  });
+});
+
+describe("a supervisor's students in a class", () => {
+  const load = (classId: string, userId: string, cookie = admin) =>
+    callLoader(advisorPage, getPage(`/admin/class/${classId}/advisor/${userId}`, { cookie }), { classId, userId });
+
+  test("lists the supervisor's students, assigned and extra", async () => {
+    const supervisor = await userIdOf(db(), "veileder1@example.org");
+    const response = await load(String(syk2001), String(supervisor));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.supervisor.displayName).toBe("Marte Solberg");
+    expect(body.students).toHaveLength(6);
+    expect(body.students.filter((s: { relation: string }) => s.relation === "extra")).toHaveLength(1);
+  });
+
+  test("not found for someone who is no supervisor of the class, or unknown and malformed ids", async () => {
+    const other = await userIdOf(db(), "veileder3@example.org");
+    const supervisor = await userIdOf(db(), "veileder1@example.org");
+    for (const [classId, userId] of [
+      [String(syk2001), String(other)],
+      [String(syk2001), "999999"],
+      ["999999", String(supervisor)],
+      ["abc", String(supervisor)],
+      [String(syk2001), "x"],
+    ]) {
+      expect((await load(classId, userId)).status, `${classId}/${userId}`).toBe(404);
+    }
+  });
+
+  test("someone not acting as admin is sent to the role chooser", async () => {
+    const supervisor = await userIdOf(db(), "veileder1@example.org");
+    const response = await load(String(syk2001), String(supervisor), teacher);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/role\?redirectTo=/);
+  });
+});

@@ -1,0 +1,416 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import {
+  Button,
+  CheckboxGroup,
+  ErrorSummary,
+  FieldError,
+  Fieldset,
+  Hint,
+  PageHeading,
+  RadioGroup,
+  SummaryList,
+  Table,
+  Tag,
+  TextField,
+  VisuallyHidden,
+} from "~/components/ui";
+import { useValidatedForm } from "~/components/use-validated-form";
+import { adminClassPage, createScheme, formatDay, parseId, updateEndSemesterDate } from "~/services/admin-classes.server";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { clientAddress, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { osloDate } from "~/services/semesters";
+import type { Route } from "./+types/class";
+
+export const handle = { titleKey: "adminClass:title" };
+
+const endDateSchema = z.object({
+  endSemesterDate: z
+    .string({ error: "adminClass:errors.endDate.required" })
+    .trim()
+    .max(40, { error: "adminClass:errors.endDate.invalid" }),
+});
+
+// Main forms and specific competencies are two groups of checkboxes with one name, so that
+// ticking any of them re-checks "at least one form" at once.
+const schemeSchema = z.object({
+  half: z.enum(["mid", "end"], { error: "adminClass:errors.halfRequired" }),
+  formIds: z
+    .array(z.string().regex(/^\d{1,10}$/, { error: "adminClass:errors.unknownForm" }), {
+      error: "adminClass:errors.noForms",
+    })
+    .min(1, { error: "adminClass:errors.noForms" })
+    .max(200, { error: "adminClass:errors.unknownForm" }),
+});
+
+type Intent = "endDate" | "scheme";
+
+function classIdOf(params: { classId: string }): number {
+  const classId = parseId(params.classId);
+  if (classId === null) throw new Response("Not Found", { status: 404 });
+  return classId;
+}
+
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  requireRole(request, context, ROLE.Admin);
+  const page = await adminClassPage(await getDb(), classIdOf(params));
+  if (!page) throw new Response("Not Found", { status: 404 });
+  const { header, schemes, ...rest } = page;
+  return {
+    ...rest,
+    header: {
+      ...header,
+      periodStartText: formatDay(header.periodStart),
+      periodEndText: formatDay(header.periodEnd),
+      midSemesterText: formatDay(header.midSemesterDate),
+      endSemesterText: formatDay(header.endSemesterDate),
+    },
+    schemes: schemes.map(({ createdAt, ...scheme }) => ({ ...scheme, createdText: formatDay(osloDate(createdAt)) })),
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const session = requireRole(request, context, ROLE.Admin);
+  const classId = classIdOf(params);
+  const db = await getDb();
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const self = `/admin/class/${classId}`;
+
+  if (intent === "endDate") {
+    const submission = parseWithZod(formData, { schema: endDateSchema });
+    if (submission.status !== "success") {
+      return data({ intent: "endDate" as Intent, result: submission.reply() }, { status: 400 });
+    }
+    const outcome = await updateEndSemesterDate(db, {
+      classId,
+      text: submission.value.endSemesterDate,
+      actorUserId: session.user.id,
+      ip: clientAddress(request),
+    });
+    if (!outcome.ok) {
+      if (outcome.error === "notFound") throw new Response("Not Found", { status: 404 });
+      const reply = submission.reply({ fieldErrors: { endSemesterDate: [`adminClass:errors.endDate.${outcome.error}`] } });
+      return data({ intent: "endDate" as Intent, result: reply }, { status: 400 });
+    }
+    return redirectWithFlash(self, { type: "success", key: "adminClass:endDate.saved", values: { date: formatDay(outcome.date) ?? "" } });
+  }
+
+  if (intent === "scheme") {
+    const submission = parseWithZod(formData, { schema: schemeSchema });
+    if (submission.status !== "success") {
+      return data({ intent: "scheme" as Intent, result: submission.reply() }, { status: 400 });
+    }
+    const { half, formIds } = submission.value;
+    const outcome = await createScheme(db, {
+      classId,
+      isMidSemester: half === "mid",
+      formIds: formIds.map(Number),
+      actorUserId: session.user.id,
+      ip: clientAddress(request),
+    });
+    if (!outcome.ok) {
+      const { error } = outcome;
+      if (error.kind === "notFound") throw new Response("Not Found", { status: 404 });
+      const message =
+        error.kind === "alreadyInScheme"
+          ? withValues(error.isMidSemester ? "adminClass:errors.alreadyInMidScheme" : "adminClass:errors.alreadyInEndScheme", {
+              form: error.formName,
+            })
+          : `adminClass:errors.${error.kind}`;
+      return data({ intent: "scheme" as Intent, result: submission.reply({ fieldErrors: { formIds: [message] } }) }, { status: 400 });
+    }
+    return redirectWithFlash(self, {
+      type: "success",
+      key: half === "mid" ? "adminClass:schemes.createdMid" : "adminClass:schemes.createdEnd",
+    });
+  }
+
+  throw new Response("Bad Request", { status: 400 });
+}
+
+/** A validation message that needs values travels as "ns:key?name=value" (messages are plain strings). */
+function withValues(key: string, values: Record<string, string>): string {
+  return `${key}?${new URLSearchParams(values).toString()}`;
+}
+
+function translate(t: TFunction, message: string | undefined): string | undefined {
+  if (!message) return undefined;
+  const [key, query] = message.split("?", 2);
+  return t(key as never, query ? Object.fromEntries(new URLSearchParams(query)) : undefined) as string;
+}
+
+function asList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+export default function AdminClass({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminClass");
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { header, schemes, mainForms, specificForms, teachers, students, supervisors } = loaderData;
+  const classId = header.classId;
+
+  const [dateForm, dateFields] = useValidatedForm(endDateSchema, actionData?.intent === "endDate" ? actionData.result : undefined);
+  const [schemeForm, schemeFields] = useValidatedForm(schemeSchema, actionData?.intent === "scheme" ? actionData.result : undefined);
+
+  const formIdsError = translate(t, schemeFields.formIds.errors?.[0]);
+  const specificFormsId = `${schemeFields.formIds.id}-specific`;
+  const firstFormChoiceId = mainForms.length > 0 ? schemeFields.formIds.id : specificFormsId;
+  const chosenForms = asList(schemeFields.formIds.initialValue);
+  const summary = [
+    ...(dateFields.endSemesterDate.errors?.length
+      ? [{ fieldId: dateFields.endSemesterDate.id, message: translate(t, dateFields.endSemesterDate.errors[0])! }]
+      : []),
+    ...(schemeFields.half.errors?.length ? [{ fieldId: schemeFields.half.id, message: translate(t, schemeFields.half.errors[0])! }] : []),
+    ...(formIdsError ? [{ fieldId: firstFormChoiceId, message: formIdsError }] : []),
+  ];
+
+  const halfName = (isMidSemester: boolean) => (isMidSemester ? t("schemes.mid") : t("schemes.end"));
+  const inactiveTag = (isActive: boolean) =>
+    isActive ? null : (
+      <>
+        {" "}
+        <Tag variant="neutral">{t("people.deactivated")}</Tag>
+      </>
+    );
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={`/admin/semesters/${header.periodId}`}>{t("backToSemester", { semester: header.periodName })}</Link>
+      </p>
+      <ErrorSummary errors={summary} />
+      <PageHeading caption={header.periodName}>
+        {header.subjectCode} {header.subjectName}
+      </PageHeading>
+
+      <SummaryList
+        rows={[
+          { key: t("details.subject"), value: `${header.subjectCode} ${header.subjectName}` },
+          {
+            key: t("details.period"),
+            value: t("details.periodValue", { name: header.periodName, start: header.periodStartText, end: header.periodEndText }),
+          },
+          { key: t("details.midSemesterDate"), value: header.midSemesterText ?? t("details.notSet") },
+          { key: t("details.endSemesterDate"), value: header.endSemesterText ?? t("details.notSet") },
+        ]}
+      />
+
+      <h2>{t("endDate.heading")}</h2>
+      <Form method="post" {...getFormProps(dateForm)} key={`end-${header.endSemesterDate ?? ""}`} noValidate>
+        <input type="hidden" name="intent" value="endDate" />
+        <TextField
+          type="date"
+          width="10"
+          label={t("endDate.label")}
+          hint={t("endDate.hint", { start: header.periodStartText, end: header.periodEndText })}
+          name={dateFields.endSemesterDate.name}
+          id={dateFields.endSemesterDate.id}
+          min={header.midSemesterDate ?? header.periodStart}
+          max={header.periodEnd}
+          required
+          defaultValue={(dateFields.endSemesterDate.initialValue as string | undefined) ?? header.endSemesterDate ?? ""}
+          error={translate(t, dateFields.endSemesterDate.errors?.[0])}
+        />
+        <Button disabled={busy}>{t("endDate.submit")}</Button>
+      </Form>
+
+      <h2 id="schemes">{t("schemes.heading")}</h2>
+      {schemes.length === 0 ? (
+        <p>{t("schemes.none")}</p>
+      ) : (
+        <Table
+          caption={t("schemes.heading")}
+          captionHidden
+          rowHeaders
+          columns={[
+            { header: t("schemes.half") },
+            { header: t("schemes.forms") },
+            { header: t("schemes.created"), numeric: true },
+            { header: t("schemes.sentAnswers"), numeric: true },
+          ]}
+          rows={schemes.map((scheme) => ({
+            key: String(scheme.assignmentId),
+            cells: [
+              halfName(scheme.isMidSemester),
+              <ul className="admin-class-forms" key="forms">
+                {scheme.forms.map((form) => (
+                  <li key={form.formId}>
+                    {form.name}
+                    {form.isMainForm ? (
+                      <>
+                        {" "}
+                        <Tag variant="info">{t("schemes.mainForm")}</Tag>
+                      </>
+                    ) : null}
+                    {form.deleted ? (
+                      <>
+                        {" "}
+                        <Tag variant="neutral">{t("schemes.deletedForm")}</Tag>
+                      </>
+                    ) : (
+                      <>
+                        {" "}
+                        <Link to={`/admin/class/${classId}/form/${form.formId}/assignment/${scheme.assignmentId}`}>
+                          {t("schemes.expectations")}
+                          <VisuallyHidden>
+                            {" "}
+                            {t("schemes.expectationsFor", { form: form.name, half: halfName(scheme.isMidSemester) })}
+                          </VisuallyHidden>
+                        </Link>
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>,
+              scheme.createdText,
+              scheme.sentAnswerSets,
+            ],
+          }))}
+        />
+      )}
+
+      <h3>{t("schemes.addHeading")}</h3>
+      {mainForms.length + specificForms.length === 0 ? (
+        <p>{t("schemes.noFormsAvailable")}</p>
+      ) : (
+        <Form method="post" {...getFormProps(schemeForm)} key={`scheme-${schemes.length}`} noValidate>
+          <input type="hidden" name="intent" value="scheme" />
+          <RadioGroup
+            name={schemeFields.half.name}
+            id={schemeFields.half.id}
+            legend={t("schemes.halfLegend")}
+            legendSize="s"
+            inline
+            required
+            options={[
+              { value: "mid", label: t("schemes.mid") },
+              { value: "end", label: t("schemes.end") },
+            ]}
+            defaultValue={(schemeFields.half.initialValue as string | undefined) ?? null}
+            error={translate(t, schemeFields.half.errors?.[0])}
+          />
+          <div className={formIdsError ? "ui-form-group ui-form-group--error" : "ui-form-group"}>
+            <Fieldset
+              legend={t("schemes.formsLegend")}
+              legendSize="s"
+              describedBy={formIdsError ? `${schemeFields.formIds.id}-hint ${schemeFields.formIds.id}-error` : `${schemeFields.formIds.id}-hint`}
+            >
+              <Hint id={`${schemeFields.formIds.id}-hint`}>{t("schemes.formsHint")}</Hint>
+              {formIdsError ? <FieldError id={`${schemeFields.formIds.id}-error`} message={formIdsError} /> : null}
+              {mainForms.length > 0 ? (
+                <CheckboxGroup
+                  name={schemeFields.formIds.name}
+                  id={schemeFields.formIds.id}
+                  legend={t("schemes.mainFormsLegend")}
+                  legendSize="s"
+                  options={mainForms.map((f) => ({ value: String(f.formId), label: f.name }))}
+                  defaultValue={chosenForms}
+                />
+              ) : null}
+              {specificForms.length > 0 ? (
+                <CheckboxGroup
+                  name={schemeFields.formIds.name}
+                  id={specificFormsId}
+                  legend={t("schemes.specificFormsLegend")}
+                  legendSize="s"
+                  hint={t("schemes.specificFormsHint")}
+                  options={specificForms.map((f) => ({ value: String(f.formId), label: f.name }))}
+                  defaultValue={chosenForms}
+                />
+              ) : null}
+            </Fieldset>
+          </div>
+          <Button disabled={busy}>{t("schemes.submit")}</Button>
+        </Form>
+      )}
+
+      <h2>{t("people.teachers", { count: teachers.length })}</h2>
+      {teachers.length === 0 ? (
+        <p>{t("people.noTeachers")}</p>
+      ) : (
+        <Table
+          caption={t("people.teachersCaption")}
+          captionHidden
+          rowHeaders
+          columns={[{ header: t("people.name") }, { header: t("people.email") }, { header: t("people.assignedStudents"), numeric: true }]}
+          rows={teachers.map((p) => ({
+            key: String(p.userId),
+            inactive: !p.isActive,
+            cells: [
+              <>
+                <Link to={`/admin/users/${p.userId}`}>{p.displayName}</Link>
+                {inactiveTag(p.isActive)}
+              </>,
+              p.email,
+              p.studentCount,
+            ],
+          }))}
+        />
+      )}
+
+      <h2>{t("people.students", { count: students.length })}</h2>
+      {students.length === 0 ? (
+        <p>{t("people.noStudents")}</p>
+      ) : (
+        <Table
+          caption={t("people.studentsCaption")}
+          captionHidden
+          rowHeaders
+          columns={[
+            { header: t("people.name") },
+            { header: t("people.email") },
+            { header: t("people.teacher") },
+            { header: t("people.supervisor") },
+          ]}
+          rows={students.map((p) => ({
+            key: String(p.userId),
+            inactive: !p.isActive,
+            cells: [
+              <>
+                <Link to={`/admin/users/${p.userId}`}>{p.displayName}</Link>
+                {inactiveTag(p.isActive)}
+              </>,
+              p.email,
+              p.teacherName ?? t("people.none"),
+              p.advisorName ?? t("people.none"),
+            ],
+          }))}
+        />
+      )}
+
+      <h2>{t("people.supervisors", { count: supervisors.length })}</h2>
+      {supervisors.length === 0 ? (
+        <p>{t("people.noSupervisors")}</p>
+      ) : (
+        <Table
+          caption={t("people.supervisorsCaption")}
+          captionHidden
+          rowHeaders
+          columns={[{ header: t("people.name") }, { header: t("people.email") }, { header: t("people.followedStudents"), numeric: true }]}
+          rows={supervisors.map((p) => ({
+            key: String(p.userId),
+            inactive: !p.isActive,
+            cells: [
+              <>
+                <Link to={`/admin/class/${classId}/advisor/${p.userId}`}>{p.displayName}</Link>
+                {inactiveTag(p.isActive)}
+              </>,
+              p.email,
+              p.studentCount,
+            ],
+          }))}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,516 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { FormView } from "~/components/app/FormView";
+import {
+  AlertBanner,
+  Button,
+  ButtonGroup,
+  CheckboxGroup,
+  ErrorSummary,
+  LinkButton,
+  PageHeading,
+  RadioGroup,
+  Tag,
+  TextArea,
+  TextField,
+  VisuallyHidden,
+} from "~/components/ui";
+import { deleteForm, loadForm, saveForm } from "~/services/admin-forms.server";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import {
+  applyIntent,
+  emptyDraft,
+  fieldId,
+  fieldName,
+  GRADING,
+  labelsToText,
+  LIMITS,
+  nextKey,
+  parseIntent,
+  postedDraftSchema,
+  TEXT_INPUT,
+  type DraftGroup,
+  type EditorMode,
+  type FieldErrors,
+  type FormDraft,
+} from "~/services/form-draft";
+import { clientAddress, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import type { Route } from "./+types/form-editor";
+
+// One module for /admin/forms/create and /admin/forms/edit/:formId: the same editor, with or without a stored form.
+export const handle = { titleKey: "adminForms:editor.title" };
+
+/** The form id of the edit route; null on the create route. A malformed id is as unknown as a missing one. */
+function formIdOf(params: Route.LoaderArgs["params"]): number | null {
+  if (!("formId" in params) || params.formId === undefined) return null;
+  const id = /^\d{1,9}$/.test(params.formId) ? Number(params.formId) : 0;
+  if (id < 1) throw new Response("Not Found", { status: 404 });
+  return id;
+}
+
+async function storedForm(formId: number) {
+  const form = await loadForm(await getDb(), formId);
+  if (!form) throw new Response("Not Found", { status: 404 });
+  return form;
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  requireRole(request, context, ROLE.Admin);
+  const formId = formIdOf(params);
+  const form = formId === null ? null : await storedForm(formId);
+  return {
+    formId,
+    draft: form?.draft ?? emptyDraft(),
+    answeredQuestionIds: form?.answeredQuestionIds ?? [],
+    answeredGroupIds: form?.answeredGroupIds ?? [],
+    confirmDelete: formId !== null && new URL(request.url).searchParams.has("slett"),
+  };
+}
+
+/** What the editor shows after a post that did not save: the posted draft, changed by the button. */
+interface EditorState {
+  draft: FormDraft | null;
+  mode: EditorMode;
+  errors: FieldErrors;
+  formError?: string;
+}
+
+function editorState(state: EditorState, status = 200) {
+  return data(state, { status });
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const session = requireRole(request, context, ROLE.Admin);
+  const formId = formIdOf(params);
+  if (formId !== null) await storedForm(formId);
+  const db = await getDb();
+  const actor = { userId: session.user.id, ip: clientAddress(request) };
+  const formData = await request.formData();
+  const intentValue = formData.get("intent");
+
+  if (intentValue === "delete") {
+    if (formId === null) return editorState({ draft: null, mode: "edit", errors: {}, formError: "adminForms:errors.malformed" }, 400);
+    const result = await deleteForm(db, formId, actor);
+    if (result.status === "not-found") throw new Response("Not Found", { status: 404 });
+    if (result.status === "in-use") {
+      return data({ deleteError: { semesters: result.semesters } }, { status: 409 });
+    }
+    return redirectWithFlash("/admin/forms", { type: "success", key: "adminForms:delete.deleted" });
+  }
+
+  const intent = parseIntent(intentValue);
+  const submission = parseWithZod(formData, { schema: postedDraftSchema });
+  if (!intent || submission.status !== "success") {
+    return editorState({ draft: null, mode: "edit", errors: {}, formError: "adminForms:errors.malformed" }, 400);
+  }
+  const draft = submission.value;
+
+  if (intent.type !== "save") {
+    return editorState({ draft: applyIntent(draft, intent), mode: intent.type === "preview" ? "preview" : "edit", errors: {} });
+  }
+  const result = await saveForm(db, formId, draft, actor);
+  switch (result.status) {
+    case "saved":
+      return redirectWithFlash(`/admin/forms/edit/${result.formId}`, { type: "success", key: "adminForms:editor.saved" });
+    case "invalid":
+      return editorState({ draft, mode: "edit", errors: result.errors }, 400);
+    case "foreign-ids":
+      return editorState({ draft, mode: "edit", errors: {}, formError: "adminForms:errors.foreignIds" }, 400);
+    case "not-found":
+      throw new Response("Not Found", { status: 404 });
+  }
+}
+
+function isEditorState(value: unknown): value is EditorState {
+  return typeof value === "object" && value !== null && "mode" in value;
+}
+
+export default function FormEditor({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminForms");
+  const navigation = useNavigation();
+  const state = isEditorState(actionData) ? actionData : null;
+  const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : null;
+  const draft = state?.draft ?? loaderData.draft;
+  const mode = state?.mode ?? "edit";
+  const errors = state?.errors ?? {};
+  const formError = state?.formError;
+  const busy = navigation.state !== "idle";
+  const editPath = loaderData.formId === null ? "/admin/forms/create" : `/admin/forms/edit/${loaderData.formId}`;
+
+  const summary = [
+    ...Object.entries(errors).map(([name, keys]) => ({ fieldId: fieldId(name), message: t(keys[0] as never) })),
+    ...(formError ? [{ fieldId: "name", message: t(formError as never) }] : []),
+  ];
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to="/admin/forms">{t("editor.back")}</Link>
+      </p>
+      <ErrorSummary errors={summary} />
+      {deleteError ? (
+        <AlertBanner variant="error" role="alert">
+          {t("delete.inUse", { semesters: deleteError.semesters.join(", ") })}
+        </AlertBanner>
+      ) : null}
+      <PageHeading caption={loaderData.formId === null ? undefined : loaderData.draft.name}>
+        {loaderData.formId === null ? t("editor.createTitle") : t("editor.editTitle")}
+      </PageHeading>
+
+      <Form method="post" action={editPath} className="form-editor" noValidate>
+        <div className="form-editor__mode" role="group" aria-label={t("editor.mode")}>
+          <Button name="intent" value="edit" variant="secondary" aria-pressed={mode === "edit"} disabled={busy}>
+            {t("editor.edit")}
+          </Button>
+          <Button name="intent" value="preview" variant="secondary" aria-pressed={mode === "preview"} disabled={busy}>
+            {t("editor.preview")}
+          </Button>
+        </div>
+
+        {mode === "preview" ? (
+          <>
+            <DraftHiddenFields draft={draft} />
+            <AlertBanner variant="info">{t("editor.previewIntro")}</AlertBanner>
+            <h2 className="form-editor__preview-title">{draft.name}</h2>
+            <FormView
+              groups={draft.groups}
+              idPrefix="preview"
+              inputName={(group, question) => `preview.${group.key}.${question.key}`}
+            />
+          </>
+        ) : (
+          <DraftFields
+            draft={draft}
+            errors={errors}
+            answeredQuestionIds={loaderData.answeredQuestionIds}
+            answeredGroupIds={loaderData.answeredGroupIds}
+            path={editPath}
+            t={t}
+            busy={busy}
+          />
+        )}
+
+        <p className="app-meta">{t("editor.unsaved")}</p>
+        <ButtonGroup>
+          <Button name="intent" value="save" disabled={busy}>
+            {t("editor.save")}
+          </Button>
+          <LinkButton to="/admin/forms" variant="secondary">
+            {t("editor.back")}
+          </LinkButton>
+        </ButtonGroup>
+      </Form>
+
+      {loaderData.formId === null ? null : <DeleteSection formId={loaderData.formId} confirm={loaderData.confirmDelete} t={t} />}
+    </div>
+  );
+}
+
+/** The whole draft as hidden inputs, so the preview can go back to editing without losing anything. */
+function DraftHiddenFields({ draft }: { draft: FormDraft }) {
+  return (
+    <>
+      <input type="hidden" name={fieldName.name} value={draft.name} />
+      {draft.isMainForm ? <input type="hidden" name={fieldName.isMainForm} value="on" /> : null}
+      {draft.groups.map((group, g) => (
+        <div key={group.key} hidden>
+          <input type="hidden" name={fieldName.group(g, "key")} value={group.key} />
+          {group.id === null ? null : <input type="hidden" name={fieldName.group(g, "id")} value={group.id} />}
+          <input type="hidden" name={fieldName.group(g, "name")} value={group.name} />
+          <input type="hidden" name={fieldName.group(g, "type")} value={group.type} />
+          <input type="hidden" name={fieldName.group(g, "options")} value={labelsToText(group.options)} />
+          {group.questions.map((question, q) => (
+            <div key={question.key}>
+              <input type="hidden" name={fieldName.question(g, q, "key")} value={question.key} />
+              {question.id === null ? null : <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />}
+              <input type="hidden" name={fieldName.question(g, q, "text")} value={question.text} />
+              <input type="hidden" name={fieldName.question(g, q, "helpText")} value={question.helpText} />
+            </div>
+          ))}
+        </div>
+      ))}
+    </>
+  );
+}
+
+interface DraftFieldsProps {
+  draft: FormDraft;
+  errors: FieldErrors;
+  answeredQuestionIds: number[];
+  answeredGroupIds: number[];
+  /** The editor's URL; structural buttons post to it with a fragment naming where to scroll back to. */
+  path: string;
+  t: TFunction<"adminForms">;
+  busy: boolean;
+}
+
+/**
+ * The editable draft. Items are keyed by their stable draft key, so with JavaScript a moved item
+ * takes its inputs (and what was typed in them) along; without it the server's page is the truth.
+ */
+function DraftFields({ draft, errors, answeredQuestionIds, answeredGroupIds, path, t, busy }: DraftFieldsProps) {
+  // The key the server will give a new group or question (the same pure rule), so the page can return to it.
+  const newKey = nextKey(draft);
+  const error = (name: string) => {
+    const key = errors[name]?.[0];
+    return key ? t(key as never) : undefined;
+  };
+  return (
+    <>
+      <TextField
+        label={t("editor.name")}
+        name={fieldName.name}
+        id={fieldId(fieldName.name)}
+        defaultValue={draft.name}
+        maxLength={LIMITS.formName}
+        error={error(fieldName.name)}
+        width="30"
+      />
+      <CheckboxGroup
+        legend={t("editor.kindLegend")}
+        legendSize="s"
+        name={fieldName.isMainForm}
+        id={fieldId(fieldName.isMainForm)}
+        options={[{ value: "on", label: t("editor.isMainForm"), hint: t("editor.isMainFormHint") }]}
+        defaultValue={draft.isMainForm ? ["on"] : []}
+      />
+
+      <h2>{t("editor.groupsHeading")}</h2>
+      {answeredQuestionIds.length > 0 ? <p className="app-prose">{t("editor.answeredHint")}</p> : null}
+      <div id="groups">
+        {draft.groups.length === 0 ? <p>{t("editor.noGroups")}</p> : null}
+        {draft.groups.map((group, g) => (
+          <GroupFields
+            key={group.key}
+            group={group}
+            g={g}
+            last={g === draft.groups.length - 1}
+            error={error}
+            typeLocked={group.id !== null && answeredGroupIds.includes(group.id)}
+            answeredQuestionIds={answeredQuestionIds}
+            path={path}
+            newKey={newKey}
+            t={t}
+            busy={busy}
+          />
+        ))}
+      </div>
+      <Button
+        name="intent"
+        value="add-group"
+        variant="secondary"
+        formAction={`${path}#group-${newKey}`}
+        disabled={busy || draft.groups.length >= LIMITS.groups}
+      >
+        {t("editor.addGroup")}
+      </Button>
+    </>
+  );
+}
+
+interface GroupFieldsProps {
+  group: DraftGroup;
+  g: number;
+  last: boolean;
+  error: (name: string) => string | undefined;
+  typeLocked: boolean;
+  answeredQuestionIds: number[];
+  path: string;
+  newKey: string;
+  t: TFunction<"adminForms">;
+  busy: boolean;
+}
+
+function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, path, newKey, t, busy }: GroupFieldsProps) {
+  const here = `${path}#group-${group.key}`;
+  const number = g + 1;
+  const headingId = `group-${group.key}-heading`;
+  return (
+    <section className="form-editor__group" id={`group-${group.key}`} aria-labelledby={headingId}>
+      <h3 id={headingId} className="form-editor__group-heading">
+        {t("editor.groupHeading", { number })}
+      </h3>
+      <input type="hidden" name={fieldName.group(g, "key")} value={group.key} />
+      {group.id === null ? null : <input type="hidden" name={fieldName.group(g, "id")} value={group.id} />}
+      <TextField
+        label={t("editor.groupName")}
+        name={fieldName.group(g, "name")}
+        id={fieldId(fieldName.group(g, "name"))}
+        defaultValue={group.name}
+        maxLength={LIMITS.groupName}
+        error={error(fieldName.group(g, "name"))}
+        width="30"
+      />
+      {typeLocked ? (
+        <>
+          <input type="hidden" name={fieldName.group(g, "type")} value={group.type} />
+          <p id={fieldId(fieldName.group(g, "type"))}>
+            <strong>{t("editor.groupType")}:</strong> {group.type === GRADING ? t("editor.typeGrading") : t("editor.typeText")}.{" "}
+            {t("editor.typeLocked")}
+          </p>
+        </>
+      ) : (
+        <RadioGroup
+          legend={t("editor.groupType")}
+          legendSize="s"
+          name={fieldName.group(g, "type")}
+          id={fieldId(fieldName.group(g, "type"))}
+          inline
+          options={[
+            { value: String(GRADING), label: t("editor.typeGrading") },
+            { value: String(TEXT_INPUT), label: t("editor.typeText") },
+          ]}
+          defaultValue={String(group.type)}
+          error={error(fieldName.group(g, "type"))}
+        />
+      )}
+      <TextArea
+        label={t("editor.labels")}
+        hint={t("editor.labelsHint")}
+        name={fieldName.group(g, "options")}
+        id={fieldId(fieldName.group(g, "options"))}
+        rows={Math.max(3, group.options.length + 1)}
+        defaultValue={labelsToText(group.options)}
+        error={error(fieldName.group(g, "options"))}
+        className="form-editor__labels"
+      />
+
+      {group.questions.length === 0 ? <p>{t("editor.noQuestions")}</p> : null}
+      <ol className="form-editor__questions" id={fieldId(`groups[${g}].questions`)}>
+        {group.questions.map((question, q) => {
+          const context = t("editor.questionContext", { question: q + 1, group: number });
+          const answered = question.id !== null && answeredQuestionIds.includes(question.id);
+          return (
+            <li key={question.key} className="form-editor__question" id={`question-${question.key}`}>
+              <input type="hidden" name={fieldName.question(g, q, "key")} value={question.key} />
+              {question.id === null ? null : <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />}
+              <TextField
+                label={
+                  <>
+                    {t("editor.questionLabel", { number: q + 1 })}
+                    {answered ? (
+                      <>
+                        {" "}
+                        <Tag variant="info">{t("editor.answered")}</Tag>
+                      </>
+                    ) : null}
+                  </>
+                }
+                name={fieldName.question(g, q, "text")}
+                id={fieldId(fieldName.question(g, q, "text"))}
+                defaultValue={question.text}
+                maxLength={LIMITS.questionText}
+                error={error(fieldName.question(g, q, "text"))}
+              />
+              <TextArea
+                label={t("editor.helpText")}
+                optional
+                name={fieldName.question(g, q, "helpText")}
+                id={fieldId(fieldName.question(g, q, "helpText"))}
+                rows={2}
+                defaultValue={question.helpText}
+                error={error(fieldName.question(g, q, "helpText"))}
+              />
+              <ButtonGroup className="form-editor__actions">
+                {q > 0 ? (
+                  <ItemButton
+                    intent={`move-question-up:${g}:${q}`}
+                    to={`${path}#question-${question.key}`}
+                    label={t("editor.moveUp")}
+                    context={context}
+                    busy={busy}
+                  />
+                ) : null}
+                {q < group.questions.length - 1 ? (
+                  <ItemButton
+                    intent={`move-question-down:${g}:${q}`}
+                    to={`${path}#question-${question.key}`}
+                    label={t("editor.moveDown")}
+                    context={context}
+                    busy={busy}
+                  />
+                ) : null}
+                <ItemButton intent={`remove-question:${g}:${q}`} to={here} label={t("editor.remove")} context={context} busy={busy} />
+              </ButtonGroup>
+            </li>
+          );
+        })}
+      </ol>
+      <ButtonGroup className="form-editor__actions">
+        <Button
+          name="intent"
+          value={`add-question:${g}`}
+          variant="secondary"
+          formAction={`${path}#question-${newKey}`}
+          disabled={busy || group.questions.length >= LIMITS.questionsPerGroup}
+        >
+          {t("editor.addQuestion")} <VisuallyHidden>{t("editor.inGroup", { group: number })}</VisuallyHidden>
+        </Button>
+      </ButtonGroup>
+      <ButtonGroup className="form-editor__actions form-editor__group-actions">
+        {g > 0 ? (
+          <ItemButton intent={`move-group-up:${g}`} to={here} label={t("editor.moveGroupUp", { group: number })} busy={busy} />
+        ) : null}
+        {last ? null : (
+          <ItemButton intent={`move-group-down:${g}`} to={here} label={t("editor.moveGroupDown", { group: number })} busy={busy} />
+        )}
+        <ItemButton intent={`remove-group:${g}`} to={`${path}#groups`} label={t("editor.removeGroup", { group: number })} busy={busy} />
+      </ButtonGroup>
+    </section>
+  );
+}
+
+/** A small structural button; its accessible name says which item it acts on ("Flytt opp spørsmål 2 i gruppe 1"). */
+function ItemButton({
+  intent,
+  to,
+  label,
+  context,
+  busy,
+}: {
+  intent: string;
+  /** Where the page returns to afterwards (without JS the browser scrolls to the fragment). */
+  to: string;
+  label: string;
+  context?: string;
+  busy: boolean;
+}) {
+  return (
+    <Button name="intent" value={intent} variant="link" formAction={to} disabled={busy}>
+      {label}
+      {context ? <VisuallyHidden>{` ${context}`}</VisuallyHidden> : null}
+    </Button>
+  );
+}
+
+/** Deleting: a link to the confirmation (a URL, so it works without JS), then a form post. */
+function DeleteSection({ formId, confirm, t }: { formId: number; confirm: boolean; t: TFunction<"adminForms"> }) {
+  const path = `/admin/forms/edit/${formId}`;
+  return (
+    <section className="form-editor__delete" id="slett" aria-labelledby="delete-heading">
+      <h2 id="delete-heading">{t("delete.heading")}</h2>
+      <p className="app-prose">{t("delete.rule")}</p>
+      {confirm ? (
+        <Form method="post" action={path}>
+          <p className="app-prose">{t("delete.text")}</p>
+          <ButtonGroup>
+            <Button name="intent" value="delete" variant="warning">
+              {t("delete.confirm")}
+            </Button>
+            <LinkButton to={path} variant="secondary">
+              {t("delete.cancel")}
+            </LinkButton>
+          </ButtonGroup>
+        </Form>
+      ) : (
+        <p>
+          <Link to={`${path}?slett#slett`}>{t("delete.link")}</Link>
+        </p>
+      )}
+    </section>
+  );
+}

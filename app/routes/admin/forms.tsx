@@ -1,0 +1,74 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { Card, LinkButton, Table, Tag } from "~/components/ui";
+import { listForms } from "~/services/admin-forms.server";
+import { getDb } from "~/services/db/index.server";
+import { requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import type { Route } from "./+types/forms";
+
+export const handle = { titleKey: "adminForms:title" };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireRole(request, context, ROLE.Admin);
+  const forms = await listForms(await getDb());
+  return {
+    mainForms: forms.filter((f) => f.isMainForm),
+    specificForms: forms.filter((f) => !f.isMainForm),
+  };
+}
+
+const editPath = (formId: number) => `/admin/forms/edit/${formId}`;
+
+export default function Forms({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminForms");
+  const { mainForms, specificForms } = loaderData;
+  const inUseTag = (inUse: boolean) =>
+    inUse ? <Tag variant="success">{t("list.inUse")}</Tag> : <Tag>{t("list.notInUse")}</Tag>;
+  return (
+    <div className="app-content">
+      <h1>{t("title")}</h1>
+      <p className="app-lead">{t("list.intro")}</p>
+      <LinkButton to="/admin/forms/create">{t("list.create")}</LinkButton>
+
+      <h2>{t("list.mainForms")}</h2>
+      {mainForms.length === 0 ? (
+        <p>{t("list.mainFormsNone")}</p>
+      ) : (
+        <ul className="card-grid">
+          {mainForms.map((form) => (
+            <li key={form.id}>
+              <Card title={form.name} headingLevel={3} href={editPath(form.id)}>
+                <p>
+                  {t("list.groupCount", { count: form.groupCount })}, {t("list.questionCount", { count: form.questionCount })}
+                </p>
+                <p>{inUseTag(form.inUse)}</p>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2>{t("list.specific")}</h2>
+      {specificForms.length === 0 ? (
+        <p>{t("list.specificNone")}</p>
+      ) : (
+        <Table
+          caption={t("list.specific")}
+          captionHidden
+          rowHeaders
+          columns={[
+            { header: t("list.name") },
+            { header: t("list.groups"), numeric: true },
+            { header: t("list.questions"), numeric: true },
+            { header: t("list.status") },
+          ]}
+          rows={specificForms.map((form) => ({
+            key: String(form.id),
+            cells: [<Link to={editPath(form.id)}>{form.name}</Link>, form.groupCount, form.questionCount, inUseTag(form.inUse)],
+          }))}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigate, useNavigation } from "react-router";
+import { z } from "zod";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { useValidatedForm } from "~/components/use-validated-form";
+import {
+  Button,
+  ButtonGroup,
+  CheckboxGroup,
+  Dialog,
+  ErrorSummary,
+  LinkButton,
+  PageHeading,
+  Table,
+  Tag,
+  type TagVariant,
+} from "~/components/ui";
+import { addSubjectsToSemester, findSemester, parseId, semesterPage } from "~/services/admin-semesters.server";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash, type Flash } from "~/services/flash.server";
+import { getLanguage } from "~/services/i18n.server";
+import { clientAddress, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { formatDay, type SemesterStatus } from "~/services/semesters";
+import type { Route } from "./+types/semester";
+
+export const handle = { titleKey: "adminSemesters:semester.title" };
+
+const schema = z.object({
+  subjectIds: z
+    .array(z.number({ error: "adminSemesters:errors.subjectsInvalid" }).int().positive().max(2_147_483_647), {
+      error: "adminSemesters:errors.subjectsRequired",
+    })
+    .min(1, { error: "adminSemesters:errors.subjectsRequired" })
+    .max(1000, { error: "adminSemesters:errors.subjectsInvalid" }),
+});
+
+/** The add-subjects dialog is part of this page's URL (DESIGN.md §3). */
+const ADD_PARAM = "add";
+
+const STATUS_TAG: Record<SemesterStatus, TagVariant> = { future: "info", current: "success", past: "neutral" };
+
+function notFound(): never {
+  throw new Response("Not Found", { status: 404 });
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  requireRole(request, context, ROLE.Admin);
+  const periodId = parseId(params.semesterId) ?? notFound();
+  const page = (await semesterPage(await getDb(), periodId, new Date())) ?? notFound();
+  const language = getLanguage(context);
+  return {
+    ...page,
+    period: { ...page.period, start: formatDay(page.period.startDate, language), end: formatDay(page.period.endDate, language) },
+    addOpen: new URL(request.url).searchParams.get(ADD_PARAM) === "subjects",
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const session = requireRole(request, context, ROLE.Admin);
+  const periodId = parseId(params.semesterId) ?? notFound();
+  const db = await getDb();
+  if (!(await findSemester(db, periodId))) notFound();
+  const submission = parseWithZod(await request.formData(), { schema });
+  if (submission.status !== "success") {
+    return data(submission.reply(), { status: 400 });
+  }
+  const result = await addSubjectsToSemester(db, {
+    periodId,
+    subjectIds: submission.value.subjectIds,
+    actorUserId: session.user.id,
+    ip: clientAddress(request),
+  });
+  if (!result.ok) notFound();
+  const flash: Flash =
+    result.added.length > 0
+      ? {
+          type: "success",
+          key: "adminSemesters:semester.added",
+          values: { count: result.added.length, codes: result.added.map((c) => c.subjectCode).join(", ") },
+        }
+      : { type: "info", key: "adminSemesters:semester.nothingAdded" };
+  return redirectWithFlash(`/admin/semesters/${periodId}`, flash);
+}
+
+function asList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
+  return typeof value === "string" ? [value] : [];
+}
+
+export default function Semester({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("adminSemesters");
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const { period, classes, availableSubjects } = loaderData;
+  const [form, fields] = useValidatedForm(schema, actionData);
+  const here = `/admin/semesters/${period.id}`;
+  const addOpen = availableSubjects.length > 0 && (loaderData.addOpen || actionData != null);
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to="/admin/semesters">{t("semester.back")}</Link>
+      </p>
+      <PageHeading caption={t("semester.caption")}>{period.name}</PageHeading>
+      <p className="app-meta">
+        {t("list.dateRange", { start: period.start, end: period.end })}{" "}
+        <Tag variant={STATUS_TAG[period.status]}>{t(`semester.status.${period.status}`)}</Tag>
+      </p>
+
+      <h2>{t("semester.classesHeading")}</h2>
+      {classes.length === 0 ? (
+        <p>{t("semester.noClasses")}</p>
+      ) : (
+        <Table
+          caption={t("semester.classesCaption", { name: period.name })}
+          captionHidden
+          rowHeaders
+          columns={[
+            { header: t("semester.subject") },
+            { header: t("semester.teachers"), numeric: true },
+            { header: t("semester.students"), numeric: true },
+          ]}
+          rows={classes.map((c) => ({
+            key: String(c.classId),
+            cells: [
+              <Link to={`/admin/class/${c.classId}`}>
+                {c.subjectCode} {c.subjectName}
+              </Link>,
+              c.teacherCount,
+              c.studentCount,
+            ],
+          }))}
+        />
+      )}
+      {availableSubjects.length > 0 ? (
+        <p>
+          <LinkButton to={`?${ADD_PARAM}=subjects`} variant="secondary" preventScrollReset>
+            {t("semester.addSubjects")}
+          </LinkButton>
+        </p>
+      ) : (
+        <p>{t("semester.allSubjectsAdded")}</p>
+      )}
+
+      {addOpen ? (
+        <Dialog
+          title={t("semester.dialogTitle", { name: period.name })}
+          closeHref={here}
+          onClose={() => navigate(here, { preventScrollReset: true, replace: true })}
+        >
+          <ErrorSummary
+            errors={errorSummaryItems(t, [fields.subjectIds], { errors: form.errors, fieldId: fields.subjectIds.id })}
+          />
+          <Form method="post" action={here} {...getFormProps(form)}>
+            <CheckboxGroup
+              name={fields.subjectIds.name}
+              id={fields.subjectIds.id}
+              legend={t("semester.subjectsLegend")}
+              hint={t("semester.subjectsHint")}
+              error={firstError(t, fields.subjectIds.errors)}
+              defaultValue={[
+                ...asList(fields.subjectIds.initialValue),
+                ...classes.map((c) => String(c.subjectId)),
+              ]}
+              options={[
+                ...availableSubjects.map((s) => ({ value: String(s.id), label: `${s.subjectCode} ${s.name}` })),
+                ...classes.map((c) => ({
+                  value: String(c.subjectId),
+                  label: `${c.subjectCode} ${c.subjectName}`,
+                  hint: t("semester.alreadyAdded"),
+                  disabled: true,
+                })),
+              ]}
+            />
+            <ButtonGroup>
+              <Button disabled={navigation.state === "submitting"}>{t("semester.submit")}</Button>
+              <Link to={here} preventScrollReset>
+                {t("semester.cancel")}
+              </Link>
+            </ButtonGroup>
+          </Form>
+        </Dialog>
+      ) : null}
+
+      <h2>{t("report.heading")}</h2>
+      <p>{t("report.intro")}</p>
+      <p>
+        {/* A plain link, not a client-side navigation: the browser downloads the file itself. */}
+        <a className="ui-button ui-button--secondary" href={`/api/periods/${period.id}/students-csv`}>
+          {t("report.download", { name: period.name })}
+        </a>
+      </p>
+    </div>
+  );
+}

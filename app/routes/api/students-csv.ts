@@ -1,0 +1,51 @@
+import { parseId } from "~/services/admin-semesters.server";
+import { audit } from "~/services/audit.server";
+import { attachmentDisposition } from "~/services/csv";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getInstance, getLanguage } from "~/services/i18n.server";
+import { clientAddress, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { openSemesterReport, type SemesterReport, type Translate } from "~/services/semester-report.server";
+import type { Route } from "./+types/students-csv";
+
+/**
+ * The semester report (spec §7 `GET api/periods/{id}/students-csv`). Outside the admin area's
+ * layout, so it guards itself. Streamed: the file is written page by page as the browser reads it.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const session = requireRole(request, context, ROLE.Admin);
+  const periodId = parseId(params.periodId);
+  if (periodId === null) throw new Response("Not Found", { status: 404 });
+  const fixed = getInstance(context).getFixedT(getLanguage(context), "adminSemesters");
+  const t: Translate = (key, values) => fixed(key as never, values) as string;
+  const db = await getDb();
+
+  let report: SemesterReport | null = null;
+  try {
+    report = await openSemesterReport(db, periodId, { t });
+    if (report) {
+      await audit(db, {
+        action: "report.downloaded",
+        actorUserId: session.user.id,
+        details: { periodId, report: "students-csv" },
+        ip: clientAddress(request),
+      });
+    }
+  } catch (error) {
+    // Nothing has been sent yet, so the admin can be taken back to the page with a message.
+    console.error("[semester report]", error);
+    await report?.stream.cancel().catch(() => {});
+    return redirectWithFlash(`/admin/semesters/${periodId}`, { type: "error", key: "adminSemesters:report.failed" });
+  }
+  if (!report) throw new Response("Not Found", { status: 404 });
+
+  return new Response(report.stream, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": attachmentDisposition(report.fileName),
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

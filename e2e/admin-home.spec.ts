@@ -1,0 +1,20 @@
+import { expect } from "@playwright/test";
+import { checkPage, logIn, test } from "./support/fixtures";
+
+test("the admin start page leads to semesters, forms, subjects and users, in the page and in the menu", async ({ page }, testInfo) => {
+  await logIn(page, "admin@example.org");
+  if (new URL(page.url()).pathname === "/role") await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  const sections = page.getByRole("navigation", { name: "Administrasjon" });
+  for (const [name, path] of [
+    ["Semestre", "/admin/semesters"],
+    ["Skjemaer", "/admin/forms"],
+    ["Emner", "/admin/subjects"],
+    ["Brukere", "/admin/users"],
+  ]) {
+    await expect(sections.getByRole("link", { name })).toHaveAttribute("href", path);
+    await expect(page.getByRole("navigation", { name: "Hovedmeny" }).getByRole("link", { name })).toHaveAttribute("href", path);
+  }
+  await expect(page.getByRole("link", { name: /SYK2001/ })).toHaveAttribute("href", /^\/admin\/class\/\d+$/);
+  await checkPage(page, testInfo, "admin-home");
+});
