@@ -1,10 +1,9 @@
 import { expect, type Page } from "@playwright/test";
-import { checkPage, logIn, test } from "./support/fixtures";
+import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
 /** Logs the admin in and opens SYK2002 from the start page's list of this semester's classes. */
 async function openSyk2002(page: Page): Promise<string> {
-  await logIn(page, "admin@example.org");
-  if (new URL(page.url()).pathname === "/role") await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
+  await logInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
   await page.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Høst 2026 SYK2002 Praksis i spesialisthelsetjenesten");
@@ -76,8 +75,7 @@ test("the class page leads to a supervisor's students in the class", async ({ pa
 });
 
 test("an unknown class or a user who is no supervisor of the class is a 404 page", async ({ page }) => {
-  await logIn(page, "admin@example.org");
-  if (new URL(page.url()).pathname === "/role") await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
+  await logInAsAdmin(page);
   for (const path of ["/admin/class/999999", "/admin/class/abc", "/admin/class/1/advisor/999999"]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);

@@ -1,12 +1,6 @@
 import { expect } from "@playwright/test";
-import { checkPage, logIn, test } from "./support/fixtures";
+import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 import type { Page } from "@playwright/test";
-
-async function logInAsAdmin(page: Page): Promise<void> {
-  await logIn(page, "admin@example.org");
-  if (new URL(page.url()).pathname === "/role") await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-}
 
 const group = (page: Page, number: number) => page.getByRole("region", { name: `Gruppe ${number}`, exact: true });
 

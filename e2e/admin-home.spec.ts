@@ -1,9 +1,8 @@
 import { expect } from "@playwright/test";
-import { checkPage, logIn, test } from "./support/fixtures";
+import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
 test("the admin start page leads to semesters, forms, subjects and users, in the page and in the menu", async ({ page }, testInfo) => {
-  await logIn(page, "admin@example.org");
-  if (new URL(page.url()).pathname === "/role") await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
+  await logInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
   const sections = page.getByRole("navigation", { name: "Administrasjon" });
   for (const [name, path] of [

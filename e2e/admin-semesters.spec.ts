@@ -1,17 +1,9 @@
 import fs from "node:fs";
-import { expect, type Page } from "@playwright/test";
-import { checkPage, logIn, test } from "./support/fixtures";
+import { expect } from "@playwright/test";
+import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
 // The steps build on each other: the semester created first gets its subjects next.
 test.describe.configure({ mode: "serial" });
-
-async function logInAsAdmin(page: Page): Promise<void> {
-  await logIn(page, "admin@example.org");
-  if (new URL(page.url()).pathname === "/role") {
-    await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
-  }
-  await expect(page).toHaveURL(/\/admin$/);
-}
 
 test("the admin creates the next semester, Vår 2027, and cannot create another", async ({ page }, testInfo) => {
   await logInAsAdmin(page);

@@ -1,13 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { checkPage, logIn, test } from "./support/fixtures";
-
-async function logInAsAdmin(page: Page): Promise<void> {
-  await logIn(page, "admin@example.org");
-  if (new URL(page.url()).pathname === "/role") {
-    await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
-  }
-  await expect(page).toHaveURL(/\/admin$/);
-}
+import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
 const flash = (page: Page) => page.getByRole("status");
 

@@ -1,28 +1,10 @@
-import { expect, type Page } from "@playwright/test";
-import { checkPage, test } from "./support/fixtures";
+import { expect } from "@playwright/test";
+import { checkPage, logInWithProvider, signInAtProvider, test } from "./support/fixtures";
 
 /**
  * Feide and Vipps through the local OpenID providers that serve.mjs starts (e2e/support/oidc-peer.mjs).
  * Each project has its own app and providers, so the same test users serve both.
  */
-
-async function atProvider(page: Page, provider: "Feide" | "Vipps", login: string): Promise<void> {
-  await page.goto("/");
-  await page.getByRole("button", { name: `Logg inn med ${provider}` }).click();
-  await expect(page.getByRole("heading", { level: 1, name: `Test ${provider} login` })).toBeVisible();
-  await page.getByLabel("Username").fill(login);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-/** Logs in at the provider and comes back to the app, accepting the privacy policy when asked. */
-async function logInWith(page: Page, provider: "Feide" | "Vipps", login: string): Promise<void> {
-  await atProvider(page, provider, login);
-  await page.waitForURL((url) => url.port !== "" && !url.pathname.startsWith("/interaction"));
-  if (new URL(page.url()).pathname === "/privacy-consent") {
-    await page.getByRole("button", { name: "Jeg godtar" }).click();
-    await page.waitForURL((url) => url.pathname !== "/privacy-consent");
-  }
-}
 
 test("the log-in page offers Feide, Vipps for supervisors, and the e-mail code", async ({ page }, testInfo) => {
   await page.goto("/");
@@ -35,20 +17,20 @@ test("the log-in page offers Feide, Vipps for supervisors, and the e-mail code",
 });
 
 test("a student logs in with Feide and lands in the student area", async ({ page }, testInfo) => {
-  await logInWith(page, "Feide", "student09");
+  await logInWithProvider(page, "Feide", "student09");
   await expect(page).toHaveURL(/\/student$/);
   await expect(page.getByText("Ingrid Jensen").first()).toBeVisible();
   await checkPage(page, testInfo, "feide-student-home");
 });
 
 test("a first-time Feide student with a course membership gets a user", async ({ page }) => {
-  await logInWith(page, "Feide", "ny.student");
+  await logInWithProvider(page, "Feide", "ny.student");
   await expect(page).toHaveURL(/\/student$/);
   await expect(page.getByText("Nina Ny").first()).toBeVisible();
 });
 
 test("someone Feide knows but Praksis does not is told why, and is not logged in", async ({ page }, testInfo) => {
-  await atProvider(page, "Feide", "ukjent.ansatt");
+  await signInAtProvider(page, "Feide", "ukjent.ansatt");
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText("Du er logget inn i Feide, men har ingen bruker i Praksis ennå.", { exact: false })).toBeVisible();
   await checkPage(page, testInfo, "feide-refused");
@@ -57,22 +39,22 @@ test("someone Feide knows but Praksis does not is told why, and is not logged in
 });
 
 test("a deactivated user cannot log in with Feide", async ({ page }) => {
-  await atProvider(page, "Feide", "deaktivert");
+  await signInAtProvider(page, "Feide", "deaktivert");
   await expect(page.getByText("Brukeren din i Praksis er deaktivert.", { exact: false })).toBeVisible();
 });
 
 test("a supervisor logs in with Vipps by phone number", async ({ page }, testInfo) => {
-  await logInWith(page, "Vipps", "veileder3");
+  await logInWithProvider(page, "Vipps", "veileder3");
   await expect(page).toHaveURL(/\/supervisor$/);
   await expect(page.getByText("Hanne Berg").first()).toBeVisible();
   await checkPage(page, testInfo, "vipps-supervisor-home");
 });
 
 test("Vipps errors are explained on the log-in page", async ({ page }) => {
-  await atProvider(page, "Vipps", "error:outdated_app_version");
+  await signInAtProvider(page, "Vipps", "error:outdated_app_version");
   await expect(page.getByText("Vipps-appen din er for gammel.", { exact: false })).toBeVisible();
 
-  await atProvider(page, "Vipps", "error:teapot_error");
+  await signInAtProvider(page, "Vipps", "error:teapot_error");
   await expect(page.getByText("Vipps svarte med en feil (teapot_error): Test error teapot_error")).toBeVisible();
 
   await page.goto("/");
@@ -80,7 +62,7 @@ test("Vipps errors are explained on the log-in page", async ({ page }) => {
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByText("Du avbrøt innloggingen i Vipps", { exact: false })).toBeVisible();
 
-  await atProvider(page, "Vipps", "student13");
+  await signInAtProvider(page, "Vipps", "student13");
   await expect(page.getByText("Vipps-innlogging er for praksisveiledere.", { exact: false })).toBeVisible();
 });
 
@@ -106,7 +88,7 @@ test("a tampered or replayed callback gives a clear message and no session", asy
   await expect(page.getByText("Feide godtok ikke innloggingskoden", { exact: false })).toBeVisible();
 
   // A real answer, used, then replayed in another browser that never started a log-in.
-  await logInWith(page, "Feide", "student10");
+  await logInWithProvider(page, "Feide", "student10");
   await expect(page).toHaveURL(/\/student$/);
   const callback = seen.find((u) => new URL(u).pathname === "/feide-success" && new URL(u).searchParams.has("code") && !u.includes("made-up"))!;
   expect(callback).toBeTruthy();
@@ -120,7 +102,7 @@ test("a tampered or replayed callback gives a clear message and no session", asy
 });
 
 test("an admin logs in with Feide and reads /debug/fs", async ({ page }, testInfo) => {
-  await logInWith(page, "Feide", "admin");
+  await logInWithProvider(page, "Feide", "admin");
   if (new URL(page.url()).pathname === "/role") {
     await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
   }

@@ -16,12 +16,7 @@ import {
   users,
 } from "./db/schema";
 
-/** Ids in URLs and forms are serial ids (int4): anything else is "not found", never a database error. */
-export function parseId(value: string | null | undefined): number | null {
-  if (!value || !/^\d{1,10}$/.test(value)) return null;
-  const id = Number(value);
-  return id >= 1 && id <= 2_147_483_647 ? id : null;
-}
+export { parseId } from "./ids";
 
 // The lists are short (one class) and not paged, so sorting in JS gives the same numeric,
 // Norwegian order ("Student 2" before "Student 10", Æ Ø Å last) on PGlite and PostgreSQL alike,

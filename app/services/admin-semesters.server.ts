@@ -189,9 +189,4 @@ export async function findSemester(
   return row ?? null;
 }
 
-/** A route's id parameter as a database id, or null for anything that cannot be one. */
-export function parseId(value: string | undefined): number | null {
-  if (!value || !/^\d{1,9}$/.test(value)) return null;
-  const id = Number(value);
-  return id > 0 ? id : null;
-}
+export { parseId } from "./ids";

@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { expect, test } from "vitest";
-import { DEFAULT_GRADING_OPTIONS } from "./db/seed.server";
 import {
   addGroup,
   addQuestion,
@@ -39,9 +38,8 @@ function draftWith(...groups: { name: string; questions: string[]; type?: 1 | 2 
 
 const texts = (draft: FormDraft, g: number) => draft.groups[g].questions.map((q) => q.text);
 
-test("the editor's default labels are the seed's: five levels, then 'Ikke relevant' at index 5", () => {
-  expect(DEFAULT_GRADING_LABELS).toEqual([...DEFAULT_GRADING_OPTIONS]);
-  expect(DEFAULT_GRADING_LABELS[5]).toBe("Ikke relevant");
+test("the default labels are the five independence levels, then 'Ikke relevant' at index 5 (spec §9)", () => {
+  expect(DEFAULT_GRADING_LABELS).toEqual(["Selvstendig", "Delvis selvstendig", "Veiledet", "Assistert", "Uselvstendig", "Ikke relevant"]);
 });
 
 test("a new group is 'Ny gruppe', graded on the default labels; a new question is 'Nytt spørsmål'", () => {

@@ -13,9 +13,8 @@ export const TEXT_INPUT: DraftGroupType = 1;
 export const GRADING: DraftGroupType = 2;
 
 /**
- * The five independence levels plus "not relevant" at index 5 (spec §3, §9). The seed's
- * DEFAULT_GRADING_OPTIONS is the same list (a test keeps the two equal); this copy exists because
- * the seed is server-only and the editor page needs the defaults too.
+ * The five independence levels plus "not relevant" at index 5 (spec §3, §9): the defaults of a new
+ * grading group in the editor, and the seed's scale. Plain data, so the editor page can use it.
  */
 export const DEFAULT_GRADING_LABELS: readonly string[] = [
   "Selvstendig",

@@ -52,6 +52,37 @@ export async function logIn(page: Page, email: string, options: { acceptPrivacy?
   }
 }
 
+/** Starts a Feide or Vipps log-in on "/" and signs in as `login` at the local provider (oidc-peer.mjs). */
+export async function signInAtProvider(page: Page, provider: "Feide" | "Vipps", login: string): Promise<void> {
+  await page.goto("/");
+  await page.getByRole("button", { name: `Logg inn med ${provider}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Test ${provider} login` })).toBeVisible();
+  await page.getByLabel("Username").fill(login);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Logs in at the provider and comes back to the app, accepting the privacy policy when asked. */
+export async function logInWithProvider(page: Page, provider: "Feide" | "Vipps", login: string): Promise<void> {
+  await signInAtProvider(page, provider, login);
+  await page.waitForURL((url) => url.port !== "" && !url.pathname.startsWith("/interaction"));
+  if (new URL(page.url()).pathname === "/privacy-consent") {
+    await page.getByRole("button", { name: "Jeg godtar" }).click();
+    await page.waitForURL((url) => url.pathname !== "/privacy-consent");
+  }
+}
+
+/**
+ * The admin, acting as admin. Through Feide, because several test files log the admin in at once
+ * and a new e-mail code voids the one another file is about to type.
+ */
+export async function logInAsAdmin(page: Page): Promise<void> {
+  await logInWithProvider(page, "Feide", "admin");
+  if (new URL(page.url()).pathname === "/role") {
+    await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
+  }
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 /**

@@ -1,10 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { PageHeading, SummaryList, Table, Tag } from "~/components/ui";
+import { PageHeading, SummaryList, Tag } from "~/components/ui";
 import { advisorStudentsPage, parseId } from "~/services/admin-classes.server";
 import { getDb } from "~/services/db/index.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { PeopleTable } from "~/components/app/PeopleTable";
 import type { Route } from "./+types/class-advisor";
 
 export const handle = { titleKey: "adminClass:advisor.title" };
@@ -64,39 +65,22 @@ export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) 
         ]}
       />
       <h2>{t("people.students", { count: students.length })}</h2>
-      {students.length === 0 ? (
-        <p>{t("advisor.none")}</p>
-      ) : (
-        <Table
-          caption={t("advisor.studentsCaption", { name: supervisor.displayName })}
-          captionHidden
-          rowHeaders
-          columns={[
-            { header: t("people.name") },
-            { header: t("people.email") },
-            { header: t("people.teacher") },
-            { header: t("advisor.relation") },
-          ]}
-          rows={students.map((s) => ({
-            key: String(s.userId),
-            inactive: !s.isActive,
-            cells: [
-              <>
-                <Link to={`/admin/users/${s.userId}`}>{s.displayName}</Link>
-                {s.isActive ? null : (
-                  <>
-                    {" "}
-                    <Tag variant="neutral">{t("people.deactivated")}</Tag>
-                  </>
-                )}
-              </>,
-              s.email,
-              s.teacherName ?? t("people.none"),
-              s.relation === "assigned" ? t("advisor.assigned") : t("advisor.extra"),
-            ],
-          }))}
-        />
-      )}
+      <PeopleTable
+        caption={t("advisor.studentsCaption", { name: supervisor.displayName })}
+        empty={t("advisor.none")}
+        people={students}
+        href={(s) => `/admin/users/${s.userId}`}
+        nameHeader={t("people.name")}
+        emailHeader={t("people.email")}
+        deactivatedLabel={t("people.deactivated")}
+        columns={[
+          { header: t("people.teacher"), cell: (s) => s.teacherName ?? t("people.none") },
+          {
+            header: t("advisor.relation"),
+            cell: (s) => (s.relation === "assigned" ? t("advisor.assigned") : t("advisor.extra")),
+          },
+        ]}
+      />
     </div>
   );
 }

@@ -26,6 +26,7 @@ import { redirectWithFlash } from "~/services/flash.server";
 import { clientAddress, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { osloDate } from "~/services/semesters";
+import { PeopleTable } from "~/components/app/PeopleTable";
 import type { Route } from "./+types/class";
 
 export const handle = { titleKey: "adminClass:title" };
@@ -175,13 +176,11 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   ];
 
   const halfName = (isMidSemester: boolean) => (isMidSemester ? t("schemes.mid") : t("schemes.end"));
-  const inactiveTag = (isActive: boolean) =>
-    isActive ? null : (
-      <>
-        {" "}
-        <Tag variant="neutral">{t("people.deactivated")}</Tag>
-      </>
-    );
+  const peopleText = {
+    nameHeader: t("people.name"),
+    emailHeader: t("people.email"),
+    deactivatedLabel: t("people.deactivated"),
+  };
 
   return (
     <div className="app-content">
@@ -335,82 +334,37 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
       )}
 
       <h2>{t("people.teachers", { count: teachers.length })}</h2>
-      {teachers.length === 0 ? (
-        <p>{t("people.noTeachers")}</p>
-      ) : (
-        <Table
-          caption={t("people.teachersCaption")}
-          captionHidden
-          rowHeaders
-          columns={[{ header: t("people.name") }, { header: t("people.email") }, { header: t("people.assignedStudents"), numeric: true }]}
-          rows={teachers.map((p) => ({
-            key: String(p.userId),
-            inactive: !p.isActive,
-            cells: [
-              <>
-                <Link to={`/admin/users/${p.userId}`}>{p.displayName}</Link>
-                {inactiveTag(p.isActive)}
-              </>,
-              p.email,
-              p.studentCount,
-            ],
-          }))}
-        />
-      )}
+      <PeopleTable
+        {...peopleText}
+        caption={t("people.teachersCaption")}
+        empty={t("people.noTeachers")}
+        people={teachers}
+        href={(p) => `/admin/users/${p.userId}`}
+        columns={[{ header: t("people.assignedStudents"), numeric: true, cell: (p) => p.studentCount }]}
+      />
 
       <h2>{t("people.students", { count: students.length })}</h2>
-      {students.length === 0 ? (
-        <p>{t("people.noStudents")}</p>
-      ) : (
-        <Table
-          caption={t("people.studentsCaption")}
-          captionHidden
-          rowHeaders
-          columns={[
-            { header: t("people.name") },
-            { header: t("people.email") },
-            { header: t("people.teacher") },
-            { header: t("people.supervisor") },
-          ]}
-          rows={students.map((p) => ({
-            key: String(p.userId),
-            inactive: !p.isActive,
-            cells: [
-              <>
-                <Link to={`/admin/users/${p.userId}`}>{p.displayName}</Link>
-                {inactiveTag(p.isActive)}
-              </>,
-              p.email,
-              p.teacherName ?? t("people.none"),
-              p.advisorName ?? t("people.none"),
-            ],
-          }))}
-        />
-      )}
+      <PeopleTable
+        {...peopleText}
+        caption={t("people.studentsCaption")}
+        empty={t("people.noStudents")}
+        people={students}
+        href={(p) => `/admin/users/${p.userId}`}
+        columns={[
+          { header: t("people.teacher"), cell: (p) => p.teacherName ?? t("people.none") },
+          { header: t("people.supervisor"), cell: (p) => p.advisorName ?? t("people.none") },
+        ]}
+      />
 
       <h2>{t("people.supervisors", { count: supervisors.length })}</h2>
-      {supervisors.length === 0 ? (
-        <p>{t("people.noSupervisors")}</p>
-      ) : (
-        <Table
-          caption={t("people.supervisorsCaption")}
-          captionHidden
-          rowHeaders
-          columns={[{ header: t("people.name") }, { header: t("people.email") }, { header: t("people.followedStudents"), numeric: true }]}
-          rows={supervisors.map((p) => ({
-            key: String(p.userId),
-            inactive: !p.isActive,
-            cells: [
-              <>
-                <Link to={`/admin/class/${classId}/advisor/${p.userId}`}>{p.displayName}</Link>
-                {inactiveTag(p.isActive)}
-              </>,
-              p.email,
-              p.studentCount,
-            ],
-          }))}
-        />
-      )}
+      <PeopleTable
+        {...peopleText}
+        caption={t("people.supervisorsCaption")}
+        empty={t("people.noSupervisors")}
+        people={supervisors}
+        href={(p) => `/admin/class/${classId}/advisor/${p.userId}`}
+        columns={[{ header: t("people.followedStudents"), numeric: true, cell: (p) => p.studentCount }]}
+      />
     </div>
   );
 }

@@ -39,6 +39,7 @@ import {
 } from "~/services/form-draft";
 import { clientAddress, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { idParam } from "~/services/ids";
 import type { Route } from "./+types/form-editor";
 
 // One module for /admin/forms/create and /admin/forms/edit/:formId: the same editor, with or without a stored form.
@@ -47,9 +48,7 @@ export const handle = { titleKey: "adminForms:editor.title" };
 /** The form id of the edit route; null on the create route. A malformed id is as unknown as a missing one. */
 function formIdOf(params: Route.LoaderArgs["params"]): number | null {
   if (!("formId" in params) || params.formId === undefined) return null;
-  const id = /^\d{1,9}$/.test(params.formId) ? Number(params.formId) : 0;
-  if (id < 1) throw new Response("Not Found", { status: 404 });
-  return id;
+  return idParam(params.formId);
 }
 
 async function storedForm(formId: number) {

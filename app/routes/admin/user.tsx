@@ -28,6 +28,7 @@ import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { clientAddress, requireRole } from "~/services/request.server";
 import { ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
+import { idParam } from "~/services/ids";
 import type { Route } from "./+types/user";
 
 export const handle = { titleKey: "adminUsers:user.title" };
@@ -58,8 +59,7 @@ const schema = z.object({
 const notFound = () => new Response("Not Found", { status: 404 });
 
 function userIdOf(params: { userId: string }): number {
-  if (!/^\d{1,9}$/.test(params.userId)) throw notFound();
-  return Number(params.userId);
+  return idParam(params.userId);
 }
 
 function saveRefused(result: SubmissionResult<string[]>, status: number, blocked = "") {

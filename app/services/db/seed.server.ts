@@ -1,3 +1,4 @@
+import { DEFAULT_GRADING_LABELS } from "../form-draft";
 import { sql } from "drizzle-orm";
 import { previousSemester, semesterFor, type Semester } from "../semesters";
 import type { Db } from "./client.server";
@@ -31,14 +32,7 @@ import {
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** The default independence scale (spec §3, §9); index 5 is "not relevant". */
-export const DEFAULT_GRADING_OPTIONS = [
-  "Selvstendig",
-  "Delvis selvstendig",
-  "Veiledet",
-  "Assistert",
-  "Uselvstendig",
-  "Ikke relevant",
-] as const;
+export const DEFAULT_GRADING_OPTIONS = DEFAULT_GRADING_LABELS;
 
 // Any fixed number: two app instances starting on an empty PostgreSQL must not both seed.
 const SEED_LOCK = 7_290_413;
