@@ -14,3 +14,9 @@ export function useValidatedForm<Schema extends ZodObject>(schema: Schema, lastR
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
 }
+
+/** What a reply kept of a repeated field (checkboxes, multi-select): nothing, one value or several. */
+export function listValue(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string" && v !== "");
+}

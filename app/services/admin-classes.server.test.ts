@@ -22,9 +22,7 @@ import {
   byDisplayName,
   checkEndSemesterDate,
   createScheme,
-  formatDay,
   parseDayInput,
-  parseId,
   updateEndSemesterDate,
 } from "./admin-classes.server";
 
@@ -72,15 +70,6 @@ async function newClass(subjectCode: string): Promise<number> {
   return row.id;
 }
 
-describe("parseId", () => {
-  test("takes positive serial ids only", () => {
-    expect(parseId("1")).toBe(1);
-    expect(parseId("2147483647")).toBe(2_147_483_647);
-    for (const bad of [undefined, null, "", "0", "-1", "1.5", "abc", "1e3", " 1", "2147483648", "99999999999"]) {
-      expect(parseId(bad), String(bad)).toBeNull();
-    }
-  });
-});
 
 describe("dates", () => {
   test("a date input's value and a typed Norwegian date both parse; impossible dates do not", () => {
@@ -94,11 +83,6 @@ describe("dates", () => {
     }
   });
 
-  test("calendar dates show as d.m.yyyy", () => {
-    expect(formatDay("2026-07-01")).toBe("1.7.2026");
-    expect(formatDay("2026-12-31")).toBe("31.12.2026");
-    expect(formatDay(null)).toBeNull();
-  });
 
   test("the end-semester date lies within the semester and not before the mid-semester date", () => {
     const header = { periodStart: "2026-07-01", periodEnd: "2026-12-31", midSemesterDate: "2026-10-01" };

@@ -16,7 +16,6 @@ import {
   users,
 } from "./db/schema";
 
-export { parseId } from "./ids";
 
 // The lists are short (one class) and not paged, so sorting in JS gives the same numeric,
 // Norwegian order ("Student 2" before "Student 10", Æ Ø Å last) on PGlite and PostgreSQL alike,
@@ -26,14 +25,6 @@ const nameCollator = new Intl.Collator("nb", { numeric: true, sensitivity: "base
 /** By display name, numerically ("Student 2" before "Student 10"); ties by id so the order is stable. */
 export function byDisplayName<T extends { displayName: string; userId: number }>(rows: readonly T[]): T[] {
   return rows.toSorted((a, b) => nameCollator.compare(a.displayName, b.displayName) || a.userId - b.userId);
-}
-
-/** A calendar date "yyyy-mm-dd" as Norwegians write it: d.m.yyyy. */
-export function formatDay(isoDate: string | null): string | null {
-  if (!isoDate) return null;
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDate);
-  if (!match) return isoDate;
-  return `${Number(match[3])}.${Number(match[2])}.${match[1]}`;
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   createNextSemester,
   findSemester,
   listSemesters,
-  parseId,
   semesterPage,
 } from "./admin-semesters.server";
 import type { Database } from "./db/client.server";
@@ -202,13 +201,3 @@ test("with no semester at all the first one is the semester containing today", a
   }
 });
 
-test("parseId takes only positive whole numbers that fit a database id", () => {
-  expect(parseId("12")).toBe(12);
-  expect(parseId("0")).toBeNull();
-  expect(parseId("-1")).toBeNull();
-  expect(parseId("1.5")).toBeNull();
-  expect(parseId("abc")).toBeNull();
-  expect(parseId("1e3")).toBeNull();
-  expect(parseId("9999999999")).toBeNull();
-  expect(parseId(undefined)).toBeNull();
-});

@@ -189,4 +189,3 @@ export async function findSemester(
   return row ?? null;
 }
 
-export { parseId } from "./ids";

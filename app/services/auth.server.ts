@@ -9,7 +9,7 @@ import { privacyAcceptances, userRoles, users } from "./db/schema";
 import { sendMail } from "./email.server";
 import { env } from "./env.server";
 import { countCodeRequest, issueCode, normaliseEmail, OTP_TTL_MS, otpLimits, verifyCode } from "./otp.server";
-import { appCookies } from "./request.server";
+import { appCookies, readFormData } from "./request.server";
 import { ROLE_HOME, ROLE_NAMES, safeRedirect, type RoleId } from "./roles";
 import { appSecret } from "./secret.server";
 import { createSession, destroySession } from "./session.server";
@@ -109,7 +109,7 @@ export class EmailCodeStrategy extends Strategy<LoginUser, { user: LoginUser }> 
   }
 
   async authenticate(request: Request): Promise<LoginUser> {
-    const form = await request.clone().formData();
+    const form = await readFormData(request.clone());
     const email = String(form.get("email") ?? "");
     const code = String(form.get("code") ?? "").replace(/\s/g, "");
     const db = await this.db();

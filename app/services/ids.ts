@@ -8,9 +8,13 @@ export function parseId(value: string | null | undefined): number | null {
   return id >= 1 && id <= 2_147_483_647 ? id : null;
 }
 
+/** The answer for anything the user may not know exists: an unknown id, a page switched off. */
+export function notFound(): never {
+  throw new Response("Not Found", { status: 404 });
+}
+
 /** A route's id parameter; a malformed id is as unknown as a missing one (404). */
 export function idParam(value: string | undefined): number {
   const id = parseId(value);
-  if (id === null) throw new Response("Not Found", { status: 404 });
-  return id;
+  return id ?? notFound();
 }

@@ -29,6 +29,7 @@ import { appCookies, secureCookies } from "./request.server";
 import { ROLE, safeRedirect } from "./roles";
 import { appSecret } from "./secret.server";
 import { osloDate } from "./semesters";
+import { notFound } from "./ids";
 
 /**
  * What happens after Feide or Vipps has said who someone is: finding (or, for Feide students,
@@ -281,7 +282,7 @@ export function offeredProviders(): Record<ProviderName, boolean> {
 /** Sends the browser to the provider; the page to come back to travels in the log-in cookie. */
 export async function startProviderLogin(provider: ProviderName, request: Request, redirectTo: string | null): Promise<Response> {
   const strategy = strategyFor(provider, request);
-  if (!strategy) throw new Response("Not Found", { status: 404 });
+  if (!strategy) notFound();
   const loginCookie = await appCookies().login.serialize({ redirectTo: safeRedirect(redirectTo, "") });
   try {
     await strategy.authenticate(new Request(new URL(`/${provider}-start`, request.url), { headers: request.headers }));
@@ -336,7 +337,7 @@ export async function finishProviderLogin(
   ip: string,
 ): Promise<Response> {
   const strategy = strategyFor(provider, request);
-  if (!strategy) throw new Response("Not Found", { status: 404 });
+  if (!strategy) notFound();
   const redirectTo = await redirectToOf(request);
   let response: Response;
   try {

@@ -106,6 +106,21 @@ export function requireRole(
   return session as CurrentSession & { activeRole: RoleId };
 }
 
+/**
+ * The posted form. A body that is not a form (broken multipart, a wrong content type) is the
+ * client's mistake: 400, not a server error.
+ */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw new Response("Bad Request: the form could not be read.", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
+  }
+}
+
 export function homeOf(session: CurrentSession): string {
   return session.activeRole ? ROLE_HOME[session.activeRole] : "/role";
 }

@@ -1,22 +1,22 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PageHeading, SummaryList, Tag } from "~/components/ui";
-import { advisorStudentsPage, parseId } from "~/services/admin-classes.server";
+import { advisorStudentsPage } from "~/services/admin-classes.server";
 import { getDb } from "~/services/db/index.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import type { Route } from "./+types/class-advisor";
+import { idParam, notFound } from "~/services/ids";
 
 export const handle = { titleKey: "adminClass:advisor.title" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireRole(request, context, ROLE.Admin);
-  const classId = parseId(params.classId);
-  const userId = parseId(params.userId);
-  if (classId === null || userId === null) throw new Response("Not Found", { status: 404 });
+  const classId = idParam(params.classId);
+  const userId = idParam(params.userId);
   const page = await advisorStudentsPage(await getDb(), classId, userId);
-  if (!page) throw new Response("Not Found", { status: 404 });
+  if (!page) notFound();
   return page;
 }
 

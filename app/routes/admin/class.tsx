@@ -1,6 +1,5 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
@@ -19,15 +18,18 @@ import {
   TextField,
   VisuallyHidden,
 } from "~/components/ui";
-import { useValidatedForm } from "~/components/use-validated-form";
-import { adminClassPage, createScheme, formatDay, parseId, updateEndSemesterDate } from "~/services/admin-classes.server";
+import { errorMessage, firstError } from "~/components/form-errors";
+import { listValue, useValidatedForm } from "~/components/use-validated-form";
+import { adminClassPage, createScheme, updateEndSemesterDate } from "~/services/admin-classes.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import { clientAddress, requireRole } from "~/services/request.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
-import { osloDate } from "~/services/semesters";
+import { formatDay, osloDate } from "~/services/semesters";
+import { getLanguage } from "~/services/i18n.server";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import type { Route } from "./+types/class";
+import { idParam, notFound } from "~/services/ids";
 
 export const handle = { titleKey: "adminClass:title" };
 
@@ -52,36 +54,31 @@ const schemeSchema = z.object({
 
 type Intent = "endDate" | "scheme";
 
-function classIdOf(params: { classId: string }): number {
-  const classId = parseId(params.classId);
-  if (classId === null) throw new Response("Not Found", { status: 404 });
-  return classId;
-}
-
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireRole(request, context, ROLE.Admin);
-  const page = await adminClassPage(await getDb(), classIdOf(params));
-  if (!page) throw new Response("Not Found", { status: 404 });
+  const page = await adminClassPage(await getDb(), idParam(params.classId));
+  if (!page) notFound();
+  const language = getLanguage(context);
+  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
   const { header, schemes, ...rest } = page;
   return {
     ...rest,
     header: {
       ...header,
-      periodStartText: formatDay(header.periodStart),
-      periodEndText: formatDay(header.periodEnd),
-      midSemesterText: formatDay(header.midSemesterDate),
-      endSemesterText: formatDay(header.endSemesterDate),
+      periodStartText: day(header.periodStart),
+      periodEndText: day(header.periodEnd),
+      midSemesterText: day(header.midSemesterDate),
+      endSemesterText: day(header.endSemesterDate),
     },
-    schemes: schemes.map(({ createdAt, ...scheme }) => ({ ...scheme, createdText: formatDay(osloDate(createdAt)) })),
+    schemes: schemes.map(({ createdAt, ...scheme }) => ({ ...scheme, createdText: day(osloDate(createdAt)) })),
   };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const session = requireRole(request, context, ROLE.Admin);
-  const classId = classIdOf(params);
+  const classId = idParam(params.classId);
   const db = await getDb();
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent");
   const self = `/admin/class/${classId}`;
 
@@ -97,11 +94,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       ip: clientAddress(request),
     });
     if (!outcome.ok) {
-      if (outcome.error === "notFound") throw new Response("Not Found", { status: 404 });
+      if (outcome.error === "notFound") notFound();
       const reply = submission.reply({ fieldErrors: { endSemesterDate: [`adminClass:errors.endDate.${outcome.error}`] } });
       return data({ intent: "endDate" as Intent, result: reply }, { status: 400 });
     }
-    return redirectWithFlash(self, { type: "success", key: "adminClass:endDate.saved", values: { date: formatDay(outcome.date) ?? "" } });
+    return redirectWithFlash(self, { type: "success", key: "adminClass:endDate.saved", values: { date: formatDay(outcome.date, getLanguage(context)) } });
   }
 
   if (intent === "scheme") {
@@ -119,10 +116,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     if (!outcome.ok) {
       const { error } = outcome;
-      if (error.kind === "notFound") throw new Response("Not Found", { status: 404 });
+      if (error.kind === "notFound") notFound();
       const message =
         error.kind === "alreadyInScheme"
-          ? withValues(error.isMidSemester ? "adminClass:errors.alreadyInMidScheme" : "adminClass:errors.alreadyInEndScheme", {
+          ? errorMessage(error.isMidSemester ? "adminClass:errors.alreadyInMidScheme" : "adminClass:errors.alreadyInEndScheme", {
               form: error.formName,
             })
           : `adminClass:errors.${error.kind}`;
@@ -137,22 +134,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   throw new Response("Bad Request", { status: 400 });
 }
 
-/** A validation message that needs values travels as "ns:key?name=value" (messages are plain strings). */
-function withValues(key: string, values: Record<string, string>): string {
-  return `${key}?${new URLSearchParams(values).toString()}`;
-}
-
-function translate(t: TFunction, message: string | undefined): string | undefined {
-  if (!message) return undefined;
-  const [key, query] = message.split("?", 2);
-  return t(key as never, query ? Object.fromEntries(new URLSearchParams(query)) : undefined) as string;
-}
-
-function asList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
-  return typeof value === "string" ? [value] : [];
-}
-
 export default function AdminClass({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminClass");
   const navigation = useNavigation();
@@ -163,15 +144,15 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   const [dateForm, dateFields] = useValidatedForm(endDateSchema, actionData?.intent === "endDate" ? actionData.result : undefined);
   const [schemeForm, schemeFields] = useValidatedForm(schemeSchema, actionData?.intent === "scheme" ? actionData.result : undefined);
 
-  const formIdsError = translate(t, schemeFields.formIds.errors?.[0]);
+  const formIdsError = firstError(t, schemeFields.formIds.errors);
   const specificFormsId = `${schemeFields.formIds.id}-specific`;
   const firstFormChoiceId = mainForms.length > 0 ? schemeFields.formIds.id : specificFormsId;
-  const chosenForms = asList(schemeFields.formIds.initialValue);
+  const chosenForms = listValue(schemeFields.formIds.initialValue);
   const summary = [
     ...(dateFields.endSemesterDate.errors?.length
-      ? [{ fieldId: dateFields.endSemesterDate.id, message: translate(t, dateFields.endSemesterDate.errors[0])! }]
+      ? [{ fieldId: dateFields.endSemesterDate.id, message: firstError(t, dateFields.endSemesterDate.errors)! }]
       : []),
-    ...(schemeFields.half.errors?.length ? [{ fieldId: schemeFields.half.id, message: translate(t, schemeFields.half.errors[0])! }] : []),
+    ...(schemeFields.half.errors?.length ? [{ fieldId: schemeFields.half.id, message: firstError(t, schemeFields.half.errors)! }] : []),
     ...(formIdsError ? [{ fieldId: firstFormChoiceId, message: formIdsError }] : []),
   ];
 
@@ -218,7 +199,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
           max={header.periodEnd}
           required
           defaultValue={(dateFields.endSemesterDate.initialValue as string | undefined) ?? header.endSemesterDate ?? ""}
-          error={translate(t, dateFields.endSemesterDate.errors?.[0])}
+          error={firstError(t, dateFields.endSemesterDate.errors)}
         />
         <Button disabled={busy}>{t("endDate.submit")}</Button>
       </Form>
@@ -296,7 +277,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
               { value: "end", label: t("schemes.end") },
             ]}
             defaultValue={(schemeFields.half.initialValue as string | undefined) ?? null}
-            error={translate(t, schemeFields.half.errors?.[0])}
+            error={firstError(t, schemeFields.half.errors)}
           />
           <div className={formIdsError ? "ui-form-group ui-form-group--error" : "ui-form-group"}>
             <Fieldset

@@ -37,10 +37,11 @@ import {
   type FieldErrors,
   type FormDraft,
 } from "~/services/form-draft";
-import { clientAddress, requireRole } from "~/services/request.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { idParam } from "~/services/ids";
 import type { Route } from "./+types/form-editor";
+import { notFound } from "~/services/ids";
 
 // One module for /admin/forms/create and /admin/forms/edit/:formId: the same editor, with or without a stored form.
 export const handle = { titleKey: "adminForms:editor.title" };
@@ -53,7 +54,7 @@ function formIdOf(params: Route.LoaderArgs["params"]): number | null {
 
 async function storedForm(formId: number) {
   const form = await loadForm(await getDb(), formId);
-  if (!form) throw new Response("Not Found", { status: 404 });
+  if (!form) notFound();
   return form;
 }
 
@@ -88,13 +89,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (formId !== null) await storedForm(formId);
   const db = await getDb();
   const actor = { userId: session.user.id, ip: clientAddress(request) };
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intentValue = formData.get("intent");
 
   if (intentValue === "delete") {
     if (formId === null) return editorState({ draft: null, mode: "edit", errors: {}, formError: "adminForms:errors.malformed" }, 400);
     const result = await deleteForm(db, formId, actor);
-    if (result.status === "not-found") throw new Response("Not Found", { status: 404 });
+    if (result.status === "not-found") notFound();
     if (result.status === "in-use") {
       return data({ deleteError: { semesters: result.semesters } }, { status: 409 });
     }
@@ -120,7 +121,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case "foreign-ids":
       return editorState({ draft, mode: "edit", errors: {}, formError: "adminForms:errors.foreignIds" }, 400);
     case "not-found":
-      throw new Response("Not Found", { status: 404 });
+      notFound();
   }
 }
 

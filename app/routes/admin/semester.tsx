@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigate, useNavigation } from "react-router";
 import { z } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
-import { useValidatedForm } from "~/components/use-validated-form";
+import { listValue, useValidatedForm } from "~/components/use-validated-form";
 import {
   Button,
   ButtonGroup,
@@ -17,14 +17,15 @@ import {
   Tag,
   type TagVariant,
 } from "~/components/ui";
-import { addSubjectsToSemester, findSemester, parseId, semesterPage } from "~/services/admin-semesters.server";
+import { addSubjectsToSemester, findSemester, semesterPage } from "~/services/admin-semesters.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash, type Flash } from "~/services/flash.server";
 import { getLanguage } from "~/services/i18n.server";
-import { clientAddress, requireRole } from "~/services/request.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { formatDay, type SemesterStatus } from "~/services/semesters";
 import type { Route } from "./+types/semester";
+import { idParam, notFound } from "~/services/ids";
 
 export const handle = { titleKey: "adminSemesters:semester.title" };
 
@@ -42,13 +43,9 @@ const ADD_PARAM = "add";
 
 const STATUS_TAG: Record<SemesterStatus, TagVariant> = { future: "info", current: "success", past: "neutral" };
 
-function notFound(): never {
-  throw new Response("Not Found", { status: 404 });
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireRole(request, context, ROLE.Admin);
-  const periodId = parseId(params.semesterId) ?? notFound();
+  const periodId = idParam(params.semesterId);
   const page = (await semesterPage(await getDb(), periodId, new Date())) ?? notFound();
   const language = getLanguage(context);
   return {
@@ -60,10 +57,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const session = requireRole(request, context, ROLE.Admin);
-  const periodId = parseId(params.semesterId) ?? notFound();
+  const periodId = idParam(params.semesterId);
   const db = await getDb();
   if (!(await findSemester(db, periodId))) notFound();
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseWithZod(await readFormData(request), { schema });
   if (submission.status !== "success") {
     return data(submission.reply(), { status: 400 });
   }
@@ -83,11 +80,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         }
       : { type: "info", key: "adminSemesters:semester.nothingAdded" };
   return redirectWithFlash(`/admin/semesters/${periodId}`, flash);
-}
-
-function asList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
-  return typeof value === "string" ? [value] : [];
 }
 
 export default function Semester({ loaderData, actionData }: Route.ComponentProps) {
@@ -162,7 +154,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
               hint={t("semester.subjectsHint")}
               error={firstError(t, fields.subjectIds.errors)}
               defaultValue={[
-                ...asList(fields.subjectIds.initialValue),
+                ...listValue(fields.subjectIds.initialValue),
                 ...classes.map((c) => String(c.subjectId)),
               ]}
               options={[

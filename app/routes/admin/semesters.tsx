@@ -5,7 +5,7 @@ import { createNextSemester, listSemesters, type SemesterRow } from "~/services/
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getLanguage } from "~/services/i18n.server";
-import { clientAddress, requireRole } from "~/services/request.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { formatDay } from "~/services/semesters";
 import type { Route } from "./+types/semesters";
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireRole(request, context, ROLE.Admin);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (formData.get("intent") !== "create-next") {
     return data({ error: { key: "adminSemesters:errors.unknownIntent", values: {} } }, { status: 400 });
   }

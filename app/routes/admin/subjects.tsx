@@ -9,9 +9,10 @@ import { useValidatedForm } from "~/components/use-validated-form";
 import { createSubject, findSubject, listSubjects, updateSubject } from "~/services/admin-subjects.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import { clientAddress, requireRole } from "~/services/request.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import type { Route } from "./+types/subjects";
+import { notFound } from "~/services/ids";
 
 export const handle = { titleKey: "adminUsers:subjects.title" };
 
@@ -30,13 +31,11 @@ const schema = z.object({
     .max(200, { error: "adminUsers:subjects.errors.nameTooLong" }),
 });
 
-const notFound = () => new Response("Not Found", { status: 404 });
-
 /** `?edit=<id>` turns the form at the top into the edit form of that subject. */
 function editedId(url: string): number | null {
   const raw = new URL(url).searchParams.get("edit");
   if (raw === null) return null;
-  if (!/^\d{1,9}$/.test(raw)) throw notFound();
+  if (!/^\d{1,9}$/.test(raw)) notFound();
   return Number(raw);
 }
 
@@ -45,21 +44,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = await getDb();
   const editId = editedId(request.url);
   const editing = editId === null ? null : await findSubject(db, editId);
-  if (editId !== null && !editing) throw notFound();
+  if (editId !== null && !editing) notFound();
   return { subjects: await listSubjects(db), editing };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireRole(request, context, ROLE.Admin);
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseWithZod(await readFormData(request), { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { intent, id, ...input } = submission.value;
   const db = await getDb();
   const actor = { userId: session.user.id, ip: clientAddress(request) };
-  if (intent === "update" && id === undefined) throw notFound();
+  if (intent === "update" && id === undefined) notFound();
   const result = intent === "update" ? await updateSubject(db, id!, input, actor) : await createSubject(db, input, actor);
   if (!result.ok) {
-    if (result.reason === "notFound") throw notFound();
+    if (result.reason === "notFound") notFound();
     return data(submission.reply({ fieldErrors: { subjectCode: ["adminUsers:subjects.errors.duplicate"] } }), {
       status: 409,
     });

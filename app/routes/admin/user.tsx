@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
-import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import {
   AlertBanner,
   Button,
@@ -22,14 +22,14 @@ import {
   Tag,
   TextField,
 } from "~/components/ui";
-import { useValidatedForm } from "~/components/use-validated-form";
+import { listValue, useValidatedForm } from "~/components/use-validated-form";
 import { getUserForEdit, setUserActive, updateUser, type SemesterClasses } from "~/services/admin-users.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
-import { clientAddress, requireRole } from "~/services/request.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
-import { idParam } from "~/services/ids";
 import type { Route } from "./+types/user";
+import { idParam, notFound } from "~/services/ids";
 
 export const handle = { titleKey: "adminUsers:user.title" };
 
@@ -56,14 +56,12 @@ const schema = z.object({
   advisorClasses: z.array(classId).optional(),
 });
 
-const notFound = () => new Response("Not Found", { status: 404 });
-
 function userIdOf(params: { userId: string }): number {
   return idParam(params.userId);
 }
 
-function saveRefused(result: SubmissionResult<string[]>, status: number, blocked = "") {
-  return data({ intent: "save" as const, result, blocked }, { status });
+function saveRefused(result: SubmissionResult<string[]>, status: number) {
+  return data({ intent: "save" as const, result }, { status });
 }
 
 
@@ -71,7 +69,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
   const userId = userIdOf(params);
   const edit = await getUserForEdit(await getDb(), userId);
-  if (!edit) throw notFound();
+  if (!edit) notFound();
   const isSelf = session.user.id === userId;
   const confirmDeactivate =
     new URL(request.url).searchParams.get("confirm") === "deactivate" && edit.user.isActive && !isSelf;
@@ -83,14 +81,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const userId = userIdOf(params);
   const db = await getDb();
   const actor = { userId: session.user.id, ip: clientAddress(request) };
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent");
   const page = `/admin/users/${userId}`;
 
   if (intent === "activate" || intent === "deactivate") {
     const result = await setUserActive(db, userId, intent === "activate", actor);
     if (!result.ok) {
-      if (result.reason === "notFound") throw notFound();
+      if (result.reason === "notFound") notFound();
       return data({ intent: "status" as const, error: "adminUsers:user.errors.deactivateSelf" }, { status: 400 });
     }
     const edited = await getUserForEdit(db, userId);
@@ -127,7 +125,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   switch (error.kind) {
     case "notFound":
     case "unknownClass":
-      throw notFound();
+      notFound();
     case "rolesRequired":
     case "ownAdminRole":
       return saveRefused(submission.reply({ fieldErrors: { roles: [`adminUsers:user.errors.${error.kind}`] } }), 400);
@@ -138,17 +136,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       );
     case "studentHasAssessments":
       return saveRefused(
-        submission.reply({ fieldErrors: { studentClasses: ["adminUsers:user.errors.studentHasAssessments"] } }),
+        submission.reply({
+          fieldErrors: {
+            studentClasses: [
+              errorMessage("adminUsers:user.errors.studentHasAssessments", {
+                classes: error.classes.map((c) => `${c.subjectCode} (${c.periodName})`).join(", "),
+              }),
+            ],
+          },
+        }),
         409,
-        error.classes.map((c) => `${c.subjectCode} (${c.periodName})`).join(", "),
       );
   }
-}
-
-/** What conform kept of a repeated field: nothing, one value or several. */
-function asList(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
-  return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string" && v !== "");
 }
 
 /** Mounted afresh on every navigation, so the form's state never outlives the page it belongs to. */
@@ -167,10 +166,10 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   // After a refused save the page shows what was posted, else what is stored.
   const typed = save?.result.initialValue as Record<string, unknown> | undefined;
   const displayName = typed ? (typeof typed.displayName === "string" ? typed.displayName : "") : user.displayName;
-  const roles = typed ? asList(typed.roles) : loaderData.roles.map(String);
-  const studentSelected = typed ? asList(typed.studentClasses) : loaderData.studentClassIds.map(String);
-  const teacherSelected = typed ? asList(typed.teacherClasses) : loaderData.teacherClassIds.map(String);
-  const advisorSelected = typed ? asList(typed.advisorClasses) : loaderData.advisorClassIds.map(String);
+  const roles = typed ? listValue(typed.roles) : loaderData.roles.map(String);
+  const studentSelected = typed ? listValue(typed.studentClasses) : loaderData.studentClassIds.map(String);
+  const teacherSelected = typed ? listValue(typed.teacherClasses) : loaderData.teacherClassIds.map(String);
+  const advisorSelected = typed ? listValue(typed.advisorClasses) : loaderData.advisorClassIds.map(String);
 
   // A role's classes show once the user holds it, and stay while a refused save is corrected.
   const withClasses = (roleId: RoleId) =>
@@ -180,8 +179,7 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const earlier = semesters.filter((s) => s.status === "past");
   const firstSemester = semesters[0];
   const studentFieldId = firstSemester ? `studentClasses-${firstSemester.periodId}` : fields.roles.id;
-  const studentError = fields.studentClasses.errors?.[0];
-  const studentMessage = studentError ? t(studentError as never, { classes: save?.blocked ?? "" }) : undefined;
+  const studentMessage = firstError(t, fields.studentClasses.errors);
 
   const roleName = (roleId: RoleId) => t(`common:roles.${ROLE_NAMES[roleId]}.name`);
   const semesterLabel = (s: SemesterClasses) =>

@@ -1,4 +1,3 @@
-import { parseId } from "~/services/admin-semesters.server";
 import { audit } from "~/services/audit.server";
 import { attachmentDisposition } from "~/services/csv";
 import { getDb } from "~/services/db/index.server";
@@ -8,6 +7,7 @@ import { clientAddress, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { openSemesterReport, type SemesterReport, type Translate } from "~/services/semester-report.server";
 import type { Route } from "./+types/students-csv";
+import { idParam, notFound } from "~/services/ids";
 
 /**
  * The semester report (spec §7 `GET api/periods/{id}/students-csv`). Outside the admin area's
@@ -15,8 +15,7 @@ import type { Route } from "./+types/students-csv";
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
-  const periodId = parseId(params.periodId);
-  if (periodId === null) throw new Response("Not Found", { status: 404 });
+  const periodId = idParam(params.periodId);
   const fixed = getInstance(context).getFixedT(getLanguage(context), "adminSemesters");
   const t: Translate = (key, values) => fixed(key as never, values) as string;
   const db = await getDb();
@@ -38,7 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     await report?.stream.cancel().catch(() => {});
     return redirectWithFlash(`/admin/semesters/${periodId}`, { type: "error", key: "adminSemesters:report.failed" });
   }
-  if (!report) throw new Response("Not Found", { status: 404 });
+  if (!report) notFound();
 
   return new Response(report.stream, {
     headers: {

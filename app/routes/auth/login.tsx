@@ -10,7 +10,7 @@ import { requestLoginCode } from "~/services/auth.server";
 import { getDb } from "~/services/db/index.server";
 import { getInstance, getLanguage } from "~/services/i18n.server";
 import { appName, currentInstitution } from "~/services/institution.server";
-import { appCookies, clientAddress, currentSession, homeOf } from "~/services/request.server";
+import { appCookies, clientAddress, currentSession, homeOf, readFormData } from "~/services/request.server";
 import { isSimpleLogin, safeRedirect } from "~/services/roles";
 import type { Route } from "./+types/login";
 
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
     return data(submission.reply(), { status: 400 });

@@ -8,7 +8,7 @@ import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
 import { completeLogin, createAuthenticator, LoginError } from "~/services/auth.server";
 import { getDb } from "~/services/db/index.server";
-import { appCookies, clientAddress, currentSession, homeOf } from "~/services/request.server";
+import { appCookies, clientAddress, currentSession, homeOf, readFormData } from "~/services/request.server";
 import { isSimpleLogin } from "~/services/roles";
 import type { Route } from "./+types/otp";
 
@@ -51,7 +51,7 @@ const messages: Record<LoginError["reason"], string> = {
 export async function action({ request }: Route.ActionArgs) {
   const pending = await pendingLogin(request);
   if (!pending) return redirect(isSimpleLogin(request.url) ? "/login-simple" : "/login", 303);
-  const formData = await request.clone().formData();
+  const formData = await readFormData(request.clone());
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
 

@@ -1,8 +1,9 @@
 import { redirect } from "react-router";
 import { isProviderName } from "~/services/oidc.server";
 import { startProviderLogin } from "~/services/provider-login.server";
-import { currentSession, homeOf } from "~/services/request.server";
+import { currentSession, homeOf, readFormData } from "~/services/request.server";
 import type { Route } from "./+types/provider-start";
+import { notFound } from "~/services/ids";
 
 /** POST /auth/feide or /auth/vipps: off to the provider. A GET has nothing to show and goes to the log-in page. */
 export function loader() {
@@ -10,10 +11,10 @@ export function loader() {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (!isProviderName(params.provider)) throw new Response("Not Found", { status: 404 });
+  if (!isProviderName(params.provider)) notFound();
   const session = currentSession(context);
   if (session) throw redirect(homeOf(session), 303);
-  const form = await request.formData();
+  const form = await readFormData(request);
   const redirectTo = form.get("redirectTo");
   return startProviderLogin(params.provider, request, typeof redirectTo === "string" ? redirectTo : null);
 }

@@ -6,7 +6,7 @@ import { audit } from "~/services/audit.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getInstance } from "~/services/i18n.server";
-import { clientAddress, requireSession } from "~/services/request.server";
+import { clientAddress, readFormData, requireSession } from "~/services/request.server";
 import { areaOfPath, isRoleId, ROLE_HOME, ROLE_NAMES, safeRedirect } from "~/services/roles";
 import { setActiveRole } from "~/services/session.server";
 import type { Route } from "./+types/role";
@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireSession(request, context);
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = schema.safeParse(Object.fromEntries(await readFormData(request)));
   const roleId = parsed.success ? parsed.data.roleId : NaN;
   if (!parsed.success || !isRoleId(roleId) || !session.user.roles.includes(roleId)) {
     return data({ error: "common:role.invalid" }, { status: 400 });

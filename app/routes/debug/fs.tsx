@@ -5,34 +5,37 @@ import { getDb } from "~/services/db/index.server";
 import { env } from "~/services/env.server";
 import { requireRole, requireSession } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { formatDay, osloDate } from "~/services/semesters";
 import type { Route } from "./+types/fs";
+import { notFound } from "~/services/ids";
 
 export const handle = { titleKey: "auth:debugFs.title" };
 
 /** Admins only, and only where DEBUG_FS is set; to everyone else the page does not exist. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (!env().DEBUG_FS) throw new Response("Not Found", { status: 404 });
+  if (!env().DEBUG_FS) notFound();
   const session = requireSession(request, context, { privacyGate: false });
-  if (!session.user.roles.includes(ROLE.Admin)) throw new Response("Not Found", { status: 404 });
+  if (!session.user.roles.includes(ROLE.Admin)) notFound();
   requireRole(request, context, ROLE.Admin);
   return debugIdentity(await getDb(), session.user.id);
 }
 
 /** Oslo time, as people read it; the raw data below keeps the exact instants. */
-const osloDateTime = new Intl.DateTimeFormat("nb-NO", { timeZone: "Europe/Oslo", dateStyle: "short", timeStyle: "short" });
-const osloDay = new Intl.DateTimeFormat("nb-NO", { timeZone: "Europe/Oslo", dateStyle: "short" });
-
-function when(iso: string | null | undefined, format: Intl.DateTimeFormat): string {
-  return iso ? format.format(new Date(iso)) : "–";
-}
+const osloDateTime = {
+  nb: new Intl.DateTimeFormat("nb-NO", { timeZone: "Europe/Oslo", dateStyle: "short", timeStyle: "short" }),
+  en: new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Oslo", dateStyle: "medium", timeStyle: "short" }),
+};
 
 function yesNo(t: (key: string) => string, value: boolean | null | undefined) {
   return value ? t("debugFs.yes") : t("debugFs.no");
 }
 
 export default function DebugFs({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("auth");
+  const { t, i18n } = useTranslation("auth");
   const { user, lastFeideLogin, memberships, roles } = loaderData;
+  const language = i18n.language === "en" ? "en" : "nb";
+  const at = (iso: string | null) => (iso ? osloDateTime[language].format(new Date(iso)) : "–");
+  const day = (iso: string | null) => (iso ? formatDay(osloDate(new Date(iso)), language) : "–");
   const none = t("debugFs.none");
   return (
     <div className="app-content">
@@ -48,7 +51,7 @@ export default function DebugFs({ loaderData }: Route.ComponentProps) {
           { key: t("debugFs.phone"), value: user?.phoneNumber ?? none },
           { key: t("debugFs.feideUserId"), value: user?.feideUserId ?? none },
           { key: t("debugFs.active"), value: yesNo(t, user?.isActive) },
-          { key: t("debugFs.lastFeideLogin"), value: lastFeideLogin ? when(lastFeideLogin.at, osloDateTime) : t("debugFs.neverFeide") },
+          { key: t("debugFs.lastFeideLogin"), value: lastFeideLogin ? at(lastFeideLogin.at) : t("debugFs.neverFeide") },
         ]}
       />
 
@@ -85,9 +88,9 @@ export default function DebugFs({ loaderData }: Route.ComponentProps) {
               <code key="id">{m.groupId}</code>,
               `${m.subjectCode ?? "–"} ${m.subjectVersion ? `(v${m.subjectVersion})` : ""} ${m.displayName}`,
               m.active ? <Tag key="s">{t("debugFs.activeMembership")}</Tag> : <Tag key="s">{t("debugFs.inactiveMembership")}</Tag>,
-              `${when(m.notBefore, osloDay)} – ${when(m.notAfter, osloDay)}`,
+              `${day(m.notBefore)} – ${day(m.notAfter)}`,
               m.fsRoles.join(", ") || "–",
-              when(m.fetchedAt, osloDateTime),
+              at(m.fetchedAt),
             ],
           }))}
         />

@@ -8,7 +8,7 @@ import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getLanguage } from "~/services/i18n.server";
 import { currentInstitution } from "~/services/institution.server";
-import { clientAddress, homeOf, requireSession } from "~/services/request.server";
+import { clientAddress, homeOf, readFormData, requireSession } from "~/services/request.server";
 import { safeRedirect } from "~/services/roles";
 import type { Route } from "./+types/privacy-consent";
 
@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireSession(request, context, { privacyGate: false });
-  const form = await request.formData();
+  const form = await readFormData(request);
   const db = await getDb();
   const ip = clientAddress(request);
   if (form.get("intent") === "accept") {

@@ -3,7 +3,7 @@ import { data, Form } from "react-router";
 import { Button, RadioGroup } from "~/components/ui";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getLanguage, isLanguage, localeCookie } from "~/services/i18n.server";
-import { currentSession } from "~/services/request.server";
+import { currentSession, readFormData } from "~/services/request.server";
 import { safeRedirect } from "~/services/roles";
 import type { Route } from "./+types/settings";
 
@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const language = form.get("language");
   if (!isLanguage(language)) {
     return data({ error: "common:settings.languageRequired" }, { status: 400 });
