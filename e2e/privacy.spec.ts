@@ -15,6 +15,8 @@ test("nothing opens before the policy is accepted, and acceptance is remembered"
   await page.getByRole("button", { name: "Jeg godtar" }).click();
   await expect(page).toHaveURL(/\/student$/);
   await page.getByRole("button", { name: "Logg ut" }).first().click();
+  // Wait for the log-out to land, or its redirect could overtake the next navigation.
+  await expect(page.getByRole("status")).toContainText("Du er logget ut");
   await logIn(page, "student06@example.org", { acceptPrivacy: false });
   await expect(page).toHaveURL(/\/student$/);
 });

@@ -23,7 +23,17 @@ export type AuditAction =
   | "form.created"
   | "form.updated"
   | "form.deleted"
-  | "report.downloaded";
+  | "report.downloaded"
+  | "class.joined"
+  | "class.left"
+  | "student.joined_class"
+  | "student.teacher_assigned"
+  | "student.advisor_assigned"
+  | "student.extra_supervisor_added"
+  | "student.extra_supervisor_removed"
+  | "advisor.added_to_class"
+  | "invitation.sent"
+  | "invitation.accepted";
 
 export async function audit(
   db: Db,

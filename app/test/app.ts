@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { sql, type Logger } from "drizzle-orm";
 import { vi } from "vitest";
 import { type Database, type Db } from "~/services/db/client.server";
 import { openTestDatabase } from "~/test/db";
@@ -20,14 +20,17 @@ import { users } from "~/services/db/schema";
  * Points the app at a fresh temporary directory (secret, outbox) and a seeded in-memory database,
  * as the route modules' getDb() sees it. Call from beforeAll, before anything reads env().
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<{ database: Database; dir: string }> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
+): Promise<{ database: Database; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-test-"));
   for (const name of ["DATABASE_URL", "SESSION_SECRET", "SMTP_URL", "APP_URL", "TRUST_PROXY", "INSTITUTION"]) {
     delete process.env[name];
   }
   Object.assign(process.env, { PGLITE_DIR: path.join(dir, "pglite"), OUTBOX_DIR: path.join(dir, "outbox"), ...env });
   resetEnvForTests();
-  const database = await openTestDatabase();
+  const database = await openTestDatabase(options);
   await seedDemo(database.db);
   useDatabaseForTests(database);
   return { database, dir };

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { sql } from "drizzle-orm";
+import { sql, type Logger } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -31,6 +31,8 @@ export async function openDatabase(options: {
   url?: string;
   pgliteDir: string;
   poolSize?: number;
+  /** Sees every statement; the tests count queries with it. */
+  logger?: Logger;
 }): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({
@@ -40,7 +42,7 @@ export async function openDatabase(options: {
     });
     // An idle client that loses its server must not crash the process; the pool replaces it.
     pool.on("error", (error) => console.error("[db] idle client error:", error.message));
-    const db = drizzlePg({ client: pool, schema });
+    const db = drizzlePg({ client: pool, schema, logger: options.logger });
     const client = await pool.connect();
     try {
       await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -53,7 +55,7 @@ export async function openDatabase(options: {
   }
 
   const client = await PGlite.create(options.pgliteDir);
-  const db = drizzlePglite({ client, schema });
+  const db = drizzlePglite({ client, schema, logger: options.logger });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
 }

@@ -1,0 +1,28 @@
+/**
+ * Which half of the semester a class is in, and the deadline people see (spec §4, §9; DESIGN.md §3):
+ * the mid-semester evaluation lasts until the class's mid-semester date has passed, or until the
+ * teacher has confirmed the mid-semester part of the student's signing form, whichever comes
+ * first. The deadline shown is the mid-semester date until then, the end-semester date after.
+ */
+export type SemesterHalf = "mid" | "end";
+
+export interface HalfState {
+  half: SemesterHalf;
+  /** yyyy-mm-dd, or null when the class has no date for that half yet. */
+  deadline: string | null;
+}
+
+export function currentHalf(
+  dates: { midSemesterDate: string | null; endSemesterDate: string | null },
+  midConfirmed: boolean,
+  today: string,
+): HalfState {
+  const midOver = midConfirmed || (dates.midSemesterDate !== null && today > dates.midSemesterDate);
+  return midOver ? { half: "end", deadline: dates.endSemesterDate } : { half: "mid", deadline: dates.midSemesterDate };
+}
+
+/** A deadline as the spec writes it, d.m.yyyy, whatever the language ("1.7.2026"). */
+export function deadlineText(isoDate: string): string {
+  const [year, month, day] = isoDate.split("-").map(Number);
+  return `${day}.${month}.${year}`;
+}
