@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 /** Every URL of the app, in one place. Area layouts guard everything below them. */
 export default [
@@ -19,6 +19,8 @@ export default [
   route("feide-success", "routes/auth/provider-callback.tsx", { id: "feide-success" }),
   route("vipps-success", "routes/auth/provider-callback.tsx", { id: "vipps-success" }),
   route("debug/fs", "routes/debug/fs.tsx"),
+  // Reached from the invitation mail before the supervisor has an account, so outside the guarded area.
+  route("supervisor/accept-invitation", "routes/auth/accept-invitation.tsx"),
 
   // Shared pages
   route("privacy-policy", "routes/shared/privacy-policy.tsx"),
@@ -42,14 +44,27 @@ export default [
   ]),
   route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [
     index("routes/student/home.tsx"),
+    route("join-class", "routes/student/join-class.tsx"),
+    // Every other student page needs a class this semester (spec §2); the layout sends others to /student.
+    layout("routes/student/class-layout.tsx", [
+      route("forms", "routes/student/forms.tsx"),
+      route("supervisor/invite", "routes/student/invite.tsx"),
+    ]),
     route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
   ]),
   route("teacher", "routes/shared/area-layout.tsx", { id: "teacher-area" }, [
     index("routes/teacher/home.tsx"),
+    route("class/:classId", "routes/teacher/class.tsx"),
+    route("class/:classId/students/add", "routes/teacher/add-students.tsx"),
+    route("class/:classId/supervisors/add", "routes/teacher/add-supervisor.tsx"),
+    route("class/:classId/student/:userId", "routes/teacher/student.tsx"),
+    route("class/:classId/advisor/:userId", "routes/teacher/advisor.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
   route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [
     index("routes/supervisor/home.tsx"),
+    route("class/:classId", "routes/supervisor/class.tsx"),
+    route("class/:classId/student/:userId", "routes/supervisor/student.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
   ]),
   // The Advisor role's area is /supervisor (DESIGN.md §3).

@@ -7,6 +7,14 @@ import nbAdminSemesters from "./nb/adminSemesters.json";
 import nbAdminUsers from "./nb/adminUsers.json";
 import nbAdminForms from "./nb/adminForms.json";
 import nbAdminClass from "./nb/adminClass.json";
+import enStudent from "./en/student.json";
+import nbStudent from "./nb/student.json";
+import enTeacher from "./en/teacher.json";
+import nbTeacher from "./nb/teacher.json";
+import enSupervisor from "./en/supervisor.json";
+import nbSupervisor from "./nb/supervisor.json";
+import enPlacement from "./en/placement.json";
+import nbPlacement from "./nb/placement.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -27,6 +35,10 @@ const resources = {
     adminUsers: nbAdminUsers,
     adminForms: nbAdminForms,
     adminClass: nbAdminClass,
+    student: nbStudent,
+    teacher: nbTeacher,
+    supervisor: nbSupervisor,
+    placement: nbPlacement,
   },
   en: {
     common: enCommon,
@@ -36,6 +48,10 @@ const resources = {
     adminUsers: enAdminUsers,
     adminForms: enAdminForms,
     adminClass: enAdminClass,
+    student: enStudent,
+    teacher: enTeacher,
+    supervisor: enSupervisor,
+    placement: enPlacement,
   },
 } satisfies Resource;
 

@@ -21,7 +21,7 @@ export const ROLE_MENU: Record<RoleId, { href: string; labelKey: string }[]> = {
     { href: "/admin/subjects", labelKey: "menu.admin.subjects" },
     { href: "/admin/users", labelKey: "menu.admin.users" },
   ],
-  2: [],
+  2: [{ href: "/student/forms", labelKey: "menu.student.forms" }],
   3: [],
   4: [],
 };

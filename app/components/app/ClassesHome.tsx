@@ -8,10 +8,12 @@ export interface ClassesHomeProps {
   current: ClassRow[];
   earlier: ClassRow[];
   showOwn?: boolean;
+  /** Makes each class a link to its page in the area. */
+  linkTo?: (classId: number) => string;
 }
 
 /** A role's start page: greeting, this semester's classes, and earlier ones. */
-export function ClassesHome({ texts, name, current, earlier, showOwn }: ClassesHomeProps) {
+export function ClassesHome({ texts, name, current, earlier, showOwn, linkTo }: ClassesHomeProps) {
   const { t } = useTranslation();
   return (
     <div className="app-content">
@@ -21,12 +23,12 @@ export function ClassesHome({ texts, name, current, earlier, showOwn }: ClassesH
       {current.length === 0 ? (
         <p>{t(`${texts}.noClass`, { defaultValue: t("classes.none") })}</p>
       ) : (
-        <ClassTable caption={t(`${texts}.current`)} rows={current} showOwn={showOwn} />
+        <ClassTable caption={t(`${texts}.current`)} rows={current} showOwn={showOwn} linkTo={linkTo} />
       )}
       {earlier.length > 0 ? (
         <>
           <h2>{t(`${texts}.earlier`)}</h2>
-          <ClassTable caption={t(`${texts}.earlier`)} rows={earlier} showOwn={showOwn} />
+          <ClassTable caption={t(`${texts}.earlier`)} rows={earlier} showOwn={showOwn} linkTo={linkTo} />
         </>
       ) : null}
     </div>

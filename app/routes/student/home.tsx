@@ -1,18 +1,162 @@
-import { ClassesHome } from "~/components/app/ClassesHome";
+import { useTranslation } from "react-i18next";
+import { Form, Link, useNavigation } from "react-router";
+import { Button, Card, LinkButton, RadioGroup, SummaryList, Table, VisuallyHidden } from "~/components/ui";
 import { getDb } from "~/services/db/index.server";
-import { classesOfStudent, splitByCurrent } from "~/services/overview.server";
+import { deadlineText } from "~/services/deadline";
+import { matchingClasses } from "~/services/memberships.server";
+import { classesOfStudent } from "~/services/overview.server";
+import { requireStudentAccess } from "~/services/permissions.server";
+import { placementOf } from "~/services/placement.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { osloDate } from "~/services/semesters";
+import { currentReferenceOf, documentPaths } from "~/services/student-placement.server";
 import type { Route } from "./+types/home";
 
-export const handle = { titleKey: "common:home.student.title" };
+export const handle = { titleKey: "student:home.title" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Student);
-  const classes = await classesOfStudent(await getDb(), session.user.id);
-  return { name: session.user.displayName, ...splitByCurrent(classes) };
+  const userId = session.user.id;
+  const db = await getDb();
+  const today = osloDate(new Date());
+  const reference = await currentReferenceOf(db, userId, today);
+
+  let current = null;
+  if (reference) {
+    await requireStudentAccess(db, { userId, role: ROLE.Student }, reference.classId, userId);
+    const placement = await placementOf(db, reference.referenceId, userId, today);
+    if (placement) {
+      current = {
+        subjectCode: placement.header.subjectCode,
+        subjectName: placement.header.subjectName,
+        periodName: placement.header.periodName,
+        teacher: placement.teacher?.displayName ?? null,
+        supervisors: [placement.advisor, ...placement.extraSupervisors]
+          .filter((p) => p !== null)
+          .map((p) => p.displayName),
+        half: placement.half.half,
+        deadline: placement.half.deadline ? deadlineText(placement.half.deadline) : null,
+      };
+    }
+  }
+
+  const earlier = (await classesOfStudent(db, userId, today))
+    .filter((c) => c.endDate < today)
+    .map((c) => ({
+      classId: c.classId,
+      subjectCode: c.subjectCode,
+      subjectName: c.subjectName,
+      periodName: c.periodName,
+      ...documentPaths(c.classId, userId),
+    }));
+
+  return {
+    name: session.user.displayName,
+    current,
+    matching: reference ? [] : await matchingClasses(db, userId, today),
+    earlier,
+  };
 }
 
 export default function StudentHome({ loaderData }: Route.ComponentProps) {
-  return <ClassesHome texts="home.student" {...loaderData} />;
+  const { t } = useTranslation("student");
+  const navigation = useNavigation();
+  const { name, current, matching, earlier } = loaderData;
+
+  return (
+    <div className="app-content">
+      <h1>{t("home.title")}</h1>
+      <p className="app-lead">{t("home.greeting", { name })}</p>
+
+      {current ? (
+        <>
+          <h2>{t("home.currentHeading")}</h2>
+          <Card
+            title={`${current.subjectCode} ${current.subjectName}`}
+            headingLevel={3}
+            actions={<LinkButton to="/student/forms">{t("home.toForms")}</LinkButton>}
+          >
+            <SummaryList
+              rows={[
+                { key: t("home.semester"), value: current.periodName },
+                { key: t("home.teacher"), value: current.teacher ?? t("home.nobody") },
+                {
+                  key: t("home.supervisors"),
+                  value: current.supervisors.length > 0 ? current.supervisors.join(", ") : t("home.nobody"),
+                },
+                {
+                  key: current.half === "mid" ? t("home.deadlineMid") : t("home.deadlineEnd"),
+                  value: current.deadline ?? t("home.notSet"),
+                },
+              ]}
+            />
+          </Card>
+        </>
+      ) : (
+        <>
+          <h2>{t("home.joinHeading")}</h2>
+          {matching.length === 0 ? (
+            <p>{t("join.noneMatching")}</p>
+          ) : (
+            <>
+              <p>{t("home.joinIntro")}</p>
+              <p>{t("join.onlyMatching")}</p>
+              <Form method="post" action="/student/join-class" noValidate>
+                <RadioGroup
+                  name="classId"
+                  id="classId"
+                  legend={t("join.legend")}
+                  legendSize="s"
+                  required
+                  options={matching.map((c) => ({
+                    value: String(c.classId),
+                    label: `${c.subjectCode} ${c.subjectName}`,
+                    hint: c.periodName,
+                  }))}
+                />
+                <Button disabled={navigation.state === "submitting"}>{t("join.submit")}</Button>
+              </Form>
+            </>
+          )}
+        </>
+      )}
+
+      {earlier.length > 0 ? (
+        <>
+          <h2>{t("home.earlierHeading")}</h2>
+          <Table
+            caption={t("home.earlierHeading")}
+            captionHidden
+            rowHeaders
+            columns={[{ header: t("home.subject") }, { header: t("home.semester") }, { header: t("home.documents") }]}
+            rows={earlier.map((c) => {
+              const context = t("home.downloadFor", { subject: c.subjectCode, semester: c.periodName });
+              return {
+                key: String(c.classId),
+                cells: [
+                  `${c.subjectCode} ${c.subjectName}`,
+                  c.periodName,
+                  <ul className="student-downloads" key="documents">
+                    <li>
+                      <Link to={c.fullPdf} reloadDocument>
+                        {t("home.downloadForms")}
+                        <VisuallyHidden> {context}</VisuallyHidden>
+                      </Link>
+                    </li>
+                    <li>
+                      <Link to={c.signingFormPdf} reloadDocument>
+                        {t("home.downloadSigningForm")}
+                        <VisuallyHidden> {context}</VisuallyHidden>
+                      </Link>
+                    </li>
+                  </ul>,
+                ],
+              };
+            })}
+          />
+        </>
+      ) : null}
+    </div>
+  );
 }

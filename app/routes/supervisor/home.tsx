@@ -1,18 +1,20 @@
 import { ClassesHome } from "~/components/app/ClassesHome";
 import { getDb } from "~/services/db/index.server";
-import { classesOfAdvisor, splitByCurrent } from "~/services/overview.server";
+import { splitByCurrent } from "~/services/overview.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { classesOfSupervisor } from "~/services/supervision.server";
 import type { Route } from "./+types/home";
 
 export const handle = { titleKey: "common:home.supervisor.title" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Advisor);
-  const classes = await classesOfAdvisor(await getDb(), session.user.id);
+  // Attached classes and classes where the supervisor only follows a student they were invited to.
+  const classes = await classesOfSupervisor(await getDb(), session.user.id);
   return { name: session.user.displayName, ...splitByCurrent(classes) };
 }
 
 export default function SupervisorHome({ loaderData }: Route.ComponentProps) {
-  return <ClassesHome texts="home.supervisor" {...loaderData} showOwn />;
+  return <ClassesHome texts="home.supervisor" {...loaderData} showOwn linkTo={(classId) => `/supervisor/class/${classId}`} />;
 }

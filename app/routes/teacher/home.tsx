@@ -1,18 +1,57 @@
-import { ClassesHome } from "~/components/app/ClassesHome";
+import { useTranslation } from "react-i18next";
+import { ClassTable } from "~/components/app/ClassTable";
 import { getDb } from "~/services/db/index.server";
 import { classesOfTeacher, splitByCurrent } from "~/services/overview.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { otherClassesThisSemester } from "~/services/teacher-class.server";
 import type { Route } from "./+types/home";
 
-export const handle = { titleKey: "common:home.teacher.title" };
+export const handle = { titleKey: "teacher:home.title" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Teacher);
-  const classes = await classesOfTeacher(await getDb(), session.user.id);
-  return { name: session.user.displayName, ...splitByCurrent(classes) };
+  const db = await getDb();
+  const [own, others] = await Promise.all([
+    classesOfTeacher(db, session.user.id),
+    otherClassesThisSemester(db, session.user.id),
+  ]);
+  return { name: session.user.displayName, ...splitByCurrent(own), others };
 }
 
+const classLink = (classId: number) => `/teacher/class/${classId}`;
+
 export default function TeacherHome({ loaderData }: Route.ComponentProps) {
-  return <ClassesHome texts="home.teacher" {...loaderData} />;
+  const { t } = useTranslation("teacher");
+  const { name, current, earlier, others } = loaderData;
+  return (
+    <div className="app-content">
+      <h1>{t("home.title")}</h1>
+      <p className="app-lead">{t("common:home.greeting", { name })}</p>
+
+      <h2>{t("home.current")}</h2>
+      {current.length === 0 ? (
+        <p>{t("home.noCurrent")}</p>
+      ) : (
+        <ClassTable caption={t("home.current")} rows={current} linkTo={classLink} />
+      )}
+
+      <h2>{t("home.others")}</h2>
+      {others.length === 0 ? (
+        <p>{t("home.noOthers")}</p>
+      ) : (
+        <>
+          <p>{t("home.othersIntro")}</p>
+          <ClassTable caption={t("home.others")} rows={others} linkTo={classLink} />
+        </>
+      )}
+
+      {earlier.length > 0 ? (
+        <>
+          <h2>{t("home.earlier")}</h2>
+          <ClassTable caption={t("home.earlier")} rows={earlier} linkTo={classLink} />
+        </>
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,168 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { SummaryList, Table, Tag, VisuallyHidden } from "~/components/ui";
+import type { PlacementView } from "~/services/supervision.server";
+
+type FormView = PlacementView["schemes"][number]["forms"][number];
+
+export interface StudentPlacementProps {
+  placement: PlacementView;
+  /** The viewer's role decides where a form is answered (the role's form page). */
+  formHref: (form: { formId: number; assignmentId: number }) => string;
+  /** Where a supervisor's name leads (the teacher's page of that supervisor); plain text without. */
+  supervisorHref?: (userId: number) => string;
+  /** The viewer's own controls, shown under the people who follow the student. */
+  children?: ReactNode;
+}
+
+function Person({ person, href }: { person: { userId: number; displayName: string; email: string }; href?: string }) {
+  return (
+    <>
+      {href ? <Link to={href}>{person.displayName}</Link> : person.displayName}{" "}
+      <span className="placement-email">({person.email})</span>
+    </>
+  );
+}
+
+/**
+ * A student's placement in one class: who follows the student (PL, PV, extra PV), the half the
+ * student is in and its deadline, and per half the forms with who has sent them and the viewer's
+ * own state, each form linking to where the viewer answers it. Shared by the teacher's and the
+ * supervisor's student pages.
+ */
+export function StudentPlacement({ placement, formHref, supervisorHref, children }: StudentPlacementProps) {
+  const { t } = useTranslation("placement");
+  const { student, teacher, advisor, extraSupervisors, half, schemes } = placement;
+  const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
+  const sent = (date: string | null) => (date ? t("forms.sentOn", { date }) : t("forms.notSent"));
+  const own = (form: FormView) =>
+    form.own.state === "sent"
+      ? t("forms.ownSent", { date: form.own.atText })
+      : form.own.state === "draft"
+        ? t("forms.ownDraft", { date: form.own.atText })
+        : t("forms.ownNone");
+
+  // One table per half, even when an admin made several schemes for it.
+  const halves = [true, false]
+    .map((isMid) => ({
+      isMid,
+      forms: schemes.filter((s) => s.isMidSemester === isMid).flatMap((s) => s.forms),
+      hasScheme: schemes.some((s) => s.isMidSemester === isMid),
+    }))
+    .filter((h) => h.hasScheme);
+
+  return (
+    <>
+      <h2>{t("people.heading")}</h2>
+      <SummaryList
+        rows={[
+          { key: t("people.student"), value: <Person person={student} /> },
+          {
+            key: (
+              <>
+                {t("people.teacher")} <Tag variant="info">{t("people.teacherBadge")}</Tag>
+              </>
+            ),
+            value: teacher ? <Person person={teacher} /> : t("people.none"),
+          },
+          {
+            key: (
+              <>
+                {t("people.supervisor")} <Tag variant="info">{t("people.supervisorBadge")}</Tag>
+              </>
+            ),
+            value: advisor ? <Person person={advisor} href={supervisorHref?.(advisor.userId)} /> : t("people.none"),
+          },
+          {
+            key: (
+              <>
+                {t("people.extraSupervisors")} <Tag variant="info">{t("people.supervisorBadge")}</Tag>
+              </>
+            ),
+            value:
+              extraSupervisors.length === 0 ? (
+                t("people.none")
+              ) : (
+                <ul className="placement-list">
+                  {extraSupervisors.map((p) => (
+                    <li key={p.userId}>
+                      <Person person={p} href={supervisorHref?.(p.userId)} />
+                    </li>
+                  ))}
+                </ul>
+              ),
+          },
+          {
+            key: t("half.now"),
+            value: half.deadlineText
+              ? t("half.value", { half: halfName(half.half === "mid"), deadline: half.deadlineText })
+              : t("half.noDeadline", { half: halfName(half.half === "mid") }),
+          },
+        ]}
+      />
+
+      <p>
+        {/* A resource route (a file), so a full document request rather than client navigation. */}
+        <a href={`/api/classes/${placement.header.classId}/students/${student.userId}/full/pdf`}>{t("downloadPdf")}</a>
+      </p>
+
+      {children}
+
+      {halves.length === 0 ? (
+        <>
+          <h2>{t("forms.heading")}</h2>
+          <p>{t("forms.none")}</p>
+        </>
+      ) : null}
+      {halves.map(({ isMid, forms }) => (
+        <section key={String(isMid)} aria-labelledby={`placement-${isMid ? "mid" : "end"}`}>
+          <h2 id={`placement-${isMid ? "mid" : "end"}`}>
+            {halfName(isMid)}
+            {half.half === (isMid ? "mid" : "end") ? (
+              <>
+                {" "}
+                <Tag variant="success">{t("forms.current")}</Tag>
+              </>
+            ) : null}
+          </h2>
+          {forms.length === 0 ? (
+            <p>{t("forms.noForms")}</p>
+          ) : (
+            <Table
+              caption={t("forms.caption", { half: halfName(isMid).toLowerCase() })}
+              captionHidden
+              rowHeaders
+              columns={[
+                { header: t("forms.form") },
+                { header: t("forms.student") },
+                { header: t("forms.supervisor") },
+                { header: t("forms.teacher") },
+                { header: t("forms.own") },
+              ]}
+              rows={forms.map((form) => ({
+                key: `${form.assignmentId}-${form.formId}`,
+                cells: [
+                  <>
+                    <Link to={formHref(form)}>
+                      {form.name}
+                      <VisuallyHidden> ({halfName(isMid).toLowerCase()})</VisuallyHidden>
+                    </Link>
+                    <br />
+                    <Tag variant={form.isMainForm ? "info" : "neutral"}>
+                      {form.isMainForm ? t("forms.mainForm") : t("forms.specific")}
+                    </Tag>
+                  </>,
+                  sent(form.sentBy.student),
+                  sent(form.sentBy.advisor),
+                  sent(form.sentBy.teacher),
+                  own(form),
+                ],
+              }))}
+            />
+          )}
+        </section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,213 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
+import { z } from "zod";
+import { Button, ErrorSummary, PageHeading, TextField } from "~/components/ui";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { useValidatedForm } from "~/components/use-validated-form";
+import { completeLogin, logout } from "~/services/auth.server";
+import { getDb } from "~/services/db/index.server";
+import { flashHeader } from "~/services/flash.server";
+import { acceptInvitation, lookUpInvitation } from "~/services/invitations.server";
+import { normaliseEmail } from "~/services/otp.server";
+import { clientAddress, currentSession, readFormData } from "~/services/request.server";
+import { safeRedirect } from "~/services/roles";
+import type { Route } from "./+types/accept-invitation";
+
+export const handle = { titleKey: "student:accept.title" };
+
+/** Where the mail's link lands after a log-in (spec §2): a same-site path only. */
+const DEFAULT_LANDING = "/supervisor";
+/** Spec §9: a link that cannot be used sends the visitor to the log-in page after 7 seconds. */
+const LEAVE_AFTER_MS = 7000;
+
+// Digits, spaces and a leading +; 8 to 15 digits (E.164). The service applies the same rule.
+const phonePattern = /^\+?\d{8,15}$/;
+
+// Not "name": a control of that name shadows the form element's own `name` property in the DOM.
+const schema = z.object({
+  fullName: z
+    .string({ error: "student:errors.nameRequired" })
+    .trim()
+    .min(1, { error: "student:errors.nameRequired" })
+    .max(200, { error: "student:errors.nameTooLong" }),
+  phone: z
+    .string({ error: "student:errors.phoneRequired" })
+    .trim()
+    .min(1, { error: "student:errors.phoneRequired" })
+    .max(20, { error: "student:errors.phoneInvalid", abort: true })
+    .refine((value) => phonePattern.test(value.replace(/\s+/g, "")), { error: "student:errors.phoneInvalid" }),
+});
+
+function linkOf(url: URL, form?: FormData) {
+  const secret = String(form?.get("verificationGuid") ?? url.searchParams.get("verificationGuid") ?? "");
+  const landing = safeRedirect(String(form?.get("redirect_uri") ?? url.searchParams.get("redirect_uri") ?? ""), DEFAULT_LANDING);
+  const self = `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: landing })}`;
+  return { secret, landing, self };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { secret, landing } = linkOf(new URL(request.url));
+  const lookup = await lookUpInvitation(await getDb(), secret);
+  if (lookup.state !== "valid") {
+    return data({ state: lookup.state }, { status: lookup.state === "unknown" ? 404 : 410 });
+  }
+  const session = currentSession(context);
+  if (session && normaliseEmail(session.user.email) !== normaliseEmail(lookup.email)) {
+    return data({ state: "otherUser" as const, signedInAs: session.user.displayName }, { status: 409 });
+  }
+  return {
+    state: "valid" as const,
+    secret,
+    landing,
+    email: lookup.email,
+    studentName: lookup.studentName,
+    subject: `${lookup.subjectCode} ${lookup.subjectName}`,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const db = await getDb();
+  const formData = await readFormData(request);
+  const { secret, landing, self } = linkOf(new URL(request.url), formData);
+  const session = currentSession(context);
+  const ip = clientAddress(request);
+  const intent = formData.get("intent");
+
+  if (intent === "logout") {
+    if (!session) return redirect(self, 303);
+    const clear = await logout(db, { sessionId: session.id, userId: session.user.id, ip });
+    return redirect(self, { status: 303, headers: { "Set-Cookie": clear } });
+  }
+  if (intent !== "accept") throw new Response("Bad Request", { status: 400 });
+
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const lookup = await lookUpInvitation(db, secret);
+  if (lookup.state !== "valid") {
+    return data(submission.reply({ formErrors: [`student:accept.${lookup.state}Title`] }), {
+      status: lookup.state === "unknown" ? 404 : 410,
+    });
+  }
+  // Accepting in a browser where someone else is logged in would link the wrong person.
+  if (session && normaliseEmail(session.user.email) !== normaliseEmail(lookup.email)) {
+    return data(submission.reply({ formErrors: ["student:errors.otherUser"] }), { status: 409 });
+  }
+
+  const outcome = await acceptInvitation(db, { secret, name: submission.value.fullName, phone: submission.value.phone, ip });
+  if (!outcome.ok) {
+    if (outcome.error === "phoneInvalid") {
+      return data(submission.reply({ fieldErrors: { phone: ["student:errors.phoneInvalid"] } }), { status: 400 });
+    }
+    const key = outcome.error === "deactivated" || outcome.error === "isStudent" ? `student:errors.${outcome.error}` : `student:accept.${outcome.error}Title`;
+    return data(submission.reply({ formErrors: [key] }), { status: outcome.error === "deactivated" || outcome.error === "isStudent" ? 403 : 410 });
+  }
+
+  // The link came to this mailbox, which proves control of the address as an e-mail code does.
+  const response = await completeLogin(db, { user: outcome.user, request, ip, method: "invitation", redirectTo: landing });
+  response.headers.append(
+    "Set-Cookie",
+    await flashHeader({ type: "success", key: "student:accept.acceptedFlash", values: { student: lookup.studentName } }),
+  );
+  return response;
+}
+
+/** Without JS only the link; with JS a notice, and the move after 7 seconds. */
+function LeaveSoon() {
+  const { t } = useTranslation("student");
+  const navigate = useNavigate();
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    setLive(true);
+    const timer = setTimeout(() => navigate("/"), LEAVE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <>
+      <p role="status">{live ? t("accept.redirecting") : null}</p>
+      <p>
+        <Link to="/">{t("accept.toLogin")}</Link>
+      </p>
+    </>
+  );
+}
+
+export default function AcceptInvitation({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("student");
+  const navigation = useNavigation();
+  const [form, fields] = useValidatedForm(schema, loaderData.state === "valid" ? actionData : undefined);
+
+  if (loaderData.state === "otherUser") {
+    return (
+      <div className="app-content">
+        <PageHeading>{t("accept.otherUserTitle")}</PageHeading>
+        <p>{t("accept.otherUserText", { name: loaderData.signedInAs })}</p>
+        <Form method="post">
+          <input type="hidden" name="intent" value="logout" />
+          <Button>{t("accept.logOut")}</Button>
+        </Form>
+      </div>
+    );
+  }
+
+  if (loaderData.state !== "valid") {
+    return (
+      <div className="app-content">
+        <PageHeading>{t(`accept.${loaderData.state}Title`)}</PageHeading>
+        <p>{t(`accept.${loaderData.state}Text`)}</p>
+        <LeaveSoon />
+      </div>
+    );
+  }
+
+  return (
+    <div className="app-content">
+      <ErrorSummary errors={errorSummaryItems(t, [fields.fullName, fields.phone], { errors: form.errors, fieldId: fields.fullName.id })} />
+      <PageHeading>{t("accept.title")}</PageHeading>
+      <p>{t("accept.intro", { student: loaderData.studentName, subject: loaderData.subject })}</p>
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <input type="hidden" name="intent" value="accept" />
+        <input type="hidden" name="verificationGuid" value={loaderData.secret} />
+        <input type="hidden" name="redirect_uri" value={loaderData.landing} />
+        <TextField
+          label={t("accept.nameLabel")}
+          name={fields.fullName.name}
+          id={fields.fullName.id}
+          autoComplete="name"
+          required
+          maxLength={200}
+          width="30"
+          defaultValue={(fields.fullName.initialValue as string | undefined) ?? ""}
+          error={firstError(t, fields.fullName.errors)}
+        />
+        <TextField
+          label={t("accept.emailLabel")}
+          hint={t("accept.emailHint")}
+          name="invitedEmail"
+          id="invitedEmail"
+          type="email"
+          readOnly
+          width="30"
+          value={loaderData.email}
+        />
+        <TextField
+          label={t("accept.phoneLabel")}
+          hint={t("accept.phoneHint")}
+          name={fields.phone.name}
+          id={fields.phone.id}
+          type="tel"
+          autoComplete="tel"
+          inputMode="tel"
+          required
+          maxLength={20}
+          width="20"
+          defaultValue={(fields.phone.initialValue as string | undefined) ?? ""}
+          error={firstError(t, fields.phone.errors)}
+        />
+        <Button disabled={navigation.state === "submitting"}>{t("accept.submit")}</Button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { AlertBanner, Button, ErrorSummary, PageHeading, Tag, TextField } from "~/components/ui";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { useValidatedForm } from "~/components/use-validated-form";
+import { getDb } from "~/services/db/index.server";
+import { env } from "~/services/env.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getLanguage } from "~/services/i18n.server";
+import { notFound } from "~/services/ids";
+import { createInvitation, invitationStatus } from "~/services/invitations.server";
+import { requireStudentAccess } from "~/services/permissions.server";
+import { placementOf } from "~/services/placement.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { formatDay, osloDate } from "~/services/semesters";
+import { hasSupervisor, requireCurrentReference } from "~/services/student-placement.server";
+import type { Route } from "./+types/invite";
+
+export const handle = { titleKey: "student:invite.title" };
+
+const schema = z.object({
+  email: z
+    .string({ error: "student:errors.emailRequired" })
+    .trim()
+    .max(254, { error: "student:errors.emailInvalid" })
+    .pipe(z.email({ error: "student:errors.emailInvalid" })),
+});
+
+/** The student's class, after the role and data-level checks every student page makes. */
+async function studentReference(request: Request, context: Route.LoaderArgs["context"]) {
+  const session = requireRole(request, context, ROLE.Student);
+  const userId = session.user.id;
+  const db = await getDb();
+  const reference = await requireCurrentReference(db, request, userId, osloDate(new Date()));
+  await requireStudentAccess(db, { userId, role: ROLE.Student }, reference.classId, userId);
+  return { db, userId, reference };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, userId, reference } = await studentReference(request, context);
+  const placement = (await placementOf(db, reference.referenceId, userId)) ?? notFound();
+  const status = await invitationStatus(db, reference.referenceId);
+  const language = getLanguage(context);
+  return {
+    subject: `${reference.subjectCode} ${reference.subjectName}`,
+    hasSupervisor: hasSupervisor(placement),
+    status: status
+      ? {
+          state: status.state,
+          email: status.email,
+          expiresText: formatDay(osloDate(status.expiresAt), language),
+          acceptedByName: status.acceptedByName,
+          acceptedText: status.acceptedAt ? formatDay(osloDate(status.acceptedAt), language) : null,
+        }
+      : null,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, userId, reference } = await studentReference(request, context);
+  const formData = await readFormData(request);
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+
+  const outcome = await createInvitation(db, {
+    referenceId: reference.referenceId,
+    studentUserId: userId,
+    email: submission.value.email,
+    origin: env().APP_URL ?? new URL(request.url).origin,
+    ip: clientAddress(request),
+  });
+  if (!outcome.ok) {
+    switch (outcome.error) {
+      case "notFound":
+        return notFound();
+      case "ownAddress":
+        return data(submission.reply({ fieldErrors: { email: ["student:errors.ownAddress"] } }), { status: 400 });
+      case "hasSupervisor":
+        return data(submission.reply({ formErrors: ["student:errors.hasSupervisor"] }), { status: 409 });
+      case "rateLimited":
+        return data(submission.reply({ formErrors: ["student:errors.rateLimited"] }), {
+          status: 429,
+          headers: { "Retry-After": String(outcome.retryAfterSeconds) },
+        });
+    }
+  }
+  return redirectWithFlash("/student/supervisor/invite", {
+    type: "success",
+    key: "student:invite.sentFlash",
+    values: { email: outcome.email },
+  });
+}
+
+const STATE_TAG = { sent: "info", expired: "warning", accepted: "success" } as const;
+
+export default function InviteSupervisor({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("student");
+  const navigation = useNavigation();
+  const [form, fields] = useValidatedForm(schema, actionData);
+  const { subject, hasSupervisor, status } = loaderData;
+  const stateLabel = { sent: t("invite.stateSent"), expired: t("invite.stateExpired"), accepted: t("invite.stateAccepted") };
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to="/student/forms">{t("invite.backToForms")}</Link>
+      </p>
+      <ErrorSummary errors={errorSummaryItems(t, [fields.email], { errors: form.errors, fieldId: fields.email.id })} />
+      <PageHeading caption={subject}>{t("invite.title")}</PageHeading>
+
+      {status ? (
+        <>
+          <h2>{t("invite.statusHeading")}</h2>
+          <p>
+            <Tag variant={STATE_TAG[status.state]}>{stateLabel[status.state]}</Tag>{" "}
+            {status.state === "sent"
+              ? t("invite.sentText", { email: status.email, date: status.expiresText })
+              : status.state === "expired"
+                ? t("invite.expiredText", { email: status.email, date: status.expiresText })
+                : t("invite.acceptedText", { name: status.acceptedByName ?? status.email, date: status.acceptedText })}
+          </p>
+        </>
+      ) : null}
+
+      {hasSupervisor ? (
+        <AlertBanner variant="info">{t("invite.hasSupervisor")}</AlertBanner>
+      ) : (
+        <Form method="post" {...getFormProps(form)} noValidate>
+          <p>{t("invite.intro")}</p>
+          <TextField
+            label={t("invite.emailLabel")}
+            hint={t("invite.emailHint")}
+            name={fields.email.name}
+            id={fields.email.id}
+            type="email"
+            autoComplete="off"
+            spellCheck={false}
+            required
+            maxLength={254}
+            width="30"
+            defaultValue={(fields.email.initialValue as string | undefined) ?? ""}
+            error={firstError(t, fields.email.errors)}
+          />
+          <Button disabled={navigation.state === "submitting"}>
+            {status && status.state !== "accepted" ? t("invite.sendNew") : t("invite.submit")}
+          </Button>
+        </Form>
+      )}
+    </div>
+  );
+}

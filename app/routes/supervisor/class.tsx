@@ -1,0 +1,204 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { PeopleTable } from "~/components/app/PeopleTable";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { listValue, useValidatedForm } from "~/components/use-validated-form";
+import { Button, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, Table, Tag } from "~/components/ui";
+import { getDb } from "~/services/db/index.server";
+import { deadlineText } from "~/services/deadline";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getLanguage } from "~/services/i18n.server";
+import { idParam, notFound, parseId } from "~/services/ids";
+import { requireClassAccess } from "~/services/permissions.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { formatDay } from "~/services/semesters";
+import { supervisorClassPage, takeStudents } from "~/services/supervision.server";
+import type { Route } from "./+types/class";
+
+export const handle = { titleKey: "supervisor:class.title" };
+
+const takeSchema = z.object({
+  // Each id is checked in the action, so a bad one is reported on the group, not on a hidden item.
+  studentUserIds: z
+    .array(z.string(), { error: "supervisor:errors.noStudents" })
+    .min(1, { error: "supervisor:errors.noStudents" })
+    .max(500, { error: "supervisor:errors.unknownStudent" }),
+});
+
+async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
+  const session = requireRole(args.request, args.context, ROLE.Advisor);
+  const classId = idParam(args.params.classId);
+  const db = await getDb();
+  await requireClassAccess(db, { userId: session.user.id, role: ROLE.Advisor }, classId);
+  return { session, db, classId };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { session, db, classId } = await guard(args);
+  const page = await supervisorClassPage(db, classId, session.user.id);
+  if (!page) notFound();
+  const language = getLanguage(args.context);
+  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
+  const { header, classHalf, schemes, ...rest } = page;
+  return {
+    ...rest,
+    header: {
+      ...header,
+      periodStartText: day(header.periodStart),
+      periodEndText: day(header.periodEnd),
+      midSemesterText: day(header.midSemesterDate),
+      endSemesterText: day(header.endSemesterDate),
+    },
+    classHalf: { half: classHalf.half, deadlineText: classHalf.deadline ? deadlineText(classHalf.deadline) : null },
+    schemes: schemes.map(({ assignmentId, isMidSemester, forms }) => ({ assignmentId, isMidSemester, forms })),
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { session, db, classId } = await guard(args);
+  const formData = await readFormData(args.request);
+  if (formData.get("intent") !== "take") throw new Response("Bad Request", { status: 400 });
+  const submission = parseWithZod(formData, { schema: takeSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const ids = submission.value.studentUserIds.map(parseId);
+  const outcome = ids.includes(null)
+    ? ({ ok: false, error: "unknownStudent" } as const)
+    : await takeStudents(db, {
+        classId,
+        supervisorUserId: session.user.id,
+        studentUserIds: ids as number[],
+        ip: clientAddress(args.request),
+      });
+  if (!outcome.ok) {
+    // Only a supervisor attached to the class may take students; one who follows a student sees no list.
+    if (outcome.error === "notAttached") throw new Response("Forbidden", { status: 403 });
+    const reply = submission.reply({ fieldErrors: { studentUserIds: [`supervisor:errors.${outcome.error}`] } });
+    return data({ result: reply }, { status: 400 });
+  }
+  const self = `/supervisor/class/${classId}`;
+  const taken = outcome.taken.join(", ");
+  const missed = outcome.missed.join(", ");
+  if (outcome.missed.length === 0) return redirectWithFlash(self, { type: "success", key: "supervisor:take.taken", values: { names: taken } });
+  if (outcome.taken.length === 0) return redirectWithFlash(self, { type: "error", key: "supervisor:take.missed", values: { names: missed } });
+  return redirectWithFlash(self, { type: "info", key: "supervisor:take.some", values: { taken, missed } });
+}
+
+export default function SupervisorClass({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("supervisor");
+  const busy = useNavigation().state === "submitting";
+  const { header, classHalf, schemes, students, attached, unassigned } = loaderData;
+  const classId = header.classId;
+  const [takeForm, takeFields] = useValidatedForm(takeSchema, actionData?.result);
+  const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to="/supervisor">{t("class.backToHome")}</Link>
+      </p>
+      <ErrorSummary errors={errorSummaryItems(t, [takeFields.studentUserIds])} />
+      <PageHeading caption={header.periodName}>
+        {header.subjectCode} {header.subjectName}
+      </PageHeading>
+      <SummaryList
+        rows={[
+          { key: t("class.subject"), value: `${header.subjectCode} ${header.subjectName}` },
+          {
+            key: t("class.period"),
+            value: t("class.periodValue", { name: header.periodName, start: header.periodStartText, end: header.periodEndText }),
+          },
+          { key: t("class.midSemesterDate"), value: header.midSemesterText ?? t("class.notSet") },
+          { key: t("class.endSemesterDate"), value: header.endSemesterText ?? t("class.notSet") },
+          {
+            key: t("class.deadline"),
+            value: classHalf.deadlineText
+              ? t("class.deadlineValue", { half: halfName(classHalf.half === "mid").toLowerCase(), deadline: classHalf.deadlineText })
+              : t("class.notSet"),
+          },
+        ]}
+      />
+
+      <h2>{t("schemes.heading")}</h2>
+      {schemes.length === 0 ? (
+        <p>{t("schemes.none")}</p>
+      ) : (
+        <Table
+          caption={t("schemes.heading")}
+          captionHidden
+          rowHeaders
+          columns={[{ header: t("schemes.half") }, { header: t("schemes.forms") }]}
+          rows={schemes.map((scheme) => ({
+            key: String(scheme.assignmentId),
+            cells: [
+              halfName(scheme.isMidSemester),
+              scheme.forms.length === 0 ? (
+                t("schemes.noForms")
+              ) : (
+                <ul className="placement-list" key="forms">
+                  {scheme.forms.map((form) => (
+                    <li key={form.formId}>
+                      {form.name}{" "}
+                      <Tag variant={form.isMainForm ? "info" : "neutral"}>
+                        {form.isMainForm ? t("schemes.mainForm") : t("schemes.specific")}
+                      </Tag>
+                    </li>
+                  ))}
+                </ul>
+              ),
+            ],
+          }))}
+        />
+      )}
+
+      <h2>{t("students.heading", { count: students.length })}</h2>
+      <PeopleTable
+        caption={t("students.caption")}
+        empty={t("students.none")}
+        people={students}
+        href={(s) => `/supervisor/class/${classId}/student/${s.userId}`}
+        nameHeader={t("students.name")}
+        emailHeader={t("students.email")}
+        deactivatedLabel={t("students.deactivated")}
+        columns={[
+          { header: t("students.relation"), cell: (s) => (s.relation === "assigned" ? t("students.assigned") : t("students.extra")) },
+          { header: t("students.teacher"), cell: (s) => s.teacherName ?? t("students.noTeacher") },
+          {
+            header: t("students.progress"),
+            cell: (s) =>
+              s.formsTotal === 0
+                ? t("students.noForms", { half: halfName(s.half === "mid") })
+                : t("students.progressValue", { half: halfName(s.half === "mid"), sent: s.formsSent, total: s.formsTotal }),
+          },
+        ]}
+      />
+
+      {attached ? (
+        <>
+          <h2>{t("take.heading")}</h2>
+          {unassigned.length === 0 ? (
+            <p>{t("take.none")}</p>
+          ) : (
+            <Form method="post" {...getFormProps(takeForm)} key={`take-${unassigned.length}`} noValidate>
+              <input type="hidden" name="intent" value="take" />
+              <CheckboxGroup
+                name={takeFields.studentUserIds.name}
+                id={takeFields.studentUserIds.id}
+                legend={t("take.legend")}
+                legendSize="s"
+                hint={t("take.hint")}
+                options={unassigned.map((s) => ({ value: String(s.userId), label: s.displayName }))}
+                defaultValue={listValue(takeFields.studentUserIds.initialValue)}
+                error={firstError(t, takeFields.studentUserIds.errors)}
+              />
+              <Button disabled={busy}>{t("take.submit")}</Button>
+            </Form>
+          )}
+        </>
+      ) : null}
+    </div>
+  );
+}

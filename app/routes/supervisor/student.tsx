@@ -1,0 +1,49 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { StudentPlacement } from "~/components/app/StudentPlacement";
+import { PageHeading } from "~/components/ui";
+import { getDb } from "~/services/db/index.server";
+import { getLanguage } from "~/services/i18n.server";
+import { idParam, notFound } from "~/services/ids";
+import { requireStudentAccess } from "~/services/permissions.server";
+import { placementOf } from "~/services/placement.server";
+import { requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { placementForView } from "~/services/supervision.server";
+import type { Route } from "./+types/student";
+
+export const handle = { titleKey: "supervisor:student.title" };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const session = requireRole(request, context, ROLE.Advisor);
+  const classId = idParam(params.classId);
+  const studentUserId = idParam(params.userId);
+  const db = await getDb();
+  // Only the supervisor's own students, assigned or extra; anyone else's is a 404.
+  const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Advisor }, classId, studentUserId);
+  const placement = await placementOf(db, access.referenceId, session.user.id);
+  if (!placement) notFound();
+  return { placement: placementForView(placement, getLanguage(context)), relation: access.relation };
+}
+
+export default function SupervisorStudent({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("supervisor");
+  const { placement, relation } = loaderData;
+  const { header, student } = placement;
+  const classId = header.classId;
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={`/supervisor/class/${classId}`}>
+          {t("student.backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
+        </Link>
+      </p>
+      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>{student.displayName}</PageHeading>
+      <p>{relation === "advisor" ? t("student.youAreAssigned") : t("student.youAreExtra")}</p>
+      <StudentPlacement
+        placement={placement}
+        formHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,199 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { Button, CheckboxGroup, ErrorSummary, PageHeading, Pagination, TextField } from "~/components/ui";
+import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
+import { listValue, useValidatedForm } from "~/components/use-validated-form";
+import { classHeader } from "~/services/admin-classes.server";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { idParam, notFound, parseId } from "~/services/ids";
+import { requireClassTeacher } from "~/services/permissions.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import {
+  STUDENT_PICKER_PAGE_SIZE,
+  STUDENT_SEARCH_MAX_LENGTH,
+  studentPicker,
+  takeStudents,
+} from "~/services/teacher-class.server";
+import type { Route } from "./+types/add-students";
+
+export const handle = { titleKey: "teacher:addStudents.title" };
+
+/** "Show more" grows the list 20 at a time (spec §9) up to this many, so one form holds every choice. */
+const MAX_LISTED = 500;
+/** The id of the first checkbox; the error summary links here. */
+const FIELD_ID = "students";
+
+const schema = z.object({
+  studentIds: z
+    .array(z.string().regex(/^\d{1,10}$/, { error: "teacher:errors.unknownStudent" }), {
+      error: "teacher:errors.noStudents",
+    })
+    .min(1, { error: "teacher:errors.noStudents" })
+    .max(MAX_LISTED, { error: "teacher:errors.unknownStudent" }),
+});
+
+function readQuery(url: URL): { q: string; offset: number } {
+  const offset = Number(url.searchParams.get("offset"));
+  return {
+    q: (url.searchParams.get("q") ?? "").trim().slice(0, STUDENT_SEARCH_MAX_LENGTH),
+    offset:
+      Number.isInteger(offset) && offset >= STUDENT_PICKER_PAGE_SIZE ? Math.min(offset, MAX_LISTED - STUDENT_PICKER_PAGE_SIZE) : 0,
+  };
+}
+
+function pageUrl(classId: number, q: string, offset: number): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (offset >= STUDENT_PICKER_PAGE_SIZE) params.set("offset", String(offset));
+  const query = params.toString();
+  return `/teacher/class/${classId}/students/add${query ? `?${query}` : ""}`;
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const classId = idParam(params.classId);
+  const db = await getDb();
+  await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
+  const header = await classHeader(db, classId);
+  if (!header) notFound();
+  const { q, offset } = readQuery(new URL(request.url));
+  const { rows, total } = await studentPicker(db, { classId, search: q, limit: offset + STUDENT_PICKER_PAGE_SIZE });
+  const shown = rows.length;
+  return {
+    classId,
+    subject: `${header.subjectCode} ${header.subjectName}`,
+    periodName: header.periodName,
+    q,
+    total,
+    students: rows.map((r) => ({
+      userId: r.userId,
+      displayName: r.displayName,
+      email: r.email,
+      teacherName: r.teacherName,
+      mine: r.teacherUserId === session.user.id,
+    })),
+    // The fragment takes the reader to the first newly shown student, with or without JavaScript.
+    moreHref: shown < total && shown < MAX_LISTED ? `${pageUrl(classId, q, shown)}#${FIELD_ID}-${shown + 1}` : null,
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const classId = idParam(params.classId);
+  const db = await getDb();
+  await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
+  const formData = await readFormData(request);
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const ids = submission.value.studentIds.map(parseId);
+  const refuse = (message: string) => data(submission.reply({ fieldErrors: { studentIds: [message] } }), { status: 400 });
+  if (ids.some((id) => id === null)) return refuse("teacher:errors.unknownStudent");
+
+  const outcome = await takeStudents(db, {
+    classId,
+    teacherUserId: session.user.id,
+    studentUserIds: ids as number[],
+    ip: clientAddress(request),
+  });
+  if (!outcome.ok) return refuse(`teacher:errors.${outcome.error}`);
+  const names = (list: { displayName: string }[]) => list.map((s) => s.displayName).join(", ");
+  const { assigned, taken } = outcome;
+  if (assigned.length === 0 && taken.length > 0) {
+    return refuse(errorMessage("teacher:errors.allTaken", { names: names(taken) }));
+  }
+  const classPage = `/teacher/class/${classId}`;
+  if (assigned.length === 0) return redirectWithFlash(classPage, { type: "info", key: "teacher:addStudents.nothingNew" });
+  return redirectWithFlash(
+    classPage,
+    taken.length > 0
+      ? { type: "success", key: "teacher:addStudents.addedSomeTaken", values: { added: names(assigned), taken: names(taken) } }
+      : { type: "success", key: "teacher:addStudents.added", values: { count: assigned.length, names: names(assigned) } },
+  );
+}
+
+export default function AddStudents({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("teacher");
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { classId, subject, periodName, q, total, students, moreHref } = loaderData;
+  const [form, fields] = useValidatedForm(schema, actionData);
+  const error = firstError(t, fields.studentIds.errors);
+  const chosen = listValue(fields.studentIds.initialValue);
+  const summary = errorSummaryItems(t, [{ id: FIELD_ID, errors: fields.studentIds.errors }]);
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={`/teacher/class/${classId}`}>{t("addStudents.backToClass", { subject })}</Link>
+      </p>
+      <ErrorSummary errors={summary} />
+      <PageHeading caption={`${subject}, ${periodName}`}>{t("addStudents.heading")}</PageHeading>
+      <p className="app-lead">{t("addStudents.intro")}</p>
+
+      <section aria-labelledby="student-search-heading">
+        <h2 id="student-search-heading" className="ui-visually-hidden">
+          {t("addStudents.searchHeading")}
+        </h2>
+        <Form method="get" action={`/teacher/class/${classId}/students/add`} className="teacher-picker-search">
+          <TextField
+            label={t("addStudents.search")}
+            name="q"
+            type="search"
+            width="20"
+            autoComplete="off"
+            spellCheck={false}
+            defaultValue={q}
+          />
+          <Button variant="secondary">{t("addStudents.searchSubmit")}</Button>
+          {q ? (
+            <p>
+              <Link to={`/teacher/class/${classId}/students/add`}>{t("addStudents.showAll")}</Link>
+            </p>
+          ) : null}
+        </Form>
+      </section>
+
+      {students.length === 0 ? (
+        <p>{q ? t("addStudents.none") : t("addStudents.noStudents")}</p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} noValidate>
+          <CheckboxGroup
+            name={fields.studentIds.name}
+            id={FIELD_ID}
+            legend={t("addStudents.legend")}
+            legendSize="m"
+            error={error}
+            defaultValue={chosen}
+            options={students.map((s) => ({
+              value: String(s.userId),
+              label: s.displayName,
+              disabled: s.teacherName !== null,
+              hint: (
+                <>
+                  {s.email}
+                  {s.teacherName !== null ? (
+                    <>
+                      <br />
+                      {s.mine ? t("addStudents.isYours") : t("addStudents.hasTeacher", { name: s.teacherName })}
+                    </>
+                  ) : null}
+                </>
+              ),
+            }))}
+          />
+          <Pagination
+            href={moreHref ?? undefined}
+            label={t("addStudents.more")}
+            status={t("addStudents.shown", { shown: students.length, total })}
+          />
+          <Button disabled={busy}>{t("addStudents.submit")}</Button>
+        </Form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,179 @@
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { Button, ErrorSummary, PageHeading, TextField } from "~/components/ui";
+import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
+import { useValidatedForm } from "~/components/use-validated-form";
+import { classHeader } from "~/services/admin-classes.server";
+import { getDb } from "~/services/db/index.server";
+import { sendMail } from "~/services/email.server";
+import { env } from "~/services/env.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getInstance } from "~/services/i18n.server";
+import { idParam, notFound } from "~/services/ids";
+import { appName, currentInstitution } from "~/services/institution.server";
+import { requireClassTeacher } from "~/services/permissions.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { addSupervisor, welcomeMail } from "~/services/teacher-class.server";
+import type { Route } from "./+types/add-supervisor";
+
+export const handle = { titleKey: "teacher:addSupervisor.title" };
+
+// Shared by the browser's checks and the server's (so not from a .server module).
+const SUPERVISOR_NAME_MAX = 200;
+const SUPERVISOR_EMAIL_MAX = 254;
+const SUPERVISOR_PHONE_MAX = 32;
+
+/** A Norwegian or international mobile number: 8 to 15 digits, with spaces, dashes or a leading +. */
+function plausiblePhone(value: string): boolean {
+  const digits = value.replace(/\D/g, "");
+  return /^\+?[\d\s().-]+$/.test(value) && digits.length >= 8 && digits.length <= 15;
+}
+
+const schema = z.object({
+  name: z
+    .string({ error: "teacher:errors.nameRequired" })
+    .trim()
+    .min(1, { error: "teacher:errors.nameRequired" })
+    .max(SUPERVISOR_NAME_MAX, { error: "teacher:errors.nameTooLong" }),
+  email: z
+    .string({ error: "teacher:errors.emailRequired" })
+    .trim()
+    .max(SUPERVISOR_EMAIL_MAX, { error: "teacher:errors.emailTooLong" })
+    .pipe(z.email({ error: "teacher:errors.emailInvalid" })),
+  phone: z
+    .string()
+    .trim()
+    .max(SUPERVISOR_PHONE_MAX, { error: "teacher:errors.phoneInvalid", abort: true })
+    .refine(plausiblePhone, { error: "teacher:errors.phoneInvalid" })
+    .optional(),
+});
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const classId = idParam(params.classId);
+  const db = await getDb();
+  await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
+  const header = await classHeader(db, classId);
+  if (!header) notFound();
+  return { classId, subject: `${header.subjectCode} ${header.subjectName}`, periodName: header.periodName };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const classId = idParam(params.classId);
+  const db = await getDb();
+  await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
+  const formData = await readFormData(request);
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  const { name, email, phone } = submission.value;
+  const outcome = await addSupervisor(db, {
+    classId,
+    name,
+    email,
+    phone: phone ?? null,
+    actorUserId: session.user.id,
+    ip: clientAddress(request),
+  });
+  if (!outcome.ok) {
+    if (outcome.error === "notFound") notFound();
+    const message =
+      outcome.error === "alreadyAttached"
+        ? errorMessage("teacher:errors.alreadyAttached", { email: email.toLowerCase() })
+        : "teacher:errors.deactivated";
+    return data(submission.reply({ fieldErrors: { email: [message] } }), { status: 400 });
+  }
+
+  const header = (await classHeader(db, classId))!;
+  const { user } = outcome;
+  const institution = currentInstitution();
+  let mailSent = true;
+  try {
+    await sendMail(
+      welcomeMail(getInstance(context).getFixedT("nb", "teacher"), {
+        to: user.email,
+        name: user.displayName,
+        teacherName: session.user.displayName,
+        header,
+        origin: env().APP_URL?.replace(/\/$/, "") ?? new URL(request.url).origin,
+        appName: appName(institution, "nb"),
+        phoneNumber: user.phoneNumber,
+      }),
+    );
+  } catch (error) {
+    // The supervisor is added either way; the teacher is told to pass the word on themselves.
+    console.error("[mail] welcome mail to a supervisor failed:", error instanceof Error ? error.message : error);
+    mailSent = false;
+  }
+  return redirectWithFlash(`/teacher/class/${classId}`, {
+    type: mailSent ? "success" : "info",
+    key: mailSent ? "teacher:addSupervisor.added" : "teacher:addSupervisor.addedMailFailed",
+    values: { name: user.displayName, email: user.email },
+  });
+}
+
+export default function AddSupervisor({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("teacher");
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { classId, subject, periodName } = loaderData;
+  const [form, fields] = useValidatedForm(schema, actionData);
+  const summary = errorSummaryItems(t, [fields.name, fields.email, fields.phone]);
+  const initial = (value: unknown) => (typeof value === "string" ? value : "");
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={`/teacher/class/${classId}`}>{t("addSupervisor.backToClass", { subject })}</Link>
+      </p>
+      <ErrorSummary errors={summary} />
+      <PageHeading caption={`${subject}, ${periodName}`}>{t("addSupervisor.heading")}</PageHeading>
+      <p className="app-lead">{t("addSupervisor.intro")}</p>
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <TextField
+          label={t("addSupervisor.name")}
+          name={fields.name.name}
+          id={fields.name.id}
+          autoComplete="off"
+          width="30"
+          required
+          maxLength={SUPERVISOR_NAME_MAX}
+          defaultValue={initial(fields.name.initialValue)}
+          error={firstError(t, fields.name.errors)}
+        />
+        <TextField
+          label={t("addSupervisor.email")}
+          hint={t("addSupervisor.emailHint")}
+          name={fields.email.name}
+          id={fields.email.id}
+          type="email"
+          autoComplete="off"
+          spellCheck={false}
+          width="30"
+          required
+          maxLength={SUPERVISOR_EMAIL_MAX}
+          defaultValue={initial(fields.email.initialValue)}
+          error={firstError(t, fields.email.errors)}
+        />
+        <TextField
+          label={t("addSupervisor.phone")}
+          hint={t("addSupervisor.phoneHint")}
+          name={fields.phone.name}
+          id={fields.phone.id}
+          type="tel"
+          autoComplete="off"
+          width="20"
+          optional
+          maxLength={SUPERVISOR_PHONE_MAX}
+          defaultValue={initial(fields.phone.initialValue)}
+          error={firstError(t, fields.phone.errors)}
+        />
+        <Button disabled={busy}>{t("addSupervisor.submit")}</Button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { PeopleTable } from "~/components/app/PeopleTable";
+import { PageHeading, SummaryList, Tag } from "~/components/ui";
+import { advisorStudentsPage } from "~/services/admin-classes.server";
+import { getDb } from "~/services/db/index.server";
+import { idParam, notFound } from "~/services/ids";
+import { requireClassTeacher } from "~/services/permissions.server";
+import { requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import type { Route } from "./+types/advisor";
+
+export const handle = { titleKey: "teacher:advisor.title" };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const classId = idParam(params.classId);
+  const userId = idParam(params.userId);
+  const db = await getDb();
+  await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
+  const page = await advisorStudentsPage(db, classId, userId);
+  if (!page) notFound();
+  const { header, supervisor, students } = page;
+  return {
+    classId,
+    subject: `${header.subjectCode} ${header.subjectName}`,
+    periodName: header.periodName,
+    supervisor,
+    students,
+  };
+}
+
+export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("teacher");
+  const { classId, subject, periodName, supervisor, students } = loaderData;
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={`/teacher/class/${classId}`}>{t("advisor.backToClass", { subject })}</Link>
+      </p>
+      <PageHeading caption={`${subject}, ${periodName}`}>{t("advisor.heading", { name: supervisor.displayName })}</PageHeading>
+      <SummaryList
+        rows={[
+          {
+            key: t("advisor.supervisor"),
+            value: (
+              <>
+                {supervisor.displayName} (<a href={`mailto:${supervisor.email}`}>{supervisor.email}</a>)
+                {supervisor.isActive ? null : (
+                  <>
+                    {" "}
+                    <Tag variant="neutral">{t("class.people.deactivated")}</Tag>
+                  </>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
+      <h2>{t("advisor.studentsHeading", { count: students.length })}</h2>
+      <PeopleTable
+        caption={t("advisor.caption", { name: supervisor.displayName })}
+        empty={t("advisor.none")}
+        people={students}
+        href={(s) => `/teacher/class/${classId}/student/${s.userId}`}
+        nameHeader={t("class.people.name")}
+        emailHeader={t("class.people.email")}
+        deactivatedLabel={t("class.people.deactivated")}
+        columns={[
+          { header: t("advisor.teacher"), cell: (s) => s.teacherName ?? t("class.people.none") },
+          { header: t("advisor.relation"), cell: (s) => (s.relation === "assigned" ? t("advisor.assigned") : t("advisor.extra")) },
+        ]}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,435 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation } from "react-router";
+import { PeopleTable } from "~/components/app/PeopleTable";
+import {
+  AlertBanner,
+  Button,
+  LinkButton,
+  PageHeading,
+  SummaryList,
+  Table,
+  Tag,
+  VisuallyHidden,
+  type TagVariant,
+} from "~/components/ui";
+import { classHeader } from "~/services/admin-classes.server";
+import type { Db } from "~/services/db/client.server";
+import { getDb } from "~/services/db/index.server";
+import { deadlineText } from "~/services/deadline";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getLanguage } from "~/services/i18n.server";
+import { idParam, notFound } from "~/services/ids";
+import { requireClassAccess, requireClassTeacher } from "~/services/permissions.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { formatDay } from "~/services/semesters";
+import {
+  halfProgress,
+  joinClass,
+  leaveClass,
+  readSort,
+  teacherClassPage,
+  type AuthorCounts,
+  type HalfProgress,
+  type SortDirection,
+  type SortKey,
+} from "~/services/teacher-class.server";
+import type { Route } from "./+types/class";
+
+export const handle = { titleKey: "teacher:class.title" };
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const classId = idParam(params.classId);
+  const db = await getDb();
+  const access = await requireClassAccess(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
+  const { sort, dir } = readSort(new URL(request.url).searchParams);
+  const page = await teacherClassPage(db, { classId, viewerUserId: session.user.id, access, sort, dir });
+  if (!page) notFound();
+  const language = getLanguage(context);
+  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
+  const { header, half, members, formCount, deadlinePassed } = page;
+  const state = (counts: AuthorCounts, isMid: boolean): HalfProgress =>
+    halfProgress(counts, isMid ? formCount.mid : formCount.end, isMid ? deadlinePassed.mid : deadlinePassed.end);
+  return {
+    header: {
+      classId: header.classId,
+      subjectCode: header.subjectCode,
+      subjectName: header.subjectName,
+      periodName: header.periodName,
+      periodStartText: day(header.periodStart),
+      periodEndText: day(header.periodEnd),
+      midSemesterText: day(header.midSemesterDate),
+      endSemesterText: day(header.endSemesterDate),
+    },
+    deadline: half.deadline ? { half: half.half, text: deadlineText(half.deadline) } : null,
+    ended: page.ended,
+    schemes: page.schemes.map((scheme) => ({
+      assignmentId: scheme.assignmentId,
+      isMidSemester: scheme.isMidSemester,
+      forms: scheme.forms.filter((f) => !f.deleted).map((f) => ({ formId: f.formId, name: f.name, isMainForm: f.isMainForm })),
+    })),
+    formCount,
+    sort,
+    dir,
+    // An outsider gets nothing about the class's people (DESIGN.md §4).
+    members: members
+      ? {
+          myStudents: members.myStudents.map((s) => ({
+            userId: s.userId,
+            displayName: s.displayName,
+            email: s.email,
+            isActive: s.isActive,
+            advisorName: s.advisorName,
+          })),
+          supervisors: members.supervisors,
+          progress: members.progress.map((row) => ({
+            userId: row.userId,
+            displayName: row.displayName,
+            isActive: row.isActive,
+            teacherName: row.teacherName,
+            advisorName: row.advisorName,
+            mid: { counts: row.mid, state: state(row.mid, true) },
+            end: { counts: row.end, state: state(row.end, false) },
+          })),
+        }
+      : null,
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const classId = idParam(params.classId);
+  const db = await getDb();
+  const viewer = { userId: session.user.id, role: ROLE.Teacher };
+  const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  const self = `/teacher/class/${classId}`;
+
+  if (intent === "join") {
+    await requireClassAccess(db, viewer, classId);
+    const outcome = await joinClass(db, { classId, userId: session.user.id, ip: clientAddress(request) });
+    if (!outcome.ok) {
+      if (outcome.error === "notFound") notFound();
+      if (outcome.error === "ended") return data({ error: "teacher:errors.ended" }, { status: 400 });
+    }
+    return redirectWithFlash(self, {
+      type: outcome.ok ? "success" : "info",
+      key: outcome.ok ? "teacher:class.joined" : "teacher:class.alreadyJoined",
+      values: { subject: await subjectOf(db, classId) },
+    });
+  }
+
+  if (intent === "leave") {
+    await requireClassTeacher(db, viewer, classId);
+    const outcome = await leaveClass(db, { classId, userId: session.user.id, ip: clientAddress(request) });
+    if (!outcome.ok) notFound();
+    const subject = await subjectOf(db, classId);
+    const { released } = outcome;
+    return redirectWithFlash(
+      "/teacher",
+      released.length === 0
+        ? { type: "success", key: "teacher:class.left", values: { subject } }
+        : {
+            type: "success",
+            key: "teacher:class.leftReleased",
+            values: { subject, count: released.length, names: released.map((s) => s.displayName).join(", ") },
+          },
+    );
+  }
+
+  throw new Response("Bad Request", { status: 400 });
+}
+
+async function subjectOf(db: Db, classId: number): Promise<string> {
+  const header = await classHeader(db, classId);
+  return header ? `${header.subjectCode} ${header.subjectName}` : "";
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type ProgressRowData = NonNullable<LoaderData["members"]>["progress"][number];
+
+const STATE_TAG: Record<Exclude<HalfProgress, "none">, TagVariant> = { done: "success", behind: "warning", open: "neutral" };
+
+export default function TeacherClass({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("teacher");
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { header, deadline, ended, schemes, members } = loaderData;
+  const classId = header.classId;
+  const halfName = (isMid: boolean) => (isMid ? t("class.schemes.mid") : t("class.schemes.end"));
+  const peopleText = {
+    nameHeader: t("class.people.name"),
+    emailHeader: t("class.people.email"),
+    deactivatedLabel: t("class.people.deactivated"),
+  };
+  const released = members?.myStudents ?? [];
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to="/teacher">{t("class.backToHome")}</Link>
+      </p>
+      <PageHeading caption={header.periodName}>
+        {header.subjectCode} {header.subjectName}
+      </PageHeading>
+
+      <SummaryList
+        rows={[
+          {
+            key: t("class.details.period"),
+            value: t("class.details.periodValue", { name: header.periodName, start: header.periodStartText, end: header.periodEndText }),
+          },
+          { key: t("class.details.midSemesterDate"), value: header.midSemesterText ?? t("class.details.notSet") },
+          { key: t("class.details.endSemesterDate"), value: header.endSemesterText ?? t("class.details.notSet") },
+          {
+            key: t("class.details.deadline"),
+            value: deadline
+              ? t(deadline.half === "mid" ? "class.details.deadlineMid" : "class.details.deadlineEnd", { date: deadline.text })
+              : t("class.details.notSet"),
+          },
+        ]}
+      />
+
+      {members ? null : (
+        <section aria-labelledby="join-heading">
+          <h2 id="join-heading">{t("class.outsider.heading")}</h2>
+          {actionData?.error ? <AlertBanner variant="error">{t(actionData.error as never)}</AlertBanner> : null}
+          {ended ? (
+            <p>{t("class.outsider.ended")}</p>
+          ) : (
+            <>
+              <p>{t("class.outsider.text")}</p>
+              <Form method="post">
+                <input type="hidden" name="intent" value="join" />
+                <Button disabled={busy}>{t("class.outsider.join")}</Button>
+              </Form>
+            </>
+          )}
+        </section>
+      )}
+
+      {members ? (
+        <>
+          <h2 id="mine">{t("class.mine.heading", { count: members.myStudents.length })}</h2>
+          <PeopleTable
+            {...peopleText}
+            caption={t("class.mine.caption")}
+            empty={t("class.mine.none")}
+            people={members.myStudents}
+            href={(s) => `/teacher/class/${classId}/student/${s.userId}`}
+            columns={[{ header: t("class.mine.supervisor"), cell: (s) => s.advisorName ?? t("class.people.none") }]}
+          />
+          <p>
+            <LinkButton variant="secondary" to={`/teacher/class/${classId}/students/add`}>
+              {t("class.mine.add")}
+            </LinkButton>
+          </p>
+
+          <h2 id="supervisors">{t("class.supervisors.heading", { count: members.supervisors.length })}</h2>
+          <PeopleTable
+            {...peopleText}
+            caption={t("class.supervisors.caption")}
+            empty={t("class.supervisors.none")}
+            people={members.supervisors}
+            href={(s) => `/teacher/class/${classId}/advisor/${s.userId}`}
+            columns={[{ header: t("class.supervisors.students"), numeric: true, cell: (s) => s.studentCount }]}
+          />
+          <p>
+            <LinkButton variant="secondary" to={`/teacher/class/${classId}/supervisors/add`}>
+              {t("class.supervisors.add")}
+            </LinkButton>
+          </p>
+
+          <h2 id="progress">{t("class.progress.heading")}</h2>
+          {members.progress.length === 0 ? (
+            <p>{t("class.progress.none")}</p>
+          ) : (
+            <>
+              <p>{t("class.progress.intro")}</p>
+              <ProgressTable
+                classId={classId}
+                rows={members.progress}
+                formCount={loaderData.formCount}
+                sort={loaderData.sort}
+                dir={loaderData.dir}
+              />
+            </>
+          )}
+        </>
+      ) : null}
+
+      <h2 id="schemes">{t("class.schemes.heading")}</h2>
+      {schemes.length === 0 ? (
+        <p>{t("class.schemes.none")}</p>
+      ) : (
+        <Table
+          caption={t("class.schemes.heading")}
+          captionHidden
+          rowHeaders
+          columns={[{ header: t("class.schemes.half") }, { header: t("class.schemes.forms") }]}
+          rows={schemes.map((scheme) => ({
+            key: String(scheme.assignmentId),
+            cells: [
+              halfName(scheme.isMidSemester),
+              <ul className="admin-class-forms" key="forms">
+                {scheme.forms.map((form) => (
+                  <li key={form.formId}>
+                    {form.name}
+                    {form.isMainForm ? (
+                      <>
+                        {" "}
+                        <Tag variant="info">{t("class.schemes.mainForm")}</Tag>
+                      </>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>,
+            ],
+          }))}
+        />
+      )}
+
+      {members ? (
+        <section aria-labelledby="leave-heading">
+          <h2 id="leave-heading">{t("class.leave.heading")}</h2>
+          <p>{t("class.leave.text")}</p>
+          {released.length > 0 ? (
+            <p>
+              {t("class.leave.released", { count: released.length, names: released.map((s) => s.displayName).join(", ") })}
+            </p>
+          ) : null}
+          <Form method="post">
+            <input type="hidden" name="intent" value="leave" />
+            <Button variant="warning" disabled={busy}>
+              {t("class.leave.submit")}
+            </Button>
+          </Form>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+const COLUMNS: SortKey[] = ["name", "teacher", "supervisor", "mid", "end"];
+
+/**
+ * The progress overview: one row per student, sorted by links in the column headers (so it works
+ * without JavaScript), the sorted column marked with aria-sort.
+ */
+function ProgressTable({
+  classId,
+  rows,
+  formCount,
+  sort,
+  dir,
+}: {
+  classId: number;
+  rows: ProgressRowData[];
+  formCount: { mid: number; end: number };
+  sort: SortKey;
+  dir: SortDirection;
+}) {
+  const { t } = useTranslation("teacher");
+  const captionId = useId();
+  const label: Record<SortKey, string> = {
+    name: t("class.progress.student"),
+    teacher: t("class.progress.teacher"),
+    supervisor: t("class.progress.supervisor"),
+    mid: t("class.progress.mid"),
+    end: t("class.progress.end"),
+  };
+  const href = (key: SortKey) => {
+    const next: SortDirection = key === sort && dir === "asc" ? "desc" : "asc";
+    return { search: `?sort=${key}&dir=${next}`, hash: "progress" };
+  };
+  return (
+    <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table className="ui-table teacher-progress">
+        <caption id={captionId} className="ui-table__caption ui-visually-hidden">
+          {t("class.progress.captionSorted", {
+            column: label[sort],
+            direction: dir === "asc" ? t("class.progress.ascending") : t("class.progress.descending"),
+          })}
+        </caption>
+        <thead className="ui-table__head">
+          <tr className="ui-table__row">
+            {COLUMNS.map((key) => (
+              <th
+                key={key}
+                scope="col"
+                className="ui-table__header"
+                aria-sort={key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
+              >
+                <Link to={href(key)} preventScrollReset className="teacher-progress__sort">
+                  {label[key]}
+                  {key === sort ? (
+                    <span className="teacher-progress__arrow" aria-hidden="true">
+                      {dir === "asc" ? " ▲" : " ▼"}
+                    </span>
+                  ) : null}
+                </Link>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="ui-table__body">
+          {rows.map((row) => (
+            <tr key={row.userId} className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
+              <th scope="row" className="ui-table__header ui-table__header--row">
+                <Link to={`/teacher/class/${classId}/student/${row.userId}`}>{row.displayName}</Link>
+              </th>
+              <td className="ui-table__cell">{row.teacherName ?? t("class.progress.noOne")}</td>
+              <td className="ui-table__cell">{row.advisorName ?? t("class.progress.noOne")}</td>
+              <td className="ui-table__cell">
+                <HalfCell {...row.mid} total={formCount.mid} />
+              </td>
+              <td className="ui-table__cell">
+                <HalfCell {...row.end} total={formCount.end} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function HalfCell({ counts, state, total }: { counts: AuthorCounts; state: HalfProgress; total: number }) {
+  const { t } = useTranslation("teacher");
+  if (state === "none") return <>{t("class.progress.state.none")}</>;
+  const authors = [
+    { key: "student", short: "S", name: t("class.progress.authorStudent"), sent: counts.student },
+    { key: "advisor", short: "PV", name: t("class.progress.authorAdvisor"), sent: counts.advisor },
+    { key: "teacher", short: "PL", name: t("class.progress.authorTeacher"), sent: counts.teacher },
+  ];
+  return (
+    <>
+      <Tag variant={STATE_TAG[state]} className={`teacher-progress__state teacher-progress__state--${state}`}>
+        {t(`class.progress.state.${state}`)}
+      </Tag>
+      <ul className="teacher-progress__counts">
+        {authors.map((author) => {
+          const complete = author.sent >= total;
+          return (
+            <li key={author.key} className={complete ? "teacher-progress__count teacher-progress__count--done" : "teacher-progress__count"}>
+              <span className="teacher-progress__author" aria-hidden="true">
+                {author.short}
+              </span>
+              <VisuallyHidden>{author.name}:</VisuallyHidden> {t("class.progress.count", { sent: author.sent, total })}
+              {complete ? (
+                <>
+                  <span className="teacher-progress__check" aria-hidden="true">
+                    {" ✓"}
+                  </span>
+                  <VisuallyHidden>, {t("class.progress.allSent")}</VisuallyHidden>
+                </>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}

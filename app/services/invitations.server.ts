@@ -1,0 +1,340 @@
+import crypto from "node:crypto";
+import { desc, eq, sql } from "drizzle-orm";
+import { audit } from "./audit.server";
+import { findUserByEmail, type LoginUser } from "./auth.server";
+import type { Db } from "./db/client.server";
+import {
+  advisorInvitations,
+  classAdvisors,
+  classes,
+  studentExtraSupervisors,
+  studentReferences,
+  subjects,
+  userRoles,
+  users,
+} from "./db/schema";
+import { deadlineText } from "./deadline";
+import { sendMail } from "./email.server";
+import { normaliseEmail } from "./otp.server";
+import { hitRateLimit } from "./rate-limit.server";
+import { ROLE } from "./roles";
+import { osloDate } from "./semesters";
+
+/**
+ * A student invites a supervisor by e-mail (spec §2, §4, §9). The link carries a random secret;
+ * only its SHA-256 is stored, so a leaked table yields no usable links. Following the link proves
+ * control of the mailbox as an e-mail code does, so accepting also logs the supervisor in.
+ */
+
+export const INVITATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;
+/** Invitations a student may send per window: enough to fix a typo, too few to spam with. */
+export const INVITATION_LIMIT = { limit: 5, windowMs: 24 * 60 * 60 * 1000 };
+
+export function hashInvitationSecret(secret: string): string {
+  return crypto.createHash("sha256").update(secret, "utf8").digest("hex");
+}
+
+export function newInvitationSecret(): string {
+  return crypto.randomBytes(32).toString("base64url");
+}
+
+/** The link in the mail; `origin` is APP_URL, or the origin the student's request came to. */
+export function invitationLink(origin: string, secret: string): string {
+  const url = new URL("/supervisor/accept-invitation", origin);
+  url.searchParams.set("verificationGuid", secret);
+  url.searchParams.set("redirect_uri", "/supervisor");
+  return url.toString();
+}
+
+/** Valid up to and including the instant it expires; expired once that instant has passed (spec §4). */
+export function isExpired(expiresAt: Date, now: Date): boolean {
+  return now.getTime() > expiresAt.getTime();
+}
+
+/**
+ * A phone number as people type it: digits, spaces and a leading +. Eight digits are a Norwegian
+ * number and get +47; anything else is kept as typed, without spaces. null when it is not a number.
+ */
+export function normalisePhone(text: string): string | null {
+  const compact = text.replace(/\s+/g, "");
+  if (!/^\+?\d{8,15}$/.test(compact)) return null;
+  return /^\d{8}$/.test(compact) ? `+47${compact}` : compact;
+}
+
+export type CreateInvitationOutcome =
+  | { ok: true; invitationId: number; email: string; expiresAt: Date }
+  | { ok: false; error: "hasSupervisor" | "ownAddress" | "notFound" }
+  | { ok: false; error: "rateLimited"; retryAfterSeconds: number };
+
+interface ReferenceFacts {
+  referenceId: number;
+  classId: number;
+  studentUserId: number;
+  advisorUserId: number | null;
+  studentName: string;
+  studentEmail: string;
+  subjectCode: string;
+  subjectName: string;
+  extraSupervisors: number;
+}
+
+async function referenceFacts(db: Db, referenceId: number): Promise<ReferenceFacts | null> {
+  const [row] = await db
+    .select({
+      referenceId: studentReferences.id,
+      classId: studentReferences.classId,
+      studentUserId: studentReferences.studentUserId,
+      advisorUserId: studentReferences.advisorUserId,
+      studentName: users.displayName,
+      studentEmail: users.email,
+      subjectCode: subjects.subjectCode,
+      subjectName: subjects.name,
+      extraSupervisors: sql<number>`(select count(*)::int from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id})`,
+    })
+    .from(studentReferences)
+    .innerJoin(users, eq(users.id, studentReferences.studentUserId))
+    .innerJoin(classes, eq(classes.id, studentReferences.classId))
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .where(eq(studentReferences.id, referenceId));
+  return row ? { ...row, extraSupervisors: Number(row.extraSupervisors) } : null;
+}
+
+/**
+ * Sends an invitation for the student's reference. Refused when the student already has a
+ * supervisor, when the address is the student's own, and beyond INVITATION_LIMIT a day.
+ */
+export async function createInvitation(
+  db: Db,
+  input: { referenceId: number; studentUserId: number; email: string; origin: string; ip?: string | null; now?: Date },
+): Promise<CreateInvitationOutcome> {
+  const now = input.now ?? new Date();
+  const email = normaliseEmail(input.email);
+  const facts = await referenceFacts(db, input.referenceId);
+  if (!facts || facts.studentUserId !== input.studentUserId) return { ok: false, error: "notFound" };
+  if (facts.advisorUserId !== null || facts.extraSupervisors > 0) return { ok: false, error: "hasSupervisor" };
+  if (normaliseEmail(facts.studentEmail) === email) return { ok: false, error: "ownAddress" };
+  const limit = await hitRateLimit(db, `invitation:student:${input.studentUserId}`, INVITATION_LIMIT, now);
+  if (!limit.allowed) return { ok: false, error: "rateLimited", retryAfterSeconds: limit.retryAfterSeconds };
+
+  const secret = newInvitationSecret();
+  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+  const [row] = await db
+    .insert(advisorInvitations)
+    .values({
+      studentReferenceId: facts.referenceId,
+      invitedByUserId: input.studentUserId,
+      email,
+      tokenHash: hashInvitationSecret(secret),
+      expiresAt,
+      createdAt: now,
+    })
+    .returning({ id: advisorInvitations.id });
+  await sendMail({
+    to: email,
+    subject: `${facts.studentName} inviterer deg som praksisveileder i ${facts.subjectCode}`,
+    text: invitationMailText({
+      studentName: facts.studentName,
+      subject: `${facts.subjectCode} ${facts.subjectName}`,
+      link: invitationLink(input.origin, secret),
+      validUntil: deadlineText(osloDate(expiresAt)),
+    }),
+  });
+  await audit(db, {
+    action: "invitation.sent",
+    actorUserId: input.studentUserId,
+    subjectUserId: input.studentUserId,
+    classId: facts.classId,
+    ip: input.ip ?? null,
+    details: { invitationId: row.id, email },
+  });
+  return { ok: true, invitationId: row.id, email, expiresAt };
+}
+
+/** The mail is in Norwegian: the supervisor has no account yet, so no language choice to go by. */
+function invitationMailText(values: { studentName: string; subject: string; link: string; validUntil: string }): string {
+  return [
+    "Hei!",
+    "",
+    `${values.studentName} har invitert deg til å være praksisveileder i emnet ${values.subject}.`,
+    "",
+    "Åpne lenken under for å bekrefte navn og telefonnummer. Da blir du knyttet til studenten og logget inn:",
+    values.link,
+    "",
+    `Lenken kan brukes én gang og er gyldig til og med ${values.validUntil}.`,
+    "Senere logger du inn med Vipps eller med en engangskode sendt til denne e-postadressen.",
+    "",
+    "Kjenner du ikke til dette, kan du se bort fra e-posten.",
+  ].join("\n");
+}
+
+export type InvitationState = "sent" | "expired" | "accepted";
+
+export interface InvitationStatus {
+  email: string;
+  state: InvitationState;
+  expiresAt: Date;
+  acceptedAt: Date | null;
+  acceptedByName: string | null;
+}
+
+/** The latest invitation of the student's reference and how it stands; null when none was sent. */
+export async function invitationStatus(db: Db, referenceId: number, now = new Date()): Promise<InvitationStatus | null> {
+  const [row] = await db
+    .select({
+      email: advisorInvitations.email,
+      expiresAt: advisorInvitations.expiresAt,
+      acceptedAt: advisorInvitations.acceptedAt,
+      acceptedByName: users.displayName,
+    })
+    .from(advisorInvitations)
+    .leftJoin(users, eq(users.id, advisorInvitations.acceptedUserId))
+    .where(eq(advisorInvitations.studentReferenceId, referenceId))
+    .orderBy(desc(advisorInvitations.createdAt), desc(advisorInvitations.id))
+    .limit(1);
+  if (!row) return null;
+  const state: InvitationState = row.acceptedAt ? "accepted" : isExpired(row.expiresAt, now) ? "expired" : "sent";
+  return { ...row, state };
+}
+
+export type InvitationLookup =
+  | {
+      state: "valid";
+      invitationId: number;
+      email: string;
+      expiresAt: Date;
+      studentName: string;
+      subjectCode: string;
+      subjectName: string;
+    }
+  | { state: "unknown" | "expired" | "used" };
+
+/** What a link leads to. Anything that is not a secret we issued is simply unknown. */
+export async function lookUpInvitation(db: Db, secret: string | null, now = new Date()): Promise<InvitationLookup> {
+  if (!secret || secret.length > 200) return { state: "unknown" };
+  const [row] = await db
+    .select({
+      invitationId: advisorInvitations.id,
+      email: advisorInvitations.email,
+      expiresAt: advisorInvitations.expiresAt,
+      acceptedAt: advisorInvitations.acceptedAt,
+      studentName: users.displayName,
+      subjectCode: subjects.subjectCode,
+      subjectName: subjects.name,
+    })
+    .from(advisorInvitations)
+    .innerJoin(studentReferences, eq(studentReferences.id, advisorInvitations.studentReferenceId))
+    .innerJoin(users, eq(users.id, studentReferences.studentUserId))
+    .innerJoin(classes, eq(classes.id, studentReferences.classId))
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(secret)));
+  if (!row) return { state: "unknown" };
+  if (row.acceptedAt) return { state: "used" };
+  if (isExpired(row.expiresAt, now)) return { state: "expired" };
+  const { acceptedAt: _acceptedAt, ...valid } = row;
+  return { state: "valid", ...valid };
+}
+
+export type AcceptOutcome =
+  | { ok: true; user: LoginUser; createdUser: boolean; assignedAs: "advisor" | "extraSupervisor" | "already" }
+  | { ok: false; error: "unknown" | "expired" | "used" | "deactivated" | "isStudent" | "phoneInvalid" };
+
+class Refusal extends Error {
+  constructor(readonly error: Extract<AcceptOutcome, { ok: false }>["error"]) {
+    super(error);
+  }
+}
+
+/**
+ * The supervisor accepts: in one transaction with the invitation row locked (so a link is used
+ * once, even by two clicks at once), finds or creates the Advisor user by the invited address,
+ * makes them the student's supervisor (or an extra supervisor when the student got one
+ * meanwhile), attaches them to the class, and marks the invitation used.
+ */
+export async function acceptInvitation(
+  db: Db,
+  input: { secret: string; name: string; phone: string; ip?: string | null; now?: Date },
+): Promise<AcceptOutcome> {
+  const now = input.now ?? new Date();
+  const phone = normalisePhone(input.phone);
+  if (phone === null) return { ok: false, error: "phoneInvalid" };
+  if (input.secret.length === 0 || input.secret.length > 200) return { ok: false, error: "unknown" };
+  try {
+    const result = await db.transaction(async (tx) => {
+      const [invitation] = await tx
+        .select()
+        .from(advisorInvitations)
+        .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(input.secret)))
+        .for("update");
+      if (!invitation) throw new Refusal("unknown");
+      if (invitation.acceptedAt) throw new Refusal("used");
+      if (isExpired(invitation.expiresAt, now)) throw new Refusal("expired");
+
+      const [reference] = await tx
+        .select()
+        .from(studentReferences)
+        .where(eq(studentReferences.id, invitation.studentReferenceId))
+        .for("update");
+      if (!reference) throw new Refusal("unknown");
+
+      const [existing] = await tx
+        .select()
+        .from(users)
+        .where(eq(sql`lower(${users.email})`, normaliseEmail(invitation.email)))
+        .for("update");
+      let userId: number;
+      let email = invitation.email;
+      let createdUser = false;
+      if (existing) {
+        if (!existing.isActive) throw new Refusal("deactivated");
+        if (existing.id === reference.studentUserId) throw new Refusal("isStudent");
+        userId = existing.id;
+        email = existing.email;
+        await tx.insert(userRoles).values({ userId, roleId: ROLE.Advisor }).onConflictDoNothing();
+        if (!existing.phoneNumber) await tx.update(users).set({ phoneNumber: phone }).where(eq(users.id, userId));
+      } else {
+        const [created] = await tx
+          .insert(users)
+          .values({ displayName: input.name.trim(), email: invitation.email, phoneNumber: phone })
+          .returning({ id: users.id });
+        userId = created.id;
+        createdUser = true;
+        await tx.insert(userRoles).values({ userId, roleId: ROLE.Advisor });
+      }
+
+      let assignedAs: "advisor" | "extraSupervisor" | "already";
+      if (reference.advisorUserId === null) {
+        await tx.update(studentReferences).set({ advisorUserId: userId }).where(eq(studentReferences.id, reference.id));
+        assignedAs = "advisor";
+      } else if (reference.advisorUserId === userId) {
+        assignedAs = "already";
+      } else {
+        const added = await tx
+          .insert(studentExtraSupervisors)
+          .values({ studentReferenceId: reference.id, userId, roleId: ROLE.Advisor })
+          .onConflictDoNothing()
+          .returning({ userId: studentExtraSupervisors.userId });
+        assignedAs = added.length > 0 ? "extraSupervisor" : "already";
+      }
+      await tx.insert(classAdvisors).values({ classId: reference.classId, userId }).onConflictDoNothing();
+      await tx
+        .update(advisorInvitations)
+        .set({ acceptedAt: now, acceptedUserId: userId })
+        .where(eq(advisorInvitations.id, invitation.id));
+      await audit(tx, {
+        action: "invitation.accepted",
+        actorUserId: userId,
+        subjectUserId: reference.studentUserId,
+        classId: reference.classId,
+        ip: input.ip ?? null,
+        details: { invitationId: invitation.id, createdUser, assignedAs },
+      });
+      return { email, createdUser, assignedAs };
+    });
+    const user = await findUserByEmail(db, result.email);
+    if (!user) throw new Error("acceptInvitation: the user vanished");
+    return { ok: true, user, createdUser: result.createdUser, assignedAs: result.assignedAs };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, error: error.error };
+    throw error;
+  }
+}
