@@ -33,7 +33,12 @@ export function crossSiteRefusal(input: { method: string; origin?: string; refer
  * message, and the database is migrated (and seeded for the demo) before the first request.
  */
 export async function startup(): Promise<void> {
-  env();
+  const config = env();
+  if (config.isProduction && !config.APP_URL) {
+    console.warn(
+      "[config] APP_URL is not set: links in e-mails and the Feide/Vipps redirect addresses follow each request's Host header. Set APP_URL to the public address in production.",
+    );
+  }
   currentInstitution();
   await getDatabase();
 }

@@ -1,10 +1,15 @@
 /**
- * The teacher's class page with 500 students: the whole loader (session, access check, header,
- * schemes, progress overview, supervisors) through the route module with a teacher's cookie, on an
- * in-memory PGlite with the demo data plus one big class where most students, supervisors and
- * teachers have sent forms. Prints the time per call and the number of queries. Not a test: no
- * timed assertions.
+ * The teacher's class page with 500 students, on PGlite with the demo data plus one big class where
+ * most students, supervisors and teachers have sent forms:
+ * 1. the whole loader (session, access check, header, schemes, progress overview, supervisors)
+ *    through the route module with a teacher's cookie: time per call and number of queries;
+ * 2. the whole response of the production server (`build/`, as `npm start` runs it) on the same
+ *    database over loopback: server rendering, compression and all, as a browser gets it.
+ * Not a test: no timed assertions.
  */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import {
@@ -34,10 +39,12 @@ let app: Awaited<ReturnType<typeof startTestApp>>;
 let queries = 0;
 let cookie: string;
 let classId: number;
+// The server that opens the database afterwards must sign and read the same session cookie.
+const SESSION_SECRET = "bench-class-page-secret-0123456789abcdef";
 
 beforeAll(async () => {
   const seedStart = performance.now();
-  app = await startTestApp({}, { logger: { logQuery: () => queries++ } });
+  app = await startTestApp({ SESSION_SECRET }, { logger: { logQuery: () => queries++ }, onDisk: true });
   const db = app.database.db;
   const teacherId = await userIdOf(db, "laerer1@example.org");
   const otherTeacherId = await userIdOf(db, "laerer2@example.org");
@@ -112,8 +119,10 @@ beforeAll(async () => {
   console.log(`seeded a class of ${STUDENTS} students with ${sets.length} answer sets: ${Math.round(performance.now() - seedStart)} ms`);
 });
 
+let closed = false;
 afterAll(async () => {
-  await stopTestApp(app);
+  if (closed) fs.rmSync(app.dir, { recursive: true, force: true });
+  else await stopTestApp(app);
 });
 
 async function load(query = ""): Promise<{ ms: number; rows: number; queries: number }> {
@@ -146,5 +155,71 @@ test(`teacher class page: ${STUDENTS} students, loader per call`, async () => {
     }
     expect(last.rows).toBe(STUDENTS);
     console.log(`class page loader, ${STUDENTS} students${query ? ` (${query})` : ""}: ${summary(times)}; ${last.queries} queries per call`);
+  }
+});
+
+const PORT = 3901;
+
+async function untilReady(base: string, server: ReturnType<typeof spawn>): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("the server was not ready in 120 s");
+}
+
+test(`teacher class page: ${STUDENTS} students, whole HTTP response from the production build`, async () => {
+  const root = path.resolve(import.meta.dirname, "..");
+  if (!fs.existsSync(path.join(root, "build/server/index.js"))) throw new Error("no build/: run `npx react-router build` first");
+  // PGlite is one process per folder: the server opens it once the seeding process has let go.
+  await app.database.close();
+  closed = true;
+  const server = spawn("node", ["server.mjs"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      PGLITE_DIR: path.join(app.dir, "pglite"),
+      OUTBOX_DIR: path.join(app.dir, "outbox"),
+      SESSION_SECRET,
+      SEED_DEMO: "false",
+    },
+    stdio: "ignore",
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  try {
+    await untilReady(base, server);
+    const get = async (query: string) => {
+      const started = performance.now();
+      const response = await fetch(`${base}/teacher/class/${classId}${query}`, { headers: { cookie, "accept-encoding": "gzip" } });
+      const body = await response.text();
+      const ms = performance.now() - started;
+      expect(response.status).toBe(200);
+      return { ms, body };
+    };
+    for (let i = 0; i < 3; i++) await get("");
+    for (const query of ["", "?sort=mid&dir=asc"]) {
+      const times: number[] = [];
+      let body = "";
+      for (let i = 0; i < RUNS; i++) {
+        const result = await get(query);
+        times.push(result.ms);
+        body = result.body;
+      }
+      expect(body.match(/\/teacher\/class\/\d+\/student\/\d+/g)?.length ?? 0).toBeGreaterThanOrEqual(STUDENTS);
+      const kib = (Buffer.byteLength(body) / 1024).toFixed(0);
+      console.log(`class page over HTTP, ${STUDENTS} students${query ? ` (${query})` : ""}: ${summary(times)}; ${kib} KiB of HTML`);
+    }
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((resolve) => server.once("exit", resolve));
   }
 });

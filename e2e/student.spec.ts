@@ -60,7 +60,7 @@ test("a student joins a class, invites a supervisor, and the supervisor accepts 
   await page.getByLabel("E-postadressen til praksisveilederen").fill(supervisorEmail);
   await page.getByRole("button", { name: "Send invitasjon" }).click();
   await expect(flash(page)).toContainText(`Invitasjonen er sendt til ${supervisorEmail}.`);
-  await expect(page.getByText(`Sendt til ${supervisorEmail}. Lenken er gyldig til og med`)).toBeVisible();
+  await expect(page.getByText(new RegExp(`Sendt til ${supervisorEmail.replaceAll(".", "\\.")}\\. Lenken er gyldig til \\d{1,2}\\.\\d{1,2}\\.\\d{4} kl\\. \\d{2}:\\d{2}\\.`))).toBeVisible();
   await checkPage(page, testInfo, "student-invite-sent");
 
   // The supervisor opens the link from the mail in a browser of their own.
@@ -118,7 +118,9 @@ test("a student joins a class, invites a supervisor, and the supervisor accepts 
   await expect(page.getByRole("listitem").filter({ hasText: "Nora Nyveileder" })).toContainText("PV");
   await expect(page.getByRole("link", { name: "Inviter praksisveileder" })).toHaveCount(0);
   await page.goto("/student/supervisor/invite");
-  await expect(page.getByText("Godtatt av Nora Nyveileder")).toBeVisible();
+  // An accepted invitation is done with (spec §4): the page only says the student has a supervisor.
+  await expect(page.getByText("Du har allerede praksisveileder, så du trenger ikke invitere noen.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Siste invitasjon" })).toHaveCount(0);
   await checkPage(page, testInfo, "student-invite-accepted");
 });
 
@@ -140,7 +142,7 @@ test("a student without a supervisor invites one and sees the invitation as sent
   await page.getByRole("button", { name: "Send invitasjon" }).click();
   await expect(flash(page)).toContainText(`Invitasjonen er sendt til ${address}.`);
   await expect(page.getByText("Sendt", { exact: true })).toBeVisible();
-  await expect(page.getByText(`Sendt til ${address}. Lenken er gyldig til og med`)).toBeVisible();
+  await expect(page.getByText(`Sendt til ${address}. Lenken er gyldig til`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Send ny invitasjon" })).toBeVisible();
 });
 
@@ -181,4 +183,38 @@ test("a student in a class sees their subject, people, deadline, forms by half a
     /^\/student\/\d+\/form\/\d+\/class\/\d+\/assignment\/\d+$/,
   );
   await checkPage(page, testInfo, "student-forms");
+});
+
+test("an invited supervisor who already has an account accepts without typing anything, then logs in as usual", async ({ page, browser }, testInfo) => {
+  test.setTimeout(90_000);
+  const baseURL = testInfo.project.use.baseURL;
+  // student24 (Magnus Knutsen, SYK2002) has no supervisor; veileder3 (Hanne Berg) supervises in SYK2002.
+  await logIn(page, "student24@example.org");
+  await page.goto("/student/supervisor/invite");
+  const since = Date.now() - 1;
+  await page.getByLabel("E-postadressen til praksisveilederen").fill("veileder3@example.org");
+  await page.getByRole("button", { name: "Send invitasjon" }).click();
+  await expect(flash(page)).toContainText("Invitasjonen er sendt til veileder3@example.org.");
+
+  const link = invitationLinkIn(await readMail(baseURL, "veileder3@example.org", since, /accept-invitation/));
+  const context = await browser.newContext({ javaScriptEnabled: testInfo.project.name === "js", locale: "nb-NO", baseURL });
+  const supervisor = await context.newPage();
+  await supervisor.goto(link);
+  await expect(supervisor.getByRole("heading", { level: 1, name: "Bli praksisveileder" })).toBeVisible();
+  await expect(supervisor.getByText("Du har allerede en bruker i Praksis med e-postadressen veileder3@example.org.")).toBeVisible();
+  await expect(supervisor.getByLabel("Fullt navn")).toHaveCount(0);
+  await expect(supervisor.getByLabel("Mobilnummer")).toHaveCount(0);
+  await checkPage(supervisor, testInfo, "accept-invitation-existing");
+
+  await supervisor.getByRole("button", { name: "Godta invitasjonen" }).click();
+  await expect(supervisor).toHaveURL(/\/\?redirectTo=%2Fsupervisor$/);
+  await expect(flash(supervisor)).toContainText("Invitasjonen er godtatt, og du er nå praksisveileder for Magnus Knutsen. Logg inn for å se studenten.");
+  await checkPage(supervisor, testInfo, "accept-invitation-existing-accepted");
+
+  await logIn(supervisor, "veileder3@example.org");
+  await expect(supervisor).toHaveURL(/\/supervisor$/);
+  await supervisor.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
+  const own = supervisor.getByRole("region", { name: "Mine studenter i emnet" });
+  await expect(own.getByRole("row").filter({ hasText: "Magnus Knutsen" })).toContainText("Fast praksisveileder");
+  await context.close();
 });

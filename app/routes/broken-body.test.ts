@@ -12,7 +12,15 @@ import * as login from "./auth/login";
 import * as providerStart from "./auth/provider-start";
 import * as role from "./auth/role";
 import * as privacyConsent from "./shared/privacy-consent";
+import * as acceptInvitation from "./auth/accept-invitation";
 import * as settings from "./shared/settings";
+import * as joinClass from "./student/join-class";
+import * as invite from "./student/invite";
+import * as supervisorClass from "./supervisor/class";
+import * as addStudents from "./teacher/add-students";
+import * as addSupervisor from "./teacher/add-supervisor";
+import * as teacherClass from "./teacher/class";
+import * as teacherStudent from "./teacher/student";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
@@ -20,23 +28,33 @@ beforeAll(async () => {
 });
 afterAll(() => stopTestApp(app));
 
-// Every action that reads a form: who posts, and the route params.
-const actions: [string, RouteModuleLike, Record<string, string>, RoleId | null][] = [
+// Every action that reads a form: who posts (e-mail and role), and the route params.
+type Poster = [string, RoleId] | null;
+const admin = (role: RoleId): Poster => ["admin@example.org", role];
+const actions: [string, RouteModuleLike, Record<string, string>, Poster][] = [
   ["/login", login, {}, null],
   ["/auth/feide", providerStart, { provider: "feide" }, null],
-  ["/role", role, {}, ROLE.Admin],
-  ["/settings", settings, {}, ROLE.Admin],
-  ["/privacy-consent", privacyConsent, {}, ROLE.Admin],
-  ["/admin/class/1", classPage, { classId: "1" }, ROLE.Admin],
-  ["/admin/forms/edit/1", formEditor, { formId: "1" }, ROLE.Admin],
-  ["/admin/semesters/1", semesterPage, { semesterId: "1" }, ROLE.Admin],
-  ["/admin/semesters", semestersPage, {}, ROLE.Admin],
-  ["/admin/subjects", subjectsPage, {}, ROLE.Admin],
-  ["/admin/users/2", userPage, { userId: "2" }, ROLE.Admin],
+  ["/role", role, {}, admin(ROLE.Admin)],
+  ["/settings", settings, {}, admin(ROLE.Admin)],
+  ["/privacy-consent", privacyConsent, {}, admin(ROLE.Admin)],
+  ["/admin/class/1", classPage, { classId: "1" }, admin(ROLE.Admin)],
+  ["/admin/forms/edit/1", formEditor, { formId: "1" }, admin(ROLE.Admin)],
+  ["/admin/semesters/1", semesterPage, { semesterId: "1" }, admin(ROLE.Admin)],
+  ["/admin/semesters", semestersPage, {}, admin(ROLE.Admin)],
+  ["/admin/subjects", subjectsPage, {}, admin(ROLE.Admin)],
+  ["/admin/users/2", userPage, { userId: "2" }, admin(ROLE.Admin)],
+  ["/supervisor/accept-invitation", acceptInvitation, {}, null],
+  ["/student/join-class", joinClass, {}, ["student25@example.org", ROLE.Student]],
+  ["/student/supervisor/invite", invite, {}, ["student11@example.org", ROLE.Student]],
+  ["/teacher/class/1", teacherClass, { classId: "1" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/teacher/class/1/students/add", addStudents, { classId: "1" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/teacher/class/1/supervisors/add", addSupervisor, { classId: "1" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/teacher/class/1/student/9", teacherStudent, { classId: "1", userId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/supervisor/class/1", supervisorClass, { classId: "1" }, ["veileder1@example.org", ROLE.Advisor]],
 ];
 
 test.each(actions)("%s: a body that is not a form is the client's mistake (400), not a server error", async (path, mod, params, actAs) => {
-  const cookie = actAs ? await cookieActingAs(app.database.db, "admin@example.org", actAs) : "";
+  const cookie = actAs ? await cookieActingAs(app.database.db, actAs[0], actAs[1]) : "";
   for (const type of ["multipart/form-data; boundary=zz", "multipart/form-data"]) {
     const request = new Request(new URL(path, TEST_ORIGIN), {
       method: "POST",

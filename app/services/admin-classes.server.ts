@@ -15,6 +15,7 @@ import {
   subjects,
   users,
 } from "./db/schema";
+import { formatDay } from "./semesters";
 
 
 // The lists are short (one class) and not paged, so sorting in JS gives the same numeric,
@@ -56,6 +57,18 @@ export interface ClassHeader {
   periodEnd: string;
   midSemesterDate: string | null;
   endSemesterDate: string | null;
+}
+
+/** The header with its dates as text in the reader's language, for the class pages (ClassDetails). */
+export function classHeaderView(header: ClassHeader, language: "nb" | "en") {
+  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
+  return {
+    ...header,
+    periodStartText: day(header.periodStart),
+    periodEndText: day(header.periodEnd),
+    midSemesterText: day(header.midSemesterDate),
+    endSemesterText: day(header.endSemesterDate),
+  };
 }
 
 export async function classHeader(db: Db, classId: number): Promise<ClassHeader | null> {

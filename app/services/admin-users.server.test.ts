@@ -271,7 +271,6 @@ test("a teacher who leaves a class is no longer the selected teacher of its stud
 
 test("a supervisor who leaves a class is cleared as selected and extra supervisor there, not elsewhere", async () => {
   const advisor = await id("veileder1@example.org");
-  const classA = await classId("SYK2001", "Høst 2026");
   const old = await classId("SYK1002", "Vår 2026");
   expect(
     await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.userId, advisor)),

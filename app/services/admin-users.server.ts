@@ -49,7 +49,8 @@ export function naturalSortKey(column: AnyColumn | SQL): SQL {
 
 /** Makes user input literal inside a LIKE/ILIKE pattern (backslash is PostgreSQL's default escape). */
 export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  // PostgreSQL text cannot hold NUL, and no name or address contains one.
+  return text.replace(/\0/g, "").replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export interface UserListQuery {

@@ -180,7 +180,9 @@ export async function completeLogin(
   const headers = new Headers();
   headers.append("Set-Cookie", await appCookies().session.serialize(token));
   headers.append("Set-Cookie", await appCookies().login.serialize("", { maxAge: 0 }));
-  return redirect(landingAfterLogin(activeRole, input.redirectTo), { headers });
+  // A form post is answered with 303, so the browser follows with a GET (a provider's callback is a GET).
+  const status = input.request.method === "GET" || input.request.method === "HEAD" ? 302 : 303;
+  return redirect(landingAfterLogin(activeRole, input.redirectTo), { status, headers });
 }
 
 export async function logout(db: Db, input: { sessionId: string; userId: number; ip: string }): Promise<string> {

@@ -29,9 +29,11 @@ import { ROLE } from "./roles";
 import { currentReferenceOf } from "./student-placement.server";
 
 const sent: Mail[] = [];
+let mailFails = false;
 vi.mock("~/services/email.server", async (importOriginal) => ({
   ...(await importOriginal<typeof import("~/services/email.server")>()),
   sendMail: async (mail: Mail) => {
+    if (mailFails) throw new Error("SMTP down");
     sent.push(mail);
   },
 }));
@@ -79,6 +81,13 @@ async function invite(studentEmail: string, email: string, now = NOW): Promise<s
   if (!outcome.ok) throw new Error(`invitation refused: ${outcome.error}`);
   const link = /https:\/\/\S+/.exec(sent.at(-1)!.text)![0];
   return new URL(link).searchParams.get("verificationGuid")!;
+}
+
+/** Makes a seeded student one without a supervisor, who may invite one. */
+async function withoutSupervisor(studentEmail: string): Promise<void> {
+  const ref = await referenceOf(studentEmail);
+  await db.update(studentReferences).set({ advisorUserId: null }).where(eq(studentReferences.id, ref.id));
+  await db.delete(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
 }
 
 async function rolesOf(userId: number): Promise<number[]> {
@@ -183,6 +192,30 @@ describe("createInvitation", () => {
     expect(sent).toEqual([]);
   });
 
+  test("a deactivated supervisor supervises nobody: the student may invite someone else", async () => {
+    const ref = await referenceOf("student19@example.org");
+    const [gone] = await db.insert(users).values({ displayName: "Borte Veileder", email: "borte@example.org", isActive: false }).returning();
+    await db.update(studentReferences).set({ advisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
+    await db.insert(studentExtraSupervisors).values({ studentReferenceId: ref.id, userId: gone.id });
+    const outcome = await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email: "ny19@example.org", origin: ORIGIN, now: NOW });
+    expect(outcome).toMatchObject({ ok: true });
+  });
+
+  test("when the mail cannot be sent, the student is told and the invitation never counts as sent", async () => {
+    const ref = await referenceOf("student10@example.org");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    mailFails = true;
+    try {
+      const outcome = await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email: "borte.post@example.org", origin: ORIGIN, now: NOW });
+      expect(outcome).toEqual({ ok: false, error: "mailFailed" });
+      expect(logged).toHaveBeenCalledWith("[mail] invitation mail failed:", "SMTP down");
+    } finally {
+      mailFails = false;
+      logged.mockRestore();
+    }
+    expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ email: "borte.post@example.org", state: "expired" });
+  });
+
   test("at most five a day per student", async () => {
     const ref = await referenceOf("student11@example.org");
     const day = new Date("2026-11-10T08:00:00Z");
@@ -263,25 +296,81 @@ describe("acceptInvitation", () => {
     expect(await db.select().from(classAdvisors).where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, after.id)))).toHaveLength(1);
   });
 
-  test("an existing user without the role gets the Advisor role and, having none, the phone number", async () => {
+  test("an existing user who is not a supervisor is refused, and nothing of their account changes", async () => {
     const secret = await invite("student12@example.org", "laerer3@example.org");
+    const before = await userByEmail("laerer3@example.org");
+    expect((await lookUpInvitation(db, secret, NOW)).state === "valid" && (await lookUpInvitation(db, secret, NOW))).toMatchObject({
+      account: "notSupervisor",
+    });
     const outcome = await acceptInvitation(db, { secret, name: "Ignored", phone: "+47 400 00 001", now: NOW });
-    expect(outcome).toMatchObject({ ok: true, createdUser: false });
-    const teacher = await userByEmail("laerer3@example.org");
-    expect(teacher).toMatchObject({ displayName: "Siri Lunde", phoneNumber: "+4740000001" });
-    expect(await rolesOf(teacher.id)).toEqual([ROLE.Teacher, ROLE.Advisor]);
+    expect(outcome).toEqual({ ok: false, error: "notSupervisor" });
+    expect(await userByEmail("laerer3@example.org")).toEqual(before);
+    expect(await rolesOf(before.id)).toEqual([ROLE.Teacher]);
+    expect((await referenceOf("student12@example.org")).advisorUserId).toBeNull();
   });
 
-  test("when the student got a supervisor meanwhile, the next one becomes an extra supervisor, once", async () => {
-    const first = await invite("student22@example.org", "forste22@example.org");
-    const second = await invite("student22@example.org", "andre22@example.org");
-    expect(await acceptInvitation(db, { secret: first, name: "Første", phone: "91111111", now: NOW })).toMatchObject({ ok: true, assignedAs: "advisor" });
-    const outcome = await acceptInvitation(db, { secret: second, name: "Andre", phone: "92222222", now: NOW });
-    expect(outcome).toMatchObject({ ok: true, assignedAs: "extraSupervisor" });
+  test("a supervisor who is a student of the class, or the student's own teacher, is refused", async () => {
+    // Someone an admin made both student and supervisor, in the same class as the inviting student.
+    const classmate = await userIdOf("student13@example.org");
+    await db.insert(userRoles).values({ userId: classmate, roleId: ROLE.Advisor });
+    await withoutSupervisor("student14@example.org");
+    const fromClassmate = await invite("student14@example.org", "student13@example.org");
+    expect(await acceptInvitation(db, { secret: fromClassmate, now: NOW })).toEqual({ ok: false, error: "studentInClass" });
+
+    await withoutSupervisor("student15@example.org");
+    const ref = await referenceOf("student15@example.org");
+    const teacher = await userIdOf("laerer2@example.org");
+    await db.insert(userRoles).values({ userId: teacher, roleId: ROLE.Advisor });
+    await db.update(studentReferences).set({ teacherUserId: teacher }).where(eq(studentReferences.id, ref.id));
+    const toOwnTeacher = await invite("student15@example.org", "laerer2@example.org");
+    expect(await acceptInvitation(db, { secret: toOwnTeacher, now: NOW })).toEqual({ ok: false, error: "isTeacher" });
+    expect((await referenceOf("student14@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf("student15@example.org")).advisorUserId).toBeNull();
+  });
+
+  test("when the teacher chose a supervisor meanwhile, the invited one becomes an extra supervisor, once", async () => {
+    const secret = await invite("student22@example.org", "andre22@example.org");
     const ref = await referenceOf("student22@example.org");
-    expect(ref.advisorUserId).toBe(await userIdOf("forste22@example.org"));
+    const chosen = await userIdOf("veileder1@example.org");
+    await db.update(studentReferences).set({ advisorUserId: chosen }).where(eq(studentReferences.id, ref.id));
+    const outcome = await acceptInvitation(db, { secret, name: "Andre", phone: "92222222", now: NOW });
+    expect(outcome).toMatchObject({ ok: true, assignedAs: "extraSupervisor" });
+    expect((await referenceOf("student22@example.org")).advisorUserId).toBe(chosen);
     const extras = await db.select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
     expect(extras).toEqual([{ studentReferenceId: ref.id, userId: await userIdOf("andre22@example.org"), roleId: ROLE.Advisor }]);
+  });
+
+  test("a new invitation ends the student's earlier open one: only the latest link works", async () => {
+    await withoutSupervisor("student20@example.org");
+    const typo = await invite("student20@example.org", "skrivefeil@exampel.org", new Date("2026-11-22T11:00:00Z"));
+    const right = await invite("student20@example.org", "riktig@example.org");
+    expect((await lookUpInvitation(db, typo, NOW)).state).toBe("expired");
+    expect(await acceptInvitation(db, { secret: typo, name: "Feil Person", phone: "91234567", now: NOW })).toEqual({
+      ok: false,
+      error: "expired",
+    });
+    expect(await userByEmail("skrivefeil@exampel.org")).toBeUndefined();
+    expect(await acceptInvitation(db, { secret: right, name: "Riktig Person", phone: "91234568", now: NOW })).toMatchObject({
+      ok: true,
+      assignedAs: "advisor",
+    });
+  });
+
+  test("two students' invitations to the same new address, accepted at once: one account, linked to both", async () => {
+    await withoutSupervisor("student16@example.org");
+    await withoutSupervisor("student17@example.org");
+    const first = await invite("student16@example.org", "delt@example.org");
+    const second = await invite("student17@example.org", "delt@example.org");
+    const outcomes = await Promise.all([
+      acceptInvitation(db, { secret: first, name: "Delt Veileder", phone: "93333333", now: NOW }),
+      acceptInvitation(db, { secret: second, name: "Delt Veileder", phone: "93333333", now: NOW }),
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+    expect(outcomes.filter((o) => o.ok && o.createdUser)).toHaveLength(1);
+    const rows = await db.select().from(users).where(sql`lower(${users.email}) = 'delt@example.org'`);
+    expect(rows).toHaveLength(1);
+    expect((await referenceOf("student16@example.org")).advisorUserId).toBe(rows[0].id);
+    expect((await referenceOf("student17@example.org")).advisorUserId).toBe(rows[0].id);
   });
 
   test("a deactivated user is refused and the invitation stays open", async () => {

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { audit } from "./audit.server";
 import { findUserByEmail, type LoginUser } from "./auth.server";
 import type { Db } from "./db/client.server";
@@ -13,12 +13,12 @@ import {
   userRoles,
   users,
 } from "./db/schema";
-import { deadlineText } from "./deadline";
 import { sendMail } from "./email.server";
 import { normaliseEmail } from "./otp.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { ROLE } from "./roles";
-import { osloDate } from "./semesters";
+import { placeConflict, studiesInClass, type PlaceConflict } from "./placement-roles.server";
+import { formatDayTime } from "./semesters";
 
 /**
  * A student invites a supervisor by e-mail (spec §2, §4, §9). The link carries a random secret;
@@ -63,7 +63,7 @@ export function normalisePhone(text: string): string | null {
 
 export type CreateInvitationOutcome =
   | { ok: true; invitationId: number; email: string; expiresAt: Date }
-  | { ok: false; error: "hasSupervisor" | "ownAddress" | "notFound" }
+  | { ok: false; error: "hasSupervisor" | "ownAddress" | "notFound" | "mailFailed" }
   | { ok: false; error: "rateLimited"; retryAfterSeconds: number };
 
 interface ReferenceFacts {
@@ -75,6 +75,9 @@ interface ReferenceFacts {
   studentEmail: string;
   subjectCode: string;
   subjectName: string;
+  /** The assigned supervisor is an active user (a deactivated one supervises nobody). */
+  advisorIsActive: boolean;
+  /** Active extra supervisors. */
   extraSupervisors: number;
 }
 
@@ -89,7 +92,8 @@ async function referenceFacts(db: Db, referenceId: number): Promise<ReferenceFac
       studentEmail: users.email,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
-      extraSupervisors: sql<number>`(select count(*)::int from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id})`,
+      advisorIsActive: sql<boolean>`exists (select 1 from ${users} a where a.id = ${studentReferences.advisorUserId} and a.is_active)`,
+      extraSupervisors: sql<number>`(select count(*)::int from ${studentExtraSupervisors} join ${users} e on e.id = ${studentExtraSupervisors.userId} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and e.is_active)`,
     })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
@@ -100,8 +104,10 @@ async function referenceFacts(db: Db, referenceId: number): Promise<ReferenceFac
 }
 
 /**
- * Sends an invitation for the student's reference. Refused when the student already has a
- * supervisor, when the address is the student's own, and beyond INVITATION_LIMIT a day.
+ * Sends an invitation for the student's reference. Refused when the student already has an active
+ * supervisor, when the address is the student's own, and beyond INVITATION_LIMIT a day. A new
+ * invitation ends the student's earlier ones that are still open: only the latest link works, so a
+ * mistyped address sent first cannot become the supervisor later.
  */
 export async function createInvitation(
   db: Db,
@@ -111,42 +117,66 @@ export async function createInvitation(
   const email = normaliseEmail(input.email);
   const facts = await referenceFacts(db, input.referenceId);
   if (!facts || facts.studentUserId !== input.studentUserId) return { ok: false, error: "notFound" };
-  if (facts.advisorUserId !== null || facts.extraSupervisors > 0) return { ok: false, error: "hasSupervisor" };
+  if (facts.advisorIsActive || facts.extraSupervisors > 0) return { ok: false, error: "hasSupervisor" };
   if (normaliseEmail(facts.studentEmail) === email) return { ok: false, error: "ownAddress" };
   const limit = await hitRateLimit(db, `invitation:student:${input.studentUserId}`, INVITATION_LIMIT, now);
   if (!limit.allowed) return { ok: false, error: "rateLimited", retryAfterSeconds: limit.retryAfterSeconds };
 
   const secret = newInvitationSecret();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
-  const [row] = await db
-    .insert(advisorInvitations)
-    .values({
-      studentReferenceId: facts.referenceId,
-      invitedByUserId: input.studentUserId,
-      email,
-      tokenHash: hashInvitationSecret(secret),
-      expiresAt,
-      createdAt: now,
-    })
-    .returning({ id: advisorInvitations.id });
-  await sendMail({
-    to: email,
-    subject: `${facts.studentName} inviterer deg som praksisveileder i ${facts.subjectCode}`,
-    text: invitationMailText({
-      studentName: facts.studentName,
-      subject: `${facts.subjectCode} ${facts.subjectName}`,
-      link: invitationLink(input.origin, secret),
-      validUntil: deadlineText(osloDate(expiresAt)),
-    }),
+  const row = await db.transaction(async (tx) => {
+    // An accept of an earlier link locks that invitation row too, so it either lands before this or finds it ended.
+    await tx
+      .update(advisorInvitations)
+      .set({ expiresAt: new Date(now.getTime() - 1) })
+      .where(
+        and(
+          eq(advisorInvitations.studentReferenceId, facts.referenceId),
+          isNull(advisorInvitations.acceptedAt),
+          gt(advisorInvitations.expiresAt, now),
+        ),
+      );
+    const [created] = await tx
+      .insert(advisorInvitations)
+      .values({
+        studentReferenceId: facts.referenceId,
+        invitedByUserId: input.studentUserId,
+        email,
+        tokenHash: hashInvitationSecret(secret),
+        expiresAt,
+        createdAt: now,
+      })
+      .returning({ id: advisorInvitations.id });
+    await audit(tx, {
+      action: "invitation.sent",
+      actorUserId: input.studentUserId,
+      subjectUserId: input.studentUserId,
+      classId: facts.classId,
+      ip: input.ip ?? null,
+      details: { invitationId: created.id, email },
+    });
+    return created;
   });
-  await audit(db, {
-    action: "invitation.sent",
-    actorUserId: input.studentUserId,
-    subjectUserId: input.studentUserId,
-    classId: facts.classId,
-    ip: input.ip ?? null,
-    details: { invitationId: row.id, email },
-  });
+  try {
+    await sendMail({
+      to: email,
+      subject: `${facts.studentName} inviterer deg som praksisveileder i ${facts.subjectCode}`,
+      text: invitationMailText({
+        studentName: facts.studentName,
+        subject: `${facts.subjectCode} ${facts.subjectName}`,
+        link: invitationLink(input.origin, secret),
+        validUntil: formatDayTime(expiresAt, "nb"),
+      }),
+    });
+  } catch (error) {
+    // Nobody got the link; the student is told to try again, and the row is ended so it never shows as sent.
+    console.error("[mail] invitation mail failed:", error instanceof Error ? error.message : error);
+    await db
+      .update(advisorInvitations)
+      .set({ expiresAt: new Date(now.getTime() - 1) })
+      .where(eq(advisorInvitations.id, row.id));
+    return { ok: false, error: "mailFailed" };
+  }
   return { ok: true, invitationId: row.id, email, expiresAt };
 }
 
@@ -160,7 +190,7 @@ function invitationMailText(values: { studentName: string; subject: string; link
     "Åpne lenken under for å bekrefte navn og telefonnummer. Da blir du knyttet til studenten og logget inn:",
     values.link,
     "",
-    `Lenken kan brukes én gang og er gyldig til og med ${values.validUntil}.`,
+    `Lenken kan brukes én gang og er gyldig til ${values.validUntil}.`,
     "Senere logger du inn med Vipps eller med en engangskode sendt til denne e-postadressen.",
     "",
     "Kjenner du ikke til dette, kan du se bort fra e-posten.",
@@ -196,6 +226,12 @@ export async function invitationStatus(db: Db, referenceId: number, now = new Da
   return { ...row, state };
 }
 
+/**
+ * Who the invited address belongs to: nobody yet (the acceptance creates the supervisor), a
+ * supervisor (linked as they are), or someone the link may not make a supervisor.
+ */
+export type InvitedAccount = "new" | "supervisor" | "notSupervisor" | "deactivated";
+
 export type InvitationLookup =
   | {
       state: "valid";
@@ -205,8 +241,22 @@ export type InvitationLookup =
       studentName: string;
       subjectCode: string;
       subjectName: string;
+      account: InvitedAccount;
     }
   | { state: "unknown" | "expired" | "used" };
+
+async function accountOf(db: Db, email: string): Promise<{ userId: number; account: InvitedAccount } | null> {
+  const [row] = await db
+    .select({
+      userId: users.id,
+      isActive: users.isActive,
+      isAdvisor: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${ROLE.Advisor})`,
+    })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, normaliseEmail(email)));
+  if (!row) return null;
+  return { userId: row.userId, account: !row.isActive ? "deactivated" : row.isAdvisor ? "supervisor" : "notSupervisor" };
+}
 
 /** What a link leads to. Anything that is not a secret we issued is simply unknown. */
 export async function lookUpInvitation(db: Db, secret: string | null, now = new Date()): Promise<InvitationLookup> {
@@ -231,32 +281,43 @@ export async function lookUpInvitation(db: Db, secret: string | null, now = new 
   if (row.acceptedAt) return { state: "used" };
   if (isExpired(row.expiresAt, now)) return { state: "expired" };
   const { acceptedAt: _acceptedAt, ...valid } = row;
-  return { state: "valid", ...valid };
+  return { state: "valid", ...valid, account: (await accountOf(db, row.email))?.account ?? "new" };
 }
+
+export type AcceptRefusal =
+  | "unknown"
+  | "expired"
+  | "used"
+  | "deactivated"
+  | "notSupervisor"
+  | "phoneInvalid"
+  | "nameRequired"
+  | PlaceConflict;
 
 export type AcceptOutcome =
   | { ok: true; user: LoginUser; createdUser: boolean; assignedAs: "advisor" | "extraSupervisor" | "already" }
-  | { ok: false; error: "unknown" | "expired" | "used" | "deactivated" | "isStudent" | "phoneInvalid" };
+  | { ok: false; error: AcceptRefusal };
 
 class Refusal extends Error {
-  constructor(readonly error: Extract<AcceptOutcome, { ok: false }>["error"]) {
+  constructor(readonly error: AcceptRefusal) {
     super(error);
   }
 }
 
 /**
  * The supervisor accepts: in one transaction with the invitation row locked (so a link is used
- * once, even by two clicks at once), finds or creates the Advisor user by the invited address,
- * makes them the student's supervisor (or an extra supervisor when the student got one
- * meanwhile), attaches them to the class, and marks the invitation used.
+ * once, even by two clicks at once), finds the supervisor by the invited address or creates them
+ * with the name and phone number given, makes them the student's supervisor (or an extra
+ * supervisor when the student got one meanwhile), attaches them to the class, and marks the
+ * invitation used. An existing account is linked as it is, never changed: a link can be forwarded,
+ * so what is typed on its page must not rename someone, give them a role, or set the phone number
+ * Vipps logs them in with. Who may follow the student is placement-roles.server.ts's rule.
  */
 export async function acceptInvitation(
   db: Db,
-  input: { secret: string; name: string; phone: string; ip?: string | null; now?: Date },
+  input: { secret: string; name?: string; phone?: string; ip?: string | null; now?: Date },
 ): Promise<AcceptOutcome> {
   const now = input.now ?? new Date();
-  const phone = normalisePhone(input.phone);
-  if (phone === null) return { ok: false, error: "phoneInvalid" };
   if (input.secret.length === 0 || input.secret.length > 200) return { ok: false, error: "unknown" };
   try {
     const result = await db.transaction(async (tx) => {
@@ -276,30 +337,36 @@ export async function acceptInvitation(
         .for("update");
       if (!reference) throw new Refusal("unknown");
 
-      const [existing] = await tx
-        .select()
-        .from(users)
-        .where(eq(sql`lower(${users.email})`, normaliseEmail(invitation.email)))
-        .for("update");
-      let userId: number;
-      let email = invitation.email;
+      let found = await accountOf(tx, invitation.email);
       let createdUser = false;
-      if (existing) {
-        if (!existing.isActive) throw new Refusal("deactivated");
-        if (existing.id === reference.studentUserId) throw new Refusal("isStudent");
-        userId = existing.id;
-        email = existing.email;
-        await tx.insert(userRoles).values({ userId, roleId: ROLE.Advisor }).onConflictDoNothing();
-        if (!existing.phoneNumber) await tx.update(users).set({ phoneNumber: phone }).where(eq(users.id, userId));
-      } else {
+      if (!found) {
+        const name = input.name?.trim() ?? "";
+        if (name.length === 0) throw new Refusal("nameRequired");
+        const phone = normalisePhone(input.phone ?? "");
+        if (phone === null) throw new Refusal("phoneInvalid");
         const [created] = await tx
           .insert(users)
-          .values({ displayName: input.name.trim(), email: invitation.email, phoneNumber: phone })
+          .values({ displayName: name, email: invitation.email, phoneNumber: phone })
+          .onConflictDoNothing()
           .returning({ id: users.id });
-        userId = created.id;
-        createdUser = true;
-        await tx.insert(userRoles).values({ userId, roleId: ROLE.Advisor });
+        if (created) {
+          await tx.insert(userRoles).values({ userId: created.id, roleId: ROLE.Advisor });
+          found = { userId: created.id, account: "supervisor" };
+          createdUser = true;
+        } else {
+          // Another acceptance created this address a moment ago; link that account as it is.
+          found = await accountOf(tx, invitation.email);
+        }
       }
+      if (!found) throw new Refusal("unknown");
+      if (found.account === "deactivated" || found.account === "notSupervisor") throw new Refusal(found.account);
+      const userId = found.userId;
+      const conflict = placeConflict(
+        "advisor",
+        { userId, studiesInClass: await studiesInClass(tx, reference.classId, userId) },
+        reference,
+      );
+      if (conflict) throw new Refusal(conflict);
 
       let assignedAs: "advisor" | "extraSupervisor" | "already";
       if (reference.advisorUserId === null) {
@@ -328,7 +395,7 @@ export async function acceptInvitation(
         ip: input.ip ?? null,
         details: { invitationId: invitation.id, createdUser, assignedAs },
       });
-      return { email, createdUser, assignedAs };
+      return { email: invitation.email, createdUser, assignedAs };
     });
     const user = await findUserByEmail(db, result.email);
     if (!user) throw new Error("acceptInvitation: the user vanished");

@@ -16,6 +16,7 @@ export interface PlacementPerson {
   userId: number;
   displayName: string;
   email: string;
+  isActive: boolean;
 }
 
 /** One author's answer set as others see it: only whether and when it was sent (drafts are private). */
@@ -96,7 +97,7 @@ export async function placementOf(
     (id): id is number => id !== null,
   );
   const people = await db
-    .select({ userId: users.id, displayName: users.displayName, email: users.email })
+    .select({ userId: users.id, displayName: users.displayName, email: users.email, isActive: users.isActive })
     .from(users)
     .where(inArray(users.id, peopleIds));
   const person = (id: number | null) => (id === null ? null : (people.find((p) => p.userId === id) ?? null));

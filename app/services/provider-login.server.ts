@@ -25,7 +25,7 @@ import {
   type ProviderName,
   type StateCookieOptions,
 } from "./oidc.server";
-import { appCookies, secureCookies } from "./request.server";
+import { appCookies, publicOrigin, secureCookies } from "./request.server";
 import { ROLE, safeRedirect } from "./roles";
 import { appSecret } from "./secret.server";
 import { osloDate } from "./semesters";
@@ -264,8 +264,7 @@ function stateCookie(provider: ProviderName): StateCookieOptions {
 }
 
 export function redirectUri(provider: ProviderName, request: Request): string {
-  const base = (env().APP_URL ?? new URL(request.url).origin).replace(/\/+$/, "");
-  return `${base}/${provider}-success`;
+  return `${publicOrigin(request)}/${provider}-success`;
 }
 
 export function strategyFor(provider: ProviderName, request: Request): OidcStrategy | null {

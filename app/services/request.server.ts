@@ -19,6 +19,15 @@ export function secureCookies(): boolean {
   return env().APP_URL?.startsWith("https://") ?? false;
 }
 
+/**
+ * The app's public address for links in mails and OIDC redirect URIs: APP_URL, or without it the
+ * address the request came to. The latter follows the request's Host header, which a client
+ * chooses; production should set APP_URL (the app warns at start-up when it does not).
+ */
+export function publicOrigin(request: Request): string {
+  return (env().APP_URL ?? new URL(request.url).origin).replace(/\/+$/, "");
+}
+
 let cookies:
   | {
       session: ReturnType<typeof createCookie>;
@@ -112,13 +121,26 @@ export function requireRole(
  */
 export async function readFormData(request: Request): Promise<FormData> {
   try {
-    return await request.formData();
+    return withoutNul(await request.formData());
   } catch {
     throw new Response("Bad Request: the form could not be read.", {
       status: 400,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   }
+}
+
+/**
+ * PostgreSQL text cannot hold NUL: a typed value with one would fail in the database. No field
+ * means anything by it, so it is dropped once, here, for every action.
+ */
+function withoutNul(form: FormData): FormData {
+  let found = false;
+  for (const value of form.values()) if (typeof value === "string" && value.includes("\0")) found = true;
+  if (!found) return form;
+  const clean = new FormData();
+  for (const [name, value] of form.entries()) clean.append(name, typeof value === "string" ? value.replaceAll("\0", "") : value);
+  return clean;
 }
 
 export function homeOf(session: CurrentSession): string {

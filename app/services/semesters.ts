@@ -133,3 +133,10 @@ const dayFormats = {
 export function formatDay(isoDate: string, language: "nb" | "en"): string {
   return dayFormats[language].format(new Date(`${isoDate}T00:00:00Z`));
 }
+
+const timeFormat = new Intl.DateTimeFormat("en-GB", { timeZone: SEMESTER_TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+
+/** An instant as a day and a time in Norway: "25.11.2026 kl. 14:03", "25 Nov 2026 at 14:03". */
+export function formatDayTime(at: Date, language: "nb" | "en"): string {
+  return `${formatDay(osloDate(at), language)} ${language === "nb" ? "kl." : "at"} ${timeFormat.format(at)}`;
+}

@@ -237,11 +237,15 @@ describe("the forms page's grouping", () => {
 });
 
 describe("small rules", () => {
-  test("someone supervises the student when there is an assigned or an extra supervisor", () => {
-    const person = { userId: 1, displayName: "A", email: "a@example.org" };
+  test("someone supervises the student when there is an active assigned or extra supervisor", () => {
+    const person = { userId: 1, displayName: "A", email: "a@example.org", isActive: true };
+    const deactivated = { ...person, userId: 2, isActive: false };
     expect(hasSupervisor({ advisor: null, extraSupervisors: [] })).toBe(false);
     expect(hasSupervisor({ advisor: person, extraSupervisors: [] })).toBe(true);
     expect(hasSupervisor({ advisor: null, extraSupervisors: [person] })).toBe(true);
+    // A deactivated supervisor supervises nobody, so the student may invite someone else.
+    expect(hasSupervisor({ advisor: deactivated, extraSupervisors: [deactivated] })).toBe(false);
+    expect(hasSupervisor({ advisor: deactivated, extraSupervisors: [person] })).toBe(true);
   });
 
   test("the paths of the form page and the documents are the spec's", () => {

@@ -99,9 +99,9 @@ export async function joinClass(
   });
 }
 
-/** Whether someone supervises the student: an assigned supervisor or an extra one. */
+/** Whether someone supervises the student: an active assigned supervisor or an active extra one. */
 export function hasSupervisor(placement: Pick<Placement, "advisor" | "extraSupervisors">): boolean {
-  return placement.advisor !== null || placement.extraSupervisors.length > 0;
+  return placement.advisor?.isActive === true || placement.extraSupervisors.some((p) => p.isActive);
 }
 
 export interface FormsByHalf {

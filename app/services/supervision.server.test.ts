@@ -184,6 +184,37 @@ describe("setting a student's supervisor", () => {
   });
 });
 
+describe("who may follow a student (placement-roles.server.ts)", () => {
+  test("a classmate or the student's own teacher, though supervisors of the class, is refused as assigned or extra", async () => {
+    const classA = await classIdOf("SYK2001");
+    const teacher = await userIdOf("laerer1@example.org");
+    const student = await newStudent("Fulgt Fiona", classA);
+    // Someone an admin made a supervisor of the class who is also a student in it.
+    const classmate = await newStudent("Medstudent Marius", classA);
+    await db.insert(userRoles).values({ userId: classmate.userId, roleId: ROLE.Advisor });
+    await db.insert(classAdvisors).values({ classId: classA, userId: classmate.userId });
+    // The student's practice teacher, also a supervisor of the class.
+    const both = await newSupervisor("Dobbel Dina", classA);
+    await db.update(studentReferences).set({ teacherUserId: both }).where(eq(studentReferences.id, student.referenceId));
+
+    const input = { referenceId: student.referenceId, classId: classA, studentUserId: student.userId, actorUserId: teacher };
+    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: classmate.userId })).toEqual({ ok: false, error: "studentInClass" });
+    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: both })).toEqual({ ok: false, error: "isTeacher" });
+    expect(await addExtraSupervisor(db, { ...input, userId: classmate.userId })).toEqual({ ok: false, error: "studentInClass" });
+    expect(await addExtraSupervisor(db, { ...input, userId: both })).toEqual({ ok: false, error: "isTeacher" });
+    expect((await referenceOf(classA, "fulgtfiona@example.org")).advisorUserId).toBeNull();
+    expect(await extrasOf(student.referenceId)).toEqual([]);
+
+    // Taking students: the teacher-supervisor is told which of them are their own students.
+    expect(await takeStudents(db, { classId: classA, supervisorUserId: both, studentUserIds: [student.userId] })).toEqual({
+      ok: false,
+      error: "isTeacher",
+      names: ["Fulgt Fiona"],
+    });
+    expect((await referenceOf(classA, "fulgtfiona@example.org")).advisorUserId).toBeNull();
+  });
+});
+
 describe("extra supervisors", () => {
   test("are added and removed, each audited; role id 4", async () => {
     const classA = await classIdOf("SYK2001");
@@ -307,9 +338,11 @@ describe("taking students", () => {
     expect(owner).toBe(winners[0] === outcomes[0] ? first : second);
     expect((await referenceOf(classB, "freefrida@example.org")).advisorUserId).toBe(second);
 
-    // Later, the student is simply taken already.
-    const third = await takeStudents(db, { classId: classB, supervisorUserId: first, studentUserIds: [contested.userId] });
-    expect(third).toEqual({ ok: true, taken: [], missed: ["Contested Carl"] });
+    // Later, the student is simply taken already; for the one who has them, they stay theirs.
+    const loser = owner === first ? second : first;
+    const again = (supervisorUserId: number) => takeStudents(db, { classId: classB, supervisorUserId, studentUserIds: [contested.userId] });
+    expect(await again(loser)).toEqual({ ok: true, taken: [], missed: ["Contested Carl"] });
+    expect(await again(owner!)).toEqual({ ok: true, taken: ["Contested Carl"], missed: [] });
     expect((await referenceOf(classB, "contestedcarl@example.org")).advisorUserId).toBe(owner);
   });
 

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { byDisplayName, classHeader, schemesOfClass } from "./admin-classes.server";
 import { audit } from "./audit.server";
+import { claimStudents, placeConflict, studiesInClass, type ClaimedStudent, type PlaceConflict } from "./placement-roles.server";
 import type { Db } from "./db/client.server";
 import {
   answerSets,
@@ -93,6 +94,12 @@ async function isChoosableSupervisor(tx: Db, classId: number, userId: number): P
   return row !== undefined;
 }
 
+const referenceColumns = {
+  studentUserId: studentReferences.studentUserId,
+  teacherUserId: studentReferences.teacherUserId,
+  advisorUserId: studentReferences.advisorUserId,
+};
+
 interface ReferenceInput {
   referenceId: number;
   classId: number;
@@ -101,7 +108,19 @@ interface ReferenceInput {
   ip?: string | null;
 }
 
-export type SetSupervisorResult = { ok: true; changed: boolean } | { ok: false; error: "notClassSupervisor" | "notFound" };
+export type SetSupervisorResult =
+  | { ok: true; changed: boolean }
+  | { ok: false; error: "notClassSupervisor" | "notFound" | PlaceConflict };
+
+/** Whether the person may follow the student as a supervisor (placement-roles.server.ts). */
+async function supervisorConflict(
+  tx: Db,
+  classId: number,
+  userId: number,
+  reference: { studentUserId: number; teacherUserId: number | null; advisorUserId: number | null },
+): Promise<PlaceConflict | null> {
+  return placeConflict("advisor", { userId, studiesInClass: await studiesInClass(tx, classId, userId) }, reference);
+}
 
 /**
  * Sets (or with null, clears) the student's assigned supervisor. The new one must be an active
@@ -115,14 +134,18 @@ export async function setAssignedSupervisor(
 ): Promise<SetSupervisorResult> {
   return db.transaction(async (tx) => {
     const [ref] = await tx
-      .select({ advisorUserId: studentReferences.advisorUserId })
+      .select(referenceColumns)
       .from(studentReferences)
       .where(and(eq(studentReferences.id, input.referenceId), eq(studentReferences.classId, input.classId)))
       .for("update");
     if (!ref) return { ok: false as const, error: "notFound" as const };
     if (ref.advisorUserId === input.advisorUserId) return { ok: true as const, changed: false };
-    if (input.advisorUserId !== null && !(await isChoosableSupervisor(tx, input.classId, input.advisorUserId))) {
-      return { ok: false as const, error: "notClassSupervisor" as const };
+    if (input.advisorUserId !== null) {
+      if (!(await isChoosableSupervisor(tx, input.classId, input.advisorUserId))) {
+        return { ok: false as const, error: "notClassSupervisor" as const };
+      }
+      const conflict = await supervisorConflict(tx, input.classId, input.advisorUserId, ref);
+      if (conflict) return { ok: false as const, error: conflict };
     }
     await tx
       .update(studentReferences)
@@ -152,13 +175,13 @@ export async function setAssignedSupervisor(
 
 export type AddExtraResult =
   | { ok: true }
-  | { ok: false; error: "notClassSupervisor" | "isAssigned" | "alreadyExtra" | "notFound" };
+  | { ok: false; error: "notClassSupervisor" | "isAssigned" | "alreadyExtra" | "notFound" | PlaceConflict };
 
 /** Adds an extra supervisor (role id 4): an active supervisor of the class, not already following the student. */
 export async function addExtraSupervisor(db: Db, input: ReferenceInput & { userId: number }): Promise<AddExtraResult> {
   return db.transaction(async (tx) => {
     const [ref] = await tx
-      .select({ advisorUserId: studentReferences.advisorUserId })
+      .select(referenceColumns)
       .from(studentReferences)
       .where(and(eq(studentReferences.id, input.referenceId), eq(studentReferences.classId, input.classId)))
       .for("update");
@@ -167,6 +190,8 @@ export async function addExtraSupervisor(db: Db, input: ReferenceInput & { userI
       return { ok: false as const, error: "notClassSupervisor" as const };
     }
     if (ref.advisorUserId === input.userId) return { ok: false as const, error: "isAssigned" as const };
+    const conflict = await supervisorConflict(tx, input.classId, input.userId, ref);
+    if (conflict) return { ok: false as const, error: conflict };
     const inserted = await tx
       .insert(studentExtraSupervisors)
       .values({ studentReferenceId: input.referenceId, userId: input.userId, roleId: ROLE.Advisor })
@@ -229,11 +254,12 @@ export interface OwnStudent {
 }
 
 /** Whether the supervisor is attached to the class (may take students) rather than only following some. */
-export async function isAttachedSupervisor(db: Db, classId: number, userId: number): Promise<boolean> {
-  const [row] = await db
+export async function isAttachedSupervisor(db: Db, classId: number, userId: number, lock?: "share"): Promise<boolean> {
+  const query = db
     .select({ userId: classAdvisors.userId })
     .from(classAdvisors)
     .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId)));
+  const [row] = lock ? await query.for(lock) : await query;
   return row !== undefined;
 }
 
@@ -321,67 +347,55 @@ export async function supervisorClassPage(db: Db, classId: number, supervisorUse
 
 export type TakeStudentsResult =
   | { ok: true; taken: string[]; missed: string[] }
-  | { ok: false; error: "notAttached" | "noStudents" | "unknownStudent" };
+  | { ok: false; error: "notAttached" | "noStudents" | "unknownStudent" }
+  | { ok: false; error: PlaceConflict; names: string[] };
 
 /**
- * A supervisor attached to the class takes students who have no supervisor. The update is
- * conditional (`advisor_user_id is null`), so when two supervisors take the same student at once
- * exactly one wins; the other learns by name which students were taken meanwhile (`missed`).
+ * A supervisor attached to the class takes students who have no supervisor (placement-roles.server.ts):
+ * when two supervisors take the same student at once exactly one wins; the other learns by name
+ * which students were taken meanwhile (`missed`). A student already theirs counts as taken.
  */
 export async function takeStudents(
   db: Db,
   input: { classId: number; supervisorUserId: number; studentUserIds: number[]; ip?: string | null },
 ): Promise<TakeStudentsResult> {
-  const wanted = [...new Set(input.studentUserIds)];
-  if (wanted.length === 0) return { ok: false, error: "noStudents" };
-  if (!(await isAttachedSupervisor(db, input.classId, input.supervisorUserId))) return { ok: false, error: "notAttached" };
+  if (input.studentUserIds.length === 0) return { ok: false, error: "noStudents" };
   return db.transaction(async (tx) => {
-    const refs = await tx
-      .select({ referenceId: studentReferences.id, studentUserId: studentReferences.studentUserId, displayName: users.displayName })
-      .from(studentReferences)
-      .innerJoin(users, eq(users.id, studentReferences.studentUserId))
-      .where(and(eq(studentReferences.classId, input.classId), inArray(studentReferences.studentUserId, wanted)));
-    if (refs.length !== wanted.length) return { ok: false as const, error: "unknownStudent" as const };
-    const updated = await tx
-      .update(studentReferences)
-      .set({ advisorUserId: input.supervisorUserId })
-      .where(
-        and(
-          eq(studentReferences.classId, input.classId),
-          inArray(studentReferences.studentUserId, wanted),
-          isNull(studentReferences.advisorUserId),
-        ),
-      )
-      .returning({ referenceId: studentReferences.id, studentUserId: studentReferences.studentUserId });
-    const won = new Set(updated.map((u) => u.studentUserId));
-    if (updated.length > 0) {
-      await tx
-        .delete(studentExtraSupervisors)
-        .where(
-          and(
-            inArray(
-              studentExtraSupervisors.studentReferenceId,
-              updated.map((u) => u.referenceId),
-            ),
-            eq(studentExtraSupervisors.userId, input.supervisorUserId),
-          ),
-        );
+    // Held until commit, so a detachment from the class waits for this and then clears these too.
+    if (!(await isAttachedSupervisor(tx, input.classId, input.supervisorUserId, "share"))) {
+      return { ok: false as const, error: "notAttached" as const };
     }
-    for (const ref of updated) {
+    const claim = await claimStudents(tx, { ...input, place: "advisor", userId: input.supervisorUserId });
+    if (!claim.ok) return claim;
+    const won = claim.students.filter((s) => s.heldBy === null);
+    if (won.length > 0) {
+      // The assigned supervisor is no longer also an extra one.
+      await tx.delete(studentExtraSupervisors).where(
+        and(
+          inArray(
+            studentExtraSupervisors.studentReferenceId,
+            won.map((s) => s.referenceId),
+          ),
+          eq(studentExtraSupervisors.userId, input.supervisorUserId),
+        ),
+      );
+    }
+    for (const student of won) {
       await audit(tx, {
         action: "student.advisor_assigned",
         actorUserId: input.supervisorUserId,
-        subjectUserId: ref.studentUserId,
+        subjectUserId: student.userId,
         classId: input.classId,
         details: { from: null, to: input.supervisorUserId, self: true },
         ip: input.ip,
       });
     }
-    const names = (rows: typeof refs) => byDisplayName(rows.map((r) => ({ userId: r.studentUserId, displayName: r.displayName }))).map((r) => r.displayName);
+    const names = (list: ClaimedStudent[]) => byDisplayName(list).map((s) => s.displayName);
+    const theirs = (s: ClaimedStudent) => s.heldBy === null || s.heldBy === input.supervisorUserId;
     return {
       ok: true as const,
-      taken: names(refs.filter((r) => won.has(r.studentUserId))),
-      missed: names(refs.filter((r) => !won.has(r.studentUserId))),
+      taken: names(claim.students.filter(theirs)),
+      missed: names(claim.students.filter((s) => !theirs(s))),
     };
   });
 }

@@ -338,22 +338,43 @@ describe("adding a supervisor", () => {
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "advisor.added_to_class"), eq(auditEvents.subjectUserId, outcome.user.userId)));
-    expect(event).toMatchObject({ actorUserId: await actor(), classId: syk2001, details: { created: true, roleAdded: true } });
+    expect(event).toMatchObject({ actorUserId: await actor(), classId: syk2001, details: { created: true } });
   });
 
-  test("a known address (any case) keeps its name, gets the Advisor role if missing; twice in a class is refused", async () => {
-    // A teacher becomes a supervisor of another class too.
-    const outcome = await addSupervisor(db(), { classId: syk2002, name: "Someone Else", email: "LAERER2@example.org", actorUserId: await actor() });
-    expect(outcome).toMatchObject({ ok: true, created: false, user: { displayName: "Lars Bakken", email: "laerer2@example.org" } });
-    const roles = await db().select().from(userRoles).where(eq(userRoles.userId, await id("laerer2@example.org")));
-    expect(roles.map((r) => r.roleId).sort()).toEqual([ROLE.Teacher, ROLE.Advisor]);
+  test("a known supervisor (any case) is attached as they are; twice in a class is refused", async () => {
+    // veileder3 is a supervisor of SYK2002: attached to SYK2001 too, keeping name and phone number.
+    const before = (await db().select().from(users).where(eq(users.email, "veileder3@example.org")))[0];
+    const v3 = await addSupervisor(db(), {
+      classId: syk2001,
+      name: "Hanne",
+      email: "VEILEDER3@example.org",
+      phone: "400 00 003",
+      actorUserId: await actor(),
+    });
+    expect(v3).toMatchObject({ ok: true, created: false, user: { displayName: "Hanne Berg", phoneNumber: before.phoneNumber } });
+    expect((await db().select().from(users).where(eq(users.id, before.id)))[0]).toEqual(before);
     expect(await addSupervisor(db(), { classId: syk2001, name: "Marte", email: "veileder1@example.org", actorUserId: await actor() })).toEqual({
       ok: false,
       error: "alreadyAttached",
     });
-    // veileder3 exists as a supervisor of SYK2002: attached to SYK2001 without a second role row.
-    const v3 = await addSupervisor(db(), { classId: syk2001, name: "Hanne", email: "veileder3@example.org", actorUserId: await actor() });
-    expect(v3).toMatchObject({ ok: true, created: false, user: { displayName: "Hanne Berg" } });
+  });
+
+  test("a known user who is not a supervisor is refused: no role, no phone number, no class", async () => {
+    // Vipps logs supervisors in by phone number: a number typed here must never land on someone else's account.
+    const admin = (await db().select().from(users).where(eq(users.email, "admin@example.org")))[0];
+    const outcome = await addSupervisor(db(), {
+      classId: syk2002,
+      name: "Someone",
+      email: "ADMIN@example.org",
+      phone: "+47 999 88 777",
+      actorUserId: await actor(),
+    });
+    expect(outcome).toEqual({ ok: false, error: "notSupervisor" });
+    expect((await db().select().from(users).where(eq(users.id, admin.id)))[0]).toEqual(admin);
+    const roles = await db().select().from(userRoles).where(eq(userRoles.userId, admin.id));
+    expect(roles.map((r) => r.roleId)).not.toContain(ROLE.Advisor);
+    const attached = await db().select().from(classAdvisors).where(eq(classAdvisors.userId, admin.id));
+    expect(attached).toEqual([]);
   });
 
   test("a deactivated user is refused and not attached; an unknown class is not found", async () => {

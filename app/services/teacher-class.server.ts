@@ -4,6 +4,7 @@ import type { TFunction } from "i18next";
 import { byDisplayName, classHeader, schemesOfClass, type ClassHeader, type Scheme } from "./admin-classes.server";
 import { escapeLike, naturalSortKey } from "./admin-users.server";
 import { audit } from "./audit.server";
+import { claimStudents, type ClaimedStudent, type PlaceConflict } from "./placement-roles.server";
 import type { Db } from "./db/client.server";
 import {
   answerSets,
@@ -448,69 +449,46 @@ export type TakeOutcome =
       /** Already the teacher's own. */
       alreadyYours: StudentName[];
     }
-  | { ok: false; error: "noStudents" | "unknownStudent" };
+  | { ok: false; error: "noStudents" | "unknownStudent" | "notMember" }
+  | { ok: false; error: PlaceConflict; names: string[] };
 
 /**
- * The teacher takes students of the class who have no teacher. The update is conditional
- * (`teacher_user_id is null`), so when two teachers take the same student at once exactly one
- * wins; the other learns by name who was taken meanwhile. A student of another teacher is never
- * moved here. Audited per student.
+ * The teacher takes students of the class who have no teacher (placement-roles.server.ts): when two
+ * teachers take the same student at once exactly one wins; the other learns by name who was taken
+ * meanwhile. A student of another teacher is never moved here. Audited per student.
  */
 export async function takeStudents(
   db: Db,
   input: { classId: number; teacherUserId: number; studentUserIds: number[]; ip?: string | null },
 ): Promise<TakeOutcome> {
-  const ids = [...new Set(input.studentUserIds)];
-  if (ids.length === 0) return { ok: false, error: "noStudents" };
+  if (input.studentUserIds.length === 0) return { ok: false, error: "noStudents" };
   return db.transaction(async (tx) => {
-    const inClass = await tx
-      .select({ userId: users.id, displayName: users.displayName })
-      .from(studentReferences)
-      .innerJoin(users, eq(users.id, studentReferences.studentUserId))
-      .where(and(eq(studentReferences.classId, input.classId), inArray(studentReferences.studentUserId, ids)));
-    if (inClass.length !== ids.length) return { ok: false as const, error: "unknownStudent" as const };
-    const updated = await tx
-      .update(studentReferences)
-      .set({ teacherUserId: input.teacherUserId })
-      .where(
-        and(
-          eq(studentReferences.classId, input.classId),
-          inArray(studentReferences.studentUserId, ids),
-          isNull(studentReferences.teacherUserId),
-        ),
-      )
-      .returning({ userId: studentReferences.studentUserId });
-    const won = new Set(updated.map((u) => u.userId));
-    const others = inClass.filter((s) => !won.has(s.userId));
-    const mine =
-      others.length === 0
-        ? []
-        : await tx
-            .select({ userId: studentReferences.studentUserId })
-            .from(studentReferences)
-            .where(
-              and(
-                eq(studentReferences.classId, input.classId),
-                inArray(studentReferences.studentUserId, others.map((s) => s.userId)),
-                eq(studentReferences.teacherUserId, input.teacherUserId),
-              ),
-            );
-    const mineIds = new Set(mine.map((m) => m.userId));
-    for (const userId of won) {
+    // Held until commit, so a leave of the class waits for this and then releases these students too.
+    const [member] = await tx
+      .select({ userId: classTeachers.userId })
+      .from(classTeachers)
+      .where(and(eq(classTeachers.classId, input.classId), eq(classTeachers.userId, input.teacherUserId)))
+      .for("share");
+    if (!member) return { ok: false as const, error: "notMember" as const };
+    const claim = await claimStudents(tx, { ...input, place: "teacher", userId: input.teacherUserId });
+    if (!claim.ok) return claim;
+    const won = claim.students.filter((s) => s.heldBy === null);
+    for (const student of won) {
       await audit(tx, {
         action: "student.teacher_assigned",
         actorUserId: input.teacherUserId,
-        subjectUserId: userId,
+        subjectUserId: student.userId,
         classId: input.classId,
         details: { teacherUserId: input.teacherUserId },
         ip: input.ip,
       });
     }
+    const names = (list: ClaimedStudent[]) => byDisplayName(list).map(({ userId, displayName }) => ({ userId, displayName }));
     return {
       ok: true as const,
-      assigned: byDisplayName(inClass.filter((s) => won.has(s.userId))),
-      taken: byDisplayName(others.filter((s) => !mineIds.has(s.userId))),
-      alreadyYours: byDisplayName(others.filter((s) => mineIds.has(s.userId))),
+      assigned: names(won),
+      taken: names(claim.students.filter((s) => s.heldBy !== null && s.heldBy !== input.teacherUserId)),
+      alreadyYours: names(claim.students.filter((s) => s.heldBy === input.teacherUserId)),
     };
   });
 }
@@ -519,12 +497,15 @@ export async function takeStudents(
 
 export type AddSupervisorOutcome =
   | { ok: true; user: { userId: number; displayName: string; email: string; phoneNumber: string | null }; created: boolean }
-  | { ok: false; error: "notFound" | "deactivated" | "alreadyAttached" };
+  | { ok: false; error: "notFound" | "deactivated" | "alreadyAttached" | "notSupervisor" };
 
 /**
  * A teacher adds a supervisor to the class by name and e-mail: an unknown address becomes a new
- * Advisor user; a known one (any case) keeps their name and gets the Advisor role if missing, and
- * their phone number if they had none. A deactivated user is refused. Audited.
+ * Advisor user with that name and phone number; a known supervisor (any case) is attached as they
+ * are. Nothing of an existing account is changed here: roles are an admin's decision, and a phone
+ * number typed by someone else must never become a way to log in to another person's account
+ * (Vipps matches users by phone). So a known user who is not a supervisor, or is deactivated, is
+ * refused. Audited.
  */
 export async function addSupervisor(
   db: Db,
@@ -535,42 +516,41 @@ export async function addSupervisor(
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ id: classes.id }).from(classes).where(eq(classes.id, input.classId));
     if (!found) return { ok: false as const, error: "notFound" as const };
-    let created = false;
     const [inserted] = await tx
       .insert(users)
       .values({ displayName: input.name.trim(), email, phoneNumber: phone })
       .onConflictDoNothing()
       .returning({ id: users.id });
-    if (inserted) created = true;
+    const created = inserted !== undefined;
+    if (created) await tx.insert(userRoles).values({ userId: inserted.id, roleId: ROLE.Advisor });
     const [user] = await tx
-      .select({ userId: users.id, displayName: users.displayName, email: users.email, phoneNumber: users.phoneNumber, isActive: users.isActive })
+      .select({
+        userId: users.id,
+        displayName: users.displayName,
+        email: users.email,
+        phoneNumber: users.phoneNumber,
+        isActive: users.isActive,
+        isAdvisor: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${ROLE.Advisor})`,
+      })
       .from(users)
       .where(eq(sql`lower(${users.email})`, email));
     if (!user.isActive) return { ok: false as const, error: "deactivated" as const };
+    if (!user.isAdvisor) return { ok: false as const, error: "notSupervisor" as const };
     const attached = await tx
       .insert(classAdvisors)
       .values({ classId: input.classId, userId: user.userId })
       .onConflictDoNothing()
       .returning({ userId: classAdvisors.userId });
     if (attached.length === 0) return { ok: false as const, error: "alreadyAttached" as const };
-    const roleAdded = await tx
-      .insert(userRoles)
-      .values({ userId: user.userId, roleId: ROLE.Advisor })
-      .onConflictDoNothing()
-      .returning({ userId: userRoles.userId });
-    if (!created && phone && !user.phoneNumber) {
-      await tx.update(users).set({ phoneNumber: phone }).where(eq(users.id, user.userId));
-      user.phoneNumber = phone;
-    }
     await audit(tx, {
       action: "advisor.added_to_class",
       actorUserId: input.actorUserId,
       subjectUserId: user.userId,
       classId: input.classId,
-      details: { created, roleAdded: roleAdded.length > 0 },
+      details: { created },
       ip: input.ip,
     });
-    const { isActive: _active, ...person } = user;
+    const { isActive: _active, isAdvisor: _advisor, ...person } = user;
     return { ok: true as const, user: person, created };
   });
 }

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql, type Logger } from "drizzle-orm";
 import { vi } from "vitest";
-import { type Database, type Db } from "~/services/db/client.server";
+import { openDatabase, type Database, type Db } from "~/services/db/client.server";
 import { openTestDatabase } from "~/test/db";
 import { useDatabaseForTests } from "~/services/db/index.server";
 import { seedDemo } from "~/services/db/seed.server";
@@ -22,7 +22,7 @@ import { users } from "~/services/db/schema";
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; /** A PGlite folder in `dir` instead of memory, for a server to open afterwards. */ onDisk?: boolean } = {},
 ): Promise<{ database: Database; dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-test-"));
   for (const name of ["DATABASE_URL", "SESSION_SECRET", "SMTP_URL", "APP_URL", "TRUST_PROXY", "INSTITUTION"]) {
@@ -30,7 +30,9 @@ export async function startTestApp(
   }
   Object.assign(process.env, { PGLITE_DIR: path.join(dir, "pglite"), OUTBOX_DIR: path.join(dir, "outbox"), ...env });
   resetEnvForTests();
-  const database = await openTestDatabase(options);
+  const database = options.onDisk
+    ? await openDatabase({ pgliteDir: path.join(dir, "pglite"), logger: options.logger })
+    : await openTestDatabase(options);
   await seedDemo(database.db);
   useDatabaseForTests(database);
   return { database, dir };

@@ -12,7 +12,6 @@ import {
   Hint,
   PageHeading,
   RadioGroup,
-  SummaryList,
   Table,
   Tag,
   TextField,
@@ -20,13 +19,14 @@ import {
 } from "~/components/ui";
 import { errorMessage, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { adminClassPage, createScheme, updateEndSemesterDate } from "~/services/admin-classes.server";
+import { adminClassPage, classHeaderView, createScheme, updateEndSemesterDate } from "~/services/admin-classes.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { formatDay, osloDate } from "~/services/semesters";
 import { getLanguage } from "~/services/i18n.server";
+import { ClassDetails } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import type { Route } from "./+types/class";
 import { idParam, notFound } from "~/services/ids";
@@ -59,18 +59,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const page = await adminClassPage(await getDb(), idParam(params.classId));
   if (!page) notFound();
   const language = getLanguage(context);
-  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
   const { header, schemes, ...rest } = page;
   return {
     ...rest,
-    header: {
-      ...header,
-      periodStartText: day(header.periodStart),
-      periodEndText: day(header.periodEnd),
-      midSemesterText: day(header.midSemesterDate),
-      endSemesterText: day(header.endSemesterDate),
-    },
-    schemes: schemes.map(({ createdAt, ...scheme }) => ({ ...scheme, createdText: day(osloDate(createdAt)) })),
+    header: classHeaderView(header, language),
+    schemes: schemes.map(({ createdAt, ...scheme }) => ({ ...scheme, createdText: formatDay(osloDate(createdAt), language) })),
   };
 }
 
@@ -173,17 +166,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
         {header.subjectCode} {header.subjectName}
       </PageHeading>
 
-      <SummaryList
-        rows={[
-          { key: t("details.subject"), value: `${header.subjectCode} ${header.subjectName}` },
-          {
-            key: t("details.period"),
-            value: t("details.periodValue", { name: header.periodName, start: header.periodStartText, end: header.periodEndText }),
-          },
-          { key: t("details.midSemesterDate"), value: header.midSemesterText ?? t("details.notSet") },
-          { key: t("details.endSemesterDate"), value: header.endSemesterText ?? t("details.notSet") },
-        ]}
-      />
+      <ClassDetails header={header} />
 
       <h2>{t("endDate.heading")}</h2>
       <Form method="post" {...getFormProps(dateForm)} key={`end-${header.endSemesterDate ?? ""}`} noValidate>

@@ -76,6 +76,7 @@ describe("opening the link", () => {
       secret,
       landing: "/supervisor",
       email: "ny.veileder@example.org",
+      isNew: true,
       studentName: (await db().select().from(users).where(eq(users.email, "student10@example.org")))[0].displayName,
       subject: "SYK2001 Praksis i sykehjem",
     });
@@ -150,7 +151,7 @@ describe("accepting", () => {
   test("a valid acceptance creates the supervisor, links them, logs them in, and the link is then used", async () => {
     const secret = await invite("student10@example.org", "nina.pv@example.org");
     const response = await accept(secret, { fullName: "Nina Pv", phone: "912 34 567" }, undefined, "https://evil.example/");
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/supervisor");
     const session = response.headers.getSetCookie().find((c) => c.startsWith("praksis_session="));
     expect(session).toBeDefined();
@@ -164,31 +165,58 @@ describe("accepting", () => {
     const again = await open(secret);
     expect(again.status).toBe(410);
     expect(await again.json()).toEqual({ state: "used" });
+    // Posting a used link again lands on the link's page, which says it is used (and moves on after 7 s).
     const reused = await accept(secret, { fullName: "Noen Andre", phone: "98765432" });
-    expect(reused.status).toBe(410);
-    expect(((await reused.json()) as Reply).error[""]).toEqual(["student:accept.usedTitle"]);
+    expect([reused.status, reused.headers.get("Location")]).toEqual([303, pathOf(secret)]);
     expect(reused.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
   });
 
   test("an expired link or a made-up one accepts nothing and logs no one in", async () => {
     const expired = await invite("student23@example.org", "sent@example.org", new Date(Date.now() - INVITATION_TTL_MS - 60_000));
-    for (const [secret, status] of [
-      [expired, 410],
-      ["made-up-token", 404],
-    ] as [string, number][]) {
+    for (const secret of [expired, "made-up-token"]) {
       const response = await accept(secret, { fullName: "Sen", phone: "91234567" });
-      expect(response.status, secret).toBe(status);
+      expect([response.status, response.headers.get("Location")], secret).toEqual([303, pathOf(secret)]);
       expect(response.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
     }
     expect(await db().select().from(users).where(eq(users.email, "sent@example.org"))).toEqual([]);
   });
 
-  test("a deactivated user is refused with a message", async () => {
+  test("a deactivated user is told so on opening the link, and accepting does nothing", async () => {
     const secret = await invite("student24@example.org", "deaktivert@example.org");
+    const opened = await open(secret);
+    expect(opened.status).toBe(403);
+    expect(await opened.json()).toEqual({ state: "deactivated" });
     const response = await accept(secret, { fullName: "Dina", phone: "91234567" });
-    expect(response.status).toBe(403);
-    expect(((await response.json()) as Reply).error[""]).toEqual(["student:errors.deactivated"]);
+    expect([response.status, response.headers.get("Location")]).toEqual([303, pathOf(secret)]);
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
     expect(await advisorOf("student24@example.org")).toBeNull();
+  });
+
+  test("a link to the address of an admin or teacher neither logs anyone in nor changes that account", async () => {
+    // A forwarded (or, without APP_URL, host-rewritten) link must not become a way into another account.
+    const secret = await invite("student11@example.org", "admin@example.org");
+    const before = await db().select().from(users).where(eq(users.email, "admin@example.org"));
+    const opened = await open(secret);
+    expect(opened.status).toBe(403);
+    expect(await opened.json()).toEqual({ state: "notSupervisor" });
+    const response = await accept(secret, { fullName: "Inntrenger", phone: "99988777" });
+    expect([response.status, response.headers.get("Location")]).toEqual([303, pathOf(secret)]);
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
+    expect(await db().select().from(users).where(eq(users.email, "admin@example.org"))).toEqual(before);
+    expect(await advisorOf("student11@example.org")).toBeNull();
+  });
+
+  test("an existing supervisor accepts without typing anything, is linked as they are, and then logs in as usual", async () => {
+    const secret = await invite("student22@example.org", "veileder3@example.org");
+    const before = (await db().select().from(users).where(eq(users.email, "veileder3@example.org")))[0];
+    const body = await (await open(secret)).json();
+    expect(body).toMatchObject({ state: "valid", email: "veileder3@example.org", isNew: false });
+    const response = await accept(secret, { fullName: "Et annet navn", phone: "40000000" });
+    expect([response.status, response.headers.get("Location")]).toEqual([303, "/?redirectTo=%2Fsupervisor"]);
+    expect(await flashOf(response)).toMatchObject({ type: "success", key: "student:accept.acceptedLogIn" });
+    expect(response.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
+    expect((await db().select().from(users).where(eq(users.id, before.id)))[0]).toEqual(before);
+    expect(await advisorOf("student22@example.org")).toBe(before.id);
   });
 
   test("with someone else logged in, nothing is accepted; logging out from the page comes back to the link", async () => {
@@ -211,8 +239,9 @@ describe("accepting", () => {
     const secret = await invite("student12@example.org", "veileder4@example.org");
     const self = await cookieActingAs(db(), "veileder4@example.org", ROLE.Advisor);
     expect((await open(secret, self)).status).toBe(200);
-    const response = await accept(secret, { fullName: "Jonas", phone: "91234567" }, self);
-    expect(response.status).toBe(302);
+    const response = await accept(secret, {}, self);
+    expect([response.status, response.headers.get("Location")]).toEqual([303, "/supervisor"]);
+    expect(await flashOf(response)).toMatchObject({ type: "success", key: "student:accept.acceptedFlash" });
     expect(await advisorOf("student12@example.org")).toBe(await userIdOf(db(), "veileder4@example.org"));
   });
 });

@@ -9,7 +9,7 @@ import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { completeLogin, logout } from "~/services/auth.server";
 import { getDb } from "~/services/db/index.server";
-import { flashHeader } from "~/services/flash.server";
+import { flashHeader, redirectWithFlash } from "~/services/flash.server";
 import { acceptInvitation, lookUpInvitation } from "~/services/invitations.server";
 import { normaliseEmail } from "~/services/otp.server";
 import { clientAddress, currentSession, readFormData } from "~/services/request.server";
@@ -27,7 +27,7 @@ const LEAVE_AFTER_MS = 7000;
 const phonePattern = /^\+?\d{8,15}$/;
 
 // Not "name": a control of that name shadows the form element's own `name` property in the DOM.
-const schema = z.object({
+const newSupervisorSchema = z.object({
   fullName: z
     .string({ error: "student:errors.nameRequired" })
     .trim()
@@ -40,6 +40,8 @@ const schema = z.object({
     .max(20, { error: "student:errors.phoneInvalid", abort: true })
     .refine((value) => phonePattern.test(value.replace(/\s+/g, "")), { error: "student:errors.phoneInvalid" }),
 });
+
+const existingSupervisorSchema = newSupervisorSchema.partial();
 
 function linkOf(url: URL, form?: FormData) {
   const secret = String(form?.get("verificationGuid") ?? url.searchParams.get("verificationGuid") ?? "");
@@ -54,6 +56,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (lookup.state !== "valid") {
     return data({ state: lookup.state }, { status: lookup.state === "unknown" ? 404 : 410 });
   }
+  // Shown before anything is typed: this link cannot make this account a supervisor.
+  if (lookup.account === "deactivated" || lookup.account === "notSupervisor") {
+    return data({ state: lookup.account }, { status: 403 });
+  }
   const session = currentSession(context);
   if (session && normaliseEmail(session.user.email) !== normaliseEmail(lookup.email)) {
     return data({ state: "otherUser" as const, signedInAs: session.user.displayName }, { status: 409 });
@@ -63,6 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     secret,
     landing,
     email: lookup.email,
+    isNew: lookup.account === "new",
     studentName: lookup.studentName,
     subject: `${lookup.subjectCode} ${lookup.subjectName}`,
   };
@@ -83,14 +90,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (intent !== "accept") throw new Response("Bad Request", { status: 400 });
 
-  const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  // A link that cannot be used (any more) is shown as the page for it, which moves on after 7 seconds.
   const lookup = await lookUpInvitation(db, secret);
-  if (lookup.state !== "valid") {
-    return data(submission.reply({ formErrors: [`student:accept.${lookup.state}Title`] }), {
-      status: lookup.state === "unknown" ? 404 : 410,
-    });
+  if (lookup.state !== "valid" || lookup.account === "deactivated" || lookup.account === "notSupervisor") {
+    return redirect(self, 303);
   }
+  const submission = parseWithZod(formData, { schema: lookup.account === "new" ? newSupervisorSchema : existingSupervisorSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // Accepting in a browser where someone else is logged in would link the wrong person.
   if (session && normaliseEmail(session.user.email) !== normaliseEmail(lookup.email)) {
     return data(submission.reply({ formErrors: ["student:errors.otherUser"] }), { status: 409 });
@@ -98,20 +104,33 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const outcome = await acceptInvitation(db, { secret, name: submission.value.fullName, phone: submission.value.phone, ip });
   if (!outcome.ok) {
-    if (outcome.error === "phoneInvalid") {
-      return data(submission.reply({ fieldErrors: { phone: ["student:errors.phoneInvalid"] } }), { status: 400 });
+    switch (outcome.error) {
+      case "phoneInvalid":
+        return data(submission.reply({ fieldErrors: { phone: ["student:errors.phoneInvalid"] } }), { status: 400 });
+      case "nameRequired":
+        return data(submission.reply({ fieldErrors: { fullName: ["student:errors.nameRequired"] } }), { status: 400 });
+      case "isTheStudent":
+      case "studentInClass":
+      case "isTeacher":
+        return data(submission.reply({ formErrors: [`student:errors.${outcome.error}`] }), { status: 403 });
+      default:
+        return redirect(self, 303);
     }
-    const key = outcome.error === "deactivated" || outcome.error === "isStudent" ? `student:errors.${outcome.error}` : `student:accept.${outcome.error}Title`;
-    return data(submission.reply({ formErrors: [key] }), { status: outcome.error === "deactivated" || outcome.error === "isStudent" ? 403 : 410 });
   }
 
-  // The link came to this mailbox, which proves control of the address as an e-mail code does.
-  const response = await completeLogin(db, { user: outcome.user, request, ip, method: "invitation", redirectTo: landing });
-  response.headers.append(
-    "Set-Cookie",
-    await flashHeader({ type: "success", key: "student:accept.acceptedFlash", values: { student: lookup.studentName } }),
-  );
-  return response;
+  const welcome = { type: "success" as const, key: "student:accept.acceptedFlash", values: { student: lookup.studentName } };
+  // Only an account this very link created is logged in by it; anyone else logs in as they always do.
+  if (outcome.createdUser) {
+    const response = await completeLogin(db, { user: outcome.user, request, ip, method: "invitation", redirectTo: landing });
+    response.headers.append("Set-Cookie", await flashHeader(welcome));
+    return response;
+  }
+  if (session) return redirectWithFlash(landing, welcome);
+  return redirectWithFlash(`/?${new URLSearchParams({ redirectTo: landing })}`, {
+    type: "success",
+    key: "student:accept.acceptedLogIn",
+    values: { student: lookup.studentName },
+  });
 }
 
 /** Without JS only the link; with JS a notice, and the move after 7 seconds. */
@@ -137,6 +156,8 @@ function LeaveSoon() {
 export default function AcceptInvitation({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
   const navigation = useNavigation();
+  // An existing account types nothing, so the browser must not ask for a name and phone number either.
+  const schema = loaderData.state === "valid" && !loaderData.isNew ? existingSupervisorSchema : newSupervisorSchema;
   const [form, fields] = useValidatedForm(schema, loaderData.state === "valid" ? actionData : undefined);
 
   if (loaderData.state === "otherUser") {
@@ -162,15 +183,35 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
     );
   }
 
+  const { isNew } = loaderData;
+  const summary = errorSummaryItems(t, [fields.fullName, fields.phone], {
+    errors: form.errors,
+    fieldId: isNew ? fields.fullName.id : "accept-submit",
+  });
   return (
     <div className="app-content">
-      <ErrorSummary errors={errorSummaryItems(t, [fields.fullName, fields.phone], { errors: form.errors, fieldId: fields.fullName.id })} />
+      <ErrorSummary errors={summary} />
       <PageHeading>{t("accept.title")}</PageHeading>
       <p>{t("accept.intro", { student: loaderData.studentName, subject: loaderData.subject })}</p>
+      <p>{isNew ? t("accept.introNew") : t("accept.introExisting", { email: loaderData.email })}</p>
       <Form method="post" {...getFormProps(form)} noValidate>
         <input type="hidden" name="intent" value="accept" />
         <input type="hidden" name="verificationGuid" value={loaderData.secret} />
         <input type="hidden" name="redirect_uri" value={loaderData.landing} />
+        {isNew ? <NewSupervisorFields email={loaderData.email} fields={fields} /> : null}
+        <Button id="accept-submit" disabled={navigation.state === "submitting"}>
+          {isNew ? t("accept.submit") : t("accept.submitExisting")}
+        </Button>
+      </Form>
+    </div>
+  );
+}
+
+/** Name, the invited address and a phone number: what a new supervisor's account is made of. */
+function NewSupervisorFields({ email, fields }: { email: string; fields: ReturnType<typeof useValidatedForm<typeof existingSupervisorSchema>>[1] }) {
+  const { t } = useTranslation("student");
+  return (
+    <>
         <TextField
           label={t("accept.nameLabel")}
           name={fields.fullName.name}
@@ -190,7 +231,7 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
           type="email"
           readOnly
           width="30"
-          value={loaderData.email}
+          value={email}
         />
         <TextField
           label={t("accept.phoneLabel")}
@@ -206,8 +247,6 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
           defaultValue={(fields.phone.initialValue as string | undefined) ?? ""}
           error={firstError(t, fields.phone.errors)}
         />
-        <Button disabled={navigation.state === "submitting"}>{t("accept.submit")}</Button>
-      </Form>
-    </div>
+    </>
   );
 }

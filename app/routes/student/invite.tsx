@@ -7,16 +7,15 @@ import { AlertBanner, Button, ErrorSummary, PageHeading, Tag, TextField } from "
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { getDb } from "~/services/db/index.server";
-import { env } from "~/services/env.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getLanguage } from "~/services/i18n.server";
 import { notFound } from "~/services/ids";
 import { createInvitation, invitationStatus } from "~/services/invitations.server";
 import { requireStudentAccess } from "~/services/permissions.server";
 import { placementOf } from "~/services/placement.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { clientAddress, publicOrigin, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
-import { formatDay, osloDate } from "~/services/semesters";
+import { formatDayTime, osloDate } from "~/services/semesters";
 import { hasSupervisor, requireCurrentReference } from "~/services/student-placement.server";
 import type { Route } from "./+types/invite";
 
@@ -48,15 +47,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     subject: `${reference.subjectCode} ${reference.subjectName}`,
     hasSupervisor: hasSupervisor(placement),
-    status: status
-      ? {
-          state: status.state,
-          email: status.email,
-          expiresText: formatDay(osloDate(status.expiresAt), language),
-          acceptedByName: status.acceptedByName,
-          acceptedText: status.acceptedAt ? formatDay(osloDate(status.acceptedAt), language) : null,
-        }
-      : null,
+    // An accepted invitation is done with (spec §4): the student now simply has a supervisor.
+    status:
+      status && status.state !== "accepted"
+        ? { state: status.state, email: status.email, expiresText: formatDayTime(status.expiresAt, language) }
+        : null,
   };
 }
 
@@ -70,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     referenceId: reference.referenceId,
     studentUserId: userId,
     email: submission.value.email,
-    origin: env().APP_URL ?? new URL(request.url).origin,
+    origin: publicOrigin(request),
     ip: clientAddress(request),
   });
   if (!outcome.ok) {
@@ -81,6 +76,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         return data(submission.reply({ fieldErrors: { email: ["student:errors.ownAddress"] } }), { status: 400 });
       case "hasSupervisor":
         return data(submission.reply({ formErrors: ["student:errors.hasSupervisor"] }), { status: 409 });
+      case "mailFailed":
+        return data(submission.reply({ formErrors: ["student:errors.mailFailed"] }), { status: 503 });
       case "rateLimited":
         return data(submission.reply({ formErrors: ["student:errors.rateLimited"] }), {
           status: 429,
@@ -95,14 +92,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-const STATE_TAG = { sent: "info", expired: "warning", accepted: "success" } as const;
+const STATE_TAG = { sent: "info", expired: "warning" } as const;
 
 export default function InviteSupervisor({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
   const navigation = useNavigation();
   const [form, fields] = useValidatedForm(schema, actionData);
   const { subject, hasSupervisor, status } = loaderData;
-  const stateLabel = { sent: t("invite.stateSent"), expired: t("invite.stateExpired"), accepted: t("invite.stateAccepted") };
+  const stateLabel = { sent: t("invite.stateSent"), expired: t("invite.stateExpired") };
 
   return (
     <div className="app-content">
@@ -119,9 +116,7 @@ export default function InviteSupervisor({ loaderData, actionData }: Route.Compo
             <Tag variant={STATE_TAG[status.state]}>{stateLabel[status.state]}</Tag>{" "}
             {status.state === "sent"
               ? t("invite.sentText", { email: status.email, date: status.expiresText })
-              : status.state === "expired"
-                ? t("invite.expiredText", { email: status.email, date: status.expiresText })
-                : t("invite.acceptedText", { name: status.acceptedByName ?? status.email, date: status.acceptedText })}
+              : t("invite.expiredText", { email: status.email, date: status.expiresText })}
           </p>
         </>
       ) : null}
@@ -146,7 +141,7 @@ export default function InviteSupervisor({ loaderData, actionData }: Route.Compo
             error={firstError(t, fields.email.errors)}
           />
           <Button disabled={navigation.state === "submitting"}>
-            {status && status.state !== "accepted" ? t("invite.sendNew") : t("invite.submit")}
+            {status ? t("invite.sendNew") : t("invite.submit")}
           </Button>
         </Form>
       )}

@@ -95,7 +95,7 @@ describe("the supervisor's class page", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.header).toMatchObject({ subjectCode: "SYK2001", periodName: "Høst 2026", endSemesterText: "17.12.2026" });
-    expect(body.classHalf).toEqual({ half: "end", deadlineText: "17.12.2026" });
+    expect(body.classHalf).toEqual({ half: "end", text: "17.12.2026" });
     expect(body.schemes).toHaveLength(2);
     expect(body.attached).toBe(true);
     expect(body.students.map((s: { displayName: string; relation: string }) => [s.displayName, s.relation])).toEqual([

@@ -3,10 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
+import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
-import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { Button, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, Table, Tag } from "~/components/ui";
+import { Button, CheckboxGroup, ErrorSummary, PageHeading } from "~/components/ui";
+import { classHeaderView } from "~/services/admin-classes.server";
 import { getDb } from "~/services/db/index.server";
 import { deadlineText } from "~/services/deadline";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -15,7 +17,6 @@ import { idParam, notFound, parseId } from "~/services/ids";
 import { requireClassAccess } from "~/services/permissions.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
-import { formatDay } from "~/services/semesters";
 import { supervisorClassPage, takeStudents } from "~/services/supervision.server";
 import type { Route } from "./+types/class";
 
@@ -41,19 +42,11 @@ export async function loader(args: Route.LoaderArgs) {
   const { session, db, classId } = await guard(args);
   const page = await supervisorClassPage(db, classId, session.user.id);
   if (!page) notFound();
-  const language = getLanguage(args.context);
-  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
   const { header, classHalf, schemes, ...rest } = page;
   return {
     ...rest,
-    header: {
-      ...header,
-      periodStartText: day(header.periodStart),
-      periodEndText: day(header.periodEnd),
-      midSemesterText: day(header.midSemesterDate),
-      endSemesterText: day(header.endSemesterDate),
-    },
-    classHalf: { half: classHalf.half, deadlineText: classHalf.deadline ? deadlineText(classHalf.deadline) : null },
+    header: classHeaderView(header, getLanguage(args.context)),
+    classHalf: { half: classHalf.half, text: classHalf.deadline ? deadlineText(classHalf.deadline) : null },
     schemes: schemes.map(({ assignmentId, isMidSemester, forms }) => ({ assignmentId, isMidSemester, forms })),
   };
 }
@@ -76,7 +69,10 @@ export async function action(args: Route.ActionArgs) {
   if (!outcome.ok) {
     // Only a supervisor attached to the class may take students; one who follows a student sees no list.
     if (outcome.error === "notAttached") throw new Response("Forbidden", { status: 403 });
-    const reply = submission.reply({ fieldErrors: { studentUserIds: [`supervisor:errors.${outcome.error}`] } });
+    const key = `supervisor:errors.${outcome.error}`;
+    const reply = submission.reply({
+      fieldErrors: { studentUserIds: ["names" in outcome ? errorMessage(key, { names: outcome.names.join(", ") }) : key] },
+    });
     return data({ result: reply }, { status: 400 });
   }
   const self = `/supervisor/class/${classId}`;
@@ -104,55 +100,10 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
       <PageHeading caption={header.periodName}>
         {header.subjectCode} {header.subjectName}
       </PageHeading>
-      <SummaryList
-        rows={[
-          { key: t("class.subject"), value: `${header.subjectCode} ${header.subjectName}` },
-          {
-            key: t("class.period"),
-            value: t("class.periodValue", { name: header.periodName, start: header.periodStartText, end: header.periodEndText }),
-          },
-          { key: t("class.midSemesterDate"), value: header.midSemesterText ?? t("class.notSet") },
-          { key: t("class.endSemesterDate"), value: header.endSemesterText ?? t("class.notSet") },
-          {
-            key: t("class.deadline"),
-            value: classHalf.deadlineText
-              ? t("class.deadlineValue", { half: halfName(classHalf.half === "mid").toLowerCase(), deadline: classHalf.deadlineText })
-              : t("class.notSet"),
-          },
-        ]}
-      />
+      <ClassDetails header={header} deadline={classHalf} />
 
-      <h2>{t("schemes.heading")}</h2>
-      {schemes.length === 0 ? (
-        <p>{t("schemes.none")}</p>
-      ) : (
-        <Table
-          caption={t("schemes.heading")}
-          captionHidden
-          rowHeaders
-          columns={[{ header: t("schemes.half") }, { header: t("schemes.forms") }]}
-          rows={schemes.map((scheme) => ({
-            key: String(scheme.assignmentId),
-            cells: [
-              halfName(scheme.isMidSemester),
-              scheme.forms.length === 0 ? (
-                t("schemes.noForms")
-              ) : (
-                <ul className="placement-list" key="forms">
-                  {scheme.forms.map((form) => (
-                    <li key={form.formId}>
-                      {form.name}{" "}
-                      <Tag variant={form.isMainForm ? "info" : "neutral"}>
-                        {form.isMainForm ? t("schemes.mainForm") : t("schemes.specific")}
-                      </Tag>
-                    </li>
-                  ))}
-                </ul>
-              ),
-            ],
-          }))}
-        />
-      )}
+      <h2>{t("common:schemes.heading")}</h2>
+      <SchemesTable schemes={schemes} />
 
       <h2>{t("students.heading", { count: students.length })}</h2>
       <PeopleTable

@@ -100,6 +100,10 @@ describe("the picker", () => {
     const overlong = await open(syk2001, laerer1, `?q=${"x".repeat(5000)}`);
     expect(overlong.status).toBe(200);
     expect((await overlong.json()).students).toEqual([]);
+    // PostgreSQL text cannot hold NUL; a search with one is simply a search without it.
+    const withNul = await open(syk2001, laerer1, "?q=MA%00JA");
+    expect(withNul.status).toBe(200);
+    expect((await withNul.json()).students.map((s: Choice) => s.displayName)).toEqual(["Maja Moen"]);
   });
 
   test("shows 20 at a time, with a link to show more", async () => {

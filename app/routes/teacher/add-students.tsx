@@ -100,7 +100,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     studentUserIds: ids as number[],
     ip: clientAddress(request),
   });
-  if (!outcome.ok) return refuse(`teacher:errors.${outcome.error}`);
+  if (!outcome.ok) {
+    if (outcome.error === "notMember") notFound();
+    return refuse("names" in outcome ? errorMessage(`teacher:errors.${outcome.error}`, { names: outcome.names.join(", ") }) : `teacher:errors.${outcome.error}`);
+  }
   const names = (list: { displayName: string }[]) => list.map((s) => s.displayName).join(", ");
   const { assigned, taken } = outcome;
   if (assigned.length === 0 && taken.length > 0) {

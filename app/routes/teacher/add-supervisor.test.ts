@@ -98,15 +98,30 @@ describe("adding a supervisor", () => {
     expect(event).toMatchObject({ actorUserId: await userIdOf(db(), "laerer1@example.org"), classId: syk2001 });
   });
 
-  test("an existing user keeps their name and gets the Advisor role", async () => {
-    const response = await post({ name: "Noe Annet", email: "laerer3@example.org" });
-    expect(response.status).toBe(303);
-    expect((await flashOf(response))?.values).toEqual({ name: "Siri Lunde", email: "laerer3@example.org" });
+  test("an existing supervisor keeps their name; a user who is not a supervisor is refused with a message", async () => {
+    const supervisor = await post({ name: "Noe Annet", email: "veileder3@example.org" });
+    expect(supervisor.status).toBe(303);
+    expect((await flashOf(supervisor))?.values).toEqual({ name: "Hanne Berg", email: "veileder3@example.org" });
+    expect(await mailsTo("veileder3@example.org")).toHaveLength(1);
+
+    const teacher = await post({ name: "Noe Annet", email: "laerer3@example.org", phone: "400 00 003" });
+    expect(teacher.status).toBe(400);
+    const reply = await teacher.json();
+    expect(reply.error.email).toEqual(["teacher:errors.notSupervisor?email=laerer3%40example.org"]);
+    expect(reply.initialValue).toMatchObject({ name: "Noe Annet", email: "laerer3@example.org", phone: "400 00 003" });
     const [user] = await db().select().from(users).where(eq(users.email, "laerer3@example.org"));
-    expect(user.displayName).toBe("Siri Lunde");
+    expect(user).toMatchObject({ displayName: "Siri Lunde", phoneNumber: null });
     const roles = await db().select().from(userRoles).where(eq(userRoles.userId, user.id));
-    expect(roles.map((r) => r.roleId).sort()).toEqual([ROLE.Teacher, ROLE.Advisor]);
-    expect(await mailsTo("laerer3@example.org")).toHaveLength(1);
+    expect(roles.map((r) => r.roleId)).toEqual([ROLE.Teacher]);
+    expect(await attached("laerer3@example.org")).toBe(false);
+    expect(await mailsTo("laerer3@example.org")).toEqual([]);
+  });
+
+  test("NUL characters in what was typed are dropped, not a server error", async () => {
+    const response = await post({ name: "\u0000Nul\u0000 Nilsen", email: "nul.nilsen@example.org\u0000", phone: "" });
+    expect(response.status).toBe(303);
+    const [user] = await db().select().from(users).where(eq(users.email, "nul.nilsen@example.org"));
+    expect(user.displayName).toBe("Nul Nilsen");
   });
 
   test("a supervisor already in the class, or a deactivated user, is refused with a clear message", async () => {

@@ -9,13 +9,12 @@ import { useValidatedForm } from "~/components/use-validated-form";
 import { classHeader } from "~/services/admin-classes.server";
 import { getDb } from "~/services/db/index.server";
 import { sendMail } from "~/services/email.server";
-import { env } from "~/services/env.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getInstance } from "~/services/i18n.server";
 import { idParam, notFound } from "~/services/ids";
 import { appName, currentInstitution } from "~/services/institution.server";
 import { requireClassTeacher } from "~/services/permissions.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { clientAddress, publicOrigin, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { addSupervisor, welcomeMail } from "~/services/teacher-class.server";
 import type { Route } from "./+types/add-supervisor";
@@ -82,9 +81,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!outcome.ok) {
     if (outcome.error === "notFound") notFound();
     const message =
-      outcome.error === "alreadyAttached"
-        ? errorMessage("teacher:errors.alreadyAttached", { email: email.toLowerCase() })
-        : "teacher:errors.deactivated";
+      outcome.error === "deactivated"
+        ? "teacher:errors.deactivated"
+        : errorMessage(`teacher:errors.${outcome.error}`, { email: email.toLowerCase() });
     return data(submission.reply({ fieldErrors: { email: [message] } }), { status: 400 });
   }
 
@@ -99,7 +98,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         name: user.displayName,
         teacherName: session.user.displayName,
         header,
-        origin: env().APP_URL?.replace(/\/$/, "") ?? new URL(request.url).origin,
+        origin: publicOrigin(request),
         appName: appName(institution, "nb"),
         phoneNumber: user.phoneNumber,
       }),

@@ -1,19 +1,18 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
+import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import {
   AlertBanner,
   Button,
   LinkButton,
   PageHeading,
-  SummaryList,
-  Table,
   Tag,
   VisuallyHidden,
   type TagVariant,
 } from "~/components/ui";
-import { classHeader } from "~/services/admin-classes.server";
+import { classHeader, classHeaderView } from "~/services/admin-classes.server";
 import type { Db } from "~/services/db/client.server";
 import { getDb } from "~/services/db/index.server";
 import { deadlineText } from "~/services/deadline";
@@ -23,7 +22,6 @@ import { idParam, notFound } from "~/services/ids";
 import { requireClassAccess, requireClassTeacher } from "~/services/permissions.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
-import { formatDay } from "~/services/semesters";
 import {
   halfProgress,
   joinClass,
@@ -47,23 +45,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { sort, dir } = readSort(new URL(request.url).searchParams);
   const page = await teacherClassPage(db, { classId, viewerUserId: session.user.id, access, sort, dir });
   if (!page) notFound();
-  const language = getLanguage(context);
-  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
   const { header, half, members, formCount, deadlinePassed } = page;
   const state = (counts: AuthorCounts, isMid: boolean): HalfProgress =>
     halfProgress(counts, isMid ? formCount.mid : formCount.end, isMid ? deadlinePassed.mid : deadlinePassed.end);
   return {
-    header: {
-      classId: header.classId,
-      subjectCode: header.subjectCode,
-      subjectName: header.subjectName,
-      periodName: header.periodName,
-      periodStartText: day(header.periodStart),
-      periodEndText: day(header.periodEnd),
-      midSemesterText: day(header.midSemesterDate),
-      endSemesterText: day(header.endSemesterDate),
-    },
-    deadline: half.deadline ? { half: half.half, text: deadlineText(half.deadline) } : null,
+    header: classHeaderView(header, getLanguage(context)),
+    deadline: { half: half.half, text: half.deadline ? deadlineText(half.deadline) : null },
     ended: page.ended,
     schemes: page.schemes.map((scheme) => ({
       assignmentId: scheme.assignmentId,
@@ -158,7 +145,6 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
   const busy = navigation.state === "submitting";
   const { header, deadline, ended, schemes, members } = loaderData;
   const classId = header.classId;
-  const halfName = (isMid: boolean) => (isMid ? t("class.schemes.mid") : t("class.schemes.end"));
   const peopleText = {
     nameHeader: t("class.people.name"),
     emailHeader: t("class.people.email"),
@@ -175,22 +161,7 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
         {header.subjectCode} {header.subjectName}
       </PageHeading>
 
-      <SummaryList
-        rows={[
-          {
-            key: t("class.details.period"),
-            value: t("class.details.periodValue", { name: header.periodName, start: header.periodStartText, end: header.periodEndText }),
-          },
-          { key: t("class.details.midSemesterDate"), value: header.midSemesterText ?? t("class.details.notSet") },
-          { key: t("class.details.endSemesterDate"), value: header.endSemesterText ?? t("class.details.notSet") },
-          {
-            key: t("class.details.deadline"),
-            value: deadline
-              ? t(deadline.half === "mid" ? "class.details.deadlineMid" : "class.details.deadlineEnd", { date: deadline.text })
-              : t("class.details.notSet"),
-          },
-        ]}
-      />
+      <ClassDetails header={header} deadline={deadline} />
 
       {members ? null : (
         <section aria-labelledby="join-heading">
@@ -260,36 +231,8 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
         </>
       ) : null}
 
-      <h2 id="schemes">{t("class.schemes.heading")}</h2>
-      {schemes.length === 0 ? (
-        <p>{t("class.schemes.none")}</p>
-      ) : (
-        <Table
-          caption={t("class.schemes.heading")}
-          captionHidden
-          rowHeaders
-          columns={[{ header: t("class.schemes.half") }, { header: t("class.schemes.forms") }]}
-          rows={schemes.map((scheme) => ({
-            key: String(scheme.assignmentId),
-            cells: [
-              halfName(scheme.isMidSemester),
-              <ul className="admin-class-forms" key="forms">
-                {scheme.forms.map((form) => (
-                  <li key={form.formId}>
-                    {form.name}
-                    {form.isMainForm ? (
-                      <>
-                        {" "}
-                        <Tag variant="info">{t("class.schemes.mainForm")}</Tag>
-                      </>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>,
-            ],
-          }))}
-        />
-      )}
+      <h2 id="schemes">{t("common:schemes.heading")}</h2>
+      <SchemesTable schemes={schemes} />
 
       {members ? (
         <section aria-labelledby="leave-heading">
