@@ -10,6 +10,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import {
@@ -216,7 +217,10 @@ test(`teacher class page: ${STUDENTS} students, whole HTTP response from the pro
       }
       expect(body.match(/\/teacher\/class\/\d+\/student\/\d+/g)?.length ?? 0).toBeGreaterThanOrEqual(STUDENTS);
       const kib = (Buffer.byteLength(body) / 1024).toFixed(0);
-      console.log(`class page over HTTP, ${STUDENTS} students${query ? ` (${query})` : ""}: ${summary(times)}; ${kib} KiB of HTML`);
+      const gzipKib = (zlib.gzipSync(body).length / 1024).toFixed(0);
+      console.log(
+        `class page over HTTP, ${STUDENTS} students${query ? ` (${query})` : ""}: ${summary(times)}; ${kib} KiB of HTML (${gzipKib} KiB gzipped)`,
+      );
     }
   } finally {
     server.kill("SIGTERM");

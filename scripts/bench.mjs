@@ -60,8 +60,9 @@ console.log(`${"log-in page JS+CSS (gzip)".padEnd(40)} ${((js + css) / 1024).toF
 await stop(server);
 fs.rmSync(dir, { recursive: true, force: true });
 
-// Service-level benchmarks on an in-memory database (bench/*.bench-run.ts): the semester report
-// and the users list at scale. Each prints its own figures.
+// Service and page benchmarks (bench/*.bench-run.ts): the semester report and the users list at
+// scale on an in-memory database, and the teacher's class page with 500 students (its loader, and
+// the whole response of the production build). Each prints its own figures.
 const services = spawnSync("npx", ["vitest", "run", "--config", "bench/vitest.config.ts", "--passWithNoTests", "--reporter=dot"], {
   cwd: root,
   stdio: "inherit",

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
@@ -275,6 +275,7 @@ function ProgressTable({
   dir: SortDirection;
 }) {
   const { t } = useTranslation("teacher");
+  const texts = useProgressTexts();
   const captionId = useId();
   const label: Record<SortKey, string> = {
     name: t("class.progress.student"),
@@ -326,10 +327,10 @@ function ProgressTable({
               <td className="ui-table__cell">{row.teacherName ?? t("class.progress.noOne")}</td>
               <td className="ui-table__cell">{row.advisorName ?? t("class.progress.noOne")}</td>
               <td className="ui-table__cell">
-                <HalfCell {...row.mid} total={formCount.mid} />
+                <HalfCell {...row.mid} total={formCount.mid} texts={texts} />
               </td>
               <td className="ui-table__cell">
-                <HalfCell {...row.end} total={formCount.end} />
+                <HalfCell {...row.end} total={formCount.end} texts={texts} />
               </td>
             </tr>
           ))}
@@ -339,34 +340,59 @@ function ProgressTable({
   );
 }
 
-function HalfCell({ counts, state, total }: { counts: AuthorCounts; state: HalfProgress; total: number }) {
+/** The texts of the progress cells, translated once per table rather than once per cell (500 rows × 2 cells). */
+function useProgressTexts() {
   const { t } = useTranslation("teacher");
-  if (state === "none") return <>{t("class.progress.state.none")}</>;
-  const authors = [
-    { key: "student", short: "S", name: t("class.progress.authorStudent"), sent: counts.student },
-    { key: "advisor", short: "PV", name: t("class.progress.authorAdvisor"), sent: counts.advisor },
-    { key: "teacher", short: "PL", name: t("class.progress.authorTeacher"), sent: counts.teacher },
-  ];
+  return useMemo(() => {
+    const counts = new Map<string, string>();
+    return {
+      state: {
+        none: t("class.progress.state.none"),
+        done: t("class.progress.state.done"),
+        behind: t("class.progress.state.behind"),
+        open: t("class.progress.state.open"),
+      } satisfies Record<HalfProgress, string>,
+      authors: [
+        { key: "student", short: "S", name: t("class.progress.authorStudent") },
+        { key: "advisor", short: "PV", name: t("class.progress.authorAdvisor") },
+        { key: "teacher", short: "PL", name: t("class.progress.authorTeacher") },
+      ] as const,
+      allSent: t("class.progress.allSent"),
+      count(sent: number, total: number): string {
+        const key = `${sent}/${total}`;
+        let text = counts.get(key);
+        if (text === undefined) counts.set(key, (text = t("class.progress.count", { sent, total })));
+        return text;
+      },
+    };
+  }, [t]);
+}
+
+type ProgressTexts = ReturnType<typeof useProgressTexts>;
+
+function HalfCell({ counts, state, total, texts }: { counts: AuthorCounts; state: HalfProgress; total: number; texts: ProgressTexts }) {
+  if (state === "none") return <>{texts.state.none}</>;
   return (
     <>
       <Tag variant={STATE_TAG[state]} className={`teacher-progress__state teacher-progress__state--${state}`}>
-        {t(`class.progress.state.${state}`)}
+        {texts.state[state]}
       </Tag>
       <ul className="teacher-progress__counts">
-        {authors.map((author) => {
-          const complete = author.sent >= total;
+        {texts.authors.map((author) => {
+          const sent = counts[author.key];
+          const complete = sent >= total;
           return (
             <li key={author.key} className={complete ? "teacher-progress__count teacher-progress__count--done" : "teacher-progress__count"}>
               <span className="teacher-progress__author" aria-hidden="true">
                 {author.short}
               </span>
-              <VisuallyHidden>{author.name}:</VisuallyHidden> {t("class.progress.count", { sent: author.sent, total })}
+              <VisuallyHidden>{author.name}:</VisuallyHidden> {texts.count(sent, total)}
               {complete ? (
                 <>
                   <span className="teacher-progress__check" aria-hidden="true">
                     {" ✓"}
                   </span>
-                  <VisuallyHidden>, {t("class.progress.allSent")}</VisuallyHidden>
+                  <VisuallyHidden>, {texts.allSent}</VisuallyHidden>
                 </>
               ) : null}
             </li>
