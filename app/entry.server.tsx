@@ -36,7 +36,7 @@ export async function startup(): Promise<void> {
   const config = env();
   if (config.isProduction && !config.APP_URL) {
     console.warn(
-      "[config] APP_URL is not set: links in e-mails and the Feide/Vipps redirect addresses follow each request's Host header. Set APP_URL to the public address in production.",
+      `[config] APP_URL is not set: links in e-mails point to http://localhost:${config.PORT}, and the Feide/Vipps redirect addresses follow each request's address. Set APP_URL to the public address in production.`,
     );
   }
   currentInstitution();

@@ -279,7 +279,7 @@ test("a supervisor who leaves a class is cleared as selected and extra superviso
   const result = await updateUser(db(), advisor, await currentInput(advisor, { advisorClassIds: [old] }), admin);
   expect(result.ok).toBe(true);
   expect(await db().select().from(classAdvisors).where(eq(classAdvisors.userId, advisor))).toEqual([
-    { classId: old, userId: advisor },
+    { classId: old, userId: advisor, viaInvitation: false },
   ]);
   const refs = await db().select().from(studentReferences).where(eq(studentReferences.advisorUserId, advisor));
   expect(refs.length).toBeGreaterThan(0);

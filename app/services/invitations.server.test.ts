@@ -26,6 +26,7 @@ import {
   normalisePhone,
 } from "./invitations.server";
 import { ROLE } from "./roles";
+import { isAttachedSupervisor } from "./supervision.server";
 import { currentReferenceOf } from "./student-placement.server";
 
 const sent: Mail[] = [];
@@ -201,7 +202,8 @@ describe("createInvitation", () => {
     expect(outcome).toMatchObject({ ok: true });
   });
 
-  test("when the mail cannot be sent, the student is told and the invitation never counts as sent", async () => {
+  test("when the mail cannot be sent, the student is told, nothing is stored, and the earlier link still works", async () => {
+    const earlier = await invite("student10@example.org", "forrige10@example.org");
     const ref = await referenceOf("student10@example.org");
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     mailFails = true;
@@ -213,7 +215,9 @@ describe("createInvitation", () => {
       mailFails = false;
       logged.mockRestore();
     }
-    expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ email: "borte.post@example.org", state: "expired" });
+    expect(await db.select().from(advisorInvitations).where(eq(advisorInvitations.email, "borte.post@example.org"))).toEqual([]);
+    expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ email: "forrige10@example.org", state: "sent" });
+    expect((await lookUpInvitation(db, earlier, NOW)).state).toBe("valid");
   });
 
   test("at most five a day per student", async () => {
@@ -270,7 +274,11 @@ describe("acceptInvitation", () => {
 
     const ref = await referenceOf("student10@example.org");
     expect(ref.advisorUserId).toBe(user.id);
-    expect(await db.select().from(classAdvisors).where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, user.id)))).toHaveLength(1);
+    // Attached as invited: they follow this student, and may not take the class's other students.
+    expect(await db.select().from(classAdvisors).where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, user.id)))).toEqual([
+      { classId: ref.classId, userId: user.id, viaInvitation: true },
+    ]);
+    expect(await isAttachedSupervisor(db, ref.classId, user.id)).toBe(false);
     const [invitation] = await db.select().from(advisorInvitations).where(eq(advisorInvitations.tokenHash, hashInvitationSecret(secret)));
     expect(invitation.acceptedUserId).toBe(user.id);
     expect(invitation.acceptedAt?.getTime()).toBe(NOW.getTime());
@@ -338,6 +346,19 @@ describe("acceptInvitation", () => {
     expect((await referenceOf("student22@example.org")).advisorUserId).toBe(chosen);
     const extras = await db.select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
     expect(extras).toEqual([{ studentReferenceId: ref.id, userId: await userIdOf("andre22@example.org"), roleId: ROLE.Advisor }]);
+  });
+
+  test("a deactivated assigned supervisor is replaced by the invited one", async () => {
+    await withoutSupervisor("student18@example.org");
+    const ref = await referenceOf("student18@example.org");
+    const [gone] = await db.insert(users).values({ displayName: "Sluttet Veileder", email: "sluttet@example.org", isActive: false }).returning();
+    await db.update(studentReferences).set({ advisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
+    const secret = await invite("student18@example.org", "etterfolger@example.org");
+    expect(await acceptInvitation(db, { secret, name: "Etter Følger", phone: "94444444", now: NOW })).toMatchObject({
+      ok: true,
+      assignedAs: "advisor",
+    });
+    expect((await referenceOf("student18@example.org")).advisorUserId).toBe(await userIdOf("etterfolger@example.org"));
   });
 
   test("a new invitation ends the student's earlier open one: only the latest link works", async () => {

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { audit } from "./audit.server";
 import { findUserByEmail, type LoginUser } from "./auth.server";
 import type { Db } from "./db/client.server";
@@ -23,7 +23,8 @@ import { formatDayTime } from "./semesters";
 /**
  * A student invites a supervisor by e-mail (spec §2, §4, §9). The link carries a random secret;
  * only its SHA-256 is stored, so a leaked table yields no usable links. Following the link proves
- * control of the mailbox as an e-mail code does, so accepting also logs the supervisor in.
+ * control of the mailbox as an e-mail code does, so accepting logs in an account the link itself
+ * creates — and no other (ADR 0006).
  */
 
 export const INVITATION_TTL_MS = 3 * 24 * 60 * 60 * 1000;
@@ -105,9 +106,10 @@ async function referenceFacts(db: Db, referenceId: number): Promise<ReferenceFac
 
 /**
  * Sends an invitation for the student's reference. Refused when the student already has an active
- * supervisor, when the address is the student's own, and beyond INVITATION_LIMIT a day. A new
- * invitation ends the student's earlier ones that are still open: only the latest link works, so a
- * mistyped address sent first cannot become the supervisor later.
+ * supervisor, when the address is the student's own, and beyond INVITATION_LIMIT a day. Once the
+ * mail is out, the student's earlier open invitations end: only the latest link works, so a
+ * mistyped address sent first cannot become the supervisor later. A mail that cannot be sent
+ * leaves no trace but the refusal, and the earlier link as it was.
  */
 export async function createInvitation(
   db: Db,
@@ -117,26 +119,17 @@ export async function createInvitation(
   const email = normaliseEmail(input.email);
   const facts = await referenceFacts(db, input.referenceId);
   if (!facts || facts.studentUserId !== input.studentUserId) return { ok: false, error: "notFound" };
-  if (facts.advisorIsActive || facts.extraSupervisors > 0) return { ok: false, error: "hasSupervisor" };
   if (normaliseEmail(facts.studentEmail) === email) return { ok: false, error: "ownAddress" };
-  const limit = await hitRateLimit(db, `invitation:student:${input.studentUserId}`, INVITATION_LIMIT, now);
-  if (!limit.allowed) return { ok: false, error: "rateLimited", retryAfterSeconds: limit.retryAfterSeconds };
-
   const secret = newInvitationSecret();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
-  const row = await db.transaction(async (tx) => {
-    // An accept of an earlier link locks that invitation row too, so it either lands before this or finds it ended.
-    await tx
-      .update(advisorInvitations)
-      .set({ expiresAt: new Date(now.getTime() - 1) })
-      .where(
-        and(
-          eq(advisorInvitations.studentReferenceId, facts.referenceId),
-          isNull(advisorInvitations.acceptedAt),
-          gt(advisorInvitations.expiresAt, now),
-        ),
-      );
-    const [created] = await tx
+  const created = await db.transaction(async (tx) => {
+    // The reference row orders this against other invitations and acceptances for the same student.
+    await tx.select({ id: studentReferences.id }).from(studentReferences).where(eq(studentReferences.id, facts.referenceId)).for("update");
+    const current = await referenceFacts(tx, facts.referenceId);
+    if (!current || current.advisorIsActive || current.extraSupervisors > 0) return { ok: false as const, error: "hasSupervisor" as const };
+    const limit = await hitRateLimit(tx, `invitation:student:${input.studentUserId}`, INVITATION_LIMIT, now);
+    if (!limit.allowed) return { ok: false as const, error: "rateLimited" as const, retryAfterSeconds: limit.retryAfterSeconds };
+    const [row] = await tx
       .insert(advisorInvitations)
       .values({
         studentReferenceId: facts.referenceId,
@@ -147,16 +140,10 @@ export async function createInvitation(
         createdAt: now,
       })
       .returning({ id: advisorInvitations.id });
-    await audit(tx, {
-      action: "invitation.sent",
-      actorUserId: input.studentUserId,
-      subjectUserId: input.studentUserId,
-      classId: facts.classId,
-      ip: input.ip ?? null,
-      details: { invitationId: created.id, email },
-    });
-    return created;
+    return { ok: true as const, invitationId: row.id };
   });
+  if (!created.ok) return created;
+
   try {
     await sendMail({
       to: email,
@@ -169,15 +156,36 @@ export async function createInvitation(
       }),
     });
   } catch (error) {
-    // Nobody got the link; the student is told to try again, and the row is ended so it never shows as sent.
+    // Nobody got the link: the student is told to try again, and the invitation is gone.
     console.error("[mail] invitation mail failed:", error instanceof Error ? error.message : error);
-    await db
-      .update(advisorInvitations)
-      .set({ expiresAt: new Date(now.getTime() - 1) })
-      .where(eq(advisorInvitations.id, row.id));
+    await db.delete(advisorInvitations).where(eq(advisorInvitations.id, created.invitationId));
     return { ok: false, error: "mailFailed" };
   }
-  return { ok: true, invitationId: row.id, email, expiresAt };
+
+  await db.transaction(async (tx) => {
+    await tx.select({ id: studentReferences.id }).from(studentReferences).where(eq(studentReferences.id, facts.referenceId)).for("update");
+    // Ended as of just before each was sent, so an acceptance that read the clock a moment ago cannot slip through.
+    await tx
+      .update(advisorInvitations)
+      .set({ expiresAt: sql`${advisorInvitations.createdAt} - interval '1 millisecond'` })
+      .where(
+        and(
+          eq(advisorInvitations.studentReferenceId, facts.referenceId),
+          ne(advisorInvitations.id, created.invitationId),
+          isNull(advisorInvitations.acceptedAt),
+          gt(advisorInvitations.expiresAt, advisorInvitations.createdAt),
+        ),
+      );
+    await audit(tx, {
+      action: "invitation.sent",
+      actorUserId: input.studentUserId,
+      subjectUserId: input.studentUserId,
+      classId: facts.classId,
+      ip: input.ip ?? null,
+      details: { invitationId: created.invitationId, email },
+    });
+  });
+  return { ok: true, invitationId: created.invitationId, email, expiresAt };
 }
 
 /** The mail is in Norwegian: the supervisor has no account yet, so no language choice to go by. */
@@ -187,7 +195,7 @@ function invitationMailText(values: { studentName: string; subject: string; link
     "",
     `${values.studentName} har invitert deg til å være praksisveileder i emnet ${values.subject}.`,
     "",
-    "Åpne lenken under for å bekrefte navn og telefonnummer. Da blir du knyttet til studenten og logget inn:",
+    "Åpne lenken under for å godta invitasjonen. Er du ny i Praksis, bekrefter du også navn og mobilnummer:",
     values.link,
     "",
     `Lenken kan brukes én gang og er gyldig til ${values.validUntil}.`,
@@ -321,21 +329,29 @@ export async function acceptInvitation(
   if (input.secret.length === 0 || input.secret.length > 200) return { ok: false, error: "unknown" };
   try {
     const result = await db.transaction(async (tx) => {
-      const [invitation] = await tx
-        .select()
+      const [issued] = await tx
+        .select({ id: advisorInvitations.id, studentReferenceId: advisorInvitations.studentReferenceId })
         .from(advisorInvitations)
-        .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(input.secret)))
-        .for("update");
+        .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(input.secret)));
+      if (!issued) throw new Refusal("unknown");
+      // The student's reference first, then the invitation: the order createInvitation locks in too.
+      const [reference] = await tx
+        .select({
+          id: studentReferences.id,
+          classId: studentReferences.classId,
+          studentUserId: studentReferences.studentUserId,
+          teacherUserId: studentReferences.teacherUserId,
+          advisorUserId: studentReferences.advisorUserId,
+          advisorIsActive: sql<boolean>`exists (select 1 from ${users} a where a.id = ${studentReferences.advisorUserId} and a.is_active)`,
+        })
+        .from(studentReferences)
+        .where(eq(studentReferences.id, issued.studentReferenceId))
+        .for("update", { of: studentReferences });
+      if (!reference) throw new Refusal("unknown");
+      const [invitation] = await tx.select().from(advisorInvitations).where(eq(advisorInvitations.id, issued.id)).for("update");
       if (!invitation) throw new Refusal("unknown");
       if (invitation.acceptedAt) throw new Refusal("used");
       if (isExpired(invitation.expiresAt, now)) throw new Refusal("expired");
-
-      const [reference] = await tx
-        .select()
-        .from(studentReferences)
-        .where(eq(studentReferences.id, invitation.studentReferenceId))
-        .for("update");
-      if (!reference) throw new Refusal("unknown");
 
       let found = await accountOf(tx, invitation.email);
       let createdUser = false;
@@ -363,13 +379,14 @@ export async function acceptInvitation(
       const userId = found.userId;
       const conflict = placeConflict(
         "advisor",
-        { userId, studiesInClass: await studiesInClass(tx, reference.classId, userId) },
+        { userId, studiesInClass: await studiesInClass(tx, reference.classId, userId), isExtraSupervisor: false },
         reference,
       );
       if (conflict) throw new Refusal(conflict);
 
       let assignedAs: "advisor" | "extraSupervisor" | "already";
-      if (reference.advisorUserId === null) {
+      // A deactivated supervisor supervises nobody: the invited one takes their place.
+      if (reference.advisorUserId === null || (!reference.advisorIsActive && reference.advisorUserId !== userId)) {
         await tx.update(studentReferences).set({ advisorUserId: userId }).where(eq(studentReferences.id, reference.id));
         assignedAs = "advisor";
       } else if (reference.advisorUserId === userId) {
@@ -382,7 +399,8 @@ export async function acceptInvitation(
           .returning({ userId: studentExtraSupervisors.userId });
         assignedAs = added.length > 0 ? "extraSupervisor" : "already";
       }
-      await tx.insert(classAdvisors).values({ classId: reference.classId, userId }).onConflictDoNothing();
+      // Attached, but as invited: they follow this student and may not take others (ADR 0006).
+      await tx.insert(classAdvisors).values({ classId: reference.classId, userId, viaInvitation: true }).onConflictDoNothing();
       await tx
         .update(advisorInvitations)
         .set({ acceptedAt: now, acceptedUserId: userId })
@@ -393,7 +411,7 @@ export async function acceptInvitation(
         subjectUserId: reference.studentUserId,
         classId: reference.classId,
         ip: input.ip ?? null,
-        details: { invitationId: invitation.id, createdUser, assignedAs },
+        details: { invitationId: invitation.id, createdUser, assignedAs, replaced: assignedAs === "advisor" ? reference.advisorUserId : null },
       });
       return { email: invitation.email, createdUser, assignedAs };
     });

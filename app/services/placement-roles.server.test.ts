@@ -48,30 +48,34 @@ async function newStudentIn(classId: number, name: string, fields: Partial<typeo
 
 describe("placeConflict: who may hold which place", () => {
   const ref = { studentUserId: 1, teacherUserId: 2, advisorUserId: 3 };
-  const cases: [Place, { userId: number; studiesInClass: boolean }, ReturnType<typeof placeConflict>][] = [
+  type Person = Parameters<typeof placeConflict>[1];
+  const person = (userId: number, studiesInClass = false, isExtraSupervisor = false): Person => ({ userId, studiesInClass, isExtraSupervisor });
+  const cases: [Place, Person, ReturnType<typeof placeConflict>][] = [
     // The student themself, for either place.
-    ["advisor", { userId: 1, studiesInClass: true }, "isTheStudent"],
-    ["teacher", { userId: 1, studiesInClass: true }, "isTheStudent"],
+    ["advisor", person(1, true), "isTheStudent"],
+    ["teacher", person(1, true), "isTheStudent"],
     // A classmate.
-    ["advisor", { userId: 9, studiesInClass: true }, "studentInClass"],
-    ["teacher", { userId: 9, studiesInClass: true }, "studentInClass"],
-    // The student's teacher as supervisor, and the supervisor as teacher.
-    ["advisor", { userId: 2, studiesInClass: false }, "isTeacher"],
-    ["teacher", { userId: 3, studiesInClass: false }, "isSupervisor"],
-    // Holding the same place again, or anyone else: fine.
-    ["advisor", { userId: 3, studiesInClass: false }, null],
-    ["teacher", { userId: 2, studiesInClass: false }, null],
-    ["advisor", { userId: 9, studiesInClass: false }, null],
-    ["teacher", { userId: 9, studiesInClass: false }, null],
+    ["advisor", person(9, true), "studentInClass"],
+    ["teacher", person(9, true), "studentInClass"],
+    // The student's teacher as supervisor; the supervisor, assigned or extra, as teacher.
+    ["advisor", person(2), "isTeacher"],
+    ["teacher", person(3), "isSupervisor"],
+    ["teacher", person(9, false, true), "isSupervisor"],
+    // Holding the same place again, an extra supervisor becoming the assigned one, or anyone else: fine.
+    ["advisor", person(3), null],
+    ["teacher", person(2), null],
+    ["advisor", person(9, false, true), null],
+    ["advisor", person(9), null],
+    ["teacher", person(9), null],
   ];
-  test.each(cases)("%s, %o → %s", (place, person, expected) => {
-    expect(placeConflict(place, person, ref)).toBe(expected);
+  test.each(cases)("%s, %o → %s", (place, who, expected) => {
+    expect(placeConflict(place, who, ref)).toBe(expected);
   });
 
   test("a place nobody holds yet conflicts with nothing but the student and classmates", () => {
     const open = { studentUserId: 1, teacherUserId: null, advisorUserId: null };
-    expect(placeConflict("advisor", { userId: 2, studiesInClass: false }, open)).toBeNull();
-    expect(placeConflict("teacher", { userId: 3, studiesInClass: false }, open)).toBeNull();
+    expect(placeConflict("advisor", { userId: 2, studiesInClass: false, isExtraSupervisor: false }, open)).toBeNull();
+    expect(placeConflict("teacher", { userId: 3, studiesInClass: false, isExtraSupervisor: false }, open)).toBeNull();
   });
 });
 

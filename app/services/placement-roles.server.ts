@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "./db/client.server";
-import { studentReferences, users } from "./db/schema";
+import { studentExtraSupervisors, studentReferences, users } from "./db/schema";
 
 /**
  * Who may hold which place for a student of a class: the practice teacher (PL) or a supervisor
@@ -17,13 +17,18 @@ export type PlaceConflict = "isTheStudent" | "studentInClass" | "isTeacher" | "i
 
 export function placeConflict(
   place: Place,
-  person: { userId: number; studiesInClass: boolean },
+  person: {
+    userId: number;
+    studiesInClass: boolean;
+    /** The person follows this student as an extra supervisor (role id 4). */
+    isExtraSupervisor: boolean;
+  },
   reference: { studentUserId: number; teacherUserId: number | null; advisorUserId: number | null },
 ): PlaceConflict | null {
   if (person.userId === reference.studentUserId) return "isTheStudent";
   if (person.studiesInClass) return "studentInClass";
   if (place === "advisor" && reference.teacherUserId === person.userId) return "isTeacher";
-  if (place === "teacher" && reference.advisorUserId === person.userId) return "isSupervisor";
+  if (place === "teacher" && (reference.advisorUserId === person.userId || person.isExtraSupervisor)) return "isSupervisor";
   return null;
 }
 
@@ -69,23 +74,37 @@ export async function claimStudents(
       displayName: users.displayName,
       teacherUserId: studentReferences.teacherUserId,
       advisorUserId: studentReferences.advisorUserId,
+      takerIsExtraSupervisor: sql<boolean>`exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${input.userId})`,
     })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .where(and(eq(studentReferences.classId, input.classId), inArray(studentReferences.studentUserId, ids), eq(users.isActive, true)))
+    // One order for every taker, so two takers with overlapping choices queue instead of deadlocking.
+    .orderBy(asc(studentReferences.id))
     .for("update", { of: studentReferences });
   if (rows.length !== ids.length) return { ok: false, error: "unknownStudent" };
 
-  const person = { userId: input.userId, studiesInClass: await studiesInClass(tx, input.classId, input.userId) };
-  const conflicts = rows.map((row) => ({ row, conflict: placeConflict(input.place, person, { studentUserId: row.userId, ...row }) }));
+  const studies = await studiesInClass(tx, input.classId, input.userId);
+  const holder = (row: (typeof rows)[number]) => (input.place === "teacher" ? row.teacherUserId : row.advisorUserId);
+  // Students someone else holds are only reported as taken; the rule is asked of the places this request would fill.
+  const conflicts = rows
+    .filter((row) => holder(row) === null || holder(row) === input.userId)
+    .map((row) => ({
+      row,
+      conflict: placeConflict(
+        input.place,
+        { userId: input.userId, studiesInClass: studies, isExtraSupervisor: row.takerIsExtraSupervisor },
+        { studentUserId: row.userId, ...row },
+      ),
+    }));
   const refused = conflicts.filter((c) => c.conflict !== null);
   if (refused.length > 0) return { ok: false, error: refused[0].conflict!, names: refused.map((c) => c.row.displayName) };
 
-  const students = rows.map(({ referenceId, userId, displayName, teacherUserId, advisorUserId }) => ({
-    referenceId,
-    userId,
-    displayName,
-    heldBy: input.place === "teacher" ? teacherUserId : advisorUserId,
+  const students = rows.map((row) => ({
+    referenceId: row.referenceId,
+    userId: row.userId,
+    displayName: row.displayName,
+    heldBy: holder(row),
   }));
   const free = students.filter((s) => s.heldBy === null).map((s) => s.referenceId);
   if (free.length > 0) {

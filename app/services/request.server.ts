@@ -20,12 +20,21 @@ export function secureCookies(): boolean {
 }
 
 /**
- * The app's public address for links in mails and OIDC redirect URIs: APP_URL, or without it the
- * address the request came to. The latter follows the request's Host header, which a client
- * chooses; production should set APP_URL (the app warns at start-up when it does not).
+ * The app's address for OIDC redirect URIs: APP_URL, or the address the request came to. A forged
+ * Host header gains nothing here, since the provider only redirects to registered addresses.
  */
 export function publicOrigin(request: Request): string {
   return (env().APP_URL ?? new URL(request.url).origin).replace(/\/+$/, "");
+}
+
+/**
+ * The app's address for links in mails: APP_URL, or the local address the demo listens on. Never
+ * the request's Host header, which the sender chooses: an invitation link pointing elsewhere would
+ * hand its secret to whoever runs that host. Production sets APP_URL (the app warns when not).
+ */
+export function mailOrigin(): string {
+  const config = env();
+  return (config.APP_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, "");
 }
 
 let cookies:

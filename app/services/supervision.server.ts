@@ -85,12 +85,14 @@ export async function displayNameOf(db: Db, userId: number): Promise<string> {
   return row?.displayName ?? "";
 }
 
+/** An active supervisor of the class; the membership row stays locked until commit, so a detachment waits. */
 async function isChoosableSupervisor(tx: Db, classId: number, userId: number): Promise<boolean> {
   const [row] = await tx
     .select({ userId: classAdvisors.userId })
     .from(classAdvisors)
     .innerJoin(users, eq(users.id, classAdvisors.userId))
-    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId), eq(users.isActive, true)));
+    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId), eq(users.isActive, true)))
+    .for("share", { of: classAdvisors });
   return row !== undefined;
 }
 
@@ -119,7 +121,8 @@ async function supervisorConflict(
   userId: number,
   reference: { studentUserId: number; teacherUserId: number | null; advisorUserId: number | null },
 ): Promise<PlaceConflict | null> {
-  return placeConflict("advisor", { userId, studiesInClass: await studiesInClass(tx, classId, userId) }, reference);
+  const person = { userId, studiesInClass: await studiesInClass(tx, classId, userId), isExtraSupervisor: false };
+  return placeConflict("advisor", person, reference);
 }
 
 /**
@@ -253,12 +256,15 @@ export interface OwnStudent {
   formsTotal: number;
 }
 
-/** Whether the supervisor is attached to the class (may take students) rather than only following some. */
+/**
+ * Whether the supervisor may take students of the class: attached to it by a teacher or an admin.
+ * One who came through a student's invitation follows that student only (ADR 0006).
+ */
 export async function isAttachedSupervisor(db: Db, classId: number, userId: number, lock?: "share"): Promise<boolean> {
   const query = db
     .select({ userId: classAdvisors.userId })
     .from(classAdvisors)
-    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId)));
+    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId), eq(classAdvisors.viaInvitation, false)));
   const [row] = lock ? await query.for(lock) : await query;
   return row !== undefined;
 }

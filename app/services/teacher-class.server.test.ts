@@ -359,6 +359,24 @@ describe("adding a supervisor", () => {
     });
   });
 
+  test("a supervisor who came through a student's invitation becomes attached by the teacher, and may then take students", async () => {
+    const [invited] = await db().insert(users).values({ displayName: "Invitert Ivar", email: "invitert.ivar@example.org" }).returning();
+    await db().insert(userRoles).values({ userId: invited.id, roleId: ROLE.Advisor });
+    await db().insert(classAdvisors).values({ classId: syk2002, userId: invited.id, viaInvitation: true });
+    const before = (await supervisorsOfClass(db(), syk2002)).find((s) => s.userId === invited.id);
+    expect(before?.attached).toBe(false);
+    const outcome = await addSupervisor(db(), { classId: syk2002, name: "Ivar", email: "invitert.ivar@example.org", actorUserId: await actor() });
+    expect(outcome).toMatchObject({ ok: true, created: false, user: { displayName: "Invitert Ivar" } });
+    expect(await db().select().from(classAdvisors).where(eq(classAdvisors.userId, invited.id))).toEqual([
+      { classId: syk2002, userId: invited.id, viaInvitation: false },
+    ]);
+    expect((await supervisorsOfClass(db(), syk2002)).find((s) => s.userId === invited.id)?.attached).toBe(true);
+    expect(await addSupervisor(db(), { classId: syk2002, name: "Ivar", email: "invitert.ivar@example.org", actorUserId: await actor() })).toEqual({
+      ok: false,
+      error: "alreadyAttached",
+    });
+  });
+
   test("a known user who is not a supervisor is refused: no role, no phone number, no class", async () => {
     // Vipps logs supervisors in by phone number: a number typed here must never land on someone else's account.
     const admin = (await db().select().from(users).where(eq(users.email, "admin@example.org")))[0];

@@ -296,7 +296,7 @@ export interface ClassSupervisor {
   displayName: string;
   email: string;
   isActive: boolean;
-  /** Attached to the class (class_advisors), not only following a student. */
+  /** Attached to the class by a teacher or an admin (may take students), not only invited by a student or following one. */
   attached: boolean;
   /** Students of the class they follow, as assigned or extra supervisor. */
   studentCount: number;
@@ -310,7 +310,7 @@ export async function supervisorsOfClass(db: Db, classId: number): Promise<Class
       displayName: users.displayName,
       email: users.email,
       isActive: users.isActive,
-      attached: sql<boolean>`(${classAdvisors.userId} is not null)`,
+      attached: sql<boolean>`(${classAdvisors.userId} is not null and not ${classAdvisors.viaInvitation})`,
       studentCount: sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classId} and (${studentReferences.advisorUserId} = ${users.id} or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${users.id})))`,
     })
     .from(users)
@@ -536,10 +536,15 @@ export async function addSupervisor(
       .where(eq(sql`lower(${users.email})`, email));
     if (!user.isActive) return { ok: false as const, error: "deactivated" as const };
     if (!user.isAdvisor) return { ok: false as const, error: "notSupervisor" as const };
+    // A supervisor who came through a student's invitation is now attached by a teacher, and may take students.
     const attached = await tx
       .insert(classAdvisors)
       .values({ classId: input.classId, userId: user.userId })
-      .onConflictDoNothing()
+      .onConflictDoUpdate({
+        target: [classAdvisors.classId, classAdvisors.userId],
+        set: { viaInvitation: false },
+        setWhere: eq(classAdvisors.viaInvitation, true),
+      })
       .returning({ userId: classAdvisors.userId });
     if (attached.length === 0) return { ok: false as const, error: "alreadyAttached" as const };
     await audit(tx, {

@@ -48,6 +48,7 @@ Object.assign(process.env, {
   VIPPS_USERINFO_URL: vipps.userinfoUrl,
   DEBUG_FS: "true",
   NODE_ENV: "production",
+  APP_URL: appOrigin,
   PORT: String(port),
   HOST: "127.0.0.1",
   PGLITE_DIR: path.join(root, "pglite"),

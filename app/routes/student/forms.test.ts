@@ -119,11 +119,28 @@ describe("/student/supervisor/invite", () => {
     expect([response.status, response.headers.get("Location")]).toEqual([303, "/student/supervisor/invite"]);
     expect(await flashOf(response)).toEqual({ type: "success", key: "student:invite.sentFlash", values: { email: "ny.pv@example.org" } });
     const [mail] = await mailsTo("ny.pv@example.org");
-    expect(mail.text).toMatch(/http:\/\/localhost\/supervisor\/accept-invitation\?verificationGuid=[\w-]{43}&redirect_uri=%2Fsupervisor/);
+    // Without APP_URL the link goes to the local address the app listens on, never to the request's host.
+    expect(mail.text).toMatch(/http:\/\/localhost:3000\/supervisor\/accept-invitation\?verificationGuid=[\w-]{43}&redirect_uri=%2Fsupervisor/);
 
     const after = await (await callLoader(invitePage, getPage("/student/supervisor/invite", { cookie: student11 }))).json();
     expect(after.status).toMatchObject({ state: "sent", email: "ny.pv@example.org" });
     expect(after.status.expiresText).toMatch(/^\d{1,2}\.\d{1,2}\.\d{4} kl\. \d{2}:\d{2}$/);
+  });
+
+  test("a request to another host name cannot point the mail's link there", async () => {
+    const forged = new Request("http://evil.example/student/supervisor/invite", {
+      method: "POST",
+      headers: {
+        Origin: "http://evil.example",
+        Cookie: await cookieActingAs(db(), "student10@example.org", ROLE.Student),
+        "x-praksis-remote-address": "192.0.2.1",
+      },
+      body: new URLSearchParams({ email: "vert@example.org" }),
+    });
+    expect((await callAction(invitePage, forged)).status).toBe(303);
+    const [mail] = await mailsTo("vert@example.org");
+    expect(mail.text).toContain("http://localhost:3000/supervisor/accept-invitation?verificationGuid=");
+    expect(mail.text).not.toContain("evil.example");
   });
 
   test("a student with a supervisor is refused, and sees that they have one", async () => {

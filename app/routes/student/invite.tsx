@@ -13,7 +13,7 @@ import { notFound } from "~/services/ids";
 import { createInvitation, invitationStatus } from "~/services/invitations.server";
 import { requireStudentAccess } from "~/services/permissions.server";
 import { placementOf } from "~/services/placement.server";
-import { clientAddress, publicOrigin, readFormData, requireRole } from "~/services/request.server";
+import { clientAddress, mailOrigin, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { formatDayTime, osloDate } from "~/services/semesters";
 import { hasSupervisor, requireCurrentReference } from "~/services/student-placement.server";
@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     referenceId: reference.referenceId,
     studentUserId: userId,
     email: submission.value.email,
-    origin: publicOrigin(request),
+    origin: mailOrigin(),
     ip: clientAddress(request),
   });
   if (!outcome.ok) {

@@ -14,7 +14,7 @@ import { getInstance } from "~/services/i18n.server";
 import { idParam, notFound } from "~/services/ids";
 import { appName, currentInstitution } from "~/services/institution.server";
 import { requireClassTeacher } from "~/services/permissions.server";
-import { clientAddress, publicOrigin, readFormData, requireRole } from "~/services/request.server";
+import { clientAddress, mailOrigin, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { addSupervisor, welcomeMail } from "~/services/teacher-class.server";
 import type { Route } from "./+types/add-supervisor";
@@ -98,7 +98,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         name: user.displayName,
         teacherName: session.user.displayName,
         header,
-        origin: publicOrigin(request),
+        origin: mailOrigin(),
         appName: appName(institution, "nb"),
         phoneNumber: user.phoneNumber,
       }),

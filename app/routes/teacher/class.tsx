@@ -205,8 +205,15 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
             empty={t("class.supervisors.none")}
             people={members.supervisors}
             href={(s) => `/teacher/class/${classId}/advisor/${s.userId}`}
-            columns={[{ header: t("class.supervisors.students"), numeric: true, cell: (s) => s.studentCount }]}
+            columns={[
+              {
+                header: t("class.supervisors.how"),
+                cell: (s) => (s.attached ? t("class.supervisors.addedToClass") : t("class.supervisors.invited")),
+              },
+              { header: t("class.supervisors.students"), numeric: true, cell: (s) => s.studentCount },
+            ]}
           />
+          {members.supervisors.some((s) => !s.attached) ? <p>{t("class.supervisors.invitedHint")}</p> : null}
           <p>
             <LinkButton variant="secondary" to={`/teacher/class/${classId}/supervisors/add`}>
               {t("class.supervisors.add")}

@@ -159,6 +159,12 @@ export const classAdvisors = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /**
+     * Attached by accepting a student's invitation rather than by a teacher or an admin: such a
+     * supervisor follows the student who invited them but may not take other students of the
+     * class (ADR 0006), since a student chooses whom to invite.
+     */
+    viaInvitation: boolean("via_invitation").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_advisors_user_id_idx").on(t.userId)],
 );

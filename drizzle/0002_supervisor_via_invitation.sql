@@ -1,0 +1,1 @@
+ALTER TABLE "class_advisors" ADD COLUMN "via_invitation" boolean DEFAULT false NOT NULL;
