@@ -63,11 +63,14 @@ function usePageTitle(appName: string, errorTitle?: string): string {
   const { t } = useTranslation();
   const matches = useMatches();
   if (errorTitle) return `${errorTitle} – ${appName}`;
-  const key = [...matches]
-    .reverse()
-    .map((m) => (m.handle as { titleKey?: string } | undefined)?.titleKey)
-    .find(Boolean);
-  return key ? `${t(key as never)} – ${appName}` : appName;
+  // The deepest route that names its page: by the loader's `pageTitle` (a form's name, say), or its handle's `titleKey`.
+  for (const match of [...matches].reverse()) {
+    const pageTitle = (match.data as { pageTitle?: unknown } | undefined)?.pageTitle;
+    if (typeof pageTitle === "string") return `${pageTitle} – ${appName}`;
+    const key = (match.handle as { titleKey?: string } | undefined)?.titleKey;
+    if (key) return `${t(key as never)} – ${appName}`;
+  }
+  return appName;
 }
 
 function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; aboutUrl: string }) {

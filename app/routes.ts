@@ -6,6 +6,8 @@ export default [
   route("healthz", "routes/api/healthz.ts"),
   route("dev/outbox", "routes/dev/outbox.tsx"),
   route("api/periods/:periodId/students-csv", "routes/api/students-csv.ts"),
+  // The form page's autosave (fetch with JavaScript); the page's own action handles plain posts.
+  route("api/answers", "routes/api/answers.ts"),
 
   // Log-in area
   index("routes/auth/home.tsx"),
@@ -26,6 +28,8 @@ export default [
   route("privacy-policy", "routes/shared/privacy-policy.tsx"),
   route("privacy-consent", "routes/shared/privacy-consent.tsx"),
   route("settings", "routes/shared/settings.tsx"),
+  // Reference for everyone who grades (opened in a new tab from the form page); no personal data.
+  route("independence-scale", "routes/shared/independence-scale.tsx"),
 
   // Role areas
   route("admin", "routes/shared/area-layout.tsx", { id: "admin-area" }, [
@@ -38,6 +42,8 @@ export default [
     route("forms/edit/:formId", "routes/admin/form-editor.tsx", { id: "admin-form-edit" }),
     route("class/:classId", "routes/admin/class.tsx"),
     route("class/:classId/advisor/:userId", "routes/admin/class-advisor.tsx"),
+    // The admin answers a form to set the expected levels (one implementation for the four roles).
+    route("class/:classId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", { id: "admin-form" }),
     route("users", "routes/admin/users.tsx"),
     route("users/:userId", "routes/admin/user.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
@@ -49,6 +55,10 @@ export default [
     layout("routes/student/class-layout.tsx", [
       route("forms", "routes/student/forms.tsx"),
       route("supervisor/invite", "routes/student/invite.tsx"),
+      route(":studentUserId/form/:formId/class/:classId/assignment/:assignmentId", "routes/shared/form-page.tsx", {
+        id: "student-form",
+      }),
+      route(":studentUserId/form/:formId/class/:classId/results", "routes/shared/form-results.tsx", { id: "student-results" }),
     ]),
     route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
   ]),
@@ -59,12 +69,22 @@ export default [
     route("class/:classId/supervisors/add", "routes/teacher/add-supervisor.tsx"),
     route("class/:classId/student/:userId", "routes/teacher/student.tsx"),
     route("class/:classId/advisor/:userId", "routes/teacher/advisor.tsx"),
+    route("class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", {
+      id: "teacher-form",
+    }),
+    route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", { id: "teacher-results" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
   route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [
     index("routes/supervisor/home.tsx"),
     route("class/:classId", "routes/supervisor/class.tsx"),
     route("class/:classId/student/:userId", "routes/supervisor/student.tsx"),
+    route("class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", {
+      id: "supervisor-form",
+    }),
+    route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", {
+      id: "supervisor-results",
+    }),
     route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
   ]),
   // The Advisor role's area is /supervisor (DESIGN.md §3).

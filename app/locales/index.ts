@@ -15,6 +15,10 @@ import enSupervisor from "./en/supervisor.json";
 import nbSupervisor from "./nb/supervisor.json";
 import enPlacement from "./en/placement.json";
 import nbPlacement from "./nb/placement.json";
+import enAnswers from "./en/answers.json";
+import nbAnswers from "./nb/answers.json";
+import enScale from "./en/scale.json";
+import nbScale from "./nb/scale.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -39,6 +43,8 @@ const resources = {
     teacher: nbTeacher,
     supervisor: nbSupervisor,
     placement: nbPlacement,
+    answers: nbAnswers,
+    scale: nbScale,
   },
   en: {
     common: enCommon,
@@ -52,6 +58,8 @@ const resources = {
     teacher: enTeacher,
     supervisor: enSupervisor,
     placement: enPlacement,
+    answers: enAnswers,
+    scale: enScale,
   },
 } satisfies Resource;
 

@@ -33,7 +33,9 @@ export type AuditAction =
   | "student.extra_supervisor_removed"
   | "advisor.added_to_class"
   | "invitation.sent"
-  | "invitation.accepted";
+  | "invitation.accepted"
+  | "answers.sent"
+  | "expectations.saved";
 
 export async function audit(
   db: Db,

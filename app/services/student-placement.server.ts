@@ -132,6 +132,11 @@ export function studentFormPath(studentUserId: number, form: { formId: number; a
   return `/student/${studentUserId}/form/${form.formId}/class/${classId}/assignment/${form.assignmentId}`;
 }
 
+/** Where a student sees their results for a form, both halves side by side. */
+export function studentResultsPath(studentUserId: number, formId: number, classId: number): string {
+  return `/student/${studentUserId}/form/${formId}/class/${classId}/results`;
+}
+
 /** The documents of a student's placement (resource routes of the documents issue). */
 export function documentPaths(classId: number, studentUserId: number): { fullPdf: string; signingFormPdf: string } {
   const base = `/api/classes/${classId}/students/${studentUserId}`;

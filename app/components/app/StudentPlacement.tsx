@@ -10,6 +10,8 @@ export interface StudentPlacementProps {
   placement: PlacementView;
   /** The viewer's role decides where a form is answered (the role's form page). */
   formHref: (form: { formId: number; assignmentId: number }) => string;
+  /** Where the viewer sees a form's grades side by side (both halves). */
+  resultsHref: (form: { formId: number }) => string;
   /** Where a supervisor's name leads (the teacher's page of that supervisor); plain text without. */
   supervisorHref?: (userId: number) => string;
   /** The viewer's own controls, shown under the people who follow the student. */
@@ -31,7 +33,7 @@ function Person({ person, href }: { person: { userId: number; displayName: strin
  * own state, each form linking to where the viewer answers it. Shared by the teacher's and the
  * supervisor's student pages.
  */
-export function StudentPlacement({ placement, formHref, supervisorHref, children }: StudentPlacementProps) {
+export function StudentPlacement({ placement, formHref, resultsHref, supervisorHref, children }: StudentPlacementProps) {
   const { t } = useTranslation("placement");
   const { student, teacher, advisor, extraSupervisors, half, schemes } = placement;
   const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
@@ -152,6 +154,11 @@ export function StudentPlacement({ placement, formHref, supervisorHref, children
                     <Tag variant={form.isMainForm ? "info" : "neutral"}>
                       {form.isMainForm ? t("forms.mainForm") : t("forms.specific")}
                     </Tag>
+                    <br />
+                    <Link to={resultsHref(form)} className="placement-results-link">
+                      {t("forms.results")}
+                      <VisuallyHidden> {t("forms.resultsFor", { form: form.name })}</VisuallyHidden>
+                    </Link>
                   </>,
                   sent(form.sentBy.student),
                   sent(form.sentBy.advisor),

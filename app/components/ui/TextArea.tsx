@@ -21,6 +21,11 @@ export type TextAreaProps = Omit<
    * input, as the specification asks) and shows a character counter.
    */
   maxLength?: number;
+  /**
+   * Count against `maxLength` without stopping the typing (no native `maxLength`): the server
+   * refuses the longer text with a message and keeps it, so nothing typed is cut off unseen.
+   */
+  softLimit?: boolean;
   defaultValue?: string;
   isPageHeading?: boolean;
   optional?: boolean;
@@ -33,6 +38,7 @@ export function TextArea({
   hint,
   error,
   maxLength,
+  softLimit,
   defaultValue,
   rows = 5,
   isPageHeading,
@@ -96,7 +102,7 @@ export function TextArea({
         id={id}
         name={name}
         rows={rows}
-        maxLength={maxLength}
+        maxLength={softLimit ? undefined : maxLength}
         defaultValue={defaultValue}
         className={cx("ui-textarea", (error || remaining < 0) && "ui-textarea--error")}
         aria-invalid={error ? true : undefined}

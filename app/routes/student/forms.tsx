@@ -16,6 +16,7 @@ import {
   hasSupervisor,
   requireCurrentReference,
   studentFormPath,
+  studentResultsPath,
 } from "~/services/student-placement.server";
 import type { Route } from "./+types/forms";
 
@@ -38,6 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     state: form.own.state,
     at: form.own.at ? formatDay(osloDate(form.own.at), language) : null,
     href: studentFormPath(userId, form, classId),
+    resultsHref: studentResultsPath(userId, form.formId, classId),
   });
   const { current, other } = formsByHalf(placement);
   const person = (p: { userId: number; displayName: string; email: string }) => ({
@@ -96,10 +98,20 @@ function FormTable({ caption, rows, links }: { caption: string; rows: FormRow[];
           status(row),
           ...(links
             ? [
-                <Link to={row.href} key="link">
-                  {verb(row)}
-                  <VisuallyHidden> {row.name}</VisuallyHidden>
-                </Link>,
+                <ul className="student-form-links" key="links">
+                  <li>
+                    <Link to={row.href}>
+                      {verb(row)}
+                      <VisuallyHidden> {row.name}</VisuallyHidden>
+                    </Link>
+                  </li>
+                  <li>
+                    <Link to={row.resultsHref}>
+                      {t("forms.results")}
+                      <VisuallyHidden> {t("forms.resultsFor", { form: row.name })}</VisuallyHidden>
+                    </Link>
+                  </li>
+                </ul>,
               ]
             : []),
         ],

@@ -43,6 +43,7 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
       <StudentPlacement
         placement={placement}
         formHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
+        resultsHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
       />
     </div>
   );

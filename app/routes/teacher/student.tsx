@@ -180,6 +180,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
       <StudentPlacement
         placement={placement}
         formHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
+        resultsHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
         supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
       >
         <h2>{t("teacher.supervisorHeading")}</h2>

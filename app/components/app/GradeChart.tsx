@@ -1,0 +1,554 @@
+import { useId } from "react";
+import { cx } from "~/components/ui/internal";
+
+export type GradeChartSeriesKind = "student" | "advisor" | "teacher" | "other";
+
+export interface GradeChartSeries {
+  /** Stable id, e.g. "student", "advisor-12". */
+  key: string;
+  /** The legend text, translated, e.g. "Student: Emma Andersen". */
+  label: string;
+  /**
+   * The badge drawn in the mark, e.g. "S", "PV", "PL". Two series of the same kind share a
+   * shape and colour (the later ones drawn outlined), so give them different badges ("PV2").
+   */
+  short: string;
+  kind: GradeChartSeriesKind;
+  /** Per question, in the order of `questions`: the chosen level's index, or null (not graded). */
+  values: readonly (number | null)[];
+}
+
+export interface GradeChartQuestion {
+  key: string;
+  /** The full question text; shown truncated beside its row, and in full on hover. */
+  label: string;
+  /** The number shown on the axis, matching the table; 1, 2, 3 … without. */
+  number?: string;
+}
+
+export interface GradeChartExpected {
+  /** The legend text, e.g. "Forventet nivå". */
+  label: string;
+  /** Per question: the expected level's index, or null (none set). */
+  values: readonly (number | null)[];
+}
+
+export interface GradeChartProps {
+  /** The chart's accessible name, e.g. "Karakterer, midtveisvurdering". */
+  title: string;
+  /** Read after the name, e.g. "Spørsmål i rader, nivå i kolonner. Tallene står også i tabellen under." */
+  description: string;
+  /** The form group's labels in order; a value is an index into this list. */
+  levels: readonly string[];
+  /**
+   * The index of "Ikke relevant", drawn as a column of its own after the scale. Defaults to 5
+   * when there are more than five levels; null when the labels have no such choice.
+   */
+  notRelevantIndex?: number | null;
+  questions: readonly GradeChartQuestion[];
+  /** One per person, drawn in this order (and in this order side by side when they agree). */
+  series: readonly GradeChartSeries[];
+  /** The admin's expected levels; omit for viewers who may not see them. */
+  expected?: GradeChartExpected | null;
+  /** The id of the table that holds the same figures. */
+  describedBy?: string;
+  /** The heading over the question axis, e.g. "Spørsmål". */
+  questionsHeading?: string;
+  /** The legend list's accessible name, e.g. "Forklaring". */
+  legendLabel?: string;
+  className?: string;
+}
+
+// Geometry in SVG user units; at natural size one unit is one CSS pixel.
+const NUMBER_RIGHT = 28;
+const LABEL_LEFT = 38;
+/** Where the first level column starts: the question numbers and texts sit left of it. */
+const PLOT_LEFT = 214;
+const COLUMN = 104;
+const NOT_RELEVANT_GAP = 16;
+/** Room for the question numbers again right of the columns, for a reader scrolled sideways. */
+const RIGHT_NUMBERS = 32;
+const HEADER_FONT = 13;
+const HEADER_LINE = 16;
+const HEADER_MAX_LINES = 3;
+const HEADER_PAD = 12;
+const LABEL_FONT = 14;
+const LABEL_LINE = 17;
+const LABEL_MAX_LINES = 2;
+const BADGE_FONT = 11;
+const MARK_SIZE = 28;
+const MARK_SPACING = 3;
+const ROW_PAD = 12;
+
+/** Rough advance widths (em) of a sans-serif, enough to wrap and truncate without measuring. */
+function textWidth(text: string, fontSize: number, bold = false): number {
+  let ems = 0;
+  for (const ch of text) {
+    if ("iljtfrI.,:;'!|() ".includes(ch)) ems += 0.3;
+    else if ("mwMW".includes(ch)) ems += 0.86;
+    else if (ch >= "A" && ch <= "Z") ems += 0.68;
+    else if ("ÆØÅ".includes(ch)) ems += 0.78;
+    else if (ch >= "0" && ch <= "9") ems += 0.56;
+    else ems += 0.54;
+  }
+  return ems * fontSize * (bold ? 1.07 : 1);
+}
+
+function truncate(text: string, width: number, fontSize: number, bold = false): string {
+  if (textWidth(text, fontSize, bold) <= width) return text;
+  let end = text.length;
+  while (end > 0 && textWidth(`${text.slice(0, end).trimEnd()}…`, fontSize, bold) > width) end--;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
+/** Greedy word wrap into at most `maxLines`, the last line truncated when words are left over. */
+function wrap(
+  text: string,
+  width: number,
+  fontSize: number,
+  bold: boolean,
+  maxLines: number,
+): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (!line || textWidth(candidate, fontSize, bold) <= width) {
+      line = candidate;
+    } else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  const kept =
+    lines.length <= maxLines
+      ? lines
+      : [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(" ")];
+  return kept.map((l) => truncate(l, width, fontSize, bold));
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+function isLevel(value: number | null | undefined, levelCount: number): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < levelCount;
+}
+
+function markWidth(short: string): number {
+  return Math.max(MARK_SIZE, Math.ceil(textWidth(short, BADGE_FONT, true)) + 10);
+}
+
+/** The room a mark takes in a row: the diamond reaches a little further than the others. */
+function footprint(kind: GradeChartSeriesKind, short: string): number {
+  return markWidth(short) + (kind === "teacher" ? 2 : 0);
+}
+
+/**
+ * Splits the marks of one cell into as few lines as fit the column, as evenly as possible,
+ * keeping series order.
+ */
+function toLines(widths: readonly number[], room: number): number[][] {
+  const indices = widths.map((_, i) => i);
+  for (let lines = 1; lines < widths.length; lines++) {
+    const perLine = Math.ceil(widths.length / lines);
+    const chunks: number[][] = [];
+    for (let i = 0; i < indices.length; i += perLine) chunks.push(indices.slice(i, i + perLine));
+    const fits = chunks.every(
+      (chunk) =>
+        chunk.reduce((sum, i) => sum + widths[i], 0) + (chunk.length - 1) * MARK_SPACING <= room,
+    );
+    if (fits) return chunks;
+  }
+  return indices.map((i) => [i]);
+}
+
+type MarkStyle = { kind: GradeChartSeriesKind; outlined: boolean; short: string };
+
+/** One person's mark, centred on 0,0: a shape per kind (not colour alone) and the badge text. */
+function MarkShape({ kind, outlined, short }: MarkStyle) {
+  const half = markWidth(short) / 2;
+  const shapeClass = "grade-chart__shape";
+  let shape;
+  if (kind === "student") {
+    shape = <circle className={shapeClass} r={half} />;
+  } else if (kind === "advisor") {
+    const side = half - 1;
+    shape = (
+      <rect className={shapeClass} x={-side} y={-side} width={side * 2} height={side * 2} rx={3} />
+    );
+  } else if (kind === "teacher") {
+    const r = half + 1;
+    shape = <path className={shapeClass} d={`M0 ${-r}L${r} 0L0 ${r}L${-r} 0Z`} />;
+  } else {
+    const w = half;
+    const h = MARK_SIZE / 2;
+    const s = h * 0.55;
+    shape = (
+      <path
+        className={shapeClass}
+        d={`M${-w + s} ${-h}H${w - s}L${w} 0L${w - s} ${h}H${-w + s}L${-w} 0Z`}
+      />
+    );
+  }
+  return (
+    <g
+      className={cx(
+        "grade-chart__mark",
+        `grade-chart__mark--${kind}`,
+        outlined && "grade-chart__mark--outlined",
+      )}
+    >
+      {shape}
+      <text className="grade-chart__badge" textAnchor="middle" dy="0.35em">
+        {short}
+      </text>
+    </g>
+  );
+}
+
+type Column = { level: number; label: string; x: number; notRelevant: boolean };
+
+/**
+ * The grade comparison for one form and one semester half: each question's grade by each
+ * person on the independence scale, with the admin's expected level behind them. Questions are
+ * rows, levels columns, "Ikke relevant" a column of its own after a gap. People who chose the
+ * same level for a question stand side by side (in extra lines when many). Pure SVG, drawn on
+ * the server; the same figures belong in a table the chart points to (`describedBy`).
+ */
+export function GradeChart({
+  title,
+  description,
+  levels,
+  notRelevantIndex: notRelevantProp,
+  questions,
+  series,
+  expected,
+  describedBy,
+  questionsHeading,
+  legendLabel,
+  className,
+}: GradeChartProps) {
+  const id = useId();
+  const titleId = `${id}-title`;
+  const descId = `${id}-desc`;
+
+  const notRelevantIndex =
+    notRelevantProp === undefined ? (levels.length > 5 ? 5 : null) : notRelevantProp;
+  const hasNotRelevant = isLevel(notRelevantIndex, levels.length);
+
+  const columns: Column[] = [];
+  levels.forEach((label, level) => {
+    if (hasNotRelevant && level === notRelevantIndex) return;
+    columns.push({ level, label, x: PLOT_LEFT + columns.length * COLUMN, notRelevant: false });
+  });
+  const scaleRight = PLOT_LEFT + columns.length * COLUMN;
+  if (hasNotRelevant) {
+    columns.push({
+      level: notRelevantIndex,
+      label: levels[notRelevantIndex],
+      x: scaleRight + NOT_RELEVANT_GAP,
+      notRelevant: true,
+    });
+  }
+  const notRelevantColumn = columns.find((c) => c.notRelevant);
+  const plotRight = notRelevantColumn ? notRelevantColumn.x + COLUMN : scaleRight;
+  const gridlines = [...columns.map((c) => c.x), scaleRight, plotRight].filter(
+    (x, i, all) => all.indexOf(x) === i,
+  );
+  const width = plotRight + RIGHT_NUMBERS;
+  const columnOf = new Map(columns.map((c) => [c.level, c]));
+
+  const headers = columns.map((c) =>
+    wrap(c.label, COLUMN - 8, HEADER_FONT, true, HEADER_MAX_LINES),
+  );
+  const headerLines = Math.max(1, ...headers.map((h) => h.length));
+  const headerHeight = HEADER_PAD * 2 + headerLines * HEADER_LINE;
+
+  // Later series of a kind are drawn outlined, so two supervisors differ by more than their badge.
+  const seen = new Map<GradeChartSeriesKind, number>();
+  const styles: MarkStyle[] = series.map((s) => {
+    const count = seen.get(s.kind) ?? 0;
+    seen.set(s.kind, count + 1);
+    return { kind: s.kind, outlined: count > 0, short: s.short };
+  });
+
+  const widths = series.map((s) => footprint(s.kind, s.short));
+  const lineHeight = MARK_SIZE + 6;
+
+  // Who chose which level, per question (in series order), and how they stand in lines.
+  const cells = questions.map((_, q) => {
+    const byLevel = new Map<number, number[]>();
+    series.forEach((s, index) => {
+      const value = s.values[q];
+      if (!isLevel(value, levels.length)) return;
+      byLevel.set(value, [...(byLevel.get(value) ?? []), index]);
+    });
+    return Array.from(byLevel, ([level, who]) => ({
+      level,
+      who,
+      lines: toLines(
+        who.map((index) => widths[index]),
+        COLUMN - 6,
+      ).map((line) => line.map((i) => who[i])),
+    }));
+  });
+
+  let y = headerHeight;
+  const rows = questions.map((question, q) => {
+    const number = question.number ?? String(q + 1);
+    const label = wrap(
+      question.label,
+      PLOT_LEFT - LABEL_LEFT - 10,
+      LABEL_FONT,
+      false,
+      LABEL_MAX_LINES,
+    );
+    const markLines = Math.max(1, ...cells[q].map((cell) => cell.lines.length));
+    const height = Math.max(
+      ROW_PAD + markLines * lineHeight,
+      ROW_PAD + label.length * LABEL_LINE + 6,
+    );
+    const row = { question, q, top: y, height, number, label };
+    y += height;
+    return row;
+  });
+  const height = y + 2;
+
+  const marks = rows.flatMap((row) =>
+    cells[row.q].flatMap(({ level, who, lines }) => {
+      const column = columnOf.get(level);
+      if (!column) return [];
+      const centreY = row.top + row.height / 2;
+      return lines.flatMap((line, lineIndex) => {
+        const lineWidth =
+          line.reduce((sum, index) => sum + widths[index], 0) + (line.length - 1) * MARK_SPACING;
+        let left = column.x + (COLUMN - lineWidth) / 2;
+        return line.map((seriesIndex) => {
+          const x = left + widths[seriesIndex] / 2;
+          left += widths[seriesIndex] + MARK_SPACING;
+          return {
+            seriesIndex,
+            q: row.q,
+            level,
+            x: round(x),
+            y: round(centreY + (lineIndex - (lines.length - 1) / 2) * lineHeight),
+            offset: who.length > 1,
+          };
+        });
+      });
+    }),
+  );
+
+  const expectedCells = expected
+    ? rows.flatMap((row) => {
+        const value = expected.values[row.q];
+        const column = isLevel(value, levels.length) ? columnOf.get(value) : undefined;
+        return column ? [{ row, column, level: value as number }] : [];
+      })
+    : [];
+
+  const described = [descId, describedBy].filter(Boolean).join(" ");
+
+  return (
+    <div className={cx("grade-chart", className)}>
+      {series.length > 0 || expected ? (
+        <ul className="grade-chart__legend" aria-label={legendLabel}>
+          {series.map((s, index) => (
+            <li key={s.key} className="grade-chart__legend-item" data-legend={s.key}>
+              <svg
+                className="grade-chart__legend-symbol"
+                aria-hidden="true"
+                width={36}
+                height={36}
+                viewBox="-18 -18 36 36"
+              >
+                <MarkShape {...styles[index]} />
+              </svg>
+              <span className="grade-chart__legend-text">{s.label}</span>
+            </li>
+          ))}
+          {expected ? (
+            <li className="grade-chart__legend-item" data-legend="expected">
+              <svg
+                className="grade-chart__legend-symbol"
+                aria-hidden="true"
+                width={36}
+                height={36}
+                viewBox="0 0 36 36"
+              >
+                <rect className="grade-chart__expected" x={2} y={4} width={32} height={28} rx={4} />
+              </svg>
+              <span className="grade-chart__legend-text">{expected.label}</span>
+            </li>
+          ) : null}
+        </ul>
+      ) : null}
+      <div className="grade-chart__scroll" role="region" aria-label={title} tabIndex={0}>
+        <svg
+          className="grade-chart__svg"
+          role="img"
+          aria-labelledby={titleId}
+          aria-describedby={described}
+          viewBox={`0 0 ${width} ${height}`}
+          width={width}
+          height={height}
+        >
+          <title id={titleId}>{title}</title>
+          <desc id={descId}>{description}</desc>
+
+          <g className="grade-chart__grid">
+            {rows.map((row) => (
+              <rect
+                key={row.question.key}
+                className={cx("grade-chart__row", row.q % 2 === 1 && "grade-chart__row--alt")}
+                x={0}
+                y={row.top}
+                width={width}
+                height={row.height}
+              />
+            ))}
+            {notRelevantColumn ? (
+              <rect
+                className="grade-chart__not-relevant"
+                x={notRelevantColumn.x}
+                y={0}
+                width={COLUMN}
+                height={height}
+              />
+            ) : null}
+            <line
+              className="grade-chart__baseline"
+              x1={0}
+              x2={width}
+              y1={headerHeight}
+              y2={headerHeight}
+            />
+            <line
+              className="grade-chart__baseline"
+              x1={0}
+              x2={width}
+              y1={height - 1}
+              y2={height - 1}
+            />
+            {notRelevantColumn ? (
+              <rect
+                className="grade-chart__gap"
+                x={scaleRight + 1}
+                y={0}
+                width={NOT_RELEVANT_GAP - 2}
+                height={height}
+              />
+            ) : null}
+            {gridlines.map((x) => (
+              <line key={x} className="grade-chart__gridline" x1={x} x2={x} y1={0} y2={height} />
+            ))}
+          </g>
+
+          <g className="grade-chart__columns">
+            {columns.map((c, index) => (
+              <text
+                key={c.level}
+                className={cx(
+                  "grade-chart__level",
+                  c.notRelevant && "grade-chart__level--not-relevant",
+                )}
+                x={c.x + COLUMN / 2}
+                y={headerHeight - HEADER_PAD - (headers[index].length - 1) * HEADER_LINE - 3}
+                textAnchor="middle"
+                data-level={c.level}
+                data-column-x={c.x}
+                data-not-relevant={c.notRelevant ? "true" : undefined}
+              >
+                {headers[index].map((line, i) => (
+                  <tspan key={i} x={c.x + COLUMN / 2} dy={i === 0 ? 0 : HEADER_LINE}>
+                    {line}
+                  </tspan>
+                ))}
+              </text>
+            ))}
+            {questionsHeading ? (
+              <text
+                className="grade-chart__axis-heading"
+                x={LABEL_LEFT}
+                y={headerHeight - HEADER_PAD - 3}
+              >
+                {truncate(questionsHeading, PLOT_LEFT - LABEL_LEFT - 8, HEADER_FONT, true)}
+              </text>
+            ) : null}
+          </g>
+
+          <g className="grade-chart__questions">
+            {rows.map((row) => (
+              <g key={row.question.key} data-question={row.q}>
+                <title>{`${row.number}. ${row.question.label}`}</title>
+                <text
+                  className="grade-chart__question-number"
+                  x={NUMBER_RIGHT}
+                  y={row.top + row.height / 2 - ((row.label.length - 1) * LABEL_LINE) / 2}
+                  dy="0.35em"
+                  textAnchor="end"
+                >
+                  {row.number}
+                </text>
+                <text
+                  className="grade-chart__question-number"
+                  x={plotRight + RIGHT_NUMBERS / 2}
+                  y={row.top + row.height / 2}
+                  dy="0.35em"
+                  textAnchor="middle"
+                >
+                  {row.number}
+                </text>
+                <text
+                  className="grade-chart__question"
+                  x={LABEL_LEFT}
+                  y={row.top + row.height / 2 - ((row.label.length - 1) * LABEL_LINE) / 2}
+                >
+                  {row.label.map((line, i) => (
+                    <tspan key={i} x={LABEL_LEFT} dy={i === 0 ? "0.35em" : LABEL_LINE}>
+                      {line}
+                    </tspan>
+                  ))}
+                </text>
+              </g>
+            ))}
+          </g>
+
+          {expected ? (
+            <g className="grade-chart__expected-cells">
+              {expectedCells.map(({ row, column, level }) => (
+                <rect
+                  key={row.question.key}
+                  className="grade-chart__expected"
+                  x={column.x + 3}
+                  y={row.top + 3}
+                  width={COLUMN - 6}
+                  height={row.height - 6}
+                  rx={5}
+                  data-expected="true"
+                  data-question={row.q}
+                  data-level={level}
+                />
+              ))}
+            </g>
+          ) : null}
+
+          <g className="grade-chart__marks">
+            {marks.map((m) => (
+              <g
+                key={`${series[m.seriesIndex].key}-${m.q}`}
+                transform={`translate(${m.x} ${m.y})`}
+                data-series={series[m.seriesIndex].key}
+                data-question={m.q}
+                data-level={m.level}
+                data-offset={m.offset ? "true" : undefined}
+              >
+                <MarkShape {...styles[m.seriesIndex]} />
+              </g>
+            ))}
+          </g>
+        </svg>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { useTranslation } from "react-i18next";
+import { Tag } from "~/components/ui";
+
+export type RoleBadgeKind = "S" | "PV" | "PL";
+
+const ROLE_KEY = { S: "badges.student", PV: "badges.supervisor", PL: "badges.teacher" } as const;
+
+/** The short role of whoever wrote something (spec §3): S student, PL practice teacher, PV supervisor. */
+export function RoleBadge({ kind }: { kind: RoleBadgeKind }) {
+  const { t } = useTranslation("answers");
+  return (
+    <Tag variant={kind === "S" ? "neutral" : "info"} className="role-badge">
+      <abbr title={t(ROLE_KEY[kind])}>{kind}</abbr>
+    </Tag>
+  );
+}

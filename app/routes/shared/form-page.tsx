@@ -1,0 +1,455 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { CommentList } from "~/components/app/CommentList";
+import { HelpText } from "~/components/app/HelpText";
+import { useAutosave, type AutosaveConflict, type AutosaveStatus } from "~/components/app/useAutosave";
+import {
+  AlertBanner,
+  Button,
+  ButtonGroup,
+  ErrorSummary,
+  FieldError,
+  PageHeading,
+  Progress,
+  RadioGroup,
+  TextArea,
+  VisuallyHidden,
+} from "~/components/ui";
+import { useHydrated } from "~/components/ui/internal";
+import { COMMENT_LIMIT } from "~/services/answering";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/form-page.server";
+import { getLanguage } from "~/services/i18n.server";
+import { idParam, notFound } from "~/services/ids";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { areaOfPath, ROLE, safeRedirect } from "~/services/roles";
+import type { Route } from "./+types/form-page";
+
+export const handle = { titleKey: "answers:page.title" };
+
+/** Spec §4, §9: answers save themselves 3 seconds after the last change. */
+const AUTOSAVE_DELAY_MS = 3000;
+
+/** The viewer (by the area the URL is in: /student, /teacher, /supervisor or /admin) and the place the URL names. */
+function guard(args: Route.LoaderArgs | Route.ActionArgs) {
+  const role = areaOfPath(new URL(args.request.url).pathname) ?? notFound();
+  const session = requireRole(args.request, args.context, role);
+  const { params } = args;
+  const ids = {
+    classId: idParam(params.classId),
+    formId: idParam(params.formId),
+    assignmentId: idParam(params.assignmentId),
+    studentUserId: role === ROLE.Admin ? null : idParam(params.studentUserId),
+  };
+  return { viewer: { userId: session.user.id, role }, ids };
+}
+
+/** Where "Avslutt" and the back link lead: the `from` the caller gave (same-site), else the role's page for the class. */
+function exitPath(url: URL, role: number, ids: { classId: number; studentUserId: number | null }): string {
+  const fallback =
+    role === ROLE.Student
+      ? "/student/forms"
+      : role === ROLE.Admin
+        ? `/admin/class/${ids.classId}`
+        : `/${role === ROLE.Teacher ? "teacher" : "supervisor"}/class/${ids.classId}/student/${ids.studentUserId}`;
+  return safeRedirect(url.searchParams.get("from"), fallback);
+}
+
+function pagePath(url: URL, page: number): string {
+  const search = new URLSearchParams();
+  search.set("group", String(page));
+  const from = url.searchParams.get("from");
+  if (from) search.set("from", from);
+  return `${url.pathname}?${search}`;
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { viewer, ids } = guard(args);
+  const url = new URL(args.request.url);
+  const view = await formPageView(await getDb(), viewer, ids, url.searchParams.get("group"), getLanguage(args.context));
+  return {
+    pageTitle: view.formName,
+    view,
+    exit: exitPath(url, viewer.role, ids),
+    scaleHref: `/independence-scale?${new URLSearchParams({ back: url.pathname + url.search })}`,
+    autosave: {
+      classId: String(ids.classId),
+      formId: String(ids.formId),
+      assignmentId: String(ids.assignmentId),
+      ...(ids.studentUserId === null ? {} : { studentUserId: String(ids.studentUserId) }),
+    },
+  };
+}
+
+type Refused = Extract<PostResult, { kind: "refused" }>;
+
+export async function action(args: Route.ActionArgs) {
+  const { viewer, ids } = guard(args);
+  const url = new URL(args.request.url);
+  const form = await readFormData(args.request);
+  const intent = form.get("intent");
+  if (typeof intent !== "string" || !(POST_INTENTS as readonly string[]).includes(intent)) {
+    throw new Response("Bad Request", { status: 400 });
+  }
+  const db = await getDb();
+  const result = await submitFormPage(db, viewer, ids, form, { send: intent === "send", ip: clientAddress(args.request) });
+  if (result.kind === "malformed") throw new Response("Bad Request", { status: 400 });
+  if (result.kind === "locked") return redirectWithFlash(pagePath(url, 1), { type: "error", key: "answers:locked.flash" });
+  if (result.kind === "refused") return data({ refused: result satisfies Refused }, { status: result.status });
+
+  const page = Number(form.get("page"));
+  const current = Number.isInteger(page) && page >= 1 ? page : 1;
+  switch (intent as PostIntent) {
+    case "previous":
+      return redirect(pagePath(url, Math.max(1, current - 1)), 303);
+    case "next":
+      return redirect(pagePath(url, current + 1), 303);
+    case "save":
+      return redirectWithFlash(pagePath(url, current), { type: "success", key: "answers:flash.saved" });
+    case "exit":
+      return redirectWithFlash(exitPath(url, viewer.role, ids), { type: "success", key: "answers:flash.saved" });
+    case "send":
+      return redirectWithFlash(exitPath(url, viewer.role, ids), {
+        type: "success",
+        key: result.justSent ? "answers:flash.sent" : "answers:flash.saved",
+      });
+  }
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type Question = NonNullable<FormPageView["group"]>["questions"][number];
+
+export default function FormPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("answers");
+  const { view, exit, scaleHref, autosave } = loaderData;
+  const refused = actionData?.refused ?? null;
+  const caption = [view.isMidSemester ? t("half.mid") : t("half.end"), view.subject, view.self ? null : view.student?.displayName]
+    .filter(Boolean)
+    .join(" · ");
+
+  return (
+    <div className="app-content answer-page">
+      <p>
+        <Link to={exit}>{t("page.back")}</Link>
+      </p>
+      <PageHeading caption={caption}>{view.formName}</PageHeading>
+      {view.mode === "expectations" ? <p>{t("expectations.intro")}</p> : null}
+
+      {view.locked ? (
+        <AlertBanner variant="info" heading={t("locked.heading")}>
+          <p>{t("locked.text")}</p>
+        </AlertBanner>
+      ) : view.group === null ? (
+        <p>{t("page.noGroups")}</p>
+      ) : (
+        <AnswerForm key={`${view.group.id}-${view.page}`} view={view} refused={refused} scaleHref={scaleHref} autosave={autosave} />
+      )}
+    </div>
+  );
+}
+
+function statusText(t: (key: string, options?: Record<string, unknown>) => string, status: AutosaveStatus, locale: string): string {
+  switch (status.state) {
+    case "idle":
+      return "";
+    case "saving":
+      return t("autosave.saving");
+    case "saved":
+      return t("autosave.saved", { time: status.at.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" }) });
+    case "conflict":
+      return t("autosave.conflict", { count: status.count });
+    case "tooLong":
+      return t("autosave.tooLong");
+    case "failed":
+      return status.status ? t("autosave.failedStatus", { status: status.status }) : t("autosave.failed");
+  }
+}
+
+function AnswerForm({
+  view,
+  refused,
+  scaleHref,
+  autosave,
+}: {
+  view: FormPageView;
+  refused: Refused | null;
+  scaleHref: string;
+  autosave: LoaderData["autosave"];
+}) {
+  const { t, i18n } = useTranslation("answers");
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const group = view.group!;
+  const [conflicts, setConflicts] = useState<Record<number, AutosaveConflict>>(() =>
+    Object.fromEntries(Object.entries(refused?.conflicts ?? {}).map(([id, c]) => [id, { questionId: Number(id), ...c }])),
+  );
+  const { status } = useAutosave(formRef, {
+    endpoint: "/api/answers",
+    delayMs: AUTOSAVE_DELAY_MS,
+    place: autosave,
+    commentLimit: COMMENT_LIMIT,
+    enabled: hydrated,
+    onConflicts: (list) => setConflicts((current) => ({ ...current, ...Object.fromEntries(list.map((c) => [c.questionId, c])) })),
+  });
+  useEffect(() => {
+    if (refused) setConflicts(Object.fromEntries(Object.entries(refused.conflicts).map(([id, c]) => [id, { questionId: Number(id), ...c }])));
+  }, [refused]);
+
+  const busy = navigation.state === "submitting";
+  const last = view.page === view.pageCount;
+  const isExpectations = view.mode === "expectations";
+  const errorItems = useMemo(() => {
+    if (!refused) return [];
+    const items: { fieldId: string; message: string }[] = [];
+    if (refused.formError) items.push({ fieldId: `q-${group.questions[0]?.id}`, message: t(`errors.${refused.formError}`) });
+    for (const [id, error] of Object.entries(refused.fieldErrors)) {
+      const field = error === "commentTooLong" ? `c-${id}` : `q-${id}`;
+      items.push({ fieldId: field, message: t(`errors.${error}`, { limit: COMMENT_LIMIT, question: view.questionText[Number(id)] }) });
+    }
+    for (const id of Object.keys(refused.conflicts)) {
+      items.push({ fieldId: `q-${id}`, message: t("conflict.summary", { question: view.questionText[Number(id)] }) });
+    }
+    return items;
+  }, [refused, group, t, view.questionText]);
+
+  return (
+    <>
+      <ErrorSummary errors={errorItems} />
+      {refused && refused.missing.length > 0 ? <MissingGrades missing={refused.missing} view={view} /> : null}
+
+      <div className="answer-page__tools">
+        <Progress
+          id="answer-progress"
+          label={t("page.progressLabel", { page: view.page, count: view.pageCount })}
+          value={view.page}
+          max={view.pageCount}
+          valueText={t("page.progressText", { page: view.page, count: view.pageCount, group: group.name })}
+        />
+        <p className="answer-page__meta">
+          {isExpectations
+            ? t("expectations.count", { done: view.graded.done, total: view.graded.total })
+            : view.sentText
+              ? t("page.sent", { date: view.sentText })
+              : t("page.notSent", { done: view.graded.done, total: view.graded.total })}
+        </p>
+        <p className="answer-page__links">
+          <a href={scaleHref} target="_blank" rel="noopener">
+            {t("page.scale")}
+            <VisuallyHidden> {t("page.newTab")}</VisuallyHidden>
+          </a>
+        </p>
+      </div>
+
+      <Form method="post" ref={formRef} noValidate className="answer-form">
+        <input type="hidden" name="page" value={view.page} />
+        <fieldset className="ui-fieldset answer-form__group">
+          <legend className="ui-fieldset__legend ui-fieldset__legend--l">
+            <h2 className="ui-fieldset__heading">{group.name}</h2>
+          </legend>
+          {group.questions.map((question, index) => (
+            <AnswerQuestion
+              key={question.id}
+              number={index + 1}
+              question={question}
+              group={group}
+              posted={refused?.values[question.id]}
+              token={refused?.tokens[question.id] ?? question.token}
+              error={refused?.fieldErrors[question.id]}
+              conflict={conflicts[question.id]}
+              isExpectations={isExpectations}
+              onResolve={() =>
+                setConflicts((current) => {
+                  const next = { ...current };
+                  delete next[question.id];
+                  return next;
+                })
+              }
+            />
+          ))}
+        </fieldset>
+
+        {hydrated ? (
+          <p className="answer-form__status" role="status">
+            {statusText(t as never, status, i18n.language === "en" ? "en-GB" : "nb-NO")}
+          </p>
+        ) : null}
+
+        <ButtonGroup className="answer-form__buttons">
+          {view.page > 1 ? (
+            <Button name="intent" value="previous" variant="secondary" disabled={busy}>
+              {t("buttons.previous")}
+            </Button>
+          ) : null}
+          {!last ? (
+            <Button name="intent" value="next" disabled={busy}>
+              {t("buttons.next")}
+            </Button>
+          ) : isExpectations ? (
+            <Button name="intent" value="save" disabled={busy}>
+              {t("buttons.saveExpectations")}
+            </Button>
+          ) : (
+            <Button name="intent" value="send" disabled={busy}>
+              {view.sentText ? t("buttons.sendAgain") : t("buttons.send")}
+            </Button>
+          )}
+          <Button name="intent" value="exit" variant="secondary" disabled={busy}>
+            {t("buttons.exit")}
+          </Button>
+        </ButtonGroup>
+      </Form>
+    </>
+  );
+}
+
+function MissingGrades({ missing, view }: { missing: number[]; view: FormPageView }) {
+  const { t } = useTranslation("answers");
+  const location = useLocation();
+  const search = new URLSearchParams(location.search);
+  const hrefOf = (id: number) => {
+    search.set("group", String(view.pageOfQuestion[id]));
+    return `${location.pathname}?${search}#q-${id}`;
+  };
+  return (
+    <AlertBanner variant="warning" heading={t("missing.heading", { count: missing.length })}>
+      <p>{t("missing.text")}</p>
+      <ul>
+        {missing.map((id) => (
+          <li key={id}>
+            <Link to={hrefOf(id)}>{t("missing.item", { page: view.pageOfQuestion[id], question: view.questionText[id] })}</Link>
+          </li>
+        ))}
+      </ul>
+    </AlertBanner>
+  );
+}
+
+function AnswerQuestion({
+  number,
+  question,
+  group,
+  posted,
+  token,
+  error,
+  conflict,
+  isExpectations,
+  onResolve,
+}: {
+  number: number;
+  question: Question;
+  group: NonNullable<FormPageView["group"]>;
+  posted: { value: string | null; comment: string | null } | undefined;
+  token: string;
+  error: string | undefined;
+  conflict: AutosaveConflict | undefined;
+  isExpectations: boolean;
+  onResolve: () => void;
+}) {
+  const { t } = useTranslation("answers");
+  const hydrated = useHydrated();
+  const value = posted ? posted.value : question.value;
+  const comment = posted ? posted.comment : question.comment;
+  const valueError = error && error !== "commentTooLong" ? t(`errors.${error}`, { limit: COMMENT_LIMIT }) : undefined;
+  const commentError = error === "commentTooLong" ? t("errors.commentTooLong", { limit: COMMENT_LIMIT }) : undefined;
+  const labelOf = (v: string | null) => (v === null ? t("conflict.nothing") : group.type === "grading" ? (group.options[Number(v)] ?? v) : v);
+  const legend = (
+    <>
+      <span className="answer-question__number">{t("question.number", { number })} </span>
+      {question.text}
+    </>
+  );
+
+  return (
+    <div className="answer-question" id={`question-${question.id}`}>
+      {/* Keyed by the token: a new base from the server replaces the input, an autosave updates it in place. */}
+      <input type="hidden" name={`b:${question.id}`} defaultValue={token} key={token} />
+      {conflict ? (
+        <div className="answer-question__conflict" role={hydrated ? "alert" : undefined}>
+          <p className="answer-question__conflict-title">{t("conflict.heading")}</p>
+          <p>{t("conflict.text", { value: labelOf(conflict.value) })}</p>
+          {conflict.comment ? <p>{t("conflict.comment", { comment: conflict.comment })}</p> : null}
+          <p>{t("conflict.choose")}</p>
+          {hydrated ? (
+            <Button
+              type="button"
+              variant="secondary"
+              onClick={(event) => {
+                const form = event.currentTarget.form;
+                if (form) takeStored(form, question.id, conflict);
+                onResolve();
+              }}
+            >
+              {t("conflict.useStored")}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      {group.type === "grading" ? (
+        <RadioGroup
+          name={`a:${question.id}`}
+          id={`q-${question.id}`}
+          legend={legend}
+          legendSize="s"
+          options={[
+            ...group.options.map((label, index) => ({ value: String(index), label })),
+            // "None" is a choice of its own on the expectations page, so a level can be taken away again.
+            ...(isExpectations ? [{ value: "", label: t("expectations.none") }] : []),
+          ]}
+          defaultValue={isExpectations ? (value ?? "") : value}
+          error={valueError}
+          inline
+          className="answer-question__grades"
+        />
+      ) : (
+        <TextArea
+          name={`a:${question.id}`}
+          id={`q-${question.id}`}
+          label={legend}
+          rows={6}
+          defaultValue={value ?? ""}
+          error={valueError}
+        />
+      )}
+      {question.helpText ? <HelpText question={question.text} text={question.helpText} /> : null}
+      {isExpectations || group.type !== "grading" ? null : (
+        // Optional, so folded away until wanted; open when there is one (or a message about it).
+        <details className="ui-details answer-comment" open={Boolean(comment) || Boolean(commentError) || undefined}>
+          <summary className="ui-details__summary">
+            <span className="ui-details__summary-text">
+              {comment ? t("question.commentSummaryEdit") : t("question.commentSummaryAdd")}
+            </span>
+            <VisuallyHidden>: {question.text}</VisuallyHidden>
+          </summary>
+          <TextArea
+            name={`c:${question.id}`}
+            id={`c-${question.id}`}
+            label={t("question.comment")}
+            hint={t("question.commentHint")}
+            rows={3}
+            maxLength={COMMENT_LIMIT}
+            softLimit
+            defaultValue={comment ?? ""}
+            error={commentError}
+          />
+        </details>
+      )}
+      {isExpectations ? null : <CommentList comments={question.others} heading={t("question.othersComments")} />}
+      {error && !valueError && !commentError ? <FieldError id={`q-${question.id}-error`} message={t(`errors.${error}`)} /> : null}
+    </div>
+  );
+}
+
+/** "Bruk det lagrede svaret": the page takes the answer stored elsewhere, and the next save keeps it. */
+function takeStored(form: HTMLFormElement, questionId: number, conflict: AutosaveConflict) {
+  const answer = form.elements.namedItem(`a:${questionId}`);
+  if (answer instanceof RadioNodeList) {
+    for (const radio of Array.from(answer)) if (radio instanceof HTMLInputElement) radio.checked = radio.value === conflict.value;
+  } else if (answer instanceof HTMLTextAreaElement) {
+    answer.value = conflict.value ?? "";
+  }
+  const comment = form.elements.namedItem(`c:${questionId}`);
+  if (comment instanceof HTMLTextAreaElement) comment.value = conflict.comment ?? "";
+}
