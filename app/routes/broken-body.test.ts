@@ -13,6 +13,8 @@ import * as providerStart from "./auth/provider-start";
 import * as role from "./auth/role";
 import * as privacyConsent from "./shared/privacy-consent";
 import * as acceptInvitation from "./auth/accept-invitation";
+import * as answersApi from "./api/answers";
+import * as formPage from "./shared/form-page";
 import * as settings from "./shared/settings";
 import * as joinClass from "./student/join-class";
 import * as invite from "./student/invite";
@@ -51,6 +53,9 @@ const actions: [string, RouteModuleLike, Record<string, string>, Poster][] = [
   ["/teacher/class/1/supervisors/add", addSupervisor, { classId: "1" }, ["laerer1@example.org", ROLE.Teacher]],
   ["/teacher/class/1/student/9", teacherStudent, { classId: "1", userId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
   ["/supervisor/class/1", supervisorClass, { classId: "1" }, ["veileder1@example.org", ROLE.Advisor]],
+  ["/student/9/form/1/class/1/assignment/1", formPage, { studentUserId: "9", formId: "1", classId: "1", assignmentId: "1" }, ["student01@example.org", ROLE.Student]],
+  ["/admin/class/1/form/1/assignment/1", formPage, { formId: "1", classId: "1", assignmentId: "1" }, admin(ROLE.Admin)],
+  ["/api/answers", answersApi, {}, ["student01@example.org", ROLE.Student]],
 ];
 
 test.each(actions)("%s: a body that is not a form is the client's mistake (400), not a server error", async (path, mod, params, actAs) => {

@@ -1,0 +1,305 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { answerToken, EMPTY } from "~/services/answering";
+import { answerSets, assignments, classes, formQuestionGroups, formQuestions, forms, periods, signingForms, studentReferences, subjects } from "~/services/db/schema";
+import type { Flash } from "~/services/flash.server";
+import { appCookies } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import * as api from "../api/answers";
+import * as page from "./form-page";
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+const db = () => app.database.db;
+let classA: number;
+let classB: number;
+let mainForm: number;
+let mid: number;
+let student05: number;
+let student06: number;
+let cookies: Record<string, string>;
+
+async function classIdOf(subjectCode: string): Promise<number> {
+  const [row] = await db()
+    .select({ id: classes.id })
+    .from(classes)
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
+  return row.id;
+}
+
+async function flashOf(response: Response): Promise<Flash | null> {
+  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
+  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  classA = await classIdOf("SYK2001");
+  classB = await classIdOf("SYK2002");
+  [{ id: mainForm }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+  [{ id: mid }] = await db()
+    .select({ id: assignments.id })
+    .from(assignments)
+    .where(and(eq(assignments.classId, classA), eq(assignments.isMidSemester, true)));
+  student05 = await userIdOf(db(), "student05@example.org");
+  student06 = await userIdOf(db(), "student06@example.org");
+  cookies = {
+    student05: await cookieActingAs(db(), "student05@example.org", ROLE.Student),
+    student06: await cookieActingAs(db(), "student06@example.org", ROLE.Student),
+    veileder1: await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor),
+    laerer1: await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher),
+    laerer3: await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher),
+    admin: await cookieActingAs(db(), "admin@example.org", ROLE.Admin),
+  };
+});
+
+afterAll(async () => {
+  await stopTestApp(app);
+});
+
+const studentPath = (studentUserId = student05, assignmentId = mid, classId = classA) =>
+  `/student/${studentUserId}/form/${mainForm}/class/${classId}/assignment/${assignmentId}`;
+const teacherPath = (studentUserId = student05) => `/teacher/class/${classA}/student/${studentUserId}/form/${mainForm}/assignment/${mid}`;
+const params = (studentUserId = student05, assignmentId = mid, classId = classA) => ({
+  classId: String(classId),
+  formId: String(mainForm),
+  assignmentId: String(assignmentId),
+  studentUserId: String(studentUserId),
+});
+
+async function open(path: string, cookie: string, p: Record<string, string> = params()) {
+  return callLoader(page, getPage(path, { cookie }), p);
+}
+
+interface PageData {
+  view: {
+    page: number;
+    pageCount: number;
+    mode: string;
+    group: { id: number; type: string; questions: { id: number; value: string | null; comment: string | null; token: string }[] } | null;
+  };
+  exit: string;
+}
+
+async function pageData(path: string, cookie: string, p: Record<string, string> = params()): Promise<PageData> {
+  const response = await open(path, cookie, p);
+  expect(response.status).toBe(200);
+  return response.json();
+}
+
+/** The fields of a page as the browser posts them: each question's base, answer and comment. */
+function fields(data: PageData, answersById: Record<number, { value?: string; comment?: string }>, extra: Record<string, string>) {
+  const out: Record<string, string> = { page: String(data.view.page), ...extra };
+  for (const q of data.view.group!.questions) {
+    out[`b:${q.id}`] = q.token;
+    const typed = answersById[q.id];
+    const value = typed?.value ?? q.value;
+    if (value !== null && value !== undefined) out[`a:${q.id}`] = value;
+    out[`c:${q.id}`] = typed?.comment ?? q.comment ?? "";
+  }
+  return out;
+}
+
+describe("the page", () => {
+  test("shows one group at a time; ?group= beyond the form is the first page", async () => {
+    const first = await pageData(studentPath(), cookies.student05);
+    expect(first.view).toMatchObject({ mode: "answers", page: 1 });
+    expect(first.view.pageCount).toBeGreaterThan(2);
+    const second = await pageData(`${studentPath()}?group=2`, cookies.student05);
+    expect(second.view.page).toBe(2);
+    expect(second.view.group!.id).not.toBe(first.view.group!.id);
+    expect(second.view.group!.questions[0]).toMatchObject({ value: null, comment: null, token: answerToken(EMPTY) });
+    expect((await pageData(`${studentPath()}?group=99`, cookies.student05)).view.page).toBe(1);
+    expect(first.exit).toBe("/student/forms");
+  });
+
+  test("the admin's page sets expected levels: grading groups only", async () => {
+    const data = await pageData(`/admin/class/${classA}/form/${mainForm}/assignment/${mid}`, cookies.admin, {
+      classId: String(classA),
+      formId: String(mainForm),
+      assignmentId: String(mid),
+    });
+    expect(data.view.mode).toBe("expectations");
+    expect(data.view.group!.type).toBe("grading");
+    expect(data.exit).toBe(`/admin/class/${classA}`);
+  });
+
+  test("another student's id, a teacher of another class, a scheme of another class: 404, never data", async () => {
+    expect((await open(studentPath(student06), cookies.student05, params(student06))).status).toBe(404);
+    expect((await open(teacherPath(), cookies.laerer3)).status).toBe(404);
+    const [otherScheme] = await db().select({ id: assignments.id }).from(assignments).where(eq(assignments.classId, classB));
+    expect((await open(studentPath(student05, otherScheme.id), cookies.student05, params(student05, otherScheme.id))).status).toBe(404);
+    expect((await open(studentPath(), cookies.student05, { ...params(), formId: "x" })).status).toBe(404);
+  });
+});
+
+describe("posting a page without JavaScript", () => {
+  test("'next' saves the page's answers and goes to the next group, keeping where to return to", async () => {
+    const path = `${studentPath()}?group=2&from=${encodeURIComponent("/student/forms")}`;
+    const data = await pageData(path, cookies.student05);
+    const [q1, q2] = data.view.group!.questions;
+    const response = await callAction(
+      page,
+      postForm(path, fields(data, { [q1.id]: { value: "1", comment: "Jeg observerer godt" }, [q2.id]: { value: "5" } }, { intent: "next" }), {
+        cookie: cookies.student05,
+      }),
+      params(),
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe(`${studentPath()}?group=3&from=%2Fstudent%2Fforms`);
+    const again = await pageData(`${studentPath()}?group=2`, cookies.student05);
+    expect(again.view.group!.questions.slice(0, 2).map((q) => [q.value, q.comment])).toEqual([
+      ["1", "Jeg observerer godt"],
+      ["5", null],
+    ]);
+  });
+
+  test("a 2001-character comment is refused with a message, keeping every typed answer; nothing is saved", async () => {
+    const path = `${studentPath()}?group=3`;
+    const data = await pageData(path, cookies.student05);
+    const [q1, q2] = data.view.group!.questions;
+    const long = "ø".repeat(2001);
+    const response = await callAction(
+      page,
+      postForm(path, fields(data, { [q1.id]: { value: "2", comment: long }, [q2.id]: { value: "3" } }, { intent: "next" }), { cookie: cookies.student05 }),
+      params(),
+    );
+    expect(response.status).toBe(400);
+    const { refused } = await response.json();
+    expect(refused.fieldErrors).toEqual({ [q1.id]: "commentTooLong" });
+    expect(refused.values[q1.id]).toEqual({ value: "2", comment: long });
+    expect(refused.values[q2.id]).toEqual({ value: "3", comment: null });
+    const stored = await pageData(path, cookies.student05);
+    expect(stored.view.group!.questions.slice(0, 2).map((q) => q.value)).toEqual([null, null]);
+  });
+
+  test("a value not among the labels or a question of another form: 400 with a message; a malformed post or intent: 400", async () => {
+    const path = `${studentPath()}?group=3`;
+    const data = await pageData(path, cookies.student05);
+    const [q1] = data.view.group!.questions;
+    const post = (body: Record<string, string>) => callAction(page, postForm(path, body, { cookie: cookies.student05 }), params());
+
+    const invalid = await post(fields(data, { [q1.id]: { value: "7" } }, { intent: "next" }));
+    expect(invalid.status).toBe(400);
+    expect((await invalid.json()).refused.fieldErrors).toEqual({ [q1.id]: "invalidValue" });
+
+    const [foreignQuestion] = await db()
+      .select({ id: formQuestions.id })
+      .from(formQuestions)
+      .innerJoin(formQuestionGroups, eq(formQuestionGroups.id, formQuestions.groupId))
+      .innerJoin(forms, eq(forms.id, formQuestionGroups.formId))
+      .where(eq(forms.name, "Legemiddelhåndtering"));
+    const foreign = await post({ ...fields(data, {}, { intent: "next" }), [`b:${foreignQuestion.id}`]: answerToken(EMPTY), [`a:${foreignQuestion.id}`]: "1" });
+    expect(foreign.status).toBe(400);
+    expect((await foreign.json()).refused.formError).toBe("unknownQuestion");
+
+    expect((await post({ intent: "next", [`b:${q1.id}`]: "t", [`a:${q1.id}`]: "1", [`c:${q1.id}`]: "", page: "3", "a:99": "x" })).status).toBe(400);
+    expect((await post({ ...fields(data, {}, {}), intent: "delete" })).status).toBe(400);
+    expect((await post(fields(data, {}, {}))).status).toBe(400);
+  });
+
+  test("two tabs: a page posted from an older version of an answer gets 409, shows both, and saving again keeps theirs", async () => {
+    const path = `${teacherPath(student06)}?group=2`;
+    const p = params(student06);
+    const tabA = await callLoader(page, getPage(path, { cookie: cookies.laerer1 }), p).then((r) => r.json() as Promise<PageData>);
+    const tabB = structuredClone(tabA);
+    const [q1] = tabA.view.group!.questions;
+    const post = (data: PageData, value: string, intent = "next") =>
+      callAction(page, postForm(path, fields(data, { [q1.id]: { value } }, { intent }), { cookie: cookies.laerer1 }), p);
+    expect((await post(tabA, "2")).status).toBe(303);
+    const conflict = await post(tabB, "4");
+    expect(conflict.status).toBe(409);
+    const { refused } = await conflict.json();
+    expect(refused.conflicts).toEqual({ [q1.id]: { value: "2", comment: null } });
+    expect(refused.values[q1.id].value).toBe("4");
+    expect((await pageData(path, cookies.laerer1, p)).view.group!.questions[0].value).toBe("2");
+    // The page now continues from the stored version: posting again overwrites, by choice.
+    tabB.view.group!.questions[0].token = refused.tokens[q1.id];
+    expect((await post(tabB, "4")).status).toBe(303);
+    expect((await pageData(path, cookies.laerer1, p)).view.group!.questions[0].value).toBe("4");
+  });
+
+  test("'send' with grades missing saves and lists them; complete, it sends and returns with a message", async () => {
+    const p = params(student06);
+    const path = `${studentPath(student06)}?from=${encodeURIComponent("/student/forms")}`;
+    const first = await pageData(path, cookies.student06, p);
+    const missing = await callAction(page, postForm(path, fields(first, {}, { intent: "send" }), { cookie: cookies.student06 }), p);
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).refused.missing.length).toBeGreaterThan(0);
+
+    for (let n = 1; n <= first.view.pageCount; n++) {
+      const data = await pageData(`${studentPath(student06)}?group=${n}`, cookies.student06, p);
+      const typed = Object.fromEntries(data.view.group!.questions.map((q) => [q.id, data.view.group!.type === "grading" ? { value: "2" } : { value: "Refleksjon" }]));
+      const intent = n === first.view.pageCount ? "send" : "next";
+      const response = await callAction(page, postForm(`${studentPath(student06)}?group=${n}&from=%2Fstudent%2Fforms`, fields(data, typed, { intent }), { cookie: cookies.student06 }), p);
+      expect(response.status, `page ${n}`).toBe(303);
+      if (intent === "send") {
+        expect(response.headers.get("Location")).toBe("/student/forms");
+        expect(await flashOf(response)).toMatchObject({ type: "success", key: "answers:flash.sent" });
+      }
+    }
+    const [set] = await db().select().from(answerSets).where(and(eq(answerSets.studentUserId, student06), eq(answerSets.authorUserId, student06), eq(answerSets.assignmentId, mid)));
+    expect(set.sentAt).not.toBeNull();
+  });
+
+  test("'exit' saves and leaves for `from` when it is same-site, else the role's page; another role's post is 403", async () => {
+    const data = await pageData(teacherPath(), cookies.laerer1);
+    const exit = (from: string) =>
+      callAction(page, postForm(`${teacherPath()}?from=${encodeURIComponent(from)}`, fields(data, {}, { intent: "exit" }), { cookie: cookies.laerer1 }), params());
+    const home = await exit("/teacher");
+    expect([home.status, home.headers.get("Location")]).toEqual([303, "/teacher"]);
+    expect(await flashOf(home)).toMatchObject({ key: "answers:flash.saved" });
+    expect((await exit("https://evil.example/")).headers.get("Location")).toBe(`/teacher/class/${classA}/student/${student05}`);
+    const asSupervisor = await callAction(page, postForm(teacherPath(), fields(data, {}, { intent: "exit" }), { cookie: cookies.veileder1 }), params());
+    expect(asSupervisor.status).toBe(403);
+  });
+
+  test("a locked signing form: the page says so and a post saves nothing", async () => {
+    const student07 = await userIdOf(db(), "student07@example.org");
+    const cookie = await cookieActingAs(db(), "student07@example.org", ROLE.Student);
+    const [ref] = await db().select().from(studentReferences).where(and(eq(studentReferences.classId, classA), eq(studentReferences.studentUserId, student07)));
+    const data = await pageData(studentPath(student07), cookie, params(student07));
+    await db().insert(signingForms).values({ studentReferenceId: ref.id, isLocked: true });
+    const locked = await pageData(studentPath(student07), cookie, params(student07));
+    expect(locked.view).toMatchObject({ locked: true });
+    const response = await callAction(page, postForm(studentPath(student07), fields(data, { [data.view.group!.questions[0].id]: { value: "Tekst" } }, { intent: "next" }), { cookie }), params(student07));
+    expect(response.status).toBe(303);
+    expect(await flashOf(response)).toMatchObject({ type: "error", key: "answers:locked.flash" });
+    expect(await db().select().from(answerSets).where(eq(answerSets.authorUserId, student07))).toEqual([]);
+  });
+});
+
+describe("the autosave endpoint", () => {
+  const place = (studentUserId = student05) => ({ classId: String(classA), formId: String(mainForm), assignmentId: String(mid), studentUserId: String(studentUserId) });
+  const autosave = (body: Record<string, string>, cookie: string) => callAction(api, postForm("/api/answers", body, { cookie }));
+
+  test("saves the changed answers and answers with their new tokens", async () => {
+    const data = await pageData(`${teacherPath()}?group=4`, cookies.laerer1);
+    const q = data.view.group!.questions[1];
+    const response = await autosave({ ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "3", [`c:${q.id}`]: "Lagret automatisk" }, cookies.laerer1);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    const body = await response.json();
+    expect(body.tokens).toEqual({ [q.id]: answerToken({ value: "3", comment: "Lagret automatisk" }) });
+    // Stale: the same base again with another value is a conflict, reported, not a failure.
+    const stale = await autosave({ ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "1", [`c:${q.id}`]: "" }, cookies.laerer1);
+    expect(stale.status).toBe(200);
+    expect((await stale.json()).conflicts).toEqual([{ questionId: q.id, value: "3", comment: "Lagret automatisk" }]);
+  });
+
+  test("a missing place, another student, a too-long comment, or a GET: a clear 4xx", async () => {
+    expect((await autosave({ formId: String(mainForm) }, cookies.student05)).status).toBe(400);
+    expect((await autosave(place(student06), cookies.student05)).status).toBe(404);
+    const data = await pageData(`${studentPath()}?group=4`, cookies.student05);
+    const q = data.view.group!.questions[0];
+    const long = await autosave({ ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "1", [`c:${q.id}`]: "x".repeat(2001) }, cookies.student05);
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ error: "invalid", fieldErrors: { [q.id]: "commentTooLong" } });
+    expect((await callLoader(api, getPage("/api/answers", { cookie: cookies.student05 }))).status).toBe(405);
+    const anonymous = await callAction(api, postForm("/api/answers", place()));
+    expect([302, 303]).toContain(anonymous.status);
+  });
+});
