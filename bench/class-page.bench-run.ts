@@ -7,9 +7,7 @@
  *    database over loopback: server rendering, compression and all, as a browser gets it.
  * Not a test: no timed assertions.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import zlib from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -31,6 +29,7 @@ import {
 import * as classPage from "~/routes/teacher/class";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
+import { BENCH_SESSION_SECRET, startBenchServer, summary } from "./support";
 
 const STUDENTS = 500;
 const SUPERVISORS = 40;
@@ -40,12 +39,10 @@ let app: Awaited<ReturnType<typeof startTestApp>>;
 let queries = 0;
 let cookie: string;
 let classId: number;
-// The server that opens the database afterwards must sign and read the same session cookie.
-const SESSION_SECRET = "bench-class-page-secret-0123456789abcdef";
 
 beforeAll(async () => {
   const seedStart = performance.now();
-  app = await startTestApp({ SESSION_SECRET }, { logger: { logQuery: () => queries++ }, onDisk: true });
+  app = await startTestApp({ SESSION_SECRET: BENCH_SESSION_SECRET }, { logger: { logQuery: () => queries++ }, onDisk: true });
   const db = app.database.db;
   const teacherId = await userIdOf(db, "laerer1@example.org");
   const otherTeacherId = await userIdOf(db, "laerer2@example.org");
@@ -137,12 +134,6 @@ async function load(query = ""): Promise<{ ms: number; rows: number; queries: nu
   return { ms, rows: body.members.progress.length, queries: count };
 }
 
-function summary(times: number[]): string {
-  const sorted = times.toSorted((a, b) => a - b);
-  const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-  return `mean ${mean.toFixed(1)} ms, median ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, min ${sorted[0].toFixed(1)} ms`;
-}
 
 test(`teacher class page: ${STUDENTS} students, loader per call`, async () => {
   // Warm-up: query planning and JIT.
@@ -159,45 +150,13 @@ test(`teacher class page: ${STUDENTS} students, loader per call`, async () => {
   }
 });
 
-const PORT = 3901;
-
-async function untilReady(base: string, server: ReturnType<typeof spawn>): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the server was not ready in 120 s");
-}
-
 test(`teacher class page: ${STUDENTS} students, whole HTTP response from the production build`, async () => {
-  const root = path.resolve(import.meta.dirname, "..");
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) throw new Error("no build/: run `npx react-router build` first");
   // PGlite is one process per folder: the server opens it once the seeding process has let go.
   await app.database.close();
   closed = true;
-  const server = spawn("node", ["server.mjs"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PGLITE_DIR: path.join(app.dir, "pglite"),
-      OUTBOX_DIR: path.join(app.dir, "outbox"),
-      SESSION_SECRET,
-      SEED_DEMO: "false",
-    },
-    stdio: "ignore",
-  });
-  const base = `http://127.0.0.1:${PORT}`;
+  const server = await startBenchServer(app.dir, 3901);
+  const { base } = server;
   try {
-    await untilReady(base, server);
     const get = async (query: string) => {
       const started = performance.now();
       const response = await fetch(`${base}/teacher/class/${classId}${query}`, { headers: { cookie, "accept-encoding": "gzip" } });
@@ -223,7 +182,6 @@ test(`teacher class page: ${STUDENTS} students, whole HTTP response from the pro
       );
     }
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
+    await server.stop();
   }
 });

@@ -61,8 +61,9 @@ await stop(server);
 fs.rmSync(dir, { recursive: true, force: true });
 
 // Service and page benchmarks (bench/*.bench-run.ts): the semester report and the users list at
-// scale on an in-memory database, and the teacher's class page with 500 students (its loader, and
-// the whole response of the production build). Each prints its own figures.
+// scale on an in-memory database; against the production build: the teacher's class page with 500
+// students, autosave with 50 authors at once, and the results page of a 60-question form. Each
+// prints its own figures.
 const services = spawnSync("npx", ["vitest", "run", "--config", "bench/vitest.config.ts", "--passWithNoTests", "--reporter=dot"], {
   cwd: root,
   stdio: "inherit",
