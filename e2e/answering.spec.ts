@@ -8,6 +8,15 @@ const summary = (page: Page) => page.getByRole("alert").filter({ hasText: "Det e
 /** The page's graded questions: each a group of radios named by its number and text ("1. Observerer …"). */
 const questions = (page: Page) => page.getByRole("group", { name: /^\d+\. / });
 
+/** Gives every graded question on the page the same grade (once the whole page is there: its buttons come last). */
+async function gradeAll(page: Page, grade: string) {
+  await page.getByRole("button", { name: "Lagre og avslutt" }).waitFor();
+  const all = questions(page);
+  const count = await all.count();
+  for (let i = 0; i < count; i++) await all.nth(i).getByRole("radio", { name: grade, exact: true }).check();
+  return count;
+}
+
 /** The student's mid-semester main form, from their forms page. */
 async function openOwnMidForm(page: Page) {
   await page.goto("/student/forms");
@@ -31,8 +40,7 @@ test("a student answers the whole form page by page and sends it; the server ref
 
   // Part 2: grades; one comment far too long.
   const grades = questions(page);
-  const count = await grades.count();
-  for (let i = 0; i < count; i++) await grades.nth(i).getByRole("radio", { name: "Veiledet" }).check();
+  expect(await gradeAll(page, "Veiledet")).toBeGreaterThan(0);
   const long = "Lang kommentar. ".repeat(126);
   expect(long.length).toBeGreaterThan(2000);
   await page.getByText("Legg til kommentar").first().click();
@@ -46,16 +54,17 @@ test("a student answers the whole form page by page and sends it; the server ref
   await page.getByRole("button", { name: "Neste" }).click();
   await expect(page.getByText("Del 3 av 5", { exact: true })).toBeVisible();
 
-  // Sending too early names what is missing; then the rest of the parts.
-  for (let part = 3; part <= 5; part++) {
-    const groups = questions(page);
-    const n = await groups.count();
-    for (let i = 0; i < n; i++) await groups.nth(i).getByRole("radio", { name: "Delvis selvstendig" }).check();
-    if (part < 5) {
-      await page.getByRole("button", { name: "Neste" }).click();
-      await expect(page.getByText(`Del ${part + 1} av 5`, { exact: true })).toBeVisible();
-    }
+  for (let part = 3; part <= 4; part++) {
+    await gradeAll(page, "Delvis selvstendig");
+    await page.getByRole("button", { name: "Neste" }).click();
+    await expect(page.getByText(`Del ${part + 1} av 5`, { exact: true })).toBeVisible();
   }
+  // Sending with the last part ungraded: it says which questions, with links to them.
+  await page.getByRole("button", { name: "Send skjemaet" }).click();
+  await expect(summary(page).getByRole("link", { name: "3 spørsmål mangler karakter" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Del 5: / })).toHaveCount(3);
+  await checkPage(page, testInfo, "form-page-grades-missing");
+  await gradeAll(page, "Delvis selvstendig");
   await page.getByRole("button", { name: "Forrige" }).click();
   await expect(page.getByText("Del 4 av 5", { exact: true })).toBeVisible();
   await expect(page.getByRole("radio", { name: "Delvis selvstendig" }).first()).toBeChecked();
@@ -118,6 +127,14 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   await expect(scale.getByRole("heading", { level: 1 })).toBeVisible();
   await scale.close();
   await checkPage(page, testInfo, "form-page-autosaved");
+
+  // Leaving before the 3 seconds are over loses nothing: what is waiting is sent on the way out.
+  await questions(page).nth(1).getByRole("radio", { name: "Uselvstendig" }).check();
+  const formPage = page.url();
+  await page.getByRole("link", { name: "Tilbake" }).click();
+  await expect(page).toHaveURL(/\/student\/forms$/);
+  await page.goto(formPage);
+  await expect(questions(page).nth(1).getByRole("radio", { name: "Uselvstendig" })).toBeChecked();
 });
 
 test("with JavaScript, an answer changed in another tab meanwhile is shown, not overwritten", async ({ page, context }, testInfo) => {

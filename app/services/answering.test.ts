@@ -58,6 +58,11 @@ describe("answerError", () => {
     expect(answerError(grading, EMPTY)).toBeNull();
   });
 
+  test("length is counted in characters, as the database counts them: 2000 emoji are 2000", () => {
+    expect(answerError(grading, { value: "1", comment: "😀".repeat(COMMENT_LIMIT) })).toBeNull();
+    expect(answerError(grading, { value: "1", comment: "😀".repeat(COMMENT_LIMIT + 1) })).toBe("commentTooLong");
+  });
+
   test("a comment may have 2000 characters, not 2001; a text answer 10 000", () => {
     expect(answerError(grading, { value: "1", comment: "x".repeat(COMMENT_LIMIT) })).toBeNull();
     expect(answerError(grading, { value: "1", comment: "x".repeat(COMMENT_LIMIT + 1) })).toBe("commentTooLong");

@@ -33,6 +33,16 @@ export interface AnswerContent {
 
 export const EMPTY: AnswerContent = { value: null, comment: null };
 
+/** The grading labels' index of "Ikke relevant" (spec §3): a choice, not a level of the scale. */
+export const NOT_RELEVANT = 5;
+
+/** Length as the database counts it (characters, not UTF-16 units): an emoji is one. */
+export function characters(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 /** One question as posted: what the person has now, and the version of it their page started from. */
 export interface PostedAnswer extends AnswerContent {
   questionId: number;
@@ -78,11 +88,11 @@ export function answerError(group: AnsweringGroup, content: AnswerContent): Answ
     if (group.type === "grading") {
       // The label's index exactly as the page sends it ("3", never "03" or "3.0").
       if (!/^(0|[1-9]\d?)$/.test(content.value) || Number(content.value) >= group.options.length) return "invalidValue";
-    } else if (content.value.length > TEXT_ANSWER_LIMIT) {
+    } else if (characters(content.value) > TEXT_ANSWER_LIMIT) {
       return "textTooLong";
     }
   }
-  if (content.comment !== null && content.comment.length > COMMENT_LIMIT) return "commentTooLong";
+  if (content.comment !== null && characters(content.comment) > COMMENT_LIMIT) return "commentTooLong";
   return null;
 }
 

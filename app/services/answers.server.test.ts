@@ -329,6 +329,11 @@ describe("expected levels", () => {
       ok: false,
       error: "invalid",
     });
+    // "Ikke relevant" is a choice when grading, not a level anyone is expected to reach.
+    expect(await saveExpectations(db, place, admin.userId, [{ questionId: question.id, value: "5", comment: null, base: answerToken(EMPTY) }])).toMatchObject({
+      ok: false,
+      error: "invalid",
+    });
   });
 });
 

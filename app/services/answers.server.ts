@@ -4,6 +4,7 @@ import {
   answerError,
   EMPTY,
   missingGrades,
+  NOT_RELEVANT,
   planWrites,
   questionIndex,
   type AnswerContent,
@@ -200,10 +201,19 @@ export function checkPosted(groups: readonly AnsweringGroup[], posted: readonly 
     const group = index.get(answer.questionId);
     // The expected level is a grade; a text question has none.
     if (!group || (options.expectations && group.type !== "grading")) return { ok: false, error: "unknownQuestion" };
-    const error = answerError(group, answer) ?? (options.expectations && answer.comment !== null ? "invalidValue" : null);
+    const error =
+      answerError(group, answer) ??
+      // An expected level is a level of the scale, without comment; "Ikke relevant" (index 5) is not one.
+      (options.expectations && (answer.comment !== null || (answer.value === String(NOT_RELEVANT) && group.options.length > NOT_RELEVANT))
+        ? "invalidValue"
+        : null);
     if (error) fieldErrors.set(answer.questionId, error);
   }
   return fieldErrors.size > 0 ? { ok: false, error: "invalid", fieldErrors } : { ok: true };
+}
+
+function currentOf(posted: readonly PostedAnswer[], stored: ReadonlyMap<number, AnswerContent>): Map<number, AnswerContent> {
+  return new Map(posted.map((p) => [p.questionId, stored.get(p.questionId) ?? EMPTY]));
 }
 
 export type SaveOutcome =
@@ -211,6 +221,8 @@ export type SaveOutcome =
       ok: true;
       /** Every posted question's token after the save, for the page to continue from. */
       tokens: Map<number, string>;
+      /** Every posted question's content as stored after the save (what its token stands for). */
+      current: Map<number, AnswerContent>;
       conflicts: Conflict[];
       sentAt: Date | null;
       /** This save sent the form (it had not been sent before). */
@@ -263,10 +275,12 @@ export async function saveAnswers(
       )
       .for("update");
     // The signing form may have been locked since the page was read.
+    // Held until commit, so a signature that locks the form waits for this save, or this save sees the lock.
     const [lock] = await tx
       .select({ locked: signingForms.isLocked })
       .from(signingForms)
-      .where(eq(signingForms.studentReferenceId, student.referenceId));
+      .where(eq(signingForms.studentReferenceId, student.referenceId))
+      .for("share");
     if (lock?.locked) return { ok: false as const, error: "locked" as const };
 
     const storedRows = await tx
@@ -308,7 +322,7 @@ export async function saveAnswers(
         details: { formId: place.form.formId, assignmentId: place.assignmentId, isMidSemester: place.isMidSemester },
       });
     }
-    return { ok: true as const, tokens: plan.tokens, conflicts: plan.conflicts, sentAt, justSent, missing };
+    return { ok: true as const, tokens: plan.tokens, current: currentOf(posted, stored), conflicts: plan.conflicts, sentAt, justSent, missing };
   });
 }
 
@@ -370,7 +384,8 @@ export async function saveExpectations(
         details: { formId: place.form.formId, isMidSemester: place.isMidSemester, questions: plan.writes.map((w) => w.questionId) },
       });
     }
-    return { ok: true as const, tokens: plan.tokens, conflicts: plan.conflicts, sentAt: null, justSent: false, missing: [] };
+    for (const write of plan.writes) stored.set(write.questionId, write.content);
+    return { ok: true as const, tokens: plan.tokens, current: currentOf(posted, stored), conflicts: plan.conflicts, sentAt: null, justSent: false, missing: [] };
   });
 }
 

@@ -125,18 +125,13 @@ export async function formPageView(
           ...question,
           ...content,
           token: answerToken(content),
+          // Others' sent words on the question: their comments on a grade, their answers to a text question.
           others: others.flatMap((set) => {
             const theirs = set.answers.get(question.id);
-            return theirs?.comment
-              ? [
-                  {
-                    badge: BADGES[set.kind],
-                    authorName: set.authorName,
-                    comment: theirs.comment,
-                    atText: theirs.commentedAt ? formatDay(osloDate(theirs.commentedAt), language) : null,
-                  },
-                ]
-              : [];
+            const text = group.type === "text" ? theirs?.value : theirs?.comment;
+            if (!theirs || !text) return [];
+            const at = group.type === "text" ? set.sentAt : theirs.commentedAt;
+            return [{ badge: BADGES[set.kind], authorName: set.authorName, comment: text, atText: at ? formatDay(osloDate(at), language) : null }];
           }),
         };
       }),
@@ -211,10 +206,13 @@ export async function submitFormPage(
   }
   const tokens = Object.fromEntries(outcome.tokens);
   if (outcome.conflicts.length > 0 || outcome.missing.length > 0) {
+    // The page continues from what is stored now — except where it conflicts, which shows what this page posted —
+    // so that a question this page did not touch does not carry old content on a new base.
+    const conflicting = new Set(outcome.conflicts.map((c) => c.questionId));
     return {
       kind: "refused",
       status: outcome.conflicts.length > 0 ? 409 : 400,
-      values,
+      values: Object.fromEntries([...outcome.current].map(([id, content]) => [id, conflicting.has(id) ? values[id] : content])),
       tokens,
       fieldErrors: {},
       conflicts: Object.fromEntries(outcome.conflicts.map((c) => [c.questionId, c.stored])),

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { appName, formatOrganisationNumber, institutions, institutionSchema, publicInstitution } from "./institution.server";
+import { appName, formatOrganisationNumber, guidancePdf, institutions, institutionSchema, publicInstitution } from "./institution.server";
 
 const dir = path.resolve("app/institutions");
 const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
@@ -59,4 +59,15 @@ test("publicInstitution gives the browser names, colours and links only", () => 
   expect(Object.keys(view).sort()).toEqual(["aboutUrl", "appName", "colours", "id", "institutionName", "organisationNumber"]);
   expect(view.institutionName).toBe(institutions.nordlys.en.institutionName);
   expect(view.organisationNumber).toMatch(/^\d{3} \d{3} \d{3}$/);
+});
+
+test("the guidance PDF: none configured, an address elsewhere, a served file, a missing file (hidden, spec §8)", () => {
+  const base = institutions.fjordbyen;
+  const withGuidance = (guidancePdf: string | undefined) => ({ ...base, nb: { ...base.nb, guidancePdf } });
+  const serves = (sitePath: string) => sitePath === "/veiledning.pdf";
+  expect(guidancePdf(withGuidance(undefined), "nb", serves)).toBeNull();
+  expect(guidancePdf(withGuidance("https://www.example.org/veiledning.pdf"), "nb", serves)).toBe("https://www.example.org/veiledning.pdf");
+  expect(guidancePdf(withGuidance("/veiledning.pdf"), "nb", serves)).toBe("/veiledning.pdf");
+  expect(guidancePdf(withGuidance("/mangler.pdf"), "nb", serves)).toBeNull();
+  expect(institutionSchema.safeParse(withGuidance("/../hemmelig.txt")).success).toBe(false);
 });

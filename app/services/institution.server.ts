@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { z } from "zod";
 import type { Language } from "~/locales";
 import { env } from "./env.server";
@@ -10,6 +12,11 @@ const text = z.object({
     sections: z.array(z.object({ heading: z.string().min(1), paragraphs: z.array(z.string().min(1)).min(1) })).min(1),
   }),
   signingForm: z.object({ title: z.string().min(1), declaration: z.string().min(1) }),
+  /**
+   * The guidance for those who grade (a PDF): an address elsewhere, or a file the app serves from
+   * `public/`. Optional: without one, or when the file is missing, the form page shows no button.
+   */
+  guidancePdf: z.union([z.url(), z.string().regex(/^\/[\w./-]+\.pdf$/)]).optional(),
 });
 
 const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/);
@@ -68,3 +75,22 @@ export function publicInstitution(institution: Institution, language: Language) 
 }
 
 export type PublicInstitution = ReturnType<typeof publicInstitution>;
+
+const servedFiles = new Map<string, boolean>();
+
+/** Whether the app serves a file of `public/` (from `build/client` once built). Looked up once per path. */
+function servesFile(sitePath: string): boolean {
+  let found = servedFiles.get(sitePath);
+  if (found === undefined) {
+    found = ["build/client", "public"].some((dir) => fs.existsSync(path.join(process.cwd(), dir, sitePath)));
+    servedFiles.set(sitePath, found);
+  }
+  return found;
+}
+
+/** The guidance PDF's address for the form page, or null: none configured, or (spec §8) a file that is not there. */
+export function guidancePdf(institution: Institution, language: Language, serves: (sitePath: string) => boolean = servesFile): string | null {
+  const address = institution[language].guidancePdf;
+  if (!address) return null;
+  return address.startsWith("/") && !serves(address) ? null : address;
+}

@@ -18,6 +18,7 @@ export interface AutosaveConflict {
 interface AutosaveResponse {
   tokens?: Record<string, string>;
   conflicts?: AutosaveConflict[];
+  fieldErrors?: Record<string, string>;
 }
 
 const FIELD = /^([ac]):(\d+)$/;
@@ -29,11 +30,18 @@ function fieldValue(form: HTMLFormElement, name: string): string {
   return "";
 }
 
+/** Characters as the server counts them: an emoji is one. */
+function characters(text: string): number {
+  return Array.from(text).length;
+}
+
 /**
  * Saves a form page's changed answers `delayMs` after the last change, without leaving the page
  * (issue 6): only the questions changed since the last save are posted, each with the base token of
  * the answer it started from (answering.ts), and the tokens the server answers with become the new
- * bases. A failed save keeps everything in the page and is tried again with the next change.
+ * bases. What is waiting is sent when the person leaves the page or the tab; a page post waits for
+ * a save under way, so it starts from that save's tokens. A failed save keeps everything in the page
+ * and is tried again with the next change.
  */
 export function useAutosave(
   formRef: RefObject<HTMLFormElement | null>,
@@ -42,69 +50,99 @@ export function useAutosave(
     delayMs: number;
     /** Fields that say where the answers belong (class, form, scheme, student). */
     place: Record<string, string>;
-    commentLimit: number;
+    limits: { comment: number; text: number };
     onConflicts: (conflicts: AutosaveConflict[]) => void;
+    /** Questions whose answer as shown on the page is now the stored one. */
+    onSaved: (questionIds: number[]) => void;
     enabled: boolean;
   },
 ) {
   const [status, setStatus] = useState<AutosaveStatus>({ state: "idle" });
   const dirty = useRef(new Set<string>());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const saving = useRef(false);
+  const inFlight = useRef<Promise<void> | null>(null);
   const optionsRef = useRef(options);
   useEffect(() => {
     optionsRef.current = options;
   });
 
-  const save = useCallback(async () => {
-    const form = formRef.current;
-    if (!form || saving.current || dirty.current.size === 0) return;
-    const { endpoint, place, commentLimit, onConflicts } = optionsRef.current;
+  /** The changed answers as the endpoint takes them, leaving out any over its limit (the counter says so). */
+  const collect = useCallback((form: HTMLFormElement) => {
+    const { place, limits } = optionsRef.current;
     const body = new FormData();
     for (const [name, value] of Object.entries(place)) body.append(name, value);
     const sent = new Map<string, string>();
     let tooLong = false;
     for (const id of dirty.current) {
+      const value = fieldValue(form, `a:${id}`);
       const comment = fieldValue(form, `c:${id}`);
-      // Over the limit the server refuses; the counter already says so, and the text stays in the page.
-      if (comment.length > commentLimit) {
+      if (characters(comment) > limits.comment || characters(value) > limits.text) {
         tooLong = true;
         continue;
       }
-      const value = fieldValue(form, `a:${id}`);
       body.append(`b:${id}`, fieldValue(form, `b:${id}`));
       body.append(`a:${id}`, value);
       body.append(`c:${id}`, comment);
       sent.set(id, `${value}\u0000${comment}`);
     }
+    return { body, sent, tooLong };
+  }, []);
+
+  const save = useCallback(async (): Promise<void> => {
+    const form = formRef.current;
+    if (!form || dirty.current.size === 0) return;
+    if (inFlight.current) {
+      // One save at a time; what changed meanwhile goes right after.
+      await inFlight.current;
+      return save();
+    }
+    const { body, sent, tooLong } = collect(form);
     if (sent.size === 0) {
       setStatus(tooLong ? { state: "tooLong" } : { state: "idle" });
       return;
     }
-    saving.current = true;
-    setStatus({ state: "saving" });
+    const run = (async () => {
+      setStatus({ state: "saving" });
+      try {
+        const response = await fetch(optionsRef.current.endpoint, {
+          method: "POST",
+          body,
+          headers: { Accept: "application/json" },
+          credentials: "same-origin",
+        });
+        const result = (await response.json().catch(() => ({}))) as AutosaveResponse;
+        if (!response.ok) {
+          // Refused answers are not sent again until they change; the page shows the counters.
+          for (const id of Object.keys(result.fieldErrors ?? {})) dirty.current.delete(id);
+          setStatus(result.fieldErrors ? { state: "tooLong" } : { state: "failed", status: response.status });
+          return;
+        }
+        const saved: number[] = [];
+        const conflicts = result.conflicts ?? [];
+        const conflicting = new Set(conflicts.map((c) => String(c.questionId)));
+        for (const [id, token] of Object.entries(result.tokens ?? {})) {
+          const base = form.elements.namedItem(`b:${id}`);
+          if (base instanceof HTMLInputElement) base.value = token;
+          // Changed again while the save was under way: it stays to be saved.
+          if (sent.get(id) === `${fieldValue(form, `a:${id}`)}\u0000${fieldValue(form, `c:${id}`)}` && !conflicting.has(id)) {
+            dirty.current.delete(id);
+            saved.push(Number(id));
+          }
+        }
+        if (saved.length > 0) optionsRef.current.onSaved(saved);
+        if (conflicts.length > 0) optionsRef.current.onConflicts(conflicts);
+        setStatus(conflicts.length > 0 ? { state: "conflict", count: conflicts.length } : tooLong ? { state: "tooLong" } : { state: "saved", at: new Date() });
+      } catch {
+        setStatus({ state: "failed", status: null });
+      }
+    })();
+    inFlight.current = run;
     try {
-      const response = await fetch(endpoint, { method: "POST", body, headers: { Accept: "application/json" }, credentials: "same-origin" });
-      if (!response.ok) {
-        setStatus({ state: "failed", status: response.status });
-        return;
-      }
-      const result = (await response.json()) as AutosaveResponse;
-      for (const [id, token] of Object.entries(result.tokens ?? {})) {
-        const base = form.elements.namedItem(`b:${id}`);
-        if (base instanceof HTMLInputElement) base.value = token;
-        // Changed again while the save was under way: it stays to be saved.
-        if (sent.get(id) === `${fieldValue(form, `a:${id}`)}\u0000${fieldValue(form, `c:${id}`)}`) dirty.current.delete(id);
-      }
-      const conflicts = result.conflicts ?? [];
-      if (conflicts.length > 0) onConflicts(conflicts);
-      setStatus(conflicts.length > 0 ? { state: "conflict", count: conflicts.length } : tooLong ? { state: "tooLong" } : { state: "saved", at: new Date() });
-    } catch {
-      setStatus({ state: "failed", status: null });
+      await run;
     } finally {
-      saving.current = false;
+      inFlight.current = null;
     }
-  }, [formRef]);
+  }, [formRef, collect]);
 
   useEffect(() => {
     const form = formRef.current;
@@ -123,27 +161,45 @@ export function useAutosave(
       dirty.current.add(match[2]);
       schedule();
     };
-    // A page change or sending posts every answer of the page itself.
-    const onSubmit = () => {
+    // A page change or sending posts every answer of the page itself, from the newest bases: a save
+    // under way is waited for, then the post goes on (pressed again by the same button).
+    const onSubmit = (event: SubmitEvent) => {
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
+      const pending = inFlight.current;
+      if (!pending) {
+        // The post carries them.
+        dirty.current.clear();
+        return;
+      }
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      const submitter = event.submitter;
+      void pending.finally(() => form.requestSubmit(submitter instanceof HTMLButtonElement ? submitter : undefined));
+    };
+    // Leaving: what is waiting goes out without waiting for an answer.
+    const flush = () => {
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = null;
+      if (dirty.current.size === 0) return;
+      const { body, sent } = collect(form);
+      if (sent.size === 0) return;
+      void fetch(optionsRef.current.endpoint, { method: "POST", body, keepalive: true, credentials: "same-origin" }).catch(() => {});
+      dirty.current.clear();
     };
     form.addEventListener("input", onEdit);
     form.addEventListener("change", onEdit);
     form.addEventListener("submit", onSubmit);
+    window.addEventListener("pagehide", flush);
     return () => {
       form.removeEventListener("input", onEdit);
       form.removeEventListener("change", onEdit);
       form.removeEventListener("submit", onSubmit);
-      if (timer.current) clearTimeout(timer.current);
+      window.removeEventListener("pagehide", flush);
+      // Leaving the page inside the app (a link, the back button): the same.
+      flush();
     };
-  }, [formRef, options.enabled, save]);
+  }, [formRef, options.enabled, save, collect]);
 
-  /** The next page: nothing pending carries over. */
-  const reset = useCallback(() => {
-    dirty.current.clear();
-    setStatus({ state: "idle" });
-  }, []);
-
-  return { status, reset };
+  return { status };
 }

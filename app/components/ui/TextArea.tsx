@@ -4,6 +4,11 @@ import { FieldError } from "./FieldError";
 import { Hint, Label } from "./Label";
 import { cx, describedBy, useHydrated } from "./internal";
 
+/** Characters as the server and the database count them: an emoji is one, not two UTF-16 units. */
+function characters(text: string): number {
+  return Array.from(text).length;
+}
+
 /** How long typing must pause before the remaining count is announced to screen readers. */
 const ANNOUNCE_DELAY_MS = 1000;
 
@@ -50,14 +55,14 @@ export function TextArea({
 }: TextAreaProps) {
   const { t } = useTranslation("ui");
   const hydrated = useHydrated();
-  const [length, setLength] = useState(defaultValue?.length ?? 0);
+  const [length, setLength] = useState(characters(defaultValue ?? ""));
   const [typed, setTyped] = useState(false);
   const [announcedLength, setAnnouncedLength] = useState<number | null>(null);
 
   useEffect(() => {
     // The browser may have restored a different value (back button, form restore).
     const element = document.getElementById(id);
-    if (element instanceof HTMLTextAreaElement) setLength(element.value.length);
+    if (element instanceof HTMLTextAreaElement) setLength(characters(element.value));
   }, [id]);
 
   useEffect(() => {
@@ -72,7 +77,7 @@ export function TextArea({
   const infoId = maxLength !== undefined ? `${id}-info` : undefined;
 
   function handleChange(event: ChangeEvent<HTMLTextAreaElement>) {
-    setLength(event.currentTarget.value.length);
+    setLength(characters(event.currentTarget.value));
     setTyped(true);
     onChange?.(event);
   }

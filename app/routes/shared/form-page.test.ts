@@ -222,6 +222,29 @@ describe("posting a page without JavaScript", () => {
     expect((await pageData(path, cookies.laerer1, p)).view.group!.questions[0].value).toBe("4");
   });
 
+  test("after a 409, a question this page did not touch shows what is stored now, so posting again keeps the other tab's answer", async () => {
+    const path = `${teacherPath(student06)}?group=3`;
+    const p = params(student06);
+    const tabA = await callLoader(page, getPage(path, { cookie: cookies.laerer1 }), p).then((r) => r.json() as Promise<PageData>);
+    const tabB = structuredClone(tabA);
+    const [q1, q2] = tabA.view.group!.questions;
+    // Tab A changes both questions; tab B, opened before, changes only the second, differently.
+    expect((await callAction(page, postForm(path, fields(tabA, { [q1.id]: { value: "1", comment: "Fra fane A" }, [q2.id]: { value: "1" } }, { intent: "next" }), { cookie: cookies.laerer1 }), p)).status).toBe(303);
+    const refused = await callAction(page, postForm(path, fields(tabB, { [q2.id]: { value: "3" } }, { intent: "next" }), { cookie: cookies.laerer1 }), p);
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()).refused;
+    expect(body.values[q1.id]).toEqual({ value: "1", comment: "Fra fane A" });
+    expect(body.values[q2.id]).toEqual({ value: "3", comment: null });
+    // The page as redrawn, posted again: the second question is overwritten by choice, the first is left as tab A saved it.
+    tabB.view.group!.questions = tabB.view.group!.questions.map((q) => ({ ...q, ...body.values[q.id], token: body.tokens[q.id] ?? q.token }));
+    expect((await callAction(page, postForm(path, fields(tabB, {}, { intent: "next" }), { cookie: cookies.laerer1 }), p)).status).toBe(303);
+    const now = await pageData(path, cookies.laerer1, p);
+    expect(now.view.group!.questions.slice(0, 2).map((q) => [q.value, q.comment])).toEqual([
+      ["1", "Fra fane A"],
+      ["3", null],
+    ]);
+  });
+
   test("'send' with grades missing saves and lists them; complete, it sends and returns with a message", async () => {
     const p = params(student06);
     const path = `${studentPath(student06)}?from=${encodeURIComponent("/student/forms")}`;

@@ -17,11 +17,12 @@ import {
   VisuallyHidden,
 } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
-import { COMMENT_LIMIT } from "~/services/answering";
+import { COMMENT_LIMIT, NOT_RELEVANT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/form-page.server";
 import { getLanguage } from "~/services/i18n.server";
+import { currentInstitution, guidancePdf } from "~/services/institution.server";
 import { idParam, notFound } from "~/services/ids";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { areaOfPath, ROLE, safeRedirect } from "~/services/roles";
@@ -74,6 +75,7 @@ export async function loader(args: Route.LoaderArgs) {
     view,
     exit: exitPath(url, viewer.role, ids),
     scaleHref: `/independence-scale?${new URLSearchParams({ back: url.pathname + url.search })}`,
+    guidanceHref: guidancePdf(currentInstitution(), getLanguage(args.context)),
     autosave: {
       classId: String(ids.classId),
       formId: String(ids.formId),
@@ -123,7 +125,7 @@ type Question = NonNullable<FormPageView["group"]>["questions"][number];
 
 export default function FormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("answers");
-  const { view, exit, scaleHref, autosave } = loaderData;
+  const { view, exit, scaleHref, guidanceHref, autosave } = loaderData;
   const refused = actionData?.refused ?? null;
   const caption = [view.isMidSemester ? t("half.mid") : t("half.end"), view.subject, view.self ? null : view.student?.displayName]
     .filter(Boolean)
@@ -144,7 +146,14 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
       ) : view.group === null ? (
         <p>{t("page.noGroups")}</p>
       ) : (
-        <AnswerForm key={`${view.group.id}-${view.page}`} view={view} refused={refused} scaleHref={scaleHref} autosave={autosave} />
+        <AnswerForm
+          key={`${view.group.id}-${view.page}`}
+          view={view}
+          refused={refused}
+          scaleHref={scaleHref}
+          guidanceHref={guidanceHref}
+          autosave={autosave}
+        />
       )}
     </div>
   );
@@ -171,11 +180,13 @@ function AnswerForm({
   view,
   refused,
   scaleHref,
+  guidanceHref,
   autosave,
 }: {
   view: FormPageView;
   refused: Refused | null;
   scaleHref: string;
+  guidanceHref: string | null;
   autosave: LoaderData["autosave"];
 }) {
   const { t, i18n } = useTranslation("answers");
@@ -190,9 +201,16 @@ function AnswerForm({
     endpoint: "/api/answers",
     delayMs: AUTOSAVE_DELAY_MS,
     place: autosave,
-    commentLimit: COMMENT_LIMIT,
+    limits: { comment: COMMENT_LIMIT, text: TEXT_ANSWER_LIMIT },
     enabled: hydrated,
     onConflicts: (list) => setConflicts((current) => ({ ...current, ...Object.fromEntries(list.map((c) => [c.questionId, c])) })),
+    // The person's own version is stored now: the question's conflict is settled.
+    onSaved: (ids) =>
+      setConflicts((current) => {
+        const next = { ...current };
+        for (const id of ids) delete next[id];
+        return next;
+      }),
   });
   useEffect(() => {
     if (refused) setConflicts(Object.fromEntries(Object.entries(refused.conflicts).map(([id, c]) => [id, { questionId: Number(id), ...c }])));
@@ -212,6 +230,7 @@ function AnswerForm({
     for (const id of Object.keys(refused.conflicts)) {
       items.push({ fieldId: `q-${id}`, message: t("conflict.summary", { question: view.questionText[Number(id)] }) });
     }
+    if (refused.missing.length > 0) items.push({ fieldId: "missing-grades", message: t("missing.heading", { count: refused.missing.length }) });
     return items;
   }, [refused, group, t, view.questionText]);
 
@@ -240,6 +259,15 @@ function AnswerForm({
             {t("page.scale")}
             <VisuallyHidden> {t("page.newTab")}</VisuallyHidden>
           </a>
+          {guidanceHref ? (
+            <>
+              {" · "}
+              <a href={guidanceHref} target="_blank" rel="noopener">
+                {t("page.guidance")}
+                <VisuallyHidden> {t("page.newTab")}</VisuallyHidden>
+              </a>
+            </>
+          ) : null}
         </p>
       </div>
 
@@ -277,12 +305,8 @@ function AnswerForm({
           </p>
         ) : null}
 
+        {/* The primary button first: pressing Enter in the form goes on, never back. */}
         <ButtonGroup className="answer-form__buttons">
-          {view.page > 1 ? (
-            <Button name="intent" value="previous" variant="secondary" disabled={busy}>
-              {t("buttons.previous")}
-            </Button>
-          ) : null}
           {!last ? (
             <Button name="intent" value="next" disabled={busy}>
               {t("buttons.next")}
@@ -296,6 +320,11 @@ function AnswerForm({
               {view.sentText ? t("buttons.sendAgain") : t("buttons.send")}
             </Button>
           )}
+          {view.page > 1 ? (
+            <Button name="intent" value="previous" variant="secondary" disabled={busy}>
+              {t("buttons.previous")}
+            </Button>
+          ) : null}
           <Button name="intent" value="exit" variant="secondary" disabled={busy}>
             {t("buttons.exit")}
           </Button>
@@ -314,16 +343,18 @@ function MissingGrades({ missing, view }: { missing: number[]; view: FormPageVie
     return `${location.pathname}?${search}#q-${id}`;
   };
   return (
-    <AlertBanner variant="warning" heading={t("missing.heading", { count: missing.length })}>
-      <p>{t("missing.text")}</p>
-      <ul>
-        {missing.map((id) => (
-          <li key={id}>
-            <Link to={hrefOf(id)}>{t("missing.item", { page: view.pageOfQuestion[id], question: view.questionText[id] })}</Link>
-          </li>
-        ))}
-      </ul>
-    </AlertBanner>
+    <div id="missing-grades" tabIndex={-1}>
+      <AlertBanner variant="warning" heading={t("missing.heading", { count: missing.length })}>
+        <p>{t("missing.text")}</p>
+        <ul>
+          {missing.map((id) => (
+            <li key={id}>
+              <Link to={hrefOf(id)}>{t("missing.item", { page: view.pageOfQuestion[id], question: view.questionText[id] })}</Link>
+            </li>
+          ))}
+        </ul>
+      </AlertBanner>
+    </div>
   );
 }
 
@@ -394,7 +425,10 @@ function AnswerQuestion({
           legend={legend}
           legendSize="s"
           options={[
-            ...group.options.map((label, index) => ({ value: String(index), label })),
+            // An expected level is a level of the scale: "Ikke relevant" is not one.
+            ...group.options
+              .map((label, index) => ({ value: String(index), label }))
+              .filter((option) => !isExpectations || option.value !== String(NOT_RELEVANT)),
             // "None" is a choice of its own on the expectations page, so a level can be taken away again.
             ...(isExpectations ? [{ value: "", label: t("expectations.none") }] : []),
           ]}
@@ -409,6 +443,8 @@ function AnswerQuestion({
           id={`q-${question.id}`}
           label={legend}
           rows={6}
+          maxLength={TEXT_ANSWER_LIMIT}
+          softLimit
           defaultValue={value ?? ""}
           error={valueError}
         />
@@ -436,7 +472,9 @@ function AnswerQuestion({
           />
         </details>
       )}
-      {isExpectations ? null : <CommentList comments={question.others} heading={t("question.othersComments")} />}
+      {isExpectations ? null : (
+        <CommentList comments={question.others} heading={group.type === "text" ? t("question.othersAnswers") : t("question.othersComments")} />
+      )}
       {error && !valueError && !commentError ? <FieldError id={`q-${question.id}-error`} message={t(`errors.${error}`)} /> : null}
     </div>
   );
@@ -444,12 +482,24 @@ function AnswerQuestion({
 
 /** "Bruk det lagrede svaret": the page takes the answer stored elsewhere, and the next save keeps it. */
 function takeStored(form: HTMLFormElement, questionId: number, conflict: AutosaveConflict) {
+  // Through the events a person's edit fires, so the counters follow and the autosave sees it.
   const answer = form.elements.namedItem(`a:${questionId}`);
   if (answer instanceof RadioNodeList) {
-    for (const radio of Array.from(answer)) if (radio instanceof HTMLInputElement) radio.checked = radio.value === conflict.value;
+    for (const radio of Array.from(answer)) {
+      if (radio instanceof HTMLInputElement && radio.value === conflict.value && !radio.checked) {
+        radio.checked = true;
+        radio.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    }
   } else if (answer instanceof HTMLTextAreaElement) {
-    answer.value = conflict.value ?? "";
+    typeInto(answer, conflict.value ?? "");
   }
   const comment = form.elements.namedItem(`c:${questionId}`);
-  if (comment instanceof HTMLTextAreaElement) comment.value = conflict.comment ?? "";
+  if (comment instanceof HTMLTextAreaElement) typeInto(comment, conflict.comment ?? "");
+}
+
+/** Sets a text area's value the way typing does (React sees it only through the native setter). */
+function typeInto(field: HTMLTextAreaElement, value: string) {
+  Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(field, value);
+  field.dispatchEvent(new Event("input", { bubbles: true }));
 }
