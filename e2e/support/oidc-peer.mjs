@@ -127,6 +127,7 @@ function vippsPerson(login, name, phone, email, emailVerified = true) {
 }
 
 export const DEFAULT_VIPPS_ACCOUNTS = Object.freeze({
+  veileder1: vippsPerson("veileder1", "Marte Solberg", "4741234567", "marte.privat@example.net"),
   veileder3: vippsPerson("veileder3", "Hanne Berg", "4798765432", "hanne.privat@example.net"),
   veileder4: vippsPerson("veileder4", "Jonas Eriksen", "4799999999", "veileder4@example.org"),
   "veileder4-unverified": vippsPerson("veileder4-unverified", "Jonas Uverifisert", "4700000000", "veileder4@example.org", false),

@@ -54,8 +54,12 @@ export async function openDatabase(options: {
     return { db: db as unknown as Db, kind: "postgres", close: () => pool.end() };
   }
 
-  const client = await PGlite.create(options.pgliteDir);
-  const db = drizzlePglite({ client, schema, logger: options.logger });
+  return usePglite(await PGlite.create(options.pgliteDir), options.logger);
+}
+
+/** A PGlite database (a folder, memory, or a loaded snapshot) as the app uses it, brought up to date. */
+export async function usePglite(client: PGlite, logger?: Logger): Promise<Database> {
+  const db = drizzlePglite({ client, schema, logger });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
 }
