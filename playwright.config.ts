@@ -12,8 +12,9 @@ const chromiumArgs = [
 ];
 
 // One app instance per project, so the JS and no-JS runs never see each other's data.
-const JS_PORT = 3100;
-const NOJS_PORT = 3200;
+// E2E_PORT moves them (and their mail and OpenID peers, at +1000 to +3000) for a second checkout.
+const JS_PORT = Number(process.env.E2E_PORT ?? 3100);
+const NOJS_PORT = JS_PORT + 100;
 
 export default defineConfig({
   testDir: "e2e",
