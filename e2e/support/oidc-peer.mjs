@@ -97,10 +97,14 @@ function feidePerson(login, sub, name, email, groups) {
 }
 
 export const DEFAULT_FEIDE_ACCOUNTS = Object.freeze({
+  student05: feideStudent("05", "Sofie Nilsen", [emne("SYK2001"), orgGroup()]),
   student09: feideStudent("09", "Ingrid Jensen", [emne("SYK2001"), orgGroup()]),
   student10: feideStudent("10", "Oskar Dahl", [emne("SYK2001"), orgGroup()]),
   student11: feideStudent("11", "Maja Moen", "down"),
   student12: feideStudent("12", "Filip Halvorsen", "garbage"),
+  student14: feideStudent("14", "Lukas Iversen", [emne("SYK2002"), orgGroup()]),
+  student15: feideStudent("15", "Olivia Jacobsen", [emne("SYK2002"), orgGroup()]),
+  student16: feideStudent("16", "Henrik Johannessen", [emne("SYK2002"), orgGroup()]),
   student25: feideStudent("25", "Amalie Vik", [
     emne("SYK2002"),
     emne("SYK1002", { active: false, notBefore: "2026-01-01T00:00:00Z", notAfter: "2026-06-30T21:59:59Z" }),
@@ -117,6 +121,7 @@ export const DEFAULT_FEIDE_ACCOUNTS = Object.freeze({
   admin: feidePerson("admin", "feide-admin", "Ada Administrator", "admin@example.org", [
     emne("SYK2001", { fsroles: ["UNDERVISER"] }),
   ]),
+  laerer1: feidePerson("laerer1", "feide-laerer1", "Ingrid Haugen", "laerer1@example.org", []),
   laerer2: feidePerson("laerer2", "feide-laerer2", "Lars Bakken", "laerer2@example.org", []),
 });
 
