@@ -35,7 +35,13 @@ export type AuditAction =
   | "invitation.sent"
   | "invitation.accepted"
   | "answers.sent"
-  | "expectations.saved";
+  | "expectations.saved"
+  | "signing_form.created"
+  | "signing_form.saved"
+  | "signing_form.signed"
+  | "signing_form.cancelled"
+  | "result.submitted"
+  | "result.submission_failed";
 
 export async function audit(
   db: Db,
