@@ -59,6 +59,8 @@ export default [
         id: "student-form",
       }),
       route(":studentUserId/form/:formId/class/:classId/results", "routes/shared/form-results.tsx", { id: "student-results" }),
+      // The signing form: one implementation for the student, the teacher and the supervisor.
+      route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "student-signing-form" }),
     ]),
     route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
   ]),
@@ -73,6 +75,7 @@ export default [
       id: "teacher-form",
     }),
     route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", { id: "teacher-results" }),
+    route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "teacher-signing-form" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
   route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [
@@ -85,6 +88,7 @@ export default [
     route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", {
       id: "supervisor-results",
     }),
+    route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "supervisor-signing-form" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
   ]),
   // The Advisor role's area is /supervisor (DESIGN.md §3).

@@ -19,6 +19,8 @@ import enAnswers from "./en/answers.json";
 import nbAnswers from "./nb/answers.json";
 import enScale from "./en/scale.json";
 import nbScale from "./nb/scale.json";
+import enSigning from "./en/signing.json";
+import nbSigning from "./nb/signing.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -45,6 +47,7 @@ const resources = {
     placement: nbPlacement,
     answers: nbAnswers,
     scale: nbScale,
+    signing: nbSigning,
   },
   en: {
     common: enCommon,
@@ -60,6 +63,7 @@ const resources = {
     placement: enPlacement,
     answers: enAnswers,
     scale: enScale,
+    signing: enSigning,
   },
 } satisfies Resource;
 

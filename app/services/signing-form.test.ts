@@ -5,7 +5,9 @@ import {
   choiceOf,
   endPartSchema,
   factsOf,
+  INTENTS,
   isCalendarDate,
+  mayAttempt,
   midPartSchema,
   overallPassed,
   planCancel,
@@ -184,6 +186,29 @@ describe("each role trying each action in each state", () => {
     expect({ teacher: sign("teacher"), self: sign("self"), advisor: sign("advisor") }).toEqual(signExpected[name]);
     for (const other of ["extraAdvisor", "admin", null] as const) {
       expect(outcome(planSign(form, other, ADVISOR, { withoutAdvisor: true }, NOW))).toBe("notAllowed");
+    }
+  });
+
+  test.each(RELATIONS)("what %s may attempt at all is what no state refuses as not allowed", (relation) => {
+    const plans = {
+      saveMid: (form: StoredSigningForm | null) => planMidSave(form, relation, midInput, TODAY),
+      saveEnd: (form: StoredSigningForm | null) => planEndSave(form, relation, endInput, TODAY),
+      sign: (form: StoredSigningForm | null) => planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW),
+      cancel: (form: StoredSigningForm | null) => planCancel(form, relation),
+      submitResult: (form: StoredSigningForm | null) => planResultSubmission(form, relation),
+    };
+    const expected = {
+      teacher: ["saveMid", "saveEnd", "sign", "cancel", "submitResult"],
+      self: ["sign"],
+      advisor: ["sign"],
+      extraAdvisor: [],
+      admin: [],
+      null: [],
+    }[String(relation)];
+    expect(INTENTS.filter((intent) => mayAttempt(intent, relation))).toEqual(expected);
+    for (const intent of INTENTS) {
+      const refusedEverywhere = Object.values(STATES).every((form) => outcome(plans[intent](form)) === "notAllowed");
+      expect(refusedEverywhere).toBe(!mayAttempt(intent, relation));
     }
   });
 

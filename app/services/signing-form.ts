@@ -267,6 +267,18 @@ const invalid = (field: string, error: FieldError): Refusal => ({ ok: false, err
 
 // ─── Plans ───────────────────────────────────────────────────────────────────
 
+/** The page's posts. */
+export type Intent = "saveMid" | "saveEnd" | "sign" | "cancel" | "submitResult";
+export const INTENTS: readonly Intent[] = ["saveMid", "saveEnd", "sign", "cancel", "submitResult"];
+
+/**
+ * Whether the viewer's relation may ever post this, whatever the form's state: checked before the
+ * post is read, so a forbidden post is a 403 however it is filled in. The plans check it again.
+ */
+export function mayAttempt(intent: Intent, relation: StudentRelation | null): boolean {
+  return intent === "sign" ? signerOf(relation) !== null : relation === "teacher";
+}
+
 export type FormChanges = Partial<Omit<StoredSigningForm, "id" | "resultSubmittedAt">>;
 
 /**

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { ButtonGroup, LinkButton, PageHeading, Table, Tag, VisuallyHidden } from "~/components/ui";
 import { getDb } from "~/services/db/index.server";
 import { deadlineText } from "~/services/deadline";
@@ -10,6 +11,7 @@ import { placementOf, type FormProgress } from "~/services/placement.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { formatDay, osloDate } from "~/services/semesters";
+import { signingFormCard } from "~/services/signing-form.server";
 import {
   documentPaths,
   formsByHalf,
@@ -55,6 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       periodName: placement.header.periodName,
     },
     documents: documentPaths(classId, userId),
+    signingForm: await signingFormCard(db, placement.referenceId, language),
+    signingFormHref: `/student/class/${classId}/student/${userId}/signingform`,
     teacher: placement.teacher ? person(placement.teacher) : null,
     advisor: placement.advisor ? person(placement.advisor) : null,
     extraSupervisors: placement.extraSupervisors.map(person),
@@ -124,6 +128,7 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
   const { header, documents, teacher, advisor, extraSupervisors, mayInvite, half, deadline, mainForms, specificForms, other } =
     loaderData;
+  const { signingForm, signingFormHref } = loaderData;
   const currentHeading = half === "mid" ? t("forms.currentMid") : t("forms.currentEnd");
 
   return (
@@ -180,6 +185,9 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
           <LinkButton to="/student/supervisor/invite">{t("forms.inviteSupervisor")}</LinkButton>
         </>
       ) : null}
+
+      {/* Spec §2: the card shows once the teacher has created the form. */}
+      {signingForm.state === "notCreated" ? null : <SigningFormCard card={signingForm} href={signingFormHref} />}
 
       <h2>{currentHeading}</h2>
       <p className="student-deadline">

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
 import { PageHeading } from "~/components/ui";
 import { getDb } from "~/services/db/index.server";
@@ -9,6 +10,7 @@ import { requireStudentAccess } from "~/services/permissions.server";
 import { placementOf } from "~/services/placement.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { signingFormCard } from "~/services/signing-form.server";
 import { placementForView } from "~/services/supervision.server";
 import type { Route } from "./+types/student";
 
@@ -23,12 +25,17 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Advisor }, classId, studentUserId);
   const placement = await placementOf(db, access.referenceId, session.user.id);
   if (!placement) notFound();
-  return { placement: placementForView(placement, getLanguage(context)), relation: access.relation };
+  const language = getLanguage(context);
+  return {
+    placement: placementForView(placement, language),
+    relation: access.relation,
+    signingForm: await signingFormCard(db, access.referenceId, language),
+  };
 }
 
 export default function SupervisorStudent({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("supervisor");
-  const { placement, relation } = loaderData;
+  const { placement, relation, signingForm } = loaderData;
   const { header, student } = placement;
   const classId = header.classId;
   return (
@@ -44,7 +51,9 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
         placement={placement}
         formHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
         resultsHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
-      />
+      >
+        <SigningFormCard card={signingForm} href={`/supervisor/class/${classId}/student/${student.userId}/signingform`} />
+      </StudentPlacement>
     </div>
   );
 }

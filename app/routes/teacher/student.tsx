@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
+import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -15,6 +16,7 @@ import { requireStudentAccess } from "~/services/permissions.server";
 import { placementOf } from "~/services/placement.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { signingFormCard } from "~/services/signing-form.server";
 import {
   addExtraSupervisor,
   displayNameOf,
@@ -64,6 +66,7 @@ export async function loader(args: Route.LoaderArgs) {
     supervisorChoices: choices,
     extraCandidates: supervisors.filter((s) => !following.has(s.userId)),
     classHasSupervisors: supervisors.length > 0,
+    signingForm: await signingFormCard(db, access.referenceId, getLanguage(args.context)),
   };
 }
 
@@ -149,7 +152,7 @@ export async function action(args: Route.ActionArgs) {
 export default function TeacherStudent({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("placement");
   const busy = useNavigation().state === "submitting";
-  const { placement, supervisorChoices, extraCandidates, classHasSupervisors } = loaderData;
+  const { placement, supervisorChoices, extraCandidates, classHasSupervisors, signingForm } = loaderData;
   const { header, student } = placement;
   const classId = header.classId;
   const classLink = `/teacher/class/${classId}`;
@@ -183,6 +186,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
         resultsHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
         supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
       >
+        <SigningFormCard card={signingForm} href={`/teacher/class/${classId}/student/${student.userId}/signingform`} mayCreate />
         <h2>{t("teacher.supervisorHeading")}</h2>
         {supervisorChoices.length === 0 ? (
           <p>

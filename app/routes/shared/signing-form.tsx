@@ -1,0 +1,553 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { TFunction } from "i18next";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useLocation, useNavigate, useNavigation } from "react-router";
+import { z } from "zod";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
+import {
+  AlertBanner,
+  Button,
+  ButtonGroup,
+  CheckboxGroup,
+  Dialog,
+  ErrorSummary,
+  LinkButton,
+  PageHeading,
+  RadioGroup,
+  SummaryList,
+  Table,
+  TextArea,
+  TextField,
+} from "~/components/ui";
+import { useValidatedForm } from "~/components/use-validated-form";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getLanguage } from "~/services/i18n.server";
+import { idParam, notFound } from "~/services/ids";
+import { currentInstitution } from "~/services/institution.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { areaOfPath, ROLE } from "~/services/roles";
+import { formatDay, osloDate } from "~/services/semesters";
+import {
+  choicesOf,
+  END_QUESTIONS,
+  endPartSchema,
+  INTENTS,
+  mayAttempt,
+  MID_QUESTIONS,
+  midPartSchema,
+  NEW_FORM_ID,
+  signSchema,
+  TEACHER_COMMENT_LIMIT,
+  type Choice,
+  type Intent,
+  type Question,
+  type Refusal,
+} from "~/services/signing-form";
+import {
+  cancelForm,
+  resubmitResult,
+  saveEndPart,
+  saveMidPart,
+  signForm,
+  signingFormView,
+  signingPlace,
+  validationSummary,
+  type SigningFormView,
+  type Submission,
+} from "~/services/signing-form.server";
+import type { Route } from "./+types/signing-form";
+
+export const handle = { titleKey: "signing:page.title" };
+
+/** Cancelling and sending the result again carry nothing but their intent. */
+const cancelSchema = z.object({ intent: z.literal("cancel") });
+const submitResultSchema = z.object({ intent: z.literal("submitResult") });
+
+const SCHEMAS = {
+  saveMid: midPartSchema,
+  saveEnd: endPartSchema,
+  sign: signSchema,
+  cancel: cancelSchema,
+  submitResult: submitResultSchema,
+} satisfies Record<Intent, z.ZodObject>;
+
+/** The viewer (by the area the URL is in: /student, /teacher or /supervisor) and the student the URL names. */
+function guard(args: Route.LoaderArgs | Route.ActionArgs) {
+  const role = areaOfPath(new URL(args.request.url).pathname);
+  if (role !== ROLE.Student && role !== ROLE.Teacher && role !== ROLE.Advisor) notFound();
+  const session = requireRole(args.request, args.context, role);
+  return {
+    viewer: { userId: session.user.id, role },
+    classId: idParam(args.params.classId),
+    studentUserId: idParam(args.params.studentUserId),
+  };
+}
+
+/** Where the back link leads: the student's forms page, or the staff member's page of the student. */
+function backPath(role: number, classId: number, studentUserId: number): string {
+  if (role === ROLE.Student) return "/student/forms";
+  return `/${role === ROLE.Teacher ? "teacher" : "supervisor"}/class/${classId}/student/${studentUserId}`;
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { viewer, classId, studentUserId } = guard(args);
+  const db = await getDb();
+  const language = getLanguage(args.context);
+  const place = await signingPlace(db, viewer, classId, studentUserId);
+  const view = await signingFormView(db, place, viewer.userId, language);
+  const summary = place.relation === "teacher" ? await validationSummary(db, place, viewer.userId) : null;
+  const url = new URL(args.request.url);
+  return {
+    view,
+    validation: summary && {
+      teacherAnswerSummary: summary.teacherAnswerSummary,
+      archivedCount: summary.archivedCount,
+      lastArchivedText: summary.lastArchivedAt ? formatDay(osloDate(summary.lastArchivedAt), language) : null,
+      submittedText: summary.resultSubmittedAt ? formatDay(osloDate(summary.resultSubmittedAt), language) : null,
+    },
+    back: backPath(viewer.role, classId, studentUserId),
+    confirmCancel: url.searchParams.get("confirm") === "cancel" && view.rights.cancel,
+    pdfHref: view.id === NEW_FORM_ID ? null : `/api/classes/${classId}/students/${studentUserId}/signingform/pdf`,
+    declaration: currentInstitution()[language].signingForm.declaration,
+    today: osloDate(new Date()),
+  };
+}
+
+function refusedReply(intent: Intent, result: SubmissionResult<string[]>, status: 400 | 409) {
+  return data({ intent, result }, { status });
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { viewer, classId, studentUserId } = guard(args);
+  const db = await getDb();
+  const place = await signingPlace(db, viewer, classId, studentUserId);
+  const formData = await readFormData(args.request);
+  const intent = formData.get("intent");
+  if (typeof intent !== "string" || !(INTENTS as readonly string[]).includes(intent)) {
+    throw new Response("Bad Request", { status: 400 });
+  }
+  if (!mayAttempt(intent as Intent, place.relation)) throw new Response("Forbidden", { status: 403 });
+
+  const page = new URL(args.request.url).pathname;
+  const actor = { userId: viewer.userId, ip: clientAddress(args.request) };
+  const submission = parseWithZod(formData, { schema: SCHEMAS[intent as Intent] });
+  if (submission.status !== "success") return refusedReply(intent as Intent, submission.reply(), 400);
+
+  const refusal = (outcome: Refusal) => {
+    switch (outcome.error) {
+      case "notAllowed":
+        throw new Response("Forbidden", { status: 403 });
+      case "state":
+        return refusedReply(intent as Intent, submission.reply({ formErrors: [`signing:refused.${outcome.reason}`] }), 409);
+      case "invalid":
+        return refusedReply(
+          intent as Intent,
+          submission.reply({
+            fieldErrors: Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, error]) => [field, [`signing:errors.${error}`]])),
+          }),
+          400,
+        );
+    }
+  };
+
+  const value = submission.value;
+  switch (value.intent) {
+    case "saveMid": {
+      const { intent: _, ...input } = value;
+      const outcome = await saveMidPart(db, place, actor, input);
+      return outcome.ok ? redirectWithFlash(page, { type: "success", key: "signing:flash.saved" }) : refusal(outcome);
+    }
+    case "saveEnd": {
+      const { intent: _, ...input } = value;
+      const outcome = await saveEndPart(db, place, actor, input);
+      return outcome.ok ? redirectWithFlash(page, { type: "success", key: "signing:flash.saved" }) : refusal(outcome);
+    }
+    case "sign": {
+      const outcome = await signForm(db, place, actor, { withoutAdvisor: value.signWithoutAdvisorConfirmed === "yes" });
+      if (!outcome.ok) return refusal(outcome);
+      if (!outcome.allSigned) return redirectWithFlash(page, { type: "success", key: "signing:flash.signed" });
+      const key: Record<Submission, string> = {
+        submitted: "signing:flash.signedByAllSubmitted",
+        failed: "signing:flash.signedByAllFailed",
+        skipped: "signing:flash.signedByAll",
+      };
+      return redirectWithFlash(page, { type: outcome.submission === "failed" ? "info" : "success", key: key[outcome.submission] });
+    }
+    case "cancel": {
+      const outcome = await cancelForm(db, place, actor);
+      return outcome.ok ? redirectWithFlash(page, { type: "success", key: "signing:flash.cancelled" }) : refusal(outcome);
+    }
+    case "submitResult": {
+      const outcome = await resubmitResult(db, place, actor);
+      if (!outcome.ok) return refusal(outcome);
+      return outcome.submission === "failed"
+        ? redirectWithFlash(page, { type: "error", key: "signing:flash.resultFailed" })
+        : redirectWithFlash(page, { type: "success", key: "signing:flash.resultSubmitted" });
+    }
+  }
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type ActionData = Route.ComponentProps["actionData"];
+
+/** Mounted afresh on every navigation, so a form's state never outlives the page it belongs to. */
+export default function SigningFormPage(props: Route.ComponentProps) {
+  return <SigningPage key={useLocation().key} {...props} />;
+}
+
+function lastResultFor(actionData: ActionData, intent: Intent) {
+  return actionData?.intent === intent ? actionData.result : undefined;
+}
+
+/** The heading a refusal's message points at. */
+const SECTION_OF: Record<Intent, string> = {
+  saveMid: "mid-heading",
+  saveEnd: "end-heading",
+  sign: "sign-heading",
+  cancel: "cancel-heading",
+  submitResult: "validation-heading",
+};
+
+function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("signing");
+  const { view, validation, back, confirmCancel, pdfHref, declaration, today } = loaderData;
+  const { rights } = view;
+  const busy = useNavigation().state === "submitting";
+
+  const [midForm, midFields] = useValidatedForm(midPartSchema, lastResultFor(actionData, "saveMid"));
+  const [endForm, endFields] = useValidatedForm(endPartSchema, lastResultFor(actionData, "saveEnd"));
+  const [signForm, signFields] = useValidatedForm(signSchema, lastResultFor(actionData, "sign"));
+
+  // The summary names what failed (spec §8: "Klarte ikke lagre." / "Klarte ikke signere.") and each precise reason.
+  const sections: { intent: Intent; items: { fieldId: string; message: string }[] }[] = [
+    {
+      intent: "saveMid",
+      items: errorSummaryItems(t, [...MID_QUESTIONS.map((q) => midFields[q]), midFields.midSemesterCompletedDate], {
+        errors: midForm.errors,
+        fieldId: SECTION_OF.saveMid,
+      }),
+    },
+    {
+      intent: "saveEnd",
+      items: errorSummaryItems(
+        t,
+        [...END_QUESTIONS.map((q) => endFields[q]), endFields.teacherComment, endFields.endSemesterCompletedDate],
+        { errors: endForm.errors, fieldId: SECTION_OF.saveEnd },
+      ),
+    },
+    {
+      intent: "sign",
+      items: errorSummaryItems(t, [signFields.signWithoutAdvisorConfirmed], { errors: signForm.errors, fieldId: SECTION_OF.sign }),
+    },
+    ...(["cancel", "submitResult"] as const).map((intent) => ({
+      intent,
+      items: errorSummaryItems(t, [], { errors: lastResultFor(actionData, intent)?.error?.[""] ?? undefined, fieldId: SECTION_OF[intent] }),
+    })),
+  ];
+  const failed = sections.find((s) => s.items.length > 0);
+  const student = view.student.displayName;
+  const caption = `${view.relation === "self" ? "" : `${student} · `}${view.header.subjectCode} ${view.header.subjectName}, ${view.header.periodName}`;
+  const notCreated = view.id === NEW_FORM_ID;
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={back}>{view.relation === "self" ? t("page.backToForms") : t("page.backToStudent", { name: student })}</Link>
+      </p>
+      {failed ? <ErrorSummary title={t(`failed.${failed.intent}`)} errors={failed.items} /> : null}
+      <PageHeading caption={caption}>{t("page.title")}</PageHeading>
+
+      {rights.banner === "signedByAll" ? (
+        <AlertBanner variant="success" heading={t("banner.signedByAll")}>
+          <p>{t("banner.signedByAllText", { at: view.signedByAllText })}</p>
+          <p>{view.resultSubmittedText ? t("result.submitted", { date: view.resultSubmittedText }) : `${t("result.label")}: ${t("result.notSubmitted")}`}</p>
+        </AlertBanner>
+      ) : rights.banner === "youHaveSigned" ? (
+        <AlertBanner variant="info" heading={t("banner.youHaveSigned")}>
+          <p>{t("banner.youHaveSignedText")}</p>
+        </AlertBanner>
+      ) : null}
+
+      {notCreated && !rights.create ? (
+        <p>{t("page.notCreated")}</p>
+      ) : (
+        <>
+          {notCreated ? <p>{t("page.notCreatedTeacher")}</p> : null}
+          {pdfHref ? (
+            <p>
+              {/* A resource route (a file), so a full document request rather than client navigation. */}
+              <a href={pdfHref}>{t("page.downloadPdf")}</a>
+            </p>
+          ) : null}
+
+          <section aria-labelledby="mid-heading">
+            <h2 id="mid-heading" tabIndex={-1}>
+              {t("mid.heading")}
+            </h2>
+            {rights.saveMid ? (
+              <Form method="post" {...getFormProps(midForm)} noValidate>
+                <input type="hidden" name="intent" value="saveMid" />
+                <p>{t("mid.intro")}</p>
+                {MID_QUESTIONS.map((q) => (
+                  <ChoiceQuestion key={q} question={q} field={midFields[q]} stored={view.mid.answers[q]} t={t} />
+                ))}
+                <TextField
+                  type="date"
+                  label={t("mid.date")}
+                  hint={t("mid.dateHint")}
+                  name={midFields.midSemesterCompletedDate.name}
+                  id={midFields.midSemesterCompletedDate.id}
+                  max={today}
+                  width="10"
+                  defaultValue={(midFields.midSemesterCompletedDate.initialValue as string | undefined) ?? view.mid.date ?? ""}
+                  error={firstError(t, midFields.midSemesterCompletedDate.errors)}
+                />
+                <Button disabled={busy}>{t("mid.save")}</Button>
+              </Form>
+            ) : view.mid.confirmed ? (
+              <SummaryList
+                rows={[
+                  ...MID_QUESTIONS.map((q) => ({ key: t(`questions.${q}`), value: choiceText(t, view.mid.answers[q]) })),
+                  { key: t("mid.dateLabel"), value: view.mid.dateText },
+                ]}
+              />
+            ) : (
+              <p>{t("mid.notConfirmed")}</p>
+            )}
+          </section>
+
+          <section aria-labelledby="end-heading">
+            <h2 id="end-heading" tabIndex={-1}>
+              {t("end.heading")}
+            </h2>
+            {!view.mid.confirmed ? (
+              <p>{t("end.waiting")}</p>
+            ) : rights.saveEnd ? (
+              <Form method="post" {...getFormProps(endForm)} noValidate>
+                <input type="hidden" name="intent" value="saveEnd" />
+                {END_QUESTIONS.map((q) => (
+                  <ChoiceQuestion key={q} question={q} field={endFields[q]} stored={view.end.answers[q]} t={t} />
+                ))}
+                <TextArea
+                  label={t("end.comment")}
+                  name={endFields.teacherComment.name}
+                  id={endFields.teacherComment.id}
+                  rows={5}
+                  maxLength={TEACHER_COMMENT_LIMIT}
+                  softLimit
+                  optional
+                  defaultValue={(endFields.teacherComment.initialValue as string | undefined) ?? view.end.teacherComment ?? ""}
+                  error={firstError(t, endFields.teacherComment.errors)}
+                />
+                <TextField
+                  type="date"
+                  label={t("end.date")}
+                  hint={t("end.dateHint")}
+                  name={endFields.endSemesterCompletedDate.name}
+                  id={endFields.endSemesterCompletedDate.id}
+                  max={today}
+                  width="10"
+                  optional
+                  defaultValue={(endFields.endSemesterCompletedDate.initialValue as string | undefined) ?? view.end.date ?? ""}
+                  error={firstError(t, endFields.endSemesterCompletedDate.errors)}
+                />
+                {view.end.saved ? <EndResult view={view} t={t} /> : null}
+                <Button disabled={busy}>{t("end.save")}</Button>
+              </Form>
+            ) : view.end.saved ? (
+              <>
+                <SummaryList
+                  rows={[
+                    ...END_QUESTIONS.map((q) => ({ key: t(`questions.${q}`), value: choiceText(t, view.end.answers[q]) })),
+                    { key: t("end.comment"), value: view.end.teacherComment ?? t("end.noComment") },
+                    { key: t("end.dateLabel"), value: view.end.dateText },
+                  ]}
+                />
+                <EndResult view={view} t={t} />
+                {view.relation === "teacher" && !view.allSigned ? <p>{t("end.frozen")}</p> : null}
+              </>
+            ) : (
+              <p>{t("end.notSaved")}</p>
+            )}
+          </section>
+
+          <section aria-labelledby="sign-heading">
+            <h2 id="sign-heading" tabIndex={-1}>
+              {t("sign.heading")}
+            </h2>
+            <p>{declaration}</p>
+            <SummaryList
+              rows={view.signatures.map((s) => ({
+                key: t(`sign.signers.${s.signer}`),
+                value:
+                  s.atText && s.name
+                    ? t("sign.signedBy", { name: s.name, at: s.atText })
+                    : s.signer === "advisor" && view.withoutAdvisorText
+                      ? t("sign.withoutAdvisor", { at: view.withoutAdvisorText })
+                      : t("sign.notSigned"),
+              }))}
+            />
+            {rights.sign ? (
+              <Form method="post" {...getFormProps(signForm)} noValidate>
+                <input type="hidden" name="intent" value="sign" />
+                <p>{t("sign.intro")}</p>
+                {rights.confirmWithoutAdvisor ? (
+                  <CheckboxGroup
+                    legend={t("sign.confirmLegend")}
+                    legendSize="s"
+                    hint={t("sign.confirmHint")}
+                    name={signFields.signWithoutAdvisorConfirmed.name}
+                    id={signFields.signWithoutAdvisorConfirmed.id}
+                    options={[{ value: "yes", label: t("sign.confirmLabel") }]}
+                    error={firstError(t, signFields.signWithoutAdvisorConfirmed.errors)}
+                  />
+                ) : null}
+                <Button disabled={busy}>{t("sign.button")}</Button>
+              </Form>
+            ) : rights.signBlocked && rights.signBlocked !== "alreadySigned" && rights.banner === null ? (
+              <p>{t(`refused.${rights.signBlocked}`)}</p>
+            ) : null}
+          </section>
+        </>
+      )}
+
+      {validation ? <ValidationSection validation={validation} submitResult={rights.submitResult} busy={busy} t={t} /> : null}
+      {rights.cancel ? <CancelSection student={student} confirm={confirmCancel} busy={busy} t={t} /> : null}
+    </div>
+  );
+}
+
+type T = TFunction<"signing">;
+type Field = { name: string; id: string; initialValue?: unknown; errors?: string[] };
+
+function choiceText(t: T, choice: Choice | null): string {
+  return t(`choices.${choice ?? "none"}`);
+}
+
+/** A yes/no question (with "Ikke relevant" where it allows it) as a fieldset of radios. */
+function ChoiceQuestion({ question, field, stored, t }: { question: Question; field: Field; stored: Choice | null; t: T }) {
+  return (
+    <RadioGroup
+      name={field.name}
+      id={field.id}
+      legend={t(`questions.${question}`)}
+      legendSize="s"
+      options={choicesOf(question).map((c) => ({ value: c, label: t(`choices.${c}`) }))}
+      defaultValue={(field.initialValue as string | undefined) ?? stored}
+      error={firstError(t, field.errors)}
+      inline
+    />
+  );
+}
+
+function EndResult({ view, t }: { view: SigningFormView; t: T }) {
+  return (
+    <p>
+      {t("end.result")}: <strong>{view.end.overallPassed ? t("end.passed") : t("end.failed")}</strong>
+    </p>
+  );
+}
+
+function ValidationSection({
+  validation,
+  submitResult,
+  busy,
+  t,
+}: {
+  validation: NonNullable<LoaderData["validation"]>;
+  submitResult: boolean;
+  busy: boolean;
+  t: T;
+}) {
+  const rows = validation.teacherAnswerSummary;
+  return (
+    <section aria-labelledby="validation-heading">
+      <h2 id="validation-heading" tabIndex={-1}>
+        {t("validation.heading")}
+      </h2>
+      <p>{t("validation.intro")}</p>
+      {rows.length === 0 ? (
+        <p>{t("validation.noQuestions")}</p>
+      ) : (
+        <Table
+          caption={t("validation.caption")}
+          captionHidden
+          rowHeaders
+          columns={[{ header: t("validation.part") }, { header: t("validation.type") }, { header: t("validation.answered"), numeric: true }]}
+          rows={rows.map((row) => ({
+            key: `${row.isMidSemester}-${row.formQuestionType}`,
+            cells: [
+              row.isMidSemester ? t("validation.mid") : t("validation.end"),
+              t(`validation.${row.formQuestionType}`),
+              t("validation.count", { answers: row.totalAnswers, questions: row.totalQuestions }),
+            ],
+          }))}
+        />
+      )}
+      <SummaryList
+        rows={[
+          {
+            key: t("validation.archived"),
+            value:
+              validation.archivedCount > 0
+                ? t("validation.archivedYes", { count: validation.archivedCount, date: validation.lastArchivedText })
+                : t("validation.archivedNo"),
+          },
+          { key: t("validation.submitted"), value: validation.submittedText ?? t("result.notSubmitted") },
+        ]}
+      />
+      {submitResult ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="submitResult" />
+          <Button variant="secondary" disabled={busy}>
+            {t("result.resend")}
+          </Button>
+        </Form>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Cancelling asks first: a link to `?confirm=cancel` (a URL, so it works without JavaScript), where
+ * the confirmation is a section of the page, or with JavaScript a modal dialog; then a form post.
+ */
+function CancelSection({ student, confirm, busy, t }: { student: string; confirm: boolean; busy: boolean; t: T }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const page = location.pathname;
+  return (
+    <section aria-labelledby="cancel-heading">
+      <h2 id="cancel-heading" tabIndex={-1}>
+        {t("cancel.heading")}
+      </h2>
+      <p>{t("cancel.intro")}</p>
+      {confirm ? (
+        <Dialog
+          title={t("cancel.confirmTitle", { name: student })}
+          closeHref={page}
+          onClose={() => navigate(page, { preventScrollReset: true, replace: true })}
+        >
+          <p>{t("cancel.confirmText")}</p>
+          <Form method="post" action={page}>
+            <input type="hidden" name="intent" value="cancel" />
+            <ButtonGroup>
+              <Button variant="warning" disabled={busy}>
+                {t("cancel.confirm")}
+              </Button>
+              <LinkButton variant="secondary" to={page} preventScrollReset>
+                {t("cancel.keep")}
+              </LinkButton>
+            </ButtonGroup>
+          </Form>
+        </Dialog>
+      ) : (
+        <LinkButton variant="warning" to={`${page}?confirm=cancel#cancel-heading`}>
+          {t("cancel.link")}
+        </LinkButton>
+      )}
+    </section>
+  );
+}
