@@ -1,6 +1,6 @@
 import { DEFAULT_GRADING_LABELS } from "../form-draft";
 import { sql } from "drizzle-orm";
-import { previousSemester, semesterFor, type Semester } from "../semesters";
+import { osloDate, previousSemester, semesterFor, type Semester } from "../semesters";
 import type { Db } from "./client.server";
 import {
   answers,
@@ -364,9 +364,10 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     .insert(studentReferences)
     .values(placements(classA.id, studentIds.slice(0, 12), [teacher1, teacher2], [supervisor1, supervisor2]))
     .returning();
-  await tx
+  const refsB = await tx
     .insert(studentReferences)
-    .values(placements(classB.id, studentIds.slice(12, 24), [teacher3, admin], [supervisor3, supervisor4]));
+    .values(placements(classB.id, studentIds.slice(12, 24), [teacher3, admin], [supervisor3, supervisor4]))
+    .returning();
   const oldStudents = studentIds.slice(0, 4);
   const refsOld = await tx
     .insert(studentReferences)
@@ -467,6 +468,8 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
       seed: 2,
     });
   }
+
+  await insertMidConfirmedSigningForm(tx, refsB[6].id, classB.midSemesterDate, today);
 
   await insertHistory(tx, {
     previous,
@@ -651,6 +654,25 @@ function commentFor(isStudent: boolean, seed: number, questionIndex: number): st
   if ((seed + questionIndex) % 5 !== 3) return null;
   const comments = isStudent ? STUDENT_COMMENTS : SUPERVISOR_COMMENTS;
   return comments[(seed + questionIndex) % comments.length];
+}
+
+/**
+ * Student 19 (SYK2002, followed by laerer3 and veileder3) has had the mid-semester assessment: the
+ * teacher has confirmed the signing form's mid-semester part, so the demo shows a form in progress.
+ * Confirmed on the class's mid-semester date, or today while that is still ahead.
+ */
+async function insertMidConfirmedSigningForm(tx: Tx, studentReferenceId: number, midSemesterDate: string | null, today: Date): Promise<void> {
+  const todayIso = osloDate(today);
+  const confirmedOn = midSemesterDate !== null && midSemesterDate < todayIso ? midSemesterDate : todayIso;
+  const at = new Date(Math.min(instant(confirmedOn, 9).getTime(), today.getTime()));
+  await tx.insert(signingForms).values({
+    studentReferenceId,
+    midSemesterCompletedDate: confirmedOn,
+    midSemesterSpecificCompetenceAreasBegun: true,
+    midSemesterStudentHasGivenFeedback: true,
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 /** The previous semester, finished: everything answered and sent, signing forms signed and locked. */

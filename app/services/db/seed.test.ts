@@ -235,7 +235,7 @@ test("the previous semester is finished: signed, locked signing forms and a conf
   const refIds = previousPeriod!.classes[0].studentReferences.map((r) => r.id);
   expect(refIds.length).toBeGreaterThan(0);
 
-  const signed = await database.db.select().from(signingForms);
+  const signed = (await database.db.select().from(signingForms)).filter((f) => f.isLocked);
   expect(signed.map((f) => f.studentReferenceId).toSorted()).toEqual(refIds.toSorted());
   for (const f of signed) {
     expect(f).toMatchObject({
@@ -254,6 +254,43 @@ test("the previous semester is finished: signed, locked signing forms and a conf
   expect(refIds).toContain(given[0].studentReferenceId);
   expect(given[0].submittedAt).not.toBeNull();
   expect(given[0].studentConfirmedWarningAt).not.toBeNull();
+});
+
+test("this semester, student 19 in SYK2002 has a signing form with the mid-semester part confirmed, and nobody else has one", async () => {
+  const open = await database.db
+    .select({ form: signingForms, email: users.email, subjectCode: subjects.subjectCode, midSemesterDate: classes.midSemesterDate })
+    .from(signingForms)
+    .innerJoin(studentReferences, eq(studentReferences.id, signingForms.studentReferenceId))
+    .innerJoin(users, eq(users.id, studentReferences.studentUserId))
+    .innerJoin(classes, eq(classes.id, studentReferences.classId))
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .where(eq(signingForms.isLocked, false));
+  expect(open).toHaveLength(1);
+  const [{ form, email, subjectCode, midSemesterDate }] = open;
+  expect({ email, subjectCode }).toEqual({ email: "student19@example.org", subjectCode: "SYK2002" });
+  // The class's mid-semester date (7 October) has passed on 22 November: the form was confirmed that day.
+  expect(midSemesterDate).toBe("2026-10-07");
+  expect(form).toMatchObject({
+    midSemesterCompletedDate: "2026-10-07",
+    midSemesterSpecificCompetenceAreasBegun: true,
+    midSemesterStudentHasGivenFeedback: true,
+    endSemesterCompletedDate: null,
+    signedByStudentDate: null,
+    signedByAdvisorDate: null,
+    signedByTeacherDate: null,
+  });
+});
+
+test("a demo seeded before the mid-semester date has the form confirmed today, not in the future", async () => {
+  const early = await openTestDatabase();
+  try {
+    await seedDemo(early.db, new Date("2026-09-01T10:00:00Z"));
+    const [form] = await early.db.select().from(signingForms).where(eq(signingForms.isLocked, false));
+    expect(form.midSemesterCompletedDate).toBe("2026-09-01");
+    expect(form.createdAt.getTime()).toBeLessThanOrEqual(new Date("2026-09-01T10:00:00Z").getTime());
+  } finally {
+    await early.close();
+  }
 });
 
 test("the seed follows the calendar: in spring the previous semester is last autumn", async () => {
