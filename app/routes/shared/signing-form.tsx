@@ -406,7 +406,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                 ) : null}
                 <Button disabled={busy}>{t("sign.button")}</Button>
               </Form>
-            ) : rights.signBlocked && rights.signBlocked !== "alreadySigned" && rights.banner === null ? (
+            ) : rights.signBlocked && !["alreadySigned", "notCreated"].includes(rights.signBlocked) && rights.banner === null ? (
               <p>{t(`refused.${rights.signBlocked}`)}</p>
             ) : null}
           </section>
