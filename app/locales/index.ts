@@ -19,6 +19,8 @@ import enAnswers from "./en/answers.json";
 import nbAnswers from "./nb/answers.json";
 import enScale from "./en/scale.json";
 import nbScale from "./nb/scale.json";
+import enDocuments from "./en/documents.json";
+import nbDocuments from "./nb/documents.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -45,6 +47,7 @@ const resources = {
     placement: nbPlacement,
     answers: nbAnswers,
     scale: nbScale,
+    documents: nbDocuments,
   },
   en: {
     common: enCommon,
@@ -60,6 +63,7 @@ const resources = {
     placement: enPlacement,
     answers: enAnswers,
     scale: enScale,
+    documents: enDocuments,
   },
 } satisfies Resource;
 

@@ -19,17 +19,25 @@ export interface ReadPdf {
   viewerPreferences: Record<string, unknown>;
   /** The bookmarks' titles, top level. */
   outline: string[];
-  /** The document's structure tree (under a "Root" node). */
+  /** The structure tree as pdf.js gives it for the first page: the elements with content there, their ancestors, and whole tables and lists. */
   structure: StructNode;
-  /** How often each role occurs in the structure tree. */
+  /** How often each role occurs in the whole structure tree. */
   roles: Map<string, number>;
   /** The fonts the pages draw text with: name and whether the file is embedded. */
   fonts: { name: string; embedded: boolean }[];
 }
 
-function count(node: StructNode, into: Map<string, number>): void {
-  if (node.role) into.set(node.role, (into.get(node.role) ?? 0) + 1);
-  for (const child of node.children ?? []) count(child, into);
+/**
+ * The structure elements of the whole file, by role. pdf.js builds a tree per page, of the elements
+ * with content on that page, so no one page's tree counts them all; pdfkit writes each element as
+ * an uncompressed dictionary (`/S /TR` with its parent `/P`), which can be counted exactly.
+ */
+function countRoles(bytes: Uint8Array): Map<string, number> {
+  const roles = new Map<string, number>();
+  for (const match of Buffer.from(bytes).toString("latin1").matchAll(/<<\n\/S \/(\w+)\n(?:\/A <<[^>]*>>\n)?\/P \d+ 0 R\n/g)) {
+    roles.set(match[1], (roles.get(match[1]) ?? 0) + 1);
+  }
+  return roles;
 }
 
 /** Reads a PDF back the way a viewer or screen reader would: text, structure, metadata, fonts. */
@@ -37,7 +45,6 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
   const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, fontExtraProperties: true }).promise;
   const pageTexts: string[] = [];
   const artifactTexts: string[][] = [];
-  const roles = new Map<string, number>();
   const fonts = new Map<string, boolean>();
   let structure: StructNode = {};
   for (let n = 1; n <= pdf.numPages; n++) {
@@ -67,7 +74,6 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
       fonts.set(font.name, !font.missingFile);
     });
   }
-  count(structure, roles);
   const { info } = await pdf.getMetadata();
   const viewerPreferences = ((await pdf.getViewerPreferences()) ?? {}) as Record<string, unknown>;
   const outline = ((await pdf.getOutline()) ?? []).map((item) => item.title);
@@ -81,7 +87,7 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
     viewerPreferences,
     outline,
     structure,
-    roles,
+    roles: countRoles(bytes),
     fonts: [...fonts].map(([name, embedded]) => ({ name, embedded })),
   };
 }

@@ -225,8 +225,7 @@ export class PdfWriter {
    * of the header row (an artifact there: a screen reader has read it once already).
    */
   table(table: PdfTable): this {
-    const total = table.columns.reduce((sum, c) => sum + c.width, 0);
-    const widths = table.columns.map((c) => (c.width / total) * this.width);
+    const widths = this.columnWidths(table);
     const xs = widths.map((_, i) => PAGE.left + widths.slice(0, i).reduce((a, b) => a + b, 0));
     const cellHeight = (text: string, i: number, font: string) =>
       this.textHeight(text || " ", font, SIZE.table, widths[i] - 2 * CELL_PAD.x) + 2 * CELL_PAD.y;
@@ -294,6 +293,31 @@ export class PdfWriter {
     this.doc.y += 10;
     this.doc.font(REGULAR).fontSize(SIZE.body);
     return this;
+  }
+
+  /**
+   * Each column's share of the width, but never narrower than its longest word (a label like
+   * "Praksisveileder" is not broken mid-word): the room comes from the columns that have more than
+   * they need, as long as there is any; past that, words break.
+   */
+  private columnWidths(table: PdfTable): number[] {
+    const total = table.columns.reduce((sum, c) => sum + c.width, 0);
+    const shares = table.columns.map((c) => (c.width / total) * this.width);
+    const longestWord = (text: string, font: string) =>
+      Math.max(0, ...text.split(/\s+/).map((word) => this.doc.font(font).fontSize(SIZE.table).widthOfString(word)));
+    const minimum = table.columns.map(
+      (c, i) =>
+        Math.max(longestWord(c.header, BOLD), ...table.rows.map((row) => longestWord(row[i] ?? "", table.rowHeaders && i === 0 ? BOLD : REGULAR))) +
+        2 * CELL_PAD.x +
+        1,
+    );
+    const widths = shares.map((share, i) => Math.max(share, minimum[i]));
+    const excess = widths.reduce((a, b) => a + b, 0) - this.width;
+    const slack = widths.map((w, i) => Math.max(0, w - minimum[i]));
+    const slackTotal = slack.reduce((a, b) => a + b, 0);
+    if (excess <= 0) return widths;
+    if (slackTotal < excess) return shares;
+    return widths.map((w, i) => w - (excess * slack[i]) / slackTotal);
   }
 
   /** A two-column table of labelled facts (the label is the row's header). */
