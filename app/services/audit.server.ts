@@ -35,7 +35,8 @@ export type AuditAction =
   | "invitation.sent"
   | "invitation.accepted"
   | "answers.sent"
-  | "expectations.saved";
+  | "expectations.saved"
+  | "document.downloaded";
 
 export async function audit(
   db: Db,

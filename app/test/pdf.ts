@@ -58,7 +58,8 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
         if (item.str.trim() === "") continue;
         (inArtifact > 0 ? artifacts : words).push(item.str);
       } else if (item.type === "beginMarkedContent" || item.type === "beginMarkedContentProps") {
-        if (inArtifact > 0 || item.tag === "Artifact") inArtifact++;
+        // pdf.js sends the marked content's tag, though its types leave it out.
+        if (inArtifact > 0 || (item as { tag?: string }).tag === "Artifact") inArtifact++;
       } else if (item.type === "endMarkedContent" && inArtifact > 0) {
         inArtifact--;
       }

@@ -124,8 +124,8 @@ export class PdfWriter {
     return this.containers[this.containers.length - 1];
   }
 
-  /** Starts a new page when less than `height` is left, so a heading does not end a page alone. */
-  private keepSpace(height: number): void {
+  /** Starts a new page when less than `height` is left, so what belongs together (a heading and what follows) is not parted. */
+  keepSpace(height: number): void {
     if (this.doc.y + height > this.bottom) this.doc.addPage();
   }
 
@@ -148,8 +148,8 @@ export class PdfWriter {
     const size = SIZE[`h${level}`];
     const above = level === 1 ? 0 : level === 2 ? 14 : 9;
     const below = level <= 2 ? 6 : 4;
-    // The heading and about three lines of what follows.
-    this.keepSpace(above + this.textHeight(text, BOLD, size, this.width) + 3 * (SIZE.body + LINE_GAP) + below);
+    // The heading and the start of what follows: a few lines, or a table's header and first row.
+    this.keepSpace(above + this.textHeight(text, BOLD, size, this.width) + below + 90);
     if (this.doc.y > PAGE.top) this.doc.y += above;
     if (level <= 2) this.doc.outline.addItem(text);
     this.element(`H${level}`, () => {
@@ -309,7 +309,8 @@ export class PdfWriter {
       (c, i) =>
         Math.max(longestWord(c.header, BOLD), ...table.rows.map((row) => longestWord(row[i] ?? "", table.rowHeaders && i === 0 ? BOLD : REGULAR))) +
         2 * CELL_PAD.x +
-        1,
+        // A line that fills its width exactly makes pdfkit's wrapper add an empty line.
+        6,
     );
     const widths = shares.map((share, i) => Math.max(share, minimum[i]));
     const excess = widths.reduce((a, b) => a + b, 0) - this.width;

@@ -325,6 +325,8 @@ export async function emptyFormDocument(form: FormForAnswering, s: DocumentSetti
       }
     } else {
       for (const q of numbered) {
+        // The question, its help text and the box to write in stay on one page.
+        w.keepSpace(150);
         w.paragraph(t("emptyForm.numbered", { number: q.number, text: q.text }), { bold: true });
         if (q.helpText) w.paragraph(t("emptyForm.helpText", { text: q.helpText }), { small: true, muted: true });
         w.writingSpace(84);
