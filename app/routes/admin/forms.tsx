@@ -27,7 +27,7 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
   const pdfLink = (form: { id: number; name: string }) => (
     <a href={pdfPath(form.id)}>
       {t("documents:links.emptyForm")}
-      <VisuallyHidden>: {form.name}</VisuallyHidden>
+      <VisuallyHidden> {t("documents:links.emptyFormFor", { form: form.name })}</VisuallyHidden>
     </a>
   );
   const { mainForms, specificForms } = loaderData;
