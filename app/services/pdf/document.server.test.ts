@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { readPdf, roleOutline } from "~/test/pdf";
-import { PdfWriter, type PdfSetup } from "./document.server";
+import { PdfWriter, printable, type PdfSetup } from "./document.server";
 
 const setup: PdfSetup = {
   title: "Prøvedokument for Åse Ødegård",
@@ -18,7 +18,8 @@ const setup: PdfSetup = {
 test("a tagged document: language, title shown as the window title, metadata, and every text in the embedded DejaVu Sans", async () => {
   const w = new PdfWriter(setup);
   w.heading(1, "Overskrift med æøå ÆØÅ");
-  w.paragraph("Første avsnitt.\nAndre linje i samme avsnitt.");
+  // As a browser posts a textarea: Windows line ends, and a tab.
+  w.paragraph("Første avsnitt.\r\nAndre linje i\tsamme avsnitt.");
   w.list(["Ett punkt", "To punkter"]);
   const pdf = await readPdf(await w.finish());
 
@@ -96,4 +97,8 @@ test("a long table breaks between rows and repeats its header row on the next pa
   expect(table?.children?.[0].children?.map((c) => c.role)).toEqual(["TH", "TH", "TH"]);
   expect(table?.children?.[1].children?.map((c) => c.role)).toEqual(["TH", "TD", "TD"]);
   expect(pdf.roles.get("TR")).toBe(71);
+});
+
+test("typed text is made printable: line ends kept, tabs as spaces, other control characters dropped", () => {
+  expect(printable("Linje én\r\nLinje to\rLinje tre\tslutt\u0007\u0000")).toBe("Linje én\nLinje to\nLinje tre slutt");
 });

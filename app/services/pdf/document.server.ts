@@ -69,6 +69,14 @@ const SIZE = { body: 10.5, small: 9, table: 8.5, frame: 8, h1: 19, h2: 15, h3: 1
 const LINE_GAP = 2.5;
 const CELL_PAD = { x: 5, y: 4 } as const;
 
+/**
+ * Text as typed in a browser: Windows line ends, tabs and other control characters have no glyph
+ * in the font and would print as boxes; a line end is kept as a line end.
+ */
+export function printable(text: string): string {
+  return text.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "");
+}
+
 type HeadingLevel = 1 | 2 | 3 | 4;
 /** pdfkit writes a table cell's scope (0.19+); its types do not list it yet. */
 type CellOptions = PDFKit.Mixins.StructureElementOptions & { scope?: "Row" | "Column" };
@@ -144,7 +152,8 @@ export class PdfWriter {
     return this.doc.font(font).fontSize(size).heightOfString(text, { width, lineGap: LINE_GAP });
   }
 
-  heading(level: HeadingLevel, text: string): this {
+  heading(level: HeadingLevel, heading: string): this {
+    const text = printable(heading);
     const size = SIZE[`h${level}`];
     const above = level === 1 ? 0 : level === 2 ? 14 : 9;
     const below = level <= 2 ? 6 : 4;
@@ -160,7 +169,8 @@ export class PdfWriter {
   }
 
   /** A paragraph; line breaks in the text are kept (answers and comments are typed with them). */
-  paragraph(text: string, style: { bold?: boolean; muted?: boolean; small?: boolean } = {}): this {
+  paragraph(content: string, style: { bold?: boolean; muted?: boolean; small?: boolean } = {}): this {
+    const text = printable(content);
     const size = style.small ? SIZE.small : SIZE.body;
     const font = style.bold ? BOLD : REGULAR;
     this.keepSpace(2 * (size + LINE_GAP));
@@ -181,7 +191,7 @@ export class PdfWriter {
     const list = this.doc.struct("L");
     this.container.add(list);
     const indent = 14;
-    for (const item of items) {
+    for (const item of items.map(printable)) {
       this.keepSpace(2 * (SIZE.body + LINE_GAP));
       const entry = this.doc.struct("LI");
       list.add(entry);
@@ -224,7 +234,12 @@ export class PdfWriter {
    * A table whose rows never split; when a row does not fit, it goes on the next page under a copy
    * of the header row (an artifact there: a screen reader has read it once already).
    */
-  table(table: PdfTable): this {
+  table(content: PdfTable): this {
+    const table: PdfTable = {
+      ...content,
+      columns: content.columns.map((c) => ({ ...c, header: printable(c.header) })),
+      rows: content.rows.map((row) => row.map(printable)),
+    };
     const widths = this.columnWidths(table);
     const xs = widths.map((_, i) => PAGE.left + widths.slice(0, i).reduce((a, b) => a + b, 0));
     const cellHeight = (text: string, i: number, font: string) =>
