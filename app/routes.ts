@@ -6,6 +6,12 @@ export default [
   route("healthz", "routes/api/healthz.ts"),
   route("dev/outbox", "routes/dev/outbox.tsx"),
   route("api/periods/:periodId/students-csv", "routes/api/students-csv.ts"),
+  // Documents (PDF): guarded like the pages that link to them; every download of a student's document is audited.
+  route("api/forms/:formId/pdf", "routes/api/form-pdf.ts"),
+  route("api/classes/:classId/students/:studentUserId/forms/:formId/pdf", "routes/api/answers-pdf.ts"),
+  route("api/classes/:classId/students/:studentUserId/warning/pdf", "routes/api/warning-pdf.ts"),
+  route("api/classes/:classId/students/:studentUserId/signingform/pdf", "routes/api/signing-form-pdf.ts"),
+  route("api/classes/:classId/students/:studentUserId/full/pdf", "routes/api/full-pdf.ts"),
   // The form page's autosave (fetch with JavaScript); the page's own action handles plain posts.
   route("api/answers", "routes/api/answers.ts"),
 

@@ -21,6 +21,8 @@ import enScale from "./en/scale.json";
 import nbScale from "./nb/scale.json";
 import enSigning from "./en/signing.json";
 import nbSigning from "./nb/signing.json";
+import enDocuments from "./en/documents.json";
+import nbDocuments from "./nb/documents.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -48,6 +50,7 @@ const resources = {
     answers: nbAnswers,
     scale: nbScale,
     signing: nbSigning,
+    documents: nbDocuments,
   },
   en: {
     common: enCommon,
@@ -64,6 +67,7 @@ const resources = {
     answers: enAnswers,
     scale: enScale,
     signing: enSigning,
+    documents: enDocuments,
   },
 } satisfies Resource;
 

@@ -41,7 +41,8 @@ export type AuditAction =
   | "signing_form.signed"
   | "signing_form.cancelled"
   | "result.submitted"
-  | "result.submission_failed";
+  | "result.submission_failed"
+  | "document.downloaded";
 
 export async function audit(
   db: Db,

@@ -50,9 +50,14 @@ export function asciiFileName(name: string): string {
 }
 
 /**
- * `Content-Disposition: attachment` for a server-chosen file name: an ASCII `filename` and the
- * real name in `filename*` (RFC 6266 / 5987), so "Høst" survives in every current browser.
+ * `Content-Disposition` for a server-chosen file name: an ASCII `filename` and the real name in
+ * `filename*` (RFC 6266 / 5987), so "Høst" survives in every current browser. `inline` lets the
+ * browser show the file (a PDF) and still offers the name when it is saved.
  */
+export function contentDisposition(type: "inline" | "attachment", fileName: string, ascii = asciiFileName(fileName)): string {
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
+}
+
 export function attachmentDisposition(fileName: string): string {
-  return `attachment; filename="${asciiFileName(fileName)}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
+  return contentDisposition("attachment", fileName);
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Card, LinkButton, Table, Tag } from "~/components/ui";
+import { Card, LinkButton, Table, Tag, VisuallyHidden } from "~/components/ui";
 import { listForms } from "~/services/admin-forms.server";
 import { getDb } from "~/services/db/index.server";
 import { requireRole } from "~/services/request.server";
@@ -19,9 +19,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const editPath = (formId: number) => `/admin/forms/edit/${formId}`;
+const pdfPath = (formId: number) => `/api/forms/${formId}/pdf`;
 
 export default function Forms({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminForms");
+  // A resource route (a file), so a full document request rather than client navigation.
+  const pdfLink = (form: { id: number; name: string }) => (
+    <a href={pdfPath(form.id)}>
+      {t("documents:links.emptyForm")}
+      <VisuallyHidden> {t("documents:links.emptyFormFor", { form: form.name })}</VisuallyHidden>
+    </a>
+  );
   const { mainForms, specificForms } = loaderData;
   const inUseTag = (inUse: boolean) =>
     inUse ? <Tag variant="success">{t("list.inUse")}</Tag> : <Tag>{t("list.notInUse")}</Tag>;
@@ -38,7 +46,7 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
         <ul className="card-grid">
           {mainForms.map((form) => (
             <li key={form.id}>
-              <Card title={form.name} headingLevel={3} href={editPath(form.id)}>
+              <Card title={form.name} headingLevel={3} href={editPath(form.id)} actions={pdfLink(form)}>
                 <p>
                   {t("list.groupCount", { count: form.groupCount })}, {t("list.questionCount", { count: form.questionCount })}
                 </p>
@@ -62,10 +70,11 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
             { header: t("list.groups"), numeric: true },
             { header: t("list.questions"), numeric: true },
             { header: t("list.status") },
+            { header: t("documents:links.pdfColumn") },
           ]}
           rows={specificForms.map((form) => ({
             key: String(form.id),
-            cells: [<Link to={editPath(form.id)}>{form.name}</Link>, form.groupCount, form.questionCount, inUseTag(form.inUse)],
+            cells: [<Link to={editPath(form.id)}>{form.name}</Link>, form.groupCount, form.questionCount, inUseTag(form.inUse), pdfLink(form)],
           }))}
         />
       )}

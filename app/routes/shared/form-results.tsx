@@ -31,6 +31,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     back: role === ROLE.Student ? "/student/forms" : `/${role === ROLE.Teacher ? "teacher" : "supervisor"}/class/${ids.classId}/student/${ids.studentUserId}`,
     // The viewer answers a half's form at this path plus `/assignment/:assignmentId` (the student's has another order).
     answerBase: base,
+    pdfHref: `/api/classes/${ids.classId}/students/${ids.studentUserId}/forms/${ids.formId}/pdf`,
   };
 }
 
@@ -71,7 +72,7 @@ function chartSeries(half: Half, groups: readonly Group[], t: (key: string, valu
 
 export default function FormResults({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("answers");
-  const { view, back, answerBase } = loaderData;
+  const { view, back, answerBase, pdfHref } = loaderData;
   return (
     <div className="app-content results-page">
       <p>
@@ -81,6 +82,10 @@ export default function FormResults({ loaderData }: Route.ComponentProps) {
         {t("results.heading", { form: view.formName })}
       </PageHeading>
       <p>{view.relation === "self" ? t("results.introStudent") : t("results.introStaff")}</p>
+      <p>
+        {/* A resource route (a file), so a full document request rather than client navigation. */}
+        <a href={pdfHref}>{t("documents:links.resultsPdf")}</a>
+      </p>
       {view.halves
         .filter((half) => half.assignmentId !== null)
         .map((half) => (

@@ -1,0 +1,23 @@
+import { idParam } from "~/services/ids";
+import { answersDocument, documentFileName } from "~/services/pdf/documents.server";
+import { studentDocument } from "~/services/pdf/download.server";
+import { formResults } from "~/services/results.server";
+import type { Route } from "./+types/answers-pdf";
+
+/** A form's answers about a student, both halves (the results page as a document). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const formId = idParam(params.formId);
+  return studentDocument({ request, context, params }, "answers", async ({ db, viewer, access, settings }) => {
+    const results = await formResults(db, viewer, { classId: access.classId, formId, studentUserId: access.studentUserId });
+    return {
+      bytes: await answersDocument(results, settings),
+      fileName: documentFileName(settings.t("fileNames.answers"), [
+        results.form.name,
+        { code: results.header.subjectCode },
+        results.header.periodName,
+        results.student.displayName,
+      ]),
+      details: { formId },
+    };
+  });
+}

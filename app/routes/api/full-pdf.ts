@@ -1,0 +1,17 @@
+import { notFound } from "~/services/ids";
+import { documentFileName, fullRecordDocument } from "~/services/pdf/documents.server";
+import { studentDocument } from "~/services/pdf/download.server";
+import { fullRecord } from "~/services/pdf/records.server";
+import type { Route } from "./+types/full-pdf";
+
+/** The student's whole placement in the class (spec §7 `.../full/pdf`): the student's home links it for earlier classes too. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  return studentDocument({ request, context, params }, "full", async ({ db, viewer, access, settings }) => {
+    const record = (await fullRecord(db, viewer, access)) ?? notFound();
+    const { header, student } = record.placement;
+    return {
+      bytes: await fullRecordDocument(record, settings),
+      fileName: documentFileName(settings.t("fileNames.full"), [{ code: header.subjectCode }, header.periodName, student.displayName]),
+    };
+  });
+}

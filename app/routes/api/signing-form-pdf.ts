@@ -1,0 +1,22 @@
+import { notFound } from "~/services/ids";
+import { documentFileName, signingFormDocument } from "~/services/pdf/documents.server";
+import { studentDocument } from "~/services/pdf/download.server";
+import { signingFormRecord } from "~/services/pdf/records.server";
+import { placementOf } from "~/services/placement.server";
+import type { Route } from "./+types/signing-form-pdf";
+
+/** The student's signing form as it stands; a form not yet saved is a 404 (spec §8). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  return studentDocument({ request, context, params }, "signingForm", async ({ db, viewer, access, settings }) => {
+    const form = (await signingFormRecord(db, access.referenceId)) ?? notFound();
+    const placement = (await placementOf(db, access.referenceId, viewer.userId)) ?? notFound();
+    return {
+      bytes: await signingFormDocument(placement, form, settings),
+      fileName: documentFileName(settings.t("fileNames.signingForm"), [
+        { code: placement.header.subjectCode },
+        placement.header.periodName,
+        placement.student.displayName,
+      ]),
+    };
+  });
+}
