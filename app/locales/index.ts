@@ -19,6 +19,8 @@ import enAnswers from "./en/answers.json";
 import nbAnswers from "./nb/answers.json";
 import enScale from "./en/scale.json";
 import nbScale from "./nb/scale.json";
+import enWarnings from "./en/warnings.json";
+import nbWarnings from "./nb/warnings.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -45,6 +47,7 @@ const resources = {
     placement: nbPlacement,
     answers: nbAnswers,
     scale: nbScale,
+    warnings: nbWarnings,
   },
   en: {
     common: enCommon,
@@ -60,6 +63,7 @@ const resources = {
     placement: enPlacement,
     answers: enAnswers,
     scale: enScale,
+    warnings: enWarnings,
   },
 } satisfies Resource;
 

@@ -35,7 +35,11 @@ export type AuditAction =
   | "invitation.sent"
   | "invitation.accepted"
   | "answers.sent"
-  | "expectations.saved";
+  | "expectations.saved"
+  | "warning.created"
+  | "warning.submitted"
+  | "warning.deleted"
+  | "warning.confirmed";
 
 export async function audit(
   db: Db,
