@@ -8,6 +8,8 @@ export default [
   route("api/periods/:periodId/students-csv", "routes/api/students-csv.ts"),
   // The form page's autosave (fetch with JavaScript); the page's own action handles plain posts.
   route("api/answers", "routes/api/answers.ts"),
+  // The warning page's autosave (fetch with JavaScript); the page's own action handles plain posts.
+  route("api/classes/:classId/students/:studentUserId/warning", "routes/api/warning.ts"),
 
   // Log-in area
   index("routes/auth/home.tsx"),
@@ -59,6 +61,7 @@ export default [
         id: "student-form",
       }),
       route(":studentUserId/form/:formId/class/:classId/results", "routes/shared/form-results.tsx", { id: "student-results" }),
+      route("warning", "routes/student/warning.tsx"),
     ]),
     route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
   ]),
@@ -73,6 +76,8 @@ export default [
       id: "teacher-form",
     }),
     route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", { id: "teacher-results" }),
+    route("class/:classId/student/:studentUserId/warning", "routes/teacher/warning.tsx"),
+    route("class/:classId/student/:studentUserId/warning/delete", "routes/teacher/warning-delete.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
   route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [

@@ -333,7 +333,7 @@ describe("deleting", () => {
     expect(await deleteWarning(db, { ...as(teacher), seenId: row.id + 1000 })).toEqual({ ok: false, error: "gone", state: "confirmed" });
     expect(await rowsOf(teacher)).toHaveLength(1);
 
-    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, changed: true });
+    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, deleted: "confirmed" });
     expect(await rowsOf(teacher)).toEqual([]);
     expect(await warningStateOf(db, teacher.referenceId)).toBe("none");
     expect(await warningFor(db, teacher)).toBeNull();
@@ -352,17 +352,18 @@ describe("deleting", () => {
     // What the student was given is still in the trail.
     expect((await auditsOf("student16@example.org", "warning.submitted"))[0].details).toMatchObject(FULL);
 
-    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, changed: false });
+    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, deleted: null });
   });
 
   test("a save from a page that still showed the deleted warning does not bring it back", async () => {
     const teacher = await accessOf("admin@example.org", ROLE.Teacher, "student16@example.org");
     const stale = await saveWarningDraft(db, { ...as(teacher), text: FULL, seenId: 123_456 });
-    expect(stale).toEqual({ ok: false, error: "gone", state: "none" });
+    expect(stale).toEqual({ ok: false, error: "gone", state: "none", currentId: null });
     expect(await submitWarning(db, { ...as(teacher), text: FULL, seenId: 123_456, mail })).toEqual({
       ok: false,
       error: "gone",
       state: "none",
+      currentId: null,
     });
     expect(await rowsOf(teacher)).toEqual([]);
     // Saved on purpose from a fresh start, it is a new warning.
@@ -373,7 +374,7 @@ describe("deleting", () => {
   test("a draft is deleted the same way", async () => {
     const teacher = await accessOf("admin@example.org", ROLE.Teacher, "student15@example.org");
     const [row] = await rowsOf(teacher);
-    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, changed: true });
+    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, deleted: "draft" });
     expect(await rowsOf(teacher)).toEqual([]);
     expect((await auditsOf("student15@example.org", "warning.deleted"))[0].details).toMatchObject({ state: "draft", submittedAt: null });
   });

@@ -4,7 +4,9 @@ import { audit } from "./audit.server";
 import type { Db } from "./db/client.server";
 import { classes, studentReferences, subjects, users, warnings, type Warning } from "./db/schema";
 import { sendMail, type Mail } from "./email.server";
+import type { Language } from "~/locales";
 import type { StudentAccess } from "./permissions.server";
+import { formatDayTime } from "./semesters";
 import {
   normaliseWarning,
   sameText,
@@ -80,6 +82,23 @@ export async function warningFor(db: Db, access: Pick<Access, "referenceId" | "r
   };
 }
 
+/** The warning as pages show it: dates as people read them, in the page's language. */
+export function warningForView(warning: WarningView, language: Language) {
+  const at = (date: Date | null) => (date ? formatDayTime(date, language) : null);
+  return {
+    id: warning.id,
+    state: warning.state,
+    text: warning.text,
+    teacherName: warning.teacherName,
+    createdText: at(warning.createdAt)!,
+    updatedText: at(warning.updatedAt)!,
+    givenText: at(warning.submittedAt),
+    confirmedText: at(warning.confirmedAt),
+  };
+}
+
+export type WarningForView = ReturnType<typeof warningForView>;
+
 interface ChangeInput {
   access: Access;
   actorUserId: number;
@@ -88,15 +107,15 @@ interface ChangeInput {
 }
 
 /**
- * Why a change was refused. notAllowed: not this person's to do; alreadyGiven: the warning has been
+ * A refusal says why. notAllowed: not this person's to do; alreadyGiven: the warning has been
  * given, so it is not edited; gone: the warning the page was showing has been deleted (or replaced)
- * meanwhile; none: there is no warning (to delete or confirm); invalid: see fieldErrors.
+ * meanwhile; none: there is no warning (to confirm); invalid: see fieldErrors.
  */
-export type WarningRefusal = "notAllowed" | "alreadyGiven" | "gone" | "none" | "invalid";
-
 export type SaveOutcome =
   | { ok: true; warningId: number; created: boolean; updatedAt: Date }
-  | { ok: false; error: Exclude<WarningRefusal, "invalid">; state: WarningState }
+  | { ok: false; error: "notAllowed" | "alreadyGiven"; state: WarningState }
+  /** `currentId`: the warning there is now, if any, for the page to continue from. */
+  | { ok: false; error: "gone"; state: WarningState; currentId: number | null }
   | { ok: false; error: "invalid"; fieldErrors: Partial<Record<WarningField, WarningFieldError>>; state: WarningState };
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -126,7 +145,7 @@ export async function saveWarningDraft(
     const state = warningState(row);
     const refused = refusal(input.access, "save", state);
     if (refused) return { ok: false, error: refused, state };
-    if (stale(row, input.seenId)) return { ok: false, error: "gone", state };
+    if (stale(row, input.seenId)) return { ok: false, error: "gone", state, currentId: row?.id ?? null };
     const fieldErrors = warningErrors(text, "draft");
     if (Object.keys(fieldErrors).length > 0) return { ok: false, error: "invalid", fieldErrors, state };
     const now = input.now ?? new Date();
@@ -186,7 +205,7 @@ export async function submitWarning(
     }
     const refused = refusal(input.access, "submit", state);
     if (refused) return { ok: false, error: refused, state };
-    if (stale(row, input.seenId)) return { ok: false, error: "gone", state };
+    if (stale(row, input.seenId)) return { ok: false, error: "gone", state, currentId: row?.id ?? null };
     const fieldErrors = warningErrors(text, "submit");
     if (Object.keys(fieldErrors).length > 0) return { ok: false, error: "invalid", fieldErrors, state };
     // The teacher who gives the warning answers for it, whoever began the draft.
@@ -258,7 +277,8 @@ async function mailStudent(db: Db, access: Access, mail: WarningMailContext): Pr
   }
 }
 
-export type DeleteOutcome = { ok: true; changed: boolean } | { ok: false; error: "notAllowed" | "gone"; state: WarningState };
+/** `deleted`: the state of the warning the delete took away; null when there was none. */
+export type DeleteOutcome = { ok: true; deleted: WarningState | null } | { ok: false; error: "notAllowed" | "gone"; state: WarningState };
 
 /**
  * Deletes the warning, in any state: none is left (DESIGN.md §3). The trail keeps who deleted
@@ -269,7 +289,7 @@ export async function deleteWarning(db: Db, input: ChangeInput & { seenId: numbe
     const row = await lockedWarning(tx, input.access.referenceId);
     const state = warningState(row);
     if (warningDecision(input.access.relation, "delete", state) === "notAllowed") return { ok: false, error: "notAllowed", state };
-    if (!row) return { ok: true, changed: false };
+    if (!row) return { ok: true, deleted: null };
     // Another warning than the one confirmed for deletion (deleted and written anew meanwhile).
     if (row.id !== input.seenId) return { ok: false, error: "gone", state };
     await tx.delete(warnings).where(eq(warnings.id, row.id));
@@ -287,7 +307,7 @@ export async function deleteWarning(db: Db, input: ChangeInput & { seenId: numbe
         confirmedAt: row.studentConfirmedWarningAt?.toISOString() ?? null,
       },
     });
-    return { ok: true, changed: true };
+    return { ok: true, deleted: state };
   });
 }
 

@@ -1,4 +1,5 @@
 import { characters } from "./answering";
+import { parseId } from "./ids";
 import type { StudentRelation } from "./permissions.server";
 
 /**
@@ -105,4 +106,22 @@ export function isComplete(text: WarningText): boolean {
 
 export function sameText(a: WarningText, b: WarningText): boolean {
   return WARNING_FIELDS.every((field) => a[field] === b[field]);
+}
+
+/**
+ * The id of the warning a page was showing, as posted (`warningId`): null for none (empty), or
+ * undefined when it is no id at all (a malformed post).
+ */
+export function postedWarningId(value: FormDataEntryValue | null | undefined): number | null | undefined {
+  if (value === null || value === undefined || value === "") return null;
+  return typeof value === "string" ? (parseId(value) ?? undefined) : undefined;
+}
+
+/** The three texts as posted; a missing field is empty. */
+export function postedWarningText(form: FormData): WarningText {
+  const value = (field: WarningField) => {
+    const posted = form.get(field);
+    return typeof posted === "string" ? posted : "";
+  };
+  return normaliseWarning({ comment: value("comment"), passRequirement: value("passRequirement"), passRequirementSummary: value("passRequirementSummary") });
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
+import { WarningCard } from "~/components/app/Warning";
 import { PageHeading } from "~/components/ui";
 import { getDb } from "~/services/db/index.server";
 import { getLanguage } from "~/services/i18n.server";
@@ -10,6 +11,7 @@ import { placementOf } from "~/services/placement.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { placementForView } from "~/services/supervision.server";
+import { warningFor, warningForView } from "~/services/warnings.server";
 import type { Route } from "./+types/student";
 
 export const handle = { titleKey: "supervisor:student.title" };
@@ -23,12 +25,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Advisor }, classId, studentUserId);
   const placement = await placementOf(db, access.referenceId, session.user.id);
   if (!placement) notFound();
-  return { placement: placementForView(placement, getLanguage(context)), relation: access.relation };
+  // A given warning, read-only; a draft is the teachers' alone (ADR 0008).
+  const warning = await warningFor(db, access);
+  return {
+    placement: placementForView(placement, getLanguage(context)),
+    relation: access.relation,
+    warning: warning ? warningForView(warning, getLanguage(context)) : null,
+  };
 }
 
 export default function SupervisorStudent({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("supervisor");
-  const { placement, relation } = loaderData;
+  const { placement, relation, warning } = loaderData;
   const { header, student } = placement;
   const classId = header.classId;
   return (
@@ -44,7 +52,9 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
         placement={placement}
         formHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
         resultsHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
-      />
+      >
+        <WarningCard warning={warning} />
+      </StudentPlacement>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
+import { WarningCard } from "~/components/app/Warning";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, FieldError, PageHeading, Select, Table, VisuallyHidden } from "~/components/ui";
@@ -23,6 +24,7 @@ import {
   setAssignedSupervisor,
   supervisorsOfClass,
 } from "~/services/supervision.server";
+import { warningFor, warningForView } from "~/services/warnings.server";
 import type { Route } from "./+types/student";
 
 export const handle = { titleKey: "placement:teacher.title" };
@@ -59,8 +61,10 @@ export async function loader(args: Route.LoaderArgs) {
   const current = placement.advisor;
   const choices = current && !supervisors.some((s) => s.userId === current.userId) ? [current, ...supervisors] : supervisors;
   const following = new Set([current?.userId, ...placement.extraSupervisors.map((p) => p.userId)]);
+  const warning = await warningFor(db, access);
   return {
     placement: placementForView(placement, getLanguage(args.context)),
+    warning: warning ? warningForView(warning, getLanguage(args.context)) : null,
     supervisorChoices: choices,
     extraCandidates: supervisors.filter((s) => !following.has(s.userId)),
     classHasSupervisors: supervisors.length > 0,
@@ -149,7 +153,7 @@ export async function action(args: Route.ActionArgs) {
 export default function TeacherStudent({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("placement");
   const busy = useNavigation().state === "submitting";
-  const { placement, supervisorChoices, extraCandidates, classHasSupervisors } = loaderData;
+  const { placement, warning, supervisorChoices, extraCandidates, classHasSupervisors } = loaderData;
   const { header, student } = placement;
   const classId = header.classId;
   const classLink = `/teacher/class/${classId}`;
@@ -183,6 +187,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
         resultsHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
         supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
       >
+        <WarningCard warning={warning} href={`/teacher/class/${classId}/student/${student.userId}/warning`} />
         <h2>{t("teacher.supervisorHeading")}</h2>
         {supervisorChoices.length === 0 ? (
           <p>
