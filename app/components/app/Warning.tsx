@@ -6,9 +6,11 @@ import { headingTag, type HeadingLevel } from "~/components/ui/internal";
 import type { WarningForView } from "~/services/warnings.server";
 import { WARNING_FIELDS, type WarningState, type WarningText } from "~/services/warnings";
 
-const STATE_TAG: Record<WarningState, TagVariant> = { none: "neutral", draft: "neutral", given: "warning", confirmed: "success" };
+type ExistingState = Exclude<WarningState, "none">;
 
-export function WarningStateTag({ state }: { state: WarningState }) {
+const STATE_TAG: Record<ExistingState, TagVariant> = { draft: "neutral", given: "warning", confirmed: "success" };
+
+function WarningStateTag({ state }: { state: ExistingState }) {
   const { t } = useTranslation("warnings");
   return <Tag variant={STATE_TAG[state]}>{t(`state.${state}`)}</Tag>;
 }

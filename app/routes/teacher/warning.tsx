@@ -115,7 +115,6 @@ export async function action(args: Route.ActionArgs) {
   if (seenId === undefined) throw new Response("Bad Request", { status: 400 });
   const text = normaliseWarning(submission.value);
   const change = { access, actorUserId: session.user.id, ip: clientAddress(args.request), text, seenId };
-  const name = await displayNameOf(db, studentUserId);
 
   const outcome =
     submission.value.intent === "submit"
@@ -135,18 +134,8 @@ export async function action(args: Route.ActionArgs) {
       case "notAllowed":
         return notFound();
       case "invalid":
-        // The schema checked the same rules; the service checks them again on what it writes.
-        return refused(
-          submission.reply({
-            fieldErrors: Object.fromEntries(
-              WARNING_FIELDS.flatMap((field) => {
-                const error = outcome.fieldErrors[field];
-                return error ? [[field, [messageOf(field, error, text[field])]]] : [];
-              }),
-            ),
-          }),
-          400,
-        );
+        // The schema above checks the same rules (warnings.ts) on the same text first.
+        throw new Response("Bad Request", { status: 400 });
       case "gone":
         // The text stays on the page; it continues from the warning there is now.
         return refused(submission.reply({ formErrors: ["warnings:errors.gone"] }), 409, { seenId: outcome.currentId });
@@ -156,6 +145,7 @@ export async function action(args: Route.ActionArgs) {
   }
   if (!("changed" in outcome)) return redirectWithFlash(self, { type: "success", key: "warnings:teacher.saved" });
   if (!outcome.changed) return redirectWithFlash(self, { type: "info", key: "warnings:teacher.givenAgain" });
+  const name = await displayNameOf(db, studentUserId);
   return outcome.mailSent
     ? redirectWithFlash(self, { type: "success", key: "warnings:teacher.given", values: { name } })
     : redirectWithFlash(self, { type: "info", key: "warnings:teacher.givenMailFailed", values: { name } });
