@@ -14,6 +14,8 @@ export default [
   route("api/classes/:classId/students/:studentUserId/full/pdf", "routes/api/full-pdf.ts"),
   // The form page's autosave (fetch with JavaScript); the page's own action handles plain posts.
   route("api/answers", "routes/api/answers.ts"),
+  // The warning page's autosave (fetch with JavaScript); the page's own action handles plain posts.
+  route("api/classes/:classId/students/:studentUserId/warning", "routes/api/warning.ts"),
 
   // Log-in area
   index("routes/auth/home.tsx"),
@@ -67,6 +69,7 @@ export default [
       route(":studentUserId/form/:formId/class/:classId/results", "routes/shared/form-results.tsx", { id: "student-results" }),
       // The signing form: one implementation for the student, the teacher and the supervisor.
       route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "student-signing-form" }),
+      route("warning", "routes/student/warning.tsx"),
     ]),
     route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
   ]),
@@ -82,6 +85,8 @@ export default [
     }),
     route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", { id: "teacher-results" }),
     route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "teacher-signing-form" }),
+    route("class/:classId/student/:studentUserId/warning", "routes/teacher/warning.tsx"),
+    route("class/:classId/student/:studentUserId/warning/delete", "routes/teacher/warning-delete.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
   route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [

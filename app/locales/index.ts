@@ -23,6 +23,8 @@ import enSigning from "./en/signing.json";
 import nbSigning from "./nb/signing.json";
 import enDocuments from "./en/documents.json";
 import nbDocuments from "./nb/documents.json";
+import enWarnings from "./en/warnings.json";
+import nbWarnings from "./nb/warnings.json";
 import enAuth from "./en/auth.json";
 import enCommon from "./en/common.json";
 import enUi from "./en/ui.json";
@@ -51,6 +53,7 @@ const resources = {
     scale: nbScale,
     signing: nbSigning,
     documents: nbDocuments,
+    warnings: nbWarnings,
   },
   en: {
     common: enCommon,
@@ -68,6 +71,7 @@ const resources = {
     scale: enScale,
     signing: enSigning,
     documents: enDocuments,
+    warnings: enWarnings,
   },
 } satisfies Resource;
 

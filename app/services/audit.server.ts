@@ -42,7 +42,11 @@ export type AuditAction =
   | "signing_form.cancelled"
   | "result.submitted"
   | "result.submission_failed"
-  | "document.downloaded";
+  | "document.downloaded"
+  | "warning.created"
+  | "warning.submitted"
+  | "warning.deleted"
+  | "warning.confirmed";
 
 export async function audit(
   db: Db,

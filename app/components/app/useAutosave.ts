@@ -1,61 +1,52 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 
-/** The state of the form page's autosave, shown and announced as "Lagret", "Klarte ikke lagre" and so on. */
+/** The state of a page's autosave, shown and announced as "Lagret", "Klarte ikke lagre" and so on. */
 export type AutosaveStatus =
   | { state: "idle" }
   | { state: "saving" }
   | { state: "saved"; at: Date }
   | { state: "conflict"; count: number }
   | { state: "tooLong" }
+  /** The server will not take changes any more (say, the warning was given elsewhere); `reason` says why. */
+  | { state: "refused"; reason: string }
   | { state: "failed"; status: number | null };
 
-export interface AutosaveConflict {
-  questionId: number;
-  value: string | null;
-  comment: string | null;
-}
-
-interface AutosaveResponse {
-  tokens?: Record<string, string>;
-  conflicts?: AutosaveConflict[];
-  fieldErrors?: Record<string, string>;
-}
-
-const FIELD = /^([ac]):(\d+)$/;
-
-function fieldValue(form: HTMLFormElement, name: string): string {
-  const field = form.elements.namedItem(name);
-  if (field instanceof RadioNodeList) return field.value;
-  if (field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement) return field.value;
-  return "";
-}
-
-/** Characters as the server counts them: an emoji is one. */
-function characters(text: string): number {
-  return Array.from(text).length;
+/** The endpoint's answer as the adapter reads it. */
+export interface AutosaveAnswer {
+  ok: boolean;
+  status: number;
+  body: unknown;
 }
 
 /**
- * Saves a form page's changed answers `delayMs` after the last change, without leaving the page
- * (issue 6): only the questions changed since the last save are posted, each with the base token of
- * the answer it started from (answering.ts), and the tokens the server answers with become the new
- * bases. What is waiting is sent when the person leaves the page or the tab; a page post waits for
- * a save under way, so it starts from that save's tokens. A failed save keeps everything in the page
- * and is tried again with the next change.
+ * What a page autosaves and how: the fields, grouped under keys (a question, a whole draft), the
+ * post for the changed keys, and what the endpoint's answer means.
+ */
+export interface AutosaveAdapter {
+  /** The key an edited field is saved under; null for a field the autosave leaves alone. */
+  keyOf(fieldName: string): string | null;
+  /** A key's content now, to tell whether it changed again while a save was under way. */
+  snapshot(form: HTMLFormElement, key: string): string;
+  /** The post for the changed keys. Keys over a limit are left out of `sent` and reported as `held` (the counter says so). */
+  collect(form: HTMLFormElement, keys: ReadonlySet<string>): { body: FormData; sent: ReadonlySet<string>; held: boolean };
+  /**
+   * What the answer means: the keys now stored, the keys not to send again until they change
+   * (refused for good), and the status to show.
+   */
+  settle(form: HTMLFormElement, answer: AutosaveAnswer): { stored: string[]; dropped: string[]; status: AutosaveStatus };
+  /** Keys whose content as shown on the page is now the stored one. */
+  onSaved?(keys: string[]): void;
+}
+
+/**
+ * Saves a form's changed fields `delayMs` after the last change, without leaving the page (spec
+ * §4, §9: answers and warning drafts, 3 seconds). What is waiting is sent when the person leaves
+ * the page or the tab; a page post waits for a save under way, so it starts from what that save
+ * stored. A failed save keeps everything in the page and is tried again with the next change.
  */
 export function useAutosave(
   formRef: RefObject<HTMLFormElement | null>,
-  options: {
-    endpoint: string;
-    delayMs: number;
-    /** Fields that say where the answers belong (class, form, scheme, student). */
-    place: Record<string, string>;
-    limits: { comment: number; text: number };
-    onConflicts: (conflicts: AutosaveConflict[]) => void;
-    /** Questions whose answer as shown on the page is now the stored one. */
-    onSaved: (questionIds: number[]) => void;
-    enabled: boolean;
-  },
+  options: { endpoint: string; delayMs: number; adapter: AutosaveAdapter; enabled: boolean },
 ) {
   const [status, setStatus] = useState<AutosaveStatus>({ state: "idle" });
   const dirty = useRef(new Set<string>());
@@ -66,28 +57,6 @@ export function useAutosave(
     optionsRef.current = options;
   });
 
-  /** The changed answers as the endpoint takes them, leaving out any over its limit (the counter says so). */
-  const collect = useCallback((form: HTMLFormElement) => {
-    const { place, limits } = optionsRef.current;
-    const body = new FormData();
-    for (const [name, value] of Object.entries(place)) body.append(name, value);
-    const sent = new Map<string, string>();
-    let tooLong = false;
-    for (const id of dirty.current) {
-      const value = fieldValue(form, `a:${id}`);
-      const comment = fieldValue(form, `c:${id}`);
-      if (characters(comment) > limits.comment || characters(value) > limits.text) {
-        tooLong = true;
-        continue;
-      }
-      body.append(`b:${id}`, fieldValue(form, `b:${id}`));
-      body.append(`a:${id}`, value);
-      body.append(`c:${id}`, comment);
-      sent.set(id, `${value}\u0000${comment}`);
-    }
-    return { body, sent, tooLong };
-  }, []);
-
   const save = useCallback(async (): Promise<void> => {
     const form = formRef.current;
     if (!form || dirty.current.size === 0) return;
@@ -96,42 +65,30 @@ export function useAutosave(
       await inFlight.current;
       return save();
     }
-    const { body, sent, tooLong } = collect(form);
+    const { adapter, endpoint } = optionsRef.current;
+    const { body, sent, held } = adapter.collect(form, dirty.current);
     if (sent.size === 0) {
-      setStatus(tooLong ? { state: "tooLong" } : { state: "idle" });
+      setStatus(held ? { state: "tooLong" } : { state: "idle" });
       return;
     }
+    const snapshots = new Map([...sent].map((key) => [key, adapter.snapshot(form, key)]));
     const run = (async () => {
       setStatus({ state: "saving" });
       try {
-        const response = await fetch(optionsRef.current.endpoint, {
+        const response = await fetch(endpoint, {
           method: "POST",
           body,
           headers: { Accept: "application/json" },
           credentials: "same-origin",
         });
-        const result = (await response.json().catch(() => ({}))) as AutosaveResponse;
-        if (!response.ok) {
-          // Refused answers are not sent again until they change; the page shows the counters.
-          for (const id of Object.keys(result.fieldErrors ?? {})) dirty.current.delete(id);
-          setStatus(result.fieldErrors ? { state: "tooLong" } : { state: "failed", status: response.status });
-          return;
-        }
-        const saved: number[] = [];
-        const conflicts = result.conflicts ?? [];
-        const conflicting = new Set(conflicts.map((c) => String(c.questionId)));
-        for (const [id, token] of Object.entries(result.tokens ?? {})) {
-          const base = form.elements.namedItem(`b:${id}`);
-          if (base instanceof HTMLInputElement) base.value = token;
-          // Changed again while the save was under way: it stays to be saved.
-          if (sent.get(id) === `${fieldValue(form, `a:${id}`)}\u0000${fieldValue(form, `c:${id}`)}` && !conflicting.has(id)) {
-            dirty.current.delete(id);
-            saved.push(Number(id));
-          }
-        }
-        if (saved.length > 0) optionsRef.current.onSaved(saved);
-        if (conflicts.length > 0) optionsRef.current.onConflicts(conflicts);
-        setStatus(conflicts.length > 0 ? { state: "conflict", count: conflicts.length } : tooLong ? { state: "tooLong" } : { state: "saved", at: new Date() });
+        const answer = { ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) };
+        const settled = adapter.settle(form, answer);
+        for (const key of settled.dropped) dirty.current.delete(key);
+        // Changed again while the save was under way: it stays to be saved.
+        const saved = settled.stored.filter((key) => snapshots.has(key) && snapshots.get(key) === adapter.snapshot(form, key));
+        for (const key of saved) dirty.current.delete(key);
+        if (saved.length > 0) adapter.onSaved?.(saved);
+        setStatus(settled.status.state === "saved" && held ? { state: "tooLong" } : settled.status);
       } catch {
         setStatus({ state: "failed", status: null });
       }
@@ -142,7 +99,7 @@ export function useAutosave(
     } finally {
       inFlight.current = null;
     }
-  }, [formRef, collect]);
+  }, [formRef]);
 
   useEffect(() => {
     const form = formRef.current;
@@ -155,14 +112,13 @@ export function useAutosave(
       }, optionsRef.current.delayMs);
     };
     const onEdit = (event: Event) => {
-      const name = (event.target as HTMLInputElement | null)?.name ?? "";
-      const match = FIELD.exec(name);
-      if (!match) return;
-      dirty.current.add(match[2]);
+      const key = optionsRef.current.adapter.keyOf((event.target as HTMLInputElement | null)?.name ?? "");
+      if (key === null) return;
+      dirty.current.add(key);
       schedule();
     };
-    // A page change or sending posts every answer of the page itself, from the newest bases: a save
-    // under way is waited for, then the post goes on (pressed again by the same button).
+    // A page post carries every field itself, from the newest state: a save under way is waited
+    // for, then the post goes on (pressed again by the same button).
     const onSubmit = (event: SubmitEvent) => {
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
@@ -182,7 +138,7 @@ export function useAutosave(
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
       if (dirty.current.size === 0) return;
-      const { body, sent } = collect(form);
+      const { body, sent } = optionsRef.current.adapter.collect(form, dirty.current);
       if (sent.size === 0) return;
       void fetch(optionsRef.current.endpoint, { method: "POST", body, keepalive: true, credentials: "same-origin" }).catch(() => {});
       dirty.current.clear();
@@ -199,7 +155,45 @@ export function useAutosave(
       // Leaving the page inside the app (a link, the back button): the same.
       flush();
     };
-  }, [formRef, options.enabled, save, collect]);
+  }, [formRef, options.enabled, save]);
 
   return { status };
+}
+
+/** A field's value as posted: a radio group's chosen value, a text field's text. */
+export function fieldValue(form: HTMLFormElement, name: string): string {
+  const field = form.elements.namedItem(name);
+  if (field instanceof RadioNodeList) return field.value;
+  if (field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement) return field.value;
+  return "";
+}
+
+/** Characters as the server counts them: an emoji is one. */
+export function characters(text: string): number {
+  return Array.from(text).length;
+}
+
+/**
+ * The status line's text, from the page's own namespace: `autosave.saving`, `.saved` (with the
+ * time), `.conflict`, `.tooLong`, `.failed`/`.failedStatus`, and `.<reason>` for a refusal.
+ */
+export function autosaveStatusText(t: (key: string, options?: Record<string, unknown>) => string, status: AutosaveStatus, language: string): string {
+  switch (status.state) {
+    case "idle":
+      return "";
+    case "saving":
+      return t("autosave.saving");
+    case "saved":
+      return t("autosave.saved", {
+        time: status.at.toLocaleTimeString(language === "en" ? "en-GB" : "nb-NO", { hour: "2-digit", minute: "2-digit" }),
+      });
+    case "conflict":
+      return t("autosave.conflict", { count: status.count });
+    case "tooLong":
+      return t("autosave.tooLong");
+    case "refused":
+      return t(`autosave.${status.reason}`);
+    case "failed":
+      return status.status ? t("autosave.failedStatus", { status: status.status }) : t("autosave.failed");
+  }
 }

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { CommentList } from "~/components/app/CommentList";
 import { HelpText } from "~/components/app/HelpText";
-import { useAutosave, type AutosaveConflict, type AutosaveStatus } from "~/components/app/useAutosave";
+import { answerAutosave, type AutosaveConflict } from "~/components/app/answerAutosave";
+import { autosaveStatusText, useAutosave } from "~/components/app/useAutosave";
 import {
   AlertBanner,
   Button,
@@ -159,23 +160,6 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-function statusText(t: (key: string, options?: Record<string, unknown>) => string, status: AutosaveStatus, locale: string): string {
-  switch (status.state) {
-    case "idle":
-      return "";
-    case "saving":
-      return t("autosave.saving");
-    case "saved":
-      return t("autosave.saved", { time: status.at.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" }) });
-    case "conflict":
-      return t("autosave.conflict", { count: status.count });
-    case "tooLong":
-      return t("autosave.tooLong");
-    case "failed":
-      return status.status ? t("autosave.failedStatus", { status: status.status }) : t("autosave.failed");
-  }
-}
-
 function AnswerForm({
   view,
   refused,
@@ -200,17 +184,19 @@ function AnswerForm({
   const { status } = useAutosave(formRef, {
     endpoint: "/api/answers",
     delayMs: AUTOSAVE_DELAY_MS,
-    place: autosave,
-    limits: { comment: COMMENT_LIMIT, text: TEXT_ANSWER_LIMIT },
     enabled: hydrated,
-    onConflicts: (list) => setConflicts((current) => ({ ...current, ...Object.fromEntries(list.map((c) => [c.questionId, c])) })),
-    // The person's own version is stored now: the question's conflict is settled.
-    onSaved: (ids) =>
-      setConflicts((current) => {
-        const next = { ...current };
-        for (const id of ids) delete next[id];
-        return next;
-      }),
+    adapter: answerAutosave({
+      place: autosave,
+      limits: { comment: COMMENT_LIMIT, text: TEXT_ANSWER_LIMIT },
+      onConflicts: (list) => setConflicts((current) => ({ ...current, ...Object.fromEntries(list.map((c) => [c.questionId, c])) })),
+      // The person's own version is stored now: the question's conflict is settled.
+      onSaved: (ids) =>
+        setConflicts((current) => {
+          const next = { ...current };
+          for (const id of ids) delete next[id];
+          return next;
+        }),
+    }),
   });
   useEffect(() => {
     if (refused) setConflicts(Object.fromEntries(Object.entries(refused.conflicts).map(([id, c]) => [id, { questionId: Number(id), ...c }])));
@@ -301,7 +287,7 @@ function AnswerForm({
 
         {hydrated ? (
           <p className="answer-form__status" role="status">
-            {statusText(t as never, status, i18n.language === "en" ? "en-GB" : "nb-NO")}
+            {autosaveStatusText(t as never, status, i18n.language)}
           </p>
         ) : null}
 

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
+import { WarningCard } from "~/components/app/Warning";
 import { PageHeading } from "~/components/ui";
 import { getDb } from "~/services/db/index.server";
 import { getLanguage } from "~/services/i18n.server";
@@ -12,6 +13,7 @@ import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { signingFormCard } from "~/services/signing-form.server";
 import { placementForView } from "~/services/supervision.server";
+import { warningFor, warningForView } from "~/services/warnings.server";
 import type { Route } from "./+types/student";
 
 export const handle = { titleKey: "supervisor:student.title" };
@@ -26,16 +28,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const placement = await placementOf(db, access.referenceId, session.user.id);
   if (!placement) notFound();
   const language = getLanguage(context);
+  // A given warning, read-only; a draft is the teachers' alone (ADR 0008).
+  const warning = await warningFor(db, access);
   return {
     placement: placementForView(placement, language),
     relation: access.relation,
     signingForm: await signingFormCard(db, access.referenceId, language),
+    warning: warning ? warningForView(warning, language) : null,
   };
 }
 
 export default function SupervisorStudent({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("supervisor");
-  const { placement, relation, signingForm } = loaderData;
+  const { placement, relation, signingForm, warning } = loaderData;
   const { header, student } = placement;
   const classId = header.classId;
   return (
@@ -53,6 +58,7 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
         resultsHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
       >
         <SigningFormCard card={signingForm} href={`/supervisor/class/${classId}/student/${student.userId}/signingform`} />
+        <WarningCard warning={warning} />
       </StudentPlacement>
     </div>
   );

@@ -5,6 +5,7 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
+import { WarningCard } from "~/components/app/Warning";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, FieldError, PageHeading, Select, Table, VisuallyHidden } from "~/components/ui";
@@ -25,6 +26,7 @@ import {
   setAssignedSupervisor,
   supervisorsOfClass,
 } from "~/services/supervision.server";
+import { warningFor, warningForView } from "~/services/warnings.server";
 import type { Route } from "./+types/student";
 
 export const handle = { titleKey: "placement:teacher.title" };
@@ -61,8 +63,10 @@ export async function loader(args: Route.LoaderArgs) {
   const current = placement.advisor;
   const choices = current && !supervisors.some((s) => s.userId === current.userId) ? [current, ...supervisors] : supervisors;
   const following = new Set([current?.userId, ...placement.extraSupervisors.map((p) => p.userId)]);
+  const warning = await warningFor(db, access);
   return {
     placement: placementForView(placement, getLanguage(args.context)),
+    warning: warning ? warningForView(warning, getLanguage(args.context)) : null,
     supervisorChoices: choices,
     extraCandidates: supervisors.filter((s) => !following.has(s.userId)),
     classHasSupervisors: supervisors.length > 0,
@@ -152,7 +156,7 @@ export async function action(args: Route.ActionArgs) {
 export default function TeacherStudent({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("placement");
   const busy = useNavigation().state === "submitting";
-  const { placement, supervisorChoices, extraCandidates, classHasSupervisors, signingForm } = loaderData;
+  const { placement, warning, supervisorChoices, extraCandidates, classHasSupervisors, signingForm } = loaderData;
   const { header, student } = placement;
   const classId = header.classId;
   const classLink = `/teacher/class/${classId}`;
@@ -187,6 +191,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
         supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
       >
         <SigningFormCard card={signingForm} href={`/teacher/class/${classId}/student/${student.userId}/signingform`} mayCreate />
+        <WarningCard warning={warning} href={`/teacher/class/${classId}/student/${student.userId}/warning`} />
         <h2>{t("teacher.supervisorHeading")}</h2>
         {supervisorChoices.length === 0 ? (
           <p>

@@ -470,6 +470,7 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
   }
 
   await insertMidConfirmedSigningForm(tx, refsB[6].id, classB.midSemesterDate, today);
+  await insertGivenWarning(tx, refsB[5], daysAgo(3), daysAgo(2));
 
   await insertHistory(tx, {
     previous,
@@ -757,6 +758,26 @@ async function insertHistory(
     updatedAt: givenAt,
     submittedAt: givenAt,
     studentConfirmedWarningAt: instant(addDays(midDate, 5), 8),
+  });
+}
+
+/**
+ * This semester, student 18 (Aksel Lie, SYK2002, followed by the admin as teacher and by Jonas
+ * Eriksen) has been given a warning and has not confirmed it yet: the demo shows the student's alert.
+ */
+async function insertGivenWarning(tx: Tx, ref: { id: number; teacherUserId: number | null }, createdAt: Date, givenAt: Date): Promise<void> {
+  if (ref.teacherUserId === null) throw new Error("the warned demo student has no teacher");
+  await tx.insert(warnings).values({
+    studentReferenceId: ref.id,
+    teacherUserId: ref.teacherUserId,
+    comment:
+      "Du kommer ofte for sent til vakt og har flere ganger ikke meldt fra om endringer i pasientenes tilstand. Det er fare for at du ikke når læringsutbyttet om pasientsikkerhet.",
+    passRequirement:
+      "Du må møte presis til alle vakter resten av perioden, rapportere endringer i pasientens tilstand til veileder med en gang, og bruke NEWS2 ved hver observasjon.",
+    passRequirementSummary: "Presis oppmøte og fortløpende rapportering av endringer i pasientens tilstand.",
+    createdAt,
+    updatedAt: givenAt,
+    submittedAt: givenAt,
   });
 }
 

@@ -249,9 +249,8 @@ test("the previous semester is finished: signed, locked signing forms and a conf
     expect(f.signedByTeacherDate && f.signedByStudentDate && f.signedByAdvisorDate).toBeTruthy();
   }
 
-  const given = await database.db.select().from(warnings);
+  const given = (await database.db.select().from(warnings)).filter((w) => refIds.includes(w.studentReferenceId));
   expect(given).toHaveLength(1);
-  expect(refIds).toContain(given[0].studentReferenceId);
   expect(given[0].submittedAt).not.toBeNull();
   expect(given[0].studentConfirmedWarningAt).not.toBeNull();
 });
@@ -291,6 +290,27 @@ test("a demo seeded before the mid-semester date has the form confirmed today, n
   } finally {
     await early.close();
   }
+});
+
+test("this semester, one warning is given and waits for the student to confirm it: student 18's in SYK2002", async () => {
+  const rows = await database.db
+    .select({ warning: warnings, email: users.email, subjectCode: subjects.subjectCode, periodName: periods.name, teacher: studentReferences.teacherUserId })
+    .from(warnings)
+    .innerJoin(studentReferences, eq(studentReferences.id, warnings.studentReferenceId))
+    .innerJoin(users, eq(users.id, studentReferences.studentUserId))
+    .innerJoin(classes, eq(classes.id, studentReferences.classId))
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .where(eq(periods.name, "Høst 2026"));
+  expect(rows).toHaveLength(1);
+  const [{ warning, email, subjectCode, teacher }] = rows;
+  expect({ email, subjectCode }).toEqual({ email: "student18@example.org", subjectCode: "SYK2002" });
+  expect(warning.teacherUserId).toBe(teacher);
+  expect(warning.submittedAt).not.toBeNull();
+  expect(warning.studentConfirmedWarningAt).toBeNull();
+  expect(warning.submittedAt!.getTime()).toBeLessThanOrEqual(today.getTime());
+  expect(warning.createdAt.getTime()).toBeLessThanOrEqual(warning.submittedAt!.getTime());
+  for (const text of [warning.comment, warning.passRequirement, warning.passRequirementSummary]) expect(text.trim()).not.toBe("");
 });
 
 test("the seed follows the calendar: in spring the previous semester is last autumn", async () => {

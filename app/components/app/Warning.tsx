@@ -1,0 +1,82 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { SummaryList, Tag, type TagVariant } from "~/components/ui";
+import { headingTag, type HeadingLevel } from "~/components/ui/internal";
+import type { WarningForView } from "~/services/warnings.server";
+import { WARNING_FIELDS, type WarningState, type WarningText } from "~/services/warnings";
+
+type ExistingState = Exclude<WarningState, "none">;
+
+const STATE_TAG: Record<ExistingState, TagVariant> = { draft: "neutral", given: "warning", confirmed: "success" };
+
+function WarningStateTag({ state }: { state: ExistingState }) {
+  const { t } = useTranslation("warnings");
+  return <Tag variant={STATE_TAG[state]}>{t(`state.${state}`)}</Tag>;
+}
+
+/** The three texts of a warning, each under its heading, line breaks as written. */
+export function WarningContent({ text, headingLevel = 2 }: { text: WarningText; headingLevel?: HeadingLevel }) {
+  const { t } = useTranslation("warnings");
+  const Heading = headingTag(headingLevel);
+  return (
+    <div className="warning-content">
+      {WARNING_FIELDS.map((field) => (
+        <div key={field} className="warning-content__part">
+          <Heading className="warning-content__heading">{t(`fields.${field}.label`)}</Heading>
+          <p className="warning-content__text">{text[field]}</p>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Where the warning stands, with its dates (spec §3: created, updated, given, confirmed). */
+export function WarningFacts({ warning }: { warning: WarningForView }) {
+  const { t } = useTranslation("warnings");
+  return (
+    <SummaryList
+      rows={[
+        { key: t("facts.state"), value: <WarningStateTag state={warning.state} /> },
+        { key: t("facts.created"), value: warning.createdText },
+        { key: t("facts.updated"), value: warning.updatedText },
+        {
+          key: t("facts.given"),
+          value: warning.givenText ? t("facts.givenBy", { date: warning.givenText, teacher: warning.teacherName }) : t("facts.notYet"),
+        },
+        { key: t("facts.confirmed"), value: warning.confirmedText ?? t("facts.notYet") },
+      ]}
+    />
+  );
+}
+
+/** One line about the warning for the staff's student pages: given by whom and when, confirmed or not. */
+function cardText(t: (key: string, options?: Record<string, unknown>) => string, warning: WarningForView | null): string {
+  if (!warning) return t("card.none");
+  if (warning.state === "draft") return t("card.draft");
+  return t(`card.${warning.state}`, { teacher: warning.teacherName, date: warning.givenText, confirmed: warning.confirmedText });
+}
+
+/**
+ * The warning on a teacher's or supervisor's page of a student. The teacher gets the way to it
+ * (`href`); the supervisor, who may only read, gets the text itself.
+ */
+export function WarningCard({ warning, href }: { warning: WarningForView | null; href?: string }) {
+  const { t } = useTranslation("warnings");
+  const headingId = useId();
+  const action = !warning ? "write" : warning.state === "draft" ? "continue" : "open";
+  return (
+    <section className="warning-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>
+        {t("card.heading")} {warning ? <WarningStateTag state={warning.state} /> : null}
+      </h2>
+      <p>{cardText(t as never, warning)}</p>
+      {warning && !href && warning.state !== "draft" ? <WarningContent text={warning.text} headingLevel={3} /> : null}
+      {href ? (
+        <p>
+          <Link to={href}>{t(`card.${action}`)}</Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { getDb } from "~/services/db/index.server";
+import { idParam, notFound } from "~/services/ids";
+import { requireStudentAccess } from "~/services/permissions.server";
+import { clientAddress, readFormData, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { postedWarningId, postedWarningText } from "~/services/warnings";
+import { saveWarningDraft } from "~/services/warnings.server";
+import type { Route } from "./+types/warning";
+
+/**
+ * The warning page's autosave (spec §7 `POST api/classes/{c}/students/{s}/warning`): the teacher's
+ * draft, saved without leaving the page, by the same rules and checks as the page's own "Lagre
+ * utkast" (a teacher of the class; warnings.server.ts). Answers in JSON: the warning's id, or why not.
+ */
+export async function loader() {
+  throw new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const session = requireRole(request, context, ROLE.Teacher);
+  const db = await getDb();
+  const access = await requireStudentAccess(
+    db,
+    { userId: session.user.id, role: ROLE.Teacher },
+    idParam(params.classId),
+    idParam(params.studentUserId),
+  );
+  const form = await readFormData(request);
+  const seenId = postedWarningId(form.get("warningId"));
+  const headers = { "Cache-Control": "no-store" };
+  if (seenId === undefined) return Response.json({ error: "malformed" }, { status: 400, headers });
+  const outcome = await saveWarningDraft(db, {
+    access,
+    actorUserId: session.user.id,
+    ip: clientAddress(request),
+    text: postedWarningText(form),
+    seenId,
+  });
+  if (outcome.ok) return Response.json({ warningId: outcome.warningId, savedAt: outcome.updatedAt.toISOString() }, { headers });
+  switch (outcome.error) {
+    case "notAllowed":
+      return notFound();
+    case "invalid":
+      return Response.json({ error: "invalid", fieldErrors: outcome.fieldErrors }, { status: 400, headers });
+    case "gone":
+      return Response.json({ error: "gone", currentId: outcome.currentId }, { status: 409, headers });
+    case "alreadyGiven":
+      return Response.json({ error: "alreadyGiven" }, { status: 409, headers });
+  }
+}

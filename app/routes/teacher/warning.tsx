@@ -1,0 +1,278 @@
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { z } from "zod";
+import { WarningContent, WarningFacts } from "~/components/app/Warning";
+import { autosaveStatusText, useAutosave } from "~/components/app/useAutosave";
+import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
+import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
+import { useValidatedForm } from "~/components/use-validated-form";
+import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
+import { useHydrated } from "~/components/ui/internal";
+import { characters } from "~/services/answering";
+import { classHeader } from "~/services/admin-classes.server";
+import { getDb } from "~/services/db/index.server";
+import { redirectWithFlash } from "~/services/flash.server";
+import { getInstance, getLanguage } from "~/services/i18n.server";
+import { idParam, notFound } from "~/services/ids";
+import { appName, currentInstitution } from "~/services/institution.server";
+import { requireStudentAccess } from "~/services/permissions.server";
+import { clientAddress, mailOrigin, readFormData, requireRole } from "~/services/request.server";
+import { ROLE } from "~/services/roles";
+import { displayNameOf } from "~/services/supervision.server";
+import {
+  isComplete,
+  normaliseWarning,
+  postedWarningId,
+  WARNING_FIELDS,
+  WARNING_TEXT_LIMIT,
+  warningErrors,
+  type WarningField,
+  type WarningFieldError,
+  type WarningText,
+} from "~/services/warnings";
+import { saveWarningDraft, submitWarning, warningFor, warningForView } from "~/services/warnings.server";
+import type { Route } from "./+types/warning";
+
+export const handle = { titleKey: "warnings:title" };
+
+/** Spec §4, §9: the draft saves itself 3 seconds after the last edit. */
+const AUTOSAVE_DELAY_MS = 3000;
+
+const text = z.string().optional();
+
+/** A refused text's message, as an i18n key (with how far over the limit it is). */
+function messageOf(field: WarningField, error: WarningFieldError, value: string): string {
+  if (error === "required") return `warnings:errors.${field}Required`;
+  return errorMessage(`warnings:errors.${field}TooLong`, { over: String(characters(value) - WARNING_TEXT_LIMIT) });
+}
+
+/**
+ * "Lagre utkast" (save) takes a partial draft; "Gi varsel" (submit) needs all three texts. Shared
+ * by the browser's checks and the server's; without an intent (a field's check on blur) as a draft.
+ */
+const schema = z
+  .object({
+    intent: z.enum(["save", "submit"]).default("save"),
+    warningId: z.string().optional(),
+    comment: text,
+    passRequirement: text,
+    passRequirementSummary: text,
+  })
+  .superRefine((value, ctx) => {
+    const posted = normaliseWarning(value);
+    const errors = warningErrors(posted, value.intent === "submit" ? "submit" : "draft");
+    for (const field of WARNING_FIELDS) {
+      const error = errors[field];
+      if (error) ctx.addIssue({ code: "custom", path: [field], message: messageOf(field, error, posted[field]) });
+    }
+  });
+
+/**
+ * A refused post: the reply (messages and what was typed), the warning the page continues from
+ * when that changed (`seenId`), and the text that could not be saved because the warning was given.
+ */
+function refused(result: SubmissionResult<string[]>, status: number, more: { seenId?: number | null; unsaved?: WarningText } = {}) {
+  return data({ result, seenId: more.seenId, unsaved: more.unsaved ?? null }, { status });
+}
+
+async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
+  const session = requireRole(args.request, args.context, ROLE.Teacher);
+  const classId = idParam(args.params.classId);
+  const studentUserId = idParam(args.params.studentUserId);
+  const db = await getDb();
+  // Every teacher of the class, not only the student's own: a colleague may stand in (ADR 0008).
+  const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Teacher }, classId, studentUserId);
+  const studentPage = `/teacher/class/${classId}/student/${studentUserId}`;
+  return { session, db, access, classId, studentUserId, studentPage, self: `${studentPage}/warning` };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { db, access, classId, studentUserId, studentPage, self } = await guard(args);
+  const header = (await classHeader(db, classId)) ?? notFound();
+  const warning = await warningFor(db, access);
+  return {
+    header: { subjectCode: header.subjectCode, subjectName: header.subjectName },
+    studentName: await displayNameOf(db, studentUserId),
+    warning: warning ? warningForView(warning, getLanguage(args.context)) : null,
+    paths: {
+      student: studentPage,
+      delete: `${self}/delete`,
+      autosave: `/api/classes/${classId}/students/${studentUserId}/warning`,
+      pdf: `/api/classes/${classId}/students/${studentUserId}/warning/pdf`,
+    },
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { session, db, access, studentUserId, self } = await guard(args);
+  const formData = await readFormData(args.request);
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return refused(submission.reply(), 400);
+  const seenId = postedWarningId(submission.value.warningId);
+  if (seenId === undefined) throw new Response("Bad Request", { status: 400 });
+  const text = normaliseWarning(submission.value);
+  const change = { access, actorUserId: session.user.id, ip: clientAddress(args.request), text, seenId };
+
+  const outcome =
+    submission.value.intent === "submit"
+      ? await submitWarning(db, {
+          ...change,
+          mail: {
+            // The student's mail in Norwegian, as the app's other mails: no language choice to go by.
+            t: getInstance(args.context).getFixedT("nb", "warnings"),
+            origin: mailOrigin(),
+            appName: appName(currentInstitution(), "nb"),
+          },
+        })
+      : await saveWarningDraft(db, change);
+
+  if (!outcome.ok) {
+    switch (outcome.error) {
+      case "notAllowed":
+        return notFound();
+      case "invalid":
+        // The schema above checks the same rules (warnings.ts) on the same text first.
+        throw new Response("Bad Request", { status: 400 });
+      case "gone":
+        // The text stays on the page; it continues from the warning there is now.
+        return refused(submission.reply({ formErrors: ["warnings:errors.gone"] }), 409, { seenId: outcome.currentId });
+      case "alreadyGiven":
+        return refused(submission.reply({ formErrors: ["warnings:errors.alreadyGiven"] }), 409, { unsaved: text });
+    }
+  }
+  if (!("changed" in outcome)) return redirectWithFlash(self, { type: "success", key: "warnings:teacher.saved" });
+  if (!outcome.changed) return redirectWithFlash(self, { type: "info", key: "warnings:teacher.givenAgain" });
+  const name = await displayNameOf(db, studentUserId);
+  return outcome.mailSent
+    ? redirectWithFlash(self, { type: "success", key: "warnings:teacher.given", values: { name } })
+    : redirectWithFlash(self, { type: "info", key: "warnings:teacher.givenMailFailed", values: { name } });
+}
+
+/** A refusal (409) means the warning changed elsewhere: show it as it is now, with or without JavaScript. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 ? true : defaultShouldRevalidate;
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type ActionData = Route.ComponentProps["actionData"];
+
+export default function TeacherWarning({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("warnings");
+  const { header, studentName, warning, paths } = loaderData;
+  const given = warning !== null && warning.state !== "draft";
+  const unsaved = actionData?.unsaved ?? null;
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={paths.student}>{t("teacher.backToStudent", { name: studentName })}</Link>
+      </p>
+      <PageHeading caption={`${studentName} · ${header.subjectCode} ${header.subjectName}`}>{t("heading")}</PageHeading>
+      {given ? (
+        <>
+          {unsaved ? (
+            <AlertBanner variant="error" heading={t("teacher.unsavedHeading")}>
+              <p>{t("teacher.unsavedText")}</p>
+              <WarningContent text={unsaved} headingLevel={3} />
+            </AlertBanner>
+          ) : null}
+          <WarningFacts warning={warning} />
+          <p>{t("teacher.givenIntro")}</p>
+          <WarningContent text={warning.text} />
+          <p>
+            {/* A resource route (a file): a full document request, not client navigation. */}
+            <a href={paths.pdf}>{t("pdf")}</a>
+          </p>
+          <p>
+            <Link to={paths.delete}>{t("teacher.delete")}</Link>
+          </p>
+        </>
+      ) : (
+        <DraftForm warning={warning} paths={paths} actionData={actionData} />
+      )}
+    </div>
+  );
+}
+
+function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warning"]; paths: LoaderData["paths"]; actionData: ActionData }) {
+  const { t, i18n } = useTranslation("warnings");
+  const hydrated = useHydrated();
+  const busy = useNavigation().state === "submitting";
+  const formRef = useRef<HTMLFormElement>(null);
+  const [form, fields] = useValidatedForm(schema, actionData?.result);
+  const [refused, setRefused] = useState<WarningAutosaveRefusal | null>(null);
+  const { status } = useAutosave(formRef, {
+    endpoint: paths.autosave,
+    delayMs: AUTOSAVE_DELAY_MS,
+    enabled: hydrated && refused === null,
+    adapter: warningAutosave({ onRefused: setRefused }),
+  });
+
+  const initial = (field: WarningField): string => {
+    const posted = fields[field].initialValue;
+    return typeof posted === "string" ? posted : (warning?.text[field] ?? "");
+  };
+  const [complete, setComplete] = useState(() => isComplete(normaliseWarning(Object.fromEntries(WARNING_FIELDS.map((f) => [f, initial(f)])))));
+  const seenId = actionData?.seenId !== undefined ? actionData.seenId : (warning?.id ?? null);
+  const summary = errorSummaryItems(t, WARNING_FIELDS.map((field) => fields[field]), { errors: form.errors, fieldId: "comment" });
+
+  return (
+    <>
+      <ErrorSummary errors={summary} />
+      {warning ? <WarningFacts warning={warning} /> : null}
+      <p>{t("teacher.intro")}</p>
+      <p>{t("teacher.draftPrivate")}</p>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        ref={formRef}
+        onInput={(event) => setComplete(isComplete(normaliseWarning(Object.fromEntries(new FormData(event.currentTarget)) as Partial<WarningText>)))}
+      >
+        {/* Keyed by the id, so a new one from the server replaces the field; an autosave updates it in place. */}
+        <input type="hidden" name="warningId" defaultValue={seenId ?? ""} key={`warning-${seenId ?? "new"}`} />
+        {WARNING_FIELDS.map((field) => (
+          <TextArea
+            key={field}
+            name={fields[field].name}
+            id={fields[field].id}
+            label={t(`fields.${field}.label`)}
+            hint={t(`fields.${field}.hint`)}
+            rows={field === "passRequirementSummary" ? 4 : 8}
+            maxLength={WARNING_TEXT_LIMIT}
+            softLimit
+            defaultValue={initial(field)}
+            error={firstError(t, fields[field].errors)}
+          />
+        ))}
+        {hydrated ? (
+          <p className="warning-form__status" role="status">
+            {autosaveStatusText(t as never, status, i18n.language)}
+          </p>
+        ) : null}
+        <p id="give-hint">{t("teacher.giveHint")}</p>
+        {hydrated && !complete ? <p id="complete-hint">{t("teacher.completeHint")}</p> : null}
+        <ButtonGroup>
+          <Button
+            name="intent"
+            value="submit"
+            disabled={busy || (hydrated && !complete)}
+            aria-describedby={hydrated && !complete ? "give-hint complete-hint" : "give-hint"}
+          >
+            {t("teacher.give")}
+          </Button>
+          <Button name="intent" value="save" variant="secondary" disabled={busy}>
+            {t("teacher.save")}
+          </Button>
+        </ButtonGroup>
+      </Form>
+      {warning ? (
+        <p>
+          <Link to={paths.delete}>{t("teacher.deleteDraft")}</Link>
+        </p>
+      ) : null}
+    </>
+  );
+}
