@@ -7,14 +7,15 @@ import { openTestDatabase } from "~/test/db";
 import { readPdf, roleOutline } from "~/test/pdf";
 import { formForAnswering } from "../answers.server";
 import type { Database } from "../db/client.server";
-import { classes, forms, studentReferences, subjects, warnings } from "../db/schema";
+import { classes, forms, signingForms, studentReferences, subjects, warnings } from "../db/schema";
 import { seedDemo } from "../db/seed.server";
 import { institutions } from "../institution.server";
 import { requireStudentAccess, type Viewer } from "../permissions.server";
 import { formResults } from "../results.server";
 import { ROLE } from "../roles";
-import { answersDocument, documentFileName, emptyFormDocument, fullRecordDocument, type DocumentSettings } from "./documents.server";
+import { answersDocument, documentFileName, emptyFormDocument, fullRecordDocument, signingFormDocument, type DocumentSettings } from "./documents.server";
 import { fullRecord, givenWarning, mayReadForm, signingFormRecord } from "./records.server";
+import { placementOf } from "../placement.server";
 
 const now = new Date("2026-11-22T12:00:00Z");
 let database: Database;
@@ -163,6 +164,28 @@ test("a form's answers: the viewer's own draft is shown as a draft", async () =>
   expect(pdf.text).toContain("Student: Jakob Pedersen, utkast (bare synlig for deg)");
   expect(pdf.text).toContain("Student Jakob Pedersen (utkast)");
   expect(roleOutline(pdf.structure).slice(0, 4)).toEqual(["Document", "  H1", "  P", "  H2"]);
+});
+
+test("the signing form reads its answers by the form's own rule: 'Ikke relevant' only where allowed and once the part is saved", async () => {
+  const db = database.db;
+  const access = await requireStudentAccess(db, { userId: id.admin, role: ROLE.Admin }, await classOf("SYK2002"), await userIdOf(db, "student19@example.org"));
+  const placement = (await placementOf(db, access.referenceId, id.admin))!;
+  const s = await settings("nb");
+  // The demo's student 19: the mid part confirmed (the feedback talk not relevant), the end part not yet saved.
+  await db.update(signingForms).set({ midSemesterStudentHasGivenFeedback: null }).where(eq(signingForms.studentReferenceId, access.referenceId));
+  let text = (await readPdf(await signingFormDocument(placement, (await signingFormRecord(db, access.referenceId))!, s))).text;
+  expect(text).toContain("Ikke relevant");
+  expect(text).not.toContain("Ja Ikke relevant");
+  expect(text.match(/Ikke besvart/g)?.length).toBe(5);
+
+  // The end part saved: work requirements may be not relevant; nothing is unanswered any more.
+  await db
+    .update(signingForms)
+    .set({ endSemesterCompletedDate: "2026-11-20", attendancePassed: true, workRequirementsPassed: null, specificCompetenceAreasPassed: true, generalCompetenceAreasPassed: false, overallPassed: false })
+    .where(eq(signingForms.studentReferenceId, access.referenceId));
+  text = (await readPdf(await signingFormDocument(placement, (await signingFormRecord(db, access.referenceId))!, s))).text;
+  expect(text.match(/Ikke relevant/g)?.length).toBe(2);
+  expect(text).not.toContain("Ikke besvart");
 });
 
 test("an empty form: every group and question, the labels as boxes to tick, the help texts", async () => {

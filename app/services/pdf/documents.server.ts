@@ -4,6 +4,7 @@ import { appName, formatOrganisationNumber, type Institution } from "../institut
 import type { Placement } from "../placement.server";
 import { resultsForView, type FormResults, type ResultsView } from "../results.server";
 import { formatDay, formatDayTime } from "../semesters";
+import { choiceOf, type Choice, type Question } from "../signing-form";
 import { PdfWriter, type PdfColumn } from "./document.server";
 import type { FullRecord, GivenWarning, SigningFormRecord } from "./records.server";
 
@@ -96,10 +97,8 @@ export function documentFileName(kind: string, parts: readonly (string | { code:
 
 // ─── Shared pieces ───────────────────────────────────────────────────────────
 
-function yesNo(value: boolean | null, s: DocumentSettings, allowsNotRelevant: boolean): string {
-  if (value === true) return s.t("answer.yes");
-  if (value === false) return s.t("answer.no");
-  return s.t(allowsNotRelevant ? "answer.notRelevant" : "answer.notAnswered");
+function yesNo(choice: Choice, s: DocumentSettings): string {
+  return s.t(choice === "yes" ? "answer.yes" : choice === "no" ? "answer.no" : "answer.notRelevant");
 }
 
 function placementFacts(w: PdfWriter, placement: Placement, s: DocumentSettings, full: boolean): void {
@@ -231,16 +230,16 @@ function writeWarning(w: PdfWriter, warning: GivenWarning, s: DocumentSettings, 
   w.heading(headingLevel(level), t("warning.passRequirementSummary")).paragraph(warning.passRequirementSummary);
 }
 
-/**
- * Which yes/no answers of the signing form may be "not relevant" (null): the specific competence
- * areas, which a class without specific-competency forms does not have. Elsewhere null means the
- * answer is still missing.
- */
-const MAY_BE_NOT_RELEVANT = new Set(["midSemesterSpecificCompetenceAreasBegun", "specificCompetenceAreasPassed"]);
-
 function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSettings, level: number): void {
   const { t } = s;
-  const answer = (key: keyof SigningFormRecord & string) => [t(`signingForm.${key}`), yesNo(form[key] as boolean | null, s, MAY_BE_NOT_RELEVANT.has(key))] as [string, string];
+  // The signing form's own rule for what a null means: "Ikke relevant" once its part is saved
+  // where the question allows it, otherwise not answered yet.
+  const answer = (key: Question, partSaved: boolean) => {
+    const choice = choiceOf(key, form[key], partSaved);
+    return [t(`signingForm.${key}`), choice ? yesNo(choice, s) : t("answer.notAnswered")] as [string, string];
+  };
+  const midSaved = form.midSemesterCompletedDate !== null;
+  const endSaved = form.endSemesterCompletedDate !== null;
   const headers: [string, string] = [t("facts.field"), t("facts.value")];
   const notDone = t("signingForm.notDone");
 
@@ -248,8 +247,8 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
   w.facts(
     [
       [t("signingForm.midSemesterCompletedDate"), day(form.midSemesterCompletedDate, s) ?? notDone],
-      answer("midSemesterSpecificCompetenceAreasBegun"),
-      answer("midSemesterStudentHasGivenFeedback"),
+      answer("midSemesterSpecificCompetenceAreasBegun", midSaved),
+      answer("midSemesterStudentHasGivenFeedback", midSaved),
     ],
     headers,
   );
@@ -257,11 +256,11 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
   w.facts(
     [
       [t("signingForm.endSemesterCompletedDate"), day(form.endSemesterCompletedDate, s) ?? notDone],
-      answer("attendancePassed"),
-      answer("workRequirementsPassed"),
-      answer("specificCompetenceAreasPassed"),
-      answer("generalCompetenceAreasPassed"),
-      answer("overallPassed"),
+      answer("attendancePassed", endSaved),
+      answer("workRequirementsPassed", endSaved),
+      answer("specificCompetenceAreasPassed", endSaved),
+      answer("generalCompetenceAreasPassed", endSaved),
+      [t("signingForm.overallPassed"), form.overallPassed === null ? t("answer.notAnswered") : yesNo(form.overallPassed ? "yes" : "no", s)],
     ],
     headers,
   );
