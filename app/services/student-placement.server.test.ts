@@ -250,9 +250,11 @@ describe("small rules", () => {
 
   test("the paths of the form page and the documents are the spec's", () => {
     expect(studentFormPath(7, { formId: 3, assignmentId: 5 }, 2)).toBe("/student/7/form/3/class/2/assignment/5");
-    expect(documentPaths(2, 7)).toEqual({
+    expect(documentPaths(2, 7, true)).toEqual({
       fullPdf: "/api/classes/2/students/7/full/pdf",
       signingFormPdf: "/api/classes/2/students/7/signingform/pdf",
     });
+    // No signing form yet: no link to a document that is not there.
+    expect(documentPaths(2, 7, false)).toEqual({ fullPdf: "/api/classes/2/students/7/full/pdf", signingFormPdf: null });
   });
 });

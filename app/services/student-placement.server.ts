@@ -2,7 +2,7 @@ import { and, asc, eq, gte, lte } from "drizzle-orm";
 import { redirect } from "react-router";
 import { audit } from "./audit.server";
 import type { Db } from "./db/client.server";
-import { classes, periods, studentReferences, subjects, users } from "./db/schema";
+import { classes, periods, signingForms, studentReferences, subjects, users } from "./db/schema";
 import { matchingClasses } from "./memberships.server";
 import type { FormProgress, Placement } from "./placement.server";
 
@@ -137,8 +137,25 @@ export function studentResultsPath(studentUserId: number, formId: number, classI
   return `/student/${studentUserId}/form/${formId}/class/${classId}/results`;
 }
 
-/** The documents of a student's placement (resource routes of the documents issue). */
-export function documentPaths(classId: number, studentUserId: number): { fullPdf: string; signingFormPdf: string } {
+/**
+ * The documents of a student's placement. The signing form's only once there is one: its PDF
+ * answers 404 until then, and a button that leads nowhere is worse than none.
+ */
+export function documentPaths(
+  classId: number,
+  studentUserId: number,
+  hasSigningForm: boolean,
+): { fullPdf: string; signingFormPdf: string | null } {
   const base = `/api/classes/${classId}/students/${studentUserId}`;
-  return { fullPdf: `${base}/full/pdf`, signingFormPdf: `${base}/signingform/pdf` };
+  return { fullPdf: `${base}/full/pdf`, signingFormPdf: hasSigningForm ? `${base}/signingform/pdf` : null };
+}
+
+/** The classes in which the student has a signing form (saved at least once). */
+export async function classesWithSigningForm(db: Db, studentUserId: number): Promise<Set<number>> {
+  const rows = await db
+    .select({ classId: studentReferences.classId })
+    .from(signingForms)
+    .innerJoin(studentReferences, eq(studentReferences.id, signingForms.studentReferenceId))
+    .where(eq(studentReferences.studentUserId, studentUserId));
+  return new Set(rows.map((r) => r.classId));
 }

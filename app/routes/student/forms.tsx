@@ -44,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     resultsHref: studentResultsPath(userId, form.formId, classId),
   });
   const { current, other } = formsByHalf(placement);
+  const signingForm = await signingFormCard(db, placement.referenceId, language);
   const person = (p: { userId: number; displayName: string; email: string }) => ({
     userId: p.userId,
     displayName: p.displayName,
@@ -56,8 +57,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       subjectName: placement.header.subjectName,
       periodName: placement.header.periodName,
     },
-    documents: documentPaths(classId, userId),
-    signingForm: await signingFormCard(db, placement.referenceId, language),
+    signingForm,
+    documents: documentPaths(classId, userId, signingForm.state !== "notCreated"),
     signingFormHref: `/student/class/${classId}/student/${userId}/signingform`,
     teacher: placement.teacher ? person(placement.teacher) : null,
     advisor: placement.advisor ? person(placement.advisor) : null,
@@ -141,9 +142,11 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
         <LinkButton to={documents.fullPdf} reloadDocument variant="secondary">
           {t("forms.downloadForms")}
         </LinkButton>
-        <LinkButton to={documents.signingFormPdf} reloadDocument variant="secondary">
-          {t("forms.downloadSigningForm")}
-        </LinkButton>
+        {documents.signingFormPdf ? (
+          <LinkButton to={documents.signingFormPdf} reloadDocument variant="secondary">
+            {t("forms.downloadSigningForm")}
+          </LinkButton>
+        ) : null}
       </ButtonGroup>
 
       <h2>{t("forms.peopleHeading")}</h2>

@@ -10,7 +10,7 @@ import { placementOf } from "~/services/placement.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { osloDate } from "~/services/semesters";
-import { currentReferenceOf, documentPaths } from "~/services/student-placement.server";
+import { classesWithSigningForm, currentReferenceOf, documentPaths } from "~/services/student-placement.server";
 import type { Route } from "./+types/home";
 
 export const handle = { titleKey: "student:home.title" };
@@ -41,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
   }
 
+  const signed = await classesWithSigningForm(db, userId);
   const earlier = (await classesOfStudent(db, userId, today))
     .filter((c) => c.endDate < today)
     .map((c) => ({
@@ -48,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       subjectCode: c.subjectCode,
       subjectName: c.subjectName,
       periodName: c.periodName,
-      ...documentPaths(c.classId, userId),
+      ...documentPaths(c.classId, userId, signed.has(c.classId)),
     }));
 
   return {
@@ -144,12 +145,14 @@ export default function StudentHome({ loaderData }: Route.ComponentProps) {
                         <VisuallyHidden> {context}</VisuallyHidden>
                       </Link>
                     </li>
-                    <li>
-                      <Link to={c.signingFormPdf} reloadDocument>
-                        {t("home.downloadSigningForm")}
-                        <VisuallyHidden> {context}</VisuallyHidden>
-                      </Link>
-                    </li>
+                    {c.signingFormPdf ? (
+                      <li>
+                        <Link to={c.signingFormPdf} reloadDocument>
+                          {t("home.downloadSigningForm")}
+                          <VisuallyHidden> {context}</VisuallyHidden>
+                        </Link>
+                      </li>
+                    ) : null}
                   </ul>,
                 ],
               };
