@@ -140,6 +140,12 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   expect((await sentOnLeaving).ok()).toBe(true);
   await page.goto(formPage);
   await expect(questions(page).nth(1).getByRole("radio", { name: "Uselvstendig" })).toBeChecked();
+
+  // Logged out meanwhile (another tab, an expired session): the save fails, and says so.
+  await page.context().clearCookies();
+  await questions(page).nth(1).getByRole("radio", { name: "Veiledet" }).check();
+  await expect(page.locator(".answer-form__status")).toHaveText(/^Klarte ikke lagre \(feil 401\)/, { timeout: 8000 });
+  await expect(questions(page).nth(1).getByRole("radio", { name: "Veiledet" })).toBeChecked();
 });
 
 test("with JavaScript, an answer changed in another tab meanwhile is shown, not overwritten", async ({ page, context }, testInfo) => {

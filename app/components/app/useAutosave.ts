@@ -81,7 +81,10 @@ export function useAutosave(
           headers: { Accept: "application/json" },
           credentials: "same-origin",
         });
-        const answer = { ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) };
+        // An ended session answers with the log-in page (a redirect fetch follows): nothing was saved.
+        const answer = response.redirected
+          ? { ok: false, status: 401, body: {} }
+          : { ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) };
         const settled = adapter.settle(form, answer);
         for (const key of settled.dropped) dirty.current.delete(key);
         // Changed again while the save was under way: it stays to be saved.
