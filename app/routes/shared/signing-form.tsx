@@ -1,6 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigate, useNavigation } from "react-router";
 import { z } from "zod";
@@ -20,6 +21,7 @@ import {
   TextArea,
   TextField,
 } from "~/components/ui";
+import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -219,6 +221,9 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   const [midForm, midFields] = useValidatedForm(midPartSchema, lastResultFor(actionData, "saveMid"));
   const [endForm, endFields] = useValidatedForm(endPartSchema, lastResultFor(actionData, "saveEnd"));
   const [signForm, signFields] = useValidatedForm(signSchema, lastResultFor(actionData, "sign"));
+  // Spec §5: with JS the sign button waits for the box; without JS the server refuses an unticked one.
+  const hydrated = useHydrated();
+  const [confirmedWithoutAdvisor, setConfirmedWithoutAdvisor] = useState(false);
 
   // The summary names what failed (spec §8: "Klarte ikke lagre." / "Klarte ikke signere.") and each precise reason.
   const sections: { intent: Intent; items: { fieldId: string; message: string }[] }[] = [
@@ -390,7 +395,15 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
               }))}
             />
             {rights.sign ? (
-              <Form method="post" {...getFormProps(signForm)} noValidate>
+              <Form
+                method="post"
+                {...getFormProps(signForm)}
+                noValidate
+                onChange={(event) => {
+                  const target = event.target as unknown as HTMLInputElement;
+                  if (target.name === signFields.signWithoutAdvisorConfirmed.name) setConfirmedWithoutAdvisor(target.checked);
+                }}
+              >
                 <input type="hidden" name="intent" value="sign" />
                 <p>{t("sign.intro")}</p>
                 {rights.confirmWithoutAdvisor ? (
@@ -404,7 +417,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                     error={firstError(t, signFields.signWithoutAdvisorConfirmed.errors)}
                   />
                 ) : null}
-                <Button disabled={busy}>{t("sign.button")}</Button>
+                <Button disabled={busy || (hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor)}>{t("sign.button")}</Button>
               </Form>
             ) : rights.signBlocked && !["alreadySigned", "notCreated"].includes(rights.signBlocked) && rights.banner === null ? (
               <p>{t(`refused.${rights.signBlocked}`)}</p>
