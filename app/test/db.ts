@@ -29,10 +29,24 @@ export async function openTestDatabase(options: { logger?: Logger } = {}): Promi
       await database.close();
       const dropper = new pg.Client({ connectionString: server });
       await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropDatabase(dropper, name);
       await dropper.end();
     },
   };
+}
+
+/**
+ * Drops a database once its connections have gone. pg's Pool.end() resolves when its clients are
+ * told to end, not when they have: a forced drop before then reaches a client that is still
+ * closing, and the pool reports that client's error.
+ */
+export async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+    if (rows[0].n === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await admin.query(`drop database if exists ${name} with (force)`);
 }
 
 /**

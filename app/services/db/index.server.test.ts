@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterEach, expect, test, vi } from "vitest";
+import { dropDatabase } from "~/test/db";
 import { resetEnvForTests } from "../env.server";
 
 const saved = { ...process.env };
@@ -62,7 +63,7 @@ test.runIf(Boolean(process.env.TEST_DATABASE_URL))(
       expect(Number((users as unknown as { rows: { n: number }[] }).rows[0].n)).toBe(0);
     } finally {
       await database.close();
-      await admin.query(`drop database ${name} with (force)`);
+      await dropDatabase(admin, name);
       await admin.end();
     }
   },
