@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
-import { env } from "./env.server";
+import { env, whenEnvResets } from "./env.server";
 
 export interface Mail {
   to: string;
@@ -17,6 +17,9 @@ export interface StoredMail extends Mail {
 }
 
 let transport: Transporter | undefined;
+whenEnvResets(() => {
+  transport = undefined;
+});
 
 /**
  * Sends through SMTP_URL; without one, the mail is written to the local outbox (and the console)

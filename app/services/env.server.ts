@@ -123,6 +123,18 @@ export function env(): Env {
   return cached;
 }
 
+const resets: (() => void)[] = [];
+
+/**
+ * What a module keeps that was made from the environment (a mail transport, cookie objects, the
+ * secret) registers here, so a test that changes the environment starts from it, not from what an
+ * earlier test file in the same worker made.
+ */
+export function whenEnvResets(reset: () => void): void {
+  resets.push(reset);
+}
+
 export function resetEnvForTests(): void {
   cached = undefined;
+  for (const reset of resets) reset();
 }

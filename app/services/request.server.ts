@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { createContext, createCookie, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { getDb } from "./db/index.server";
-import { env } from "./env.server";
+import { env, whenEnvResets } from "./env.server";
 import { currentInstitution } from "./institution.server";
 import { appSecret } from "./secret.server";
 import { loadSession, type CurrentSession } from "./session.server";
@@ -44,6 +44,9 @@ let cookies:
       login: ReturnType<typeof createCookie>;
     }
   | undefined;
+whenEnvResets(() => {
+  cookies = undefined;
+});
 
 /**
  * The app's cookies, all HttpOnly and SameSite=Lax; Secure and `__Host-` when served over https.

@@ -1,9 +1,12 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "./env.server";
+import { env, whenEnvResets } from "./env.server";
 
 let secret: string | undefined;
+whenEnvResets(() => {
+  secret = undefined;
+});
 
 /**
  * The key that signs cookies and keys the one-time-code hashes. SESSION_SECRET when set (required

@@ -1,4 +1,14 @@
-import { afterEach, beforeEach, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, vi } from "vitest";
+import { resetEnvForTests } from "~/services/env.server";
+
+// Test files share a worker process (vitest.config.ts: isolate off where it can be), so each file
+// starts from the environment the worker was started with, not from what the previous file set.
+const globals = globalThis as { pristineEnv?: NodeJS.ProcessEnv };
+globals.pristineEnv ??= { ...process.env };
+beforeAll(() => {
+  process.env = { ...globals.pristineEnv };
+  resetEnvForTests();
+});
 
 // House rule: a stray console.error in a test fails it.
 let errors: unknown[][] = [];
