@@ -23,6 +23,11 @@ import * as addStudents from "./teacher/add-students";
 import * as addSupervisor from "./teacher/add-supervisor";
 import * as teacherClass from "./teacher/class";
 import * as teacherStudent from "./teacher/student";
+import * as teacherWarning from "./teacher/warning";
+import * as teacherWarningDelete from "./teacher/warning-delete";
+import * as studentWarning from "./student/warning";
+import * as warningApi from "./api/warning";
+import * as signingForm from "./shared/signing-form";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 beforeAll(async () => {
@@ -56,6 +61,13 @@ const actions: [string, RouteModuleLike, Record<string, string>, Poster][] = [
   ["/student/9/form/1/class/1/assignment/1", formPage, { studentUserId: "9", formId: "1", classId: "1", assignmentId: "1" }, ["student01@example.org", ROLE.Student]],
   ["/admin/class/1/form/1/assignment/1", formPage, { formId: "1", classId: "1", assignmentId: "1" }, admin(ROLE.Admin)],
   ["/api/answers", answersApi, {}, ["student01@example.org", ROLE.Student]],
+  ["/teacher/class/1/student/9/warning", teacherWarning, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/teacher/class/1/student/9/warning/delete", teacherWarningDelete, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/api/classes/1/students/9/warning", warningApi, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/student/warning", studentWarning, {}, ["student01@example.org", ROLE.Student]],
+  ["/teacher/class/1/student/9/signingform", signingForm, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
+  ["/supervisor/class/1/student/9/signingform", signingForm, { classId: "1", studentUserId: "9" }, ["veileder1@example.org", ROLE.Advisor]],
+  ["/student/class/1/student/9/signingform", signingForm, { classId: "1", studentUserId: "9" }, ["student01@example.org", ROLE.Student]],
 ];
 
 test.each(actions)("%s: a body that is not a form is the client's mistake (400), not a server error", async (path, mod, params, actAs) => {
