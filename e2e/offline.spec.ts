@@ -14,6 +14,12 @@ test.use({ serviceWorkers: "allow" });
 
 test("offline: kept pages, and answers kept in the browser until the network is back", async ({ page, context }, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "the service worker and the autosave need JavaScript");
+  // The worker's file is looked for afresh on every visit, never kept by an HTTP cache.
+  const worker = await page.request.get("/sw.js");
+  expect(worker.status()).toBe(200);
+  expect(worker.headers()["content-type"]).toMatch(/javascript/);
+  expect(worker.headers()["cache-control"]).toBe("no-cache");
+
   await logInWithProvider(page, "Feide", "student15");
   // The worker is registered on the first page and takes it over once it has kept its files.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
@@ -33,7 +39,11 @@ test("offline: kept pages, and answers kept in the browser until the network is 
   await expect(status(page, "Ikke lagret – ingen nett. Svarene dine ligger i nettleseren og sendes når nettet er tilbake.")).toBeVisible();
   expect(await kept(page)).toHaveLength(1);
 
-  // A navigation without network shows the offline page; the independence scale is kept.
+  // A link followed without network (the app fetches the next page's data) ends on the offline page.
+  await page.getByRole("link", { name: "Tilbake" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Ingen nett" })).toBeVisible();
+  await expect(page).toHaveURL(/\/student\/forms$/);
+  // So does a page loaded without network; the independence scale is kept.
   await page.goto("/student");
   await expect(page.getByRole("heading", { level: 1, name: "Ingen nett" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "No connection" })).toBeVisible();
