@@ -31,13 +31,17 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      for (const entry of MANIFEST) {
-        const url = urlOf(entry);
-        // No cookie, and past the HTTP cache: the public version of the page, as it is now.
-        const response = await fetch(new Request(url, { credentials: "omit", cache: "reload", redirect: "follow" }));
-        if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
-        await cache.put(url.pathname, response);
-      }
+      // All at once (the browser queues them per connection); any failure fails the install, and the
+      // browser tries again on a later visit.
+      await Promise.all(
+        MANIFEST.map(async (entry) => {
+          const url = urlOf(entry);
+          // No cookie, and past the HTTP cache: the public version of the page, as it is now.
+          const response = await fetch(new Request(url, { credentials: "omit", cache: "reload", redirect: "follow" }));
+          if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
+          await cache.put(url.pathname, response);
+        }),
+      );
       await self.skipWaiting();
     })(),
   );

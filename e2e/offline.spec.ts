@@ -14,6 +14,8 @@ test.use({ serviceWorkers: "allow" });
 
 test("offline: kept pages, and answers kept in the browser until the network is back", async ({ page, context }, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "the service worker and the autosave need JavaScript");
+  // The worker's first install fetches every kept file; on a busy machine that takes a while.
+  test.setTimeout(90_000);
   // The worker's file is looked for afresh on every visit, never kept by an HTTP cache.
   const worker = await page.request.get("/sw.js");
   expect(worker.status()).toBe(200);
@@ -21,10 +23,11 @@ test("offline: kept pages, and answers kept in the browser until the network is 
   expect(worker.headers()["cache-control"]).toBe("no-cache");
 
   await logInWithProvider(page, "Feide", "student15");
-  // The worker is registered on the first page and takes it over once it has kept its files.
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 });
-
+  // The worker is registered on the first page and active once it has kept its files; the pages
+  // loaded from then on go through it.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.goto("/student/forms");
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), "the worker controls the page").toBe(true);
   await page.getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
   await page.getByRole("button", { name: "Neste" }).click();
