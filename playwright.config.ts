@@ -33,7 +33,9 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
-    { name: "js", use: { baseURL: `http://127.0.0.1:${JS_PORT}`, javaScriptEnabled: true } },
+    // The service worker (ADR 0011) only where a file asks for it (offline.spec.ts): otherwise every
+    // test's fresh browser would fetch all it keeps, a load on the server the other tests do not need.
+    { name: "js", use: { baseURL: `http://127.0.0.1:${JS_PORT}`, javaScriptEnabled: true, serviceWorkers: "block" } },
     { name: "no-js", use: { baseURL: `http://127.0.0.1:${NOJS_PORT}`, javaScriptEnabled: false } },
   ],
   webServer: [JS_PORT, NOJS_PORT].map((port) => ({

@@ -19,6 +19,13 @@ app.use(
   "/assets",
   express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
 );
+// The service worker (ADR 0011) is checked for a new version on every visit: never kept by a cache.
+app.get("/sw.js", (req, res) => {
+  res.set({ "Cache-Control": "no-cache", "Service-Worker-Allowed": "/", "X-Content-Type-Options": "nosniff" });
+  res.sendFile(path.join(buildDir, "client/sw.js"), { maxAge: 0, lastModified: true }, (error) => {
+    if (error && !res.headersSent) res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found");
+  });
+});
 app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
 app.use((req, res, next) => {
   const refusal = build.entry.module.crossSiteRefusal({

@@ -28,3 +28,11 @@ async function main() {
 }
 
 main().catch((error: unknown) => console.error(error));
+
+// The service worker (ADR 0011): the production build only, where the browser has them (and only on
+// a secure origin, which localhost counts as). A refused registration leaves the app as it was.
+if (import.meta.env.PROD && "serviceWorker" in navigator && window.isSecureContext) {
+  const register = () => void navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+}

@@ -14,6 +14,7 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "react-router";
+import { clearAllUnsent } from "~/components/app/unsentAnswers";
 import { useNonce } from "~/components/nonce";
 import { Button, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
 import { DEFAULT_LANGUAGE } from "~/locales";
@@ -117,7 +118,8 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
               ))}
             </div>
           ) : null}
-          <Form method="post" action="/logout" className="app-menu-form">
+          {/* Answers kept for lack of network belong to this person: they do not stay for the next one (ADR 0011). */}
+          <Form method="post" action="/logout" className="app-menu-form" onSubmit={clearAllUnsent}>
             <Button variant="secondary">{t("menu.logout")}</Button>
           </Form>
         </>
@@ -238,6 +240,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   }
   return (
     <div className="app-content">
+      <OfflineReload error={error} />
       <h1>{t("errors.somethingWrong")}</h1>
       <p>{t("errors.serverError")}</p>
       <p>
@@ -245,4 +248,17 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </p>
     </div>
   );
+}
+
+/**
+ * A link followed inside the app fetches the next page's data; offline that fails and lands here.
+ * When the service worker controls the page, loading the address afresh shows its offline page
+ * (ADR 0011) instead of this error.
+ */
+function OfflineReload({ error }: { error: unknown }) {
+  useEffect(() => {
+    if (!(error instanceof TypeError) || navigator.onLine) return;
+    if (navigator.serviceWorker?.controller) window.location.reload();
+  }, [error]);
+  return null;
 }

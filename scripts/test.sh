@@ -20,8 +20,8 @@ echo "== database tests again on a throwaway PostgreSQL cluster"
 bash scripts/with-postgres.sh npx vitest run app/services app/routes app/test \
   --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
 
-echo "== production build"
-npx react-router build
+echo "== production build (and its service worker)"
+npm run build
 
 echo "== end-to-end (JavaScript on and off) against the production build"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json

@@ -9,7 +9,9 @@ export type AutosaveStatus =
   | { state: "tooLong" }
   /** The server will not take changes any more (say, the warning was given elsewhere); `reason` says why. */
   | { state: "refused"; reason: string }
-  | { state: "failed"; status: number | null };
+  | { state: "failed"; status: number | null }
+  /** No network: the changes are kept in the browser and sent when it is back (ADR 0011). */
+  | { state: "offline" };
 
 /** The endpoint's answer as the adapter reads it. */
 export interface AutosaveAnswer {
@@ -39,6 +41,24 @@ export interface AutosaveAdapter {
 }
 
 /**
+ * Keeps what a save could not send for lack of network in the browser (ADR 0011), by the
+ * adapter's keys, until it reaches the server.
+ */
+export interface OfflineKeeper {
+  /** Keeps these keys' content as the page shows it now; false when the browser refuses. */
+  keep(form: HTMLFormElement, keys: ReadonlySet<string>): boolean;
+  /** These keys reached the server (or a page post carries them): no longer kept. */
+  forget(keys: string[]): void;
+  /** On load: puts what was kept for this page back into its fields; the keys to send. */
+  restore(form: HTMLFormElement): string[];
+}
+
+/** Whether the browser knows it has no network (a failed fetch says so too). */
+function knownOffline(): boolean {
+  return typeof navigator !== "undefined" && navigator.onLine === false;
+}
+
+/**
  * Saves a form's changed fields `delayMs` after the last change, without leaving the page (spec
  * §4, §9: answers and warning drafts, 3 seconds). What is waiting is sent when the person leaves
  * the page or the tab; a page post waits for a save under way, so it starts from what that save
@@ -46,7 +66,7 @@ export interface AutosaveAdapter {
  */
 export function useAutosave(
   formRef: RefObject<HTMLFormElement | null>,
-  options: { endpoint: string; delayMs: number; adapter: AutosaveAdapter; enabled: boolean },
+  options: { endpoint: string; delayMs: number; adapter: AutosaveAdapter; enabled: boolean; offline?: OfflineKeeper },
 ) {
   const [status, setStatus] = useState<AutosaveStatus>({ state: "idle" });
   const dirty = useRef(new Set<string>());
@@ -71,6 +91,12 @@ export function useAutosave(
       setStatus(held ? { state: "tooLong" } : { state: "idle" });
       return;
     }
+    const { offline } = optionsRef.current;
+    // Without network the post cannot go: kept in the browser, sent when the network is back.
+    if (offline && knownOffline()) {
+      setStatus(offline.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
+      return;
+    }
     const snapshots = new Map([...sent].map((key) => [key, adapter.snapshot(form, key)]));
     const run = (async () => {
       setStatus({ state: "saving" });
@@ -90,10 +116,12 @@ export function useAutosave(
         // Changed again while the save was under way: it stays to be saved.
         const saved = settled.stored.filter((key) => snapshots.has(key) && snapshots.get(key) === adapter.snapshot(form, key));
         for (const key of saved) dirty.current.delete(key);
+        offline?.forget([...saved, ...settled.dropped]);
         if (saved.length > 0) adapter.onSaved?.(saved);
         setStatus(settled.status.state === "saved" && held ? { state: "tooLong" } : settled.status);
       } catch {
-        setStatus({ state: "failed", status: null });
+        // The post did not get an answer: the network (or the server) is away.
+        setStatus(offline?.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
       }
     })();
     inFlight.current = run;
@@ -126,8 +154,17 @@ export function useAutosave(
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
       const pending = inFlight.current;
+      const { offline } = optionsRef.current;
+      if (offline && knownOffline()) {
+        // The post cannot go either: the page stays, and what changed is kept to be sent.
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        setStatus(dirty.current.size === 0 || offline.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
+        return;
+      }
       if (!pending) {
         // The post carries them.
+        offline?.forget([...dirty.current]);
         dirty.current.clear();
         return;
       }
@@ -141,16 +178,36 @@ export function useAutosave(
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
       if (dirty.current.size === 0) return;
-      const { body, sent } = optionsRef.current.adapter.collect(form, dirty.current);
+      const { adapter, endpoint, offline } = optionsRef.current;
+      const { body, sent } = adapter.collect(form, dirty.current);
       if (sent.size === 0) return;
-      void fetch(optionsRef.current.endpoint, { method: "POST", body, keepalive: true, credentials: "same-origin" }).catch(() => {});
+      if (offline && knownOffline()) {
+        offline.keep(form, sent);
+      } else {
+        // The form's fields keep their values after it leaves the page, for a keep if the post fails.
+        void fetch(endpoint, { method: "POST", body, keepalive: true, credentials: "same-origin" }).catch(() => offline?.keep(form, sent));
+      }
       dirty.current.clear();
+    };
+    // The network is back: what is waiting goes at once.
+    const onOnline = () => {
+      if (dirty.current.size > 0) void save();
     };
     form.addEventListener("input", onEdit);
     form.addEventListener("change", onEdit);
     form.addEventListener("submit", onSubmit);
     window.addEventListener("pagehide", flush);
+    window.addEventListener("online", onOnline);
+    // Kept from an earlier visit (the network went, the tab was closed): back into the fields, and sent.
+    const restored = optionsRef.current.offline?.restore(form) ?? [];
+    if (restored.length > 0) {
+      for (const key of restored) dirty.current.add(key);
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = null;
+      void save();
+    }
     return () => {
+      window.removeEventListener("online", onOnline);
       form.removeEventListener("input", onEdit);
       form.removeEventListener("change", onEdit);
       form.removeEventListener("submit", onSubmit);
@@ -198,5 +255,7 @@ export function autosaveStatusText(t: (key: string, options?: Record<string, unk
       return t(`autosave.${status.reason}`);
     case "failed":
       return status.status ? t("autosave.failedStatus", { status: status.status }) : t("autosave.failed");
+    case "offline":
+      return t("autosave.offline");
   }
 }

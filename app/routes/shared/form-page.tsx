@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, useLocation, useNavigation } from "react-ro
 import { CommentList } from "~/components/app/CommentList";
 import { HelpText } from "~/components/app/HelpText";
 import { answerAutosave, type AutosaveConflict } from "~/components/app/answerAutosave";
+import { answerKeeper } from "~/components/app/unsentAnswers";
 import { autosaveStatusText, useAutosave } from "~/components/app/useAutosave";
 import {
   AlertBanner,
@@ -83,6 +84,8 @@ export async function loader(args: Route.LoaderArgs) {
       assignmentId: String(ids.assignmentId),
       ...(ids.studentUserId === null ? {} : { studentUserId: String(ids.studentUserId) }),
     },
+    // Whose answers a browser keeps when the network is away (ADR 0011): never another person's.
+    keeperUser: String(viewer.userId),
   };
 }
 
@@ -126,7 +129,7 @@ type Question = NonNullable<FormPageView["group"]>["questions"][number];
 
 export default function FormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("answers");
-  const { view, exit, scaleHref, guidanceHref, autosave } = loaderData;
+  const { view, exit, scaleHref, guidanceHref, autosave, keeperUser } = loaderData;
   const refused = actionData?.refused ?? null;
   const caption = [view.isMidSemester ? t("half.mid") : t("half.end"), view.subject, view.self ? null : view.student?.displayName]
     .filter(Boolean)
@@ -154,6 +157,7 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
           scaleHref={scaleHref}
           guidanceHref={guidanceHref}
           autosave={autosave}
+          keeperUser={keeperUser}
         />
       )}
     </div>
@@ -166,12 +170,14 @@ function AnswerForm({
   scaleHref,
   guidanceHref,
   autosave,
+  keeperUser,
 }: {
   view: FormPageView;
   refused: Refused | null;
   scaleHref: string;
   guidanceHref: string | null;
   autosave: LoaderData["autosave"];
+  keeperUser: string;
 }) {
   const { t, i18n } = useTranslation("answers");
   const hydrated = useHydrated();
@@ -185,6 +191,7 @@ function AnswerForm({
     endpoint: "/api/answers",
     delayMs: AUTOSAVE_DELAY_MS,
     enabled: hydrated,
+    offline: answerKeeper({ userId: keeperUser, place: autosave }),
     adapter: answerAutosave({
       place: autosave,
       limits: { comment: COMMENT_LIMIT, text: TEXT_ANSWER_LIMIT },
