@@ -70,6 +70,8 @@ export interface MatrixEntry {
   body?: Record<string, string>;
   /** The action ends or changes the session: each post gets a new one. */
   freshSession?: boolean;
+  /** Who posts in the bad-input sweep, when not the first allowed principal. */
+  poster?: Principal;
 }
 
 /** The demo data's ids the matrix needs (seed.server.ts). */
@@ -175,6 +177,7 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "routes/api/answers": {
       loader: methodNotAllowed,
       action: hers,
+      poster: "student",
       body: { classId: String(ids.classA), formId: String(ids.mainForm), assignmentId: String(ids.midA), studentUserId: String(ids.student01) },
     },
     // The body lacks warningId (400): the guard is what is tested, no draft is made.
@@ -187,17 +190,17 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     otp: { loader: PUBLIC, action: PUBLIC, body: { code: "000000" } },
     "otp-simple": { loader: PUBLIC, action: PUBLIC, body: { code: "000000" } },
     "routes/auth/logout": { loader: PUBLIC, action: PUBLIC, freshSession: true },
-    "routes/auth/role": { loader: loggedIn, action: loggedIn, body: { roleId: "1" } },
+    "routes/auth/role": { loader: loggedIn, action: loggedIn, body: { roleId: "1" }, freshSession: true },
     "routes/auth/provider-start": { loader: PUBLIC, action: PUBLIC },
     "feide-success": { loader: PUBLIC },
     "vipps-success": { loader: PUBLIC },
     // Off unless DEBUG_FS is set: 404 for everyone.
     "routes/debug/fs": { loader: nobody },
-    "routes/auth/accept-invitation": { loader: PUBLIC, action: PUBLIC, body: { intent: "accept" } },
+    "routes/auth/accept-invitation": { loader: PUBLIC, action: PUBLIC, body: { intent: "accept" }, freshSession: true },
 
     // Shared pages
     "routes/shared/privacy-policy": { loader: PUBLIC },
-    "routes/shared/privacy-consent": { loader: loggedIn, action: loggedIn, body: { intent: "accept" } },
+    "routes/shared/privacy-consent": { loader: loggedIn, action: loggedIn, body: { intent: "accept" }, freshSession: true },
     "routes/shared/settings": { loader: PUBLIC, action: PUBLIC, body: { language: "nb" } },
     "routes/shared/independence-scale": { loader: PUBLIC },
 
