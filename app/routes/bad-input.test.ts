@@ -152,11 +152,11 @@ function casesFor(row: RouteRow, entry: MatrixEntry): Case[] {
       fields: every(() => "1").filter(([name]) => name !== missing),
       params: p,
     })),
-    ...[0, 1, 2].map((i) => ({ label: `every field a wrong value (${i})`, fields: every(() => random.pick(WRONG)), params: p })),
+    ...[0, 1].map((i) => ({ label: `every field a wrong value (${i})`, fields: every(() => random.pick(WRONG)), params: p })),
     { label: "every field -1", fields: every(() => "-1"), params: p },
     { label: "every field past int4", fields: every(() => "2147483648"), params: p },
     { label: "every field control and odd unicode characters", fields: [...every(() => NASTY), [NASTY, NASTY]], params: p },
-    ...random.sample(names.length > 0 ? names : ["x"], 2).map((name) => ({
+    ...random.sample(names.length > 0 ? names : ["x"], 1).map((name) => ({
       label: `1 MB in ${name}`,
       fields: withBase([[name, MEGABYTE]]),
       params: p,
@@ -171,7 +171,7 @@ function casesFor(row: RouteRow, entry: MatrixEntry): Case[] {
     { label: "every field a file", fields: names.map((name) => [name, new File(["1"], "1.txt", { type: "text/plain" })]), params: p },
     { label: "ids of other objects in the fields", fields: withBase(Object.entries(foreign.fields).filter(([name]) => names.includes(name))), params: p },
     { label: "ids of other objects in the params", fields: base, params: { ...foreign.params } },
-    ...random.sample(UNKNOWN_INTENTS, 3).map((intent) => ({ label: `the unknown intent ${JSON.stringify(intent.slice(0, 40))}`, fields: withBase([["intent", intent]]), params: p })),
+    ...random.sample(UNKNOWN_INTENTS, 2).map((intent) => ({ label: `the unknown intent ${JSON.stringify(intent.slice(0, 40))}`, fields: withBase([["intent", intent]]), params: p })),
     ...random
       .sample(intents.filter((intent) => !DESTRUCTIVE.has(intent)), 4)
       .map((intent) => ({ label: `the intent ${intent} with nothing else`, fields: [["intent", intent]] as [string, string][], params: p })),
