@@ -127,19 +127,65 @@ export function requireRole(
   return session as CurrentSession & { activeRole: RoleId };
 }
 
+/** The largest form body an action reads (the biggest real form, a long form in the editor, is far smaller). */
+export const MAX_FORM_BYTES = 4 * 1024 * 1024;
+/** The most fields a form may have, and the most times one name may repeat (no page has near as many). */
+export const MAX_FORM_FIELDS = 5000;
+export const MAX_FIELD_REPEATS = 1000;
+
+function badForm(status: 400 | 413, message: string): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+/** The body, read up to MAX_FORM_BYTES; a bigger one is refused before it is all in memory. */
+async function limitedBody(request: Request): Promise<Uint8Array<ArrayBuffer> | null> {
+  const tooLarge = () => badForm(413, "Payload Too Large: the form is too big.");
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) throw tooLarge();
+  if (!request.body) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_FORM_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
 /**
  * The posted form. A body that is not a form (broken multipart, a wrong content type) is the
- * client's mistake: 400, not a server error.
+ * client's mistake: 400, not a server error. A body too big, or with more fields than any page
+ * has, is refused (413) before the actions parse it: parsing a field repeated tens of thousands of
+ * times takes the form library seconds (it grows quadratically), and /login is open to anyone.
  */
 export async function readFormData(request: Request): Promise<FormData> {
+  const bytes = await limitedBody(request);
+  let form: FormData;
   try {
-    return withoutNul(await request.formData());
+    form = bytes === null ? await request.formData() : await new Response(bytes, { headers: request.headers }).formData();
   } catch {
-    throw new Response("Bad Request: the form could not be read.", {
-      status: 400,
-      headers: { "Content-Type": "text/plain; charset=utf-8" },
-    });
+    throw badForm(400, "Bad Request: the form could not be read.");
   }
+  const counts = new Map<string, number>();
+  let fields = 0;
+  for (const name of form.keys()) {
+    const count = (counts.get(name) ?? 0) + 1;
+    counts.set(name, count);
+    if (++fields > MAX_FORM_FIELDS || count > MAX_FIELD_REPEATS) throw badForm(413, "Payload Too Large: the form has too many fields.");
+  }
+  return withoutNul(form);
 }
 
 /**

@@ -57,7 +57,8 @@ async function runRoute(
       try {
         return toResponse(await handler.call(mod, args));
       } catch (error) {
-        if (error instanceof Response) return error;
+        // A thrown Response (redirect, 403) or a thrown data() (data(null, { status: 404 })) is the answer.
+        if (error instanceof Response || isDataWithResponseInit(error)) return toResponse(error);
         throw error;
       }
     }
