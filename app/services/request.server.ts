@@ -128,13 +128,58 @@ export function requireRole(
 }
 
 /**
- * The posted form. A body that is not a form (broken multipart, a wrong content type) is the
- * client's mistake: 400, not a server error.
+ * The largest body a form post may have. The biggest real one (a page of a form with long
+ * comments, the form editor) is a few hundred KiB; a bigger body is refused before it is parsed,
+ * so nobody can make the server hold megabytes in memory per request.
  */
-export async function readFormData(request: Request): Promise<FormData> {
+export const MAX_FORM_BYTES = 4 * 1024 * 1024;
+
+function tooLarge(): Response {
+  return new Response("Payload Too Large: the form is larger than the app accepts.", {
+    status: 413,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
+}
+
+/** The body's bytes, refused with 413 as soon as it exceeds the limit (a Content-Length or a long chunked body). */
+async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The posted form. A body that is not a form (broken multipart, a wrong content type) is the
+ * client's mistake: 400, not a server error; a body over MAX_FORM_BYTES is a 413.
+ */
+export async function readFormData(request: Request, limit = MAX_FORM_BYTES): Promise<FormData> {
   try {
-    return withoutNul(await request.formData());
-  } catch {
+    const bytes = await readBodyCapped(request, limit);
+    const contentType = request.headers.get("content-type") ?? "";
+    return withoutNul(await new Response(bytes, { headers: { "Content-Type": contentType } }).formData());
+  } catch (error) {
+    if (error instanceof Response) throw error;
     throw new Response("Bad Request: the form could not be read.", {
       status: 400,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
@@ -189,15 +234,14 @@ function contentSecurityPolicy(nonce: string): string {
  * headers on every response the app renders.
  */
 export const securityMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  if (crossSite(request)) {
-    return new Response(CROSS_SITE_MESSAGE, {
-      status: 403,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
-  }
   const nonce = crypto.randomBytes(16).toString("base64");
   context.set(nonceContext, nonce);
-  const response = await next();
+  const response = crossSite(request)
+    ? new Response(CROSS_SITE_MESSAGE, {
+        status: 403,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+      })
+    : await next();
   const headers = response.headers;
   if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   headers.set("X-Content-Type-Options", "nosniff");
