@@ -8,6 +8,7 @@ import { sessionIdOf } from "~/services/session.server";
 import { clearOutbox, codeIn, cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { CookieJar } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm, TEST_ORIGIN } from "~/test/route";
+import { startup } from "~/entry.server";
 import * as answersApi from "./api/answers";
 import * as home from "./auth/home";
 import * as login from "./auth/login";
@@ -116,6 +117,20 @@ describe("cookies", () => {
     expect(attributesOf(line)).toEqual(expect.arrayContaining(["httponly", "samesite=lax", "path=/"]));
     expect(otpResponse.headers.getSetCookie().some((c) => c.startsWith("__Host-"))).toBe(false);
     expect(otpResponse.headers.get("Strict-Transport-Security")).toBeNull();
+  });
+
+  test("a production start with an http APP_URL warns that the cookies are not Secure; an https one does not", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      runAs({ NODE_ENV: "production", APP_URL: "https://praksis.example.org" });
+      await startup();
+      expect(warn.mock.calls.flat().join("\n")).not.toMatch(/Secure/);
+      runAs({ NODE_ENV: "production", APP_URL: "http://praksis.example.org" });
+      await startup();
+      expect(warn.mock.calls.flat().join("\n")).toMatch(/APP_URL is http: the cookies cannot be Secure/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
