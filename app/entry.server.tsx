@@ -39,6 +39,11 @@ export async function startup(): Promise<void> {
       `[config] APP_URL is not set: links in e-mails point to http://localhost:${config.PORT}, and the Feide/Vipps redirect addresses follow each request's address. Set APP_URL to the public address in production.`,
     );
   }
+  if (config.isProduction && config.APP_URL?.startsWith("http://")) {
+    console.warn(
+      "[config] APP_URL is http: the cookies cannot be Secure (nor carry the __Host- prefix) and no HSTS is sent. Serve the app over https and set APP_URL=https://… in production.",
+    );
+  }
   currentInstitution();
   await getDatabase();
 }

@@ -12,7 +12,7 @@ import { countCodeRequest, issueCode, normaliseEmail, OTP_TTL_MS, otpLimits, ver
 import { appCookies, readFormData } from "./request.server";
 import { ROLE_HOME, ROLE_NAMES, safeRedirect, type RoleId } from "./roles";
 import { appSecret } from "./secret.server";
-import { createSession, destroySession } from "./session.server";
+import { createSession, destroySession, sessionIdOf } from "./session.server";
 
 export interface LoginUser {
   id: number;
@@ -171,6 +171,10 @@ export async function completeLogin(
     details?: Record<string, unknown>;
   },
 ): Promise<Response> {
+  // Renewed at login: a session the browser already held (another user's, or its own) ends here,
+  // so a planted or earlier session id never outlives a log-in.
+  const previous = (await appCookies().session.parse(input.request.headers.get("cookie"))) as unknown;
+  if (typeof previous === "string" && previous.length > 0) await destroySession(db, sessionIdOf(previous));
   const { token, activeRole } = await createSession(db, {
     userId: input.user.id,
     ip: input.ip,

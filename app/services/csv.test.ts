@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { asciiFileName, attachmentDisposition, CSV_BOM, csvCell, csvRow } from "./csv";
+import { asciiFileName, attachmentDisposition, contentDisposition, CSV_BOM, csvCell, csvRow } from "./csv";
 
 describe("csvCell", () => {
   test("leaves plain text as it is, æøå included", () => {
@@ -75,6 +75,22 @@ describe("file names", () => {
     expect(attachmentDisposition("Rapport (vår)'*.csv")).toBe(
       `attachment; filename="Rapport (var)'*.csv"; filename*=UTF-8''Rapport%20%28v%C3%A5r%29%27%2A.csv`,
     );
+  });
+
+  test("a hostile name (quotes, CR/LF, semicolons, æøå) cannot break out of the header, whoever made the fallback", () => {
+    const hostile = 'Høst "x"\r\nSet-Cookie: a=b; filename=evil.exe\n.csv';
+    for (const header of [
+      attachmentDisposition(hostile),
+      contentDisposition("inline", hostile, hostile),
+      contentDisposition("attachment", "ok.pdf", 'a"b\r\nX-Injected: 1'),
+    ]) {
+      expect(header).not.toMatch(/[\r\n]/);
+      // One quoted filename, then filename*: no quote inside the quoted value, no unencoded ";" in filename*.
+      expect(header).toMatch(/^(inline|attachment); filename="[^"\\]*"; filename\*=UTF-8''[A-Za-z0-9%!#$&+.^_`|~-]*$/);
+      expect(() => new Headers({ "Content-Disposition": header })).not.toThrow();
+    }
+    const encoded = /filename\*=UTF-8''(.+)$/.exec(attachmentDisposition(hostile))![1];
+    expect(decodeURIComponent(encoded)).toBe(hostile);
   });
 
   test("the encoded name decodes back to the original", () => {

@@ -55,7 +55,8 @@ export function asciiFileName(name: string): string {
  * browser show the file (a PDF) and still offers the name when it is saved.
  */
 export function contentDisposition(type: "inline" | "attachment", fileName: string, ascii = asciiFileName(fileName)): string {
-  return `${type}; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
+  // The fallback passes the same filter whoever made it, so no quote, backslash or line break reaches the header.
+  return `${type}; filename="${asciiFileName(ascii)}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
 }
 
 export function attachmentDisposition(fileName: string): string {

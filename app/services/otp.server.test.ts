@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import crypto from "node:crypto";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { type Database } from "./db/client.server";
 import { openTestDatabase } from "~/test/db";
 import { oneTimeCodes } from "./db/schema";
@@ -45,6 +46,21 @@ async function verify(email: string, code: string, now?: Date) {
 
 test("generateCode gives six digits", () => {
   for (let i = 0; i < 200; i++) expect(generateCode()).toMatch(/^\d{6}$/);
+});
+
+test("codes come from the operating system's secure random source (crypto.randomInt over all 10^6), never Math.random", () => {
+  const randomInt = vi.spyOn(crypto, "randomInt");
+  const mathRandom = vi.spyOn(Math, "random");
+  try {
+    generateCode();
+    expect(randomInt).toHaveBeenCalledWith(0, 1_000_000);
+    expect(mathRandom).not.toHaveBeenCalled();
+    randomInt.mockImplementation((() => 42) as never);
+    expect(generateCode()).toBe("000042");
+  } finally {
+    randomInt.mockRestore();
+    mathRandom.mockRestore();
+  }
 });
 
 test("hashCode depends on the e-mail and the secret, not on case or spaces in the e-mail", () => {

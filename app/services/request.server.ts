@@ -237,15 +237,14 @@ function contentSecurityPolicy(nonce: string): string {
  * headers on every response the app renders.
  */
 export const securityMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  if (crossSite(request)) {
-    return new Response(CROSS_SITE_MESSAGE, {
-      status: 403,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
-  }
   const nonce = crypto.randomBytes(16).toString("base64");
   context.set(nonceContext, nonce);
-  const response = await next();
+  const response = crossSite(request)
+    ? new Response(CROSS_SITE_MESSAGE, {
+        status: 403,
+        headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+      })
+    : await next();
   const headers = response.headers;
   if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   headers.set("X-Content-Type-Options", "nosniff");

@@ -42,8 +42,11 @@ test("Origin wins over Referer", () => {
   ).toBe(true);
 });
 
-test("a post with neither header passes (SameSite=Lax covers it)", () => {
-  expect(isCrossSiteWrite(post)).toBe(false);
+test("a post with neither Origin nor Referer is refused (fail closed); an empty header counts as none", () => {
+  expect(isCrossSiteWrite(post)).toBe(true);
+  expect(isCrossSiteWrite({ ...post, origin: "", referer: "" })).toBe(true);
+  expect(isCrossSiteWrite({ ...post, method: "DELETE" })).toBe(true);
+  expect(isCrossSiteWrite({ ...post, method: "GET" })).toBe(false);
 });
 
 test("the APP_URL host counts as same site behind a proxy that rewrites Host", () => {

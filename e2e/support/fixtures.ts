@@ -47,15 +47,18 @@ export async function requestCode(page: Page, email: string): Promise<number> {
 export async function logIn(page: Page, email: string, options: { acceptPrivacy?: boolean } = {}): Promise<void> {
   const baseURL = test.info().project.use.baseURL!;
   const since = Date.now() - 1;
-  const requested = await page.request.post(new URL("/login", baseURL).href, { form: { email } });
+  // As a browser's form post: the app refuses writes that do not say where they come from.
+  const headers = { Origin: new URL(baseURL).origin };
+  const requested = await page.request.post(new URL("/login", baseURL).href, { form: { email }, headers });
   expect(requested.url(), "the code page").toMatch(/\/otp$/);
   const code = await readCode(baseURL, email, since);
-  const loggedIn = await page.request.post(new URL("/otp", baseURL).href, { form: { code } });
+  const loggedIn = await page.request.post(new URL("/otp", baseURL).href, { form: { code }, headers });
   let landing = new URL(loggedIn.url());
   expect(landing.pathname, "logged in").not.toBe("/otp");
   if (options.acceptPrivacy !== false && landing.pathname === "/privacy-consent") {
     const accepted = await page.request.post(landing.href, {
       form: { intent: "accept", redirectTo: landing.searchParams.get("redirectTo") ?? "" },
+      headers,
     });
     landing = new URL(accepted.url());
   }

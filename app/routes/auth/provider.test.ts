@@ -150,6 +150,28 @@ describe("Feide", () => {
     expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" } });
   });
 
+  test("an ID token for another nonce is refused: the nonce is checked against the one bound to this browser's state", async () => {
+    const { jar, authorizationUrl } = await begin("feide");
+    const url = new URL(authorizationUrl);
+    // The provider signs whatever nonce it was sent; the app must notice it is not the one it made.
+    url.searchParams.set("nonce", "A".repeat(43));
+    const response = await finish(jar, await logInAtProvider(url.href, "student10"));
+    expect(sessionSet(response)).toBe(false);
+    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.errors.invalid_token" });
+    expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "invalid_token" } });
+  });
+
+  test("a code issued for another PKCE challenge is refused at the token endpoint (S256 verifier in this browser only)", async () => {
+    const { jar, authorizationUrl } = await begin("feide");
+    const url = new URL(authorizationUrl);
+    // An attacker's code, bound to a challenge whose verifier this browser does not hold.
+    url.searchParams.set("code_challenge", "B".repeat(43));
+    const response = await finish(jar, await logInAtProvider(url.href, "student10"));
+    expect(sessionSet(response)).toBe(false);
+    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.errors.token_failed" });
+    expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" } });
+  });
+
   test("a tampered state is refused", async () => {
     const { jar, authorizationUrl } = await begin("feide");
     const callbackUrl = await logInAtProvider(authorizationUrl, "student10");
