@@ -69,6 +69,13 @@ test("DATABASE_URL with SESSION_SECRET is accepted and switches the demo off", (
   expect(config.isProduction).toBe(true);
 });
 
+test("in production the outbox page is open only for the demo: a real deployment on the embedded database keeps it shut", () => {
+  expect(parseEnv({ NODE_ENV: "production" }).devOutbox).toBe(true);
+  expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "false" }).devOutbox).toBe(false);
+  expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "false", DEV_OUTBOX: "true" }).devOutbox).toBe(true);
+  expect(parseEnv({ NODE_ENV: "development", SEED_DEMO: "false" }).devOutbox).toBe(true);
+});
+
 test("an empty DATABASE_URL means the embedded database", () => {
   expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
 });

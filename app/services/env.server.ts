@@ -77,14 +77,18 @@ export const envSchema = z
     // /debug/fs for admins: identity, memberships and roles as raw data.
     DEBUG_FS: booleanFlag.default(false),
   })
-  .transform((env) => ({
-    ...env,
-    isProduction: env.NODE_ENV === "production",
+  .transform((env) => {
     // The demo is seeded unless switched off; a production deployment on PostgreSQL switches it off.
-    seedDemo: env.SEED_DEMO ?? !env.DATABASE_URL,
-    // /dev/outbox lists mails written to the local outbox; never in production unless asked for.
-    devOutbox: env.DEV_OUTBOX ?? !(env.NODE_ENV === "production" && env.DATABASE_URL),
-  }));
+    const seedDemo = env.SEED_DEMO ?? !env.DATABASE_URL;
+    return {
+      ...env,
+      isProduction: env.NODE_ENV === "production",
+      seedDemo,
+      // /dev/outbox lists mails written to the local outbox, log-in codes included: outside
+      // development only for the demo (whose log-ins are public anyway), unless asked for.
+      devOutbox: env.DEV_OUTBOX ?? (env.NODE_ENV !== "production" || seedDemo),
+    };
+  });
 
 export type Env = z.infer<typeof envSchema>;
 
