@@ -1,8 +1,25 @@
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import path from "node:path";
+import { defineConfig, type Plugin } from "vite";
+
+/**
+ * In the browser, `react-i18next` is app/i18n-client/react-i18next.ts: the same hooks over a small
+ * `t`, without i18next (ADR 0012). The server build keeps the real libraries.
+ */
+function clientI18n(): Plugin {
+  const shim = path.resolve(import.meta.dirname, "app/i18n-client/react-i18next.ts");
+  return {
+    name: "praksis-client-i18n",
+    enforce: "pre",
+    resolveId(source) {
+      if (source === "react-i18next" && this.environment?.name === "client") return shim;
+      return null;
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [reactRouter()],
+  plugins: [clientI18n(), reactRouter()],
   resolve: { tsconfigPaths: true },
   build: {
     cssMinify: "lightningcss",
