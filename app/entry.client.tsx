@@ -1,24 +1,25 @@
-import i18next from "i18next";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+// In the client build this is app/i18n-client/react-i18next.ts (vite.config.ts, ADR 0012).
+import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
-import resources, { DEFAULT_LANGUAGE } from "~/locales";
+import { ClientI18n } from "~/i18n-client/react-i18next";
+import { DEFAULT_LANGUAGE } from "~/locales/languages";
 
 async function main() {
-  // The server chose the language; the page says which in <html lang>.
-  await i18next.use(initReactI18next).init({
-    resources,
-    lng: document.documentElement.lang || DEFAULT_LANGUAGE,
-    fallbackLng: DEFAULT_LANGUAGE,
+  // The server chose the language; the page says which in <html lang>. Only that language (and the
+  // fallback, nb) is loaded, each language being one chunk.
+  const i18n = await new ClientI18n({
+    language: document.documentElement.lang || DEFAULT_LANGUAGE,
+    fallbackLanguage: DEFAULT_LANGUAGE,
     defaultNS: "common",
     fallbackNS: ["common", "ui"],
-    interpolation: { escapeValue: false },
-  });
+    load: (language) => (language === "en" ? import("~/locales/en") : import("~/locales/nb")).then((m) => m.default),
+  }).init();
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <I18nextProvider i18n={i18n as never}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>

@@ -17,7 +17,7 @@ import {
 import { clearAllUnsent } from "~/components/app/unsentAnswers";
 import { useNonce } from "~/components/nonce";
 import { Button, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
-import { DEFAULT_LANGUAGE } from "~/locales";
+import { DEFAULT_LANGUAGE } from "~/locales/languages";
 import { env } from "~/services/env.server";
 import { takeFlash } from "~/services/flash.server";
 import { getInstance, getLanguage, i18nextMiddleware } from "~/services/i18n.server";

@@ -1,17 +1,19 @@
-// `npm run bench`: start-up time on an empty and on a seeded embedded database, and the weight of
-// the log-in page (JS + CSS, gzipped), then the service benchmarks in bench/. Loopback only; every
+// `npm run bench`: start-up time on an empty and on a seeded embedded database, the weight of the
+// log-in page (JS + CSS, gzipped), Lighthouse for the main pages, then the service benchmarks in
+// bench/. Loopback only; every
 // step is bounded in time.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import { runLighthouse } from "./lighthouse.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
   spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
 }
-const port = 3900;
+const port = Number(process.env.BENCH_PORT ?? 3900);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-bench-"));
 const base = `http://127.0.0.1:${port}`;
 
@@ -54,9 +56,23 @@ for (const asset of new Set([...assets, ...imports])) {
   if (asset.endsWith(".css")) css += gz;
   else js += gz;
 }
+// Before it hydrates, the entry loads the page's language (a dynamic import of its own chunk).
+const entry = assets.find((a) => /\/entry\.client-[^/]+\.js$/.test(a));
+const entryText = entry ? await (await fetch(base + entry)).text() : "";
+const language = /<html lang="(\w+)"/.exec(html)?.[1];
+for (const m of entryText.matchAll(/import\(`\.\/([\w-]+)\.js`\)/g)) {
+  if (language && m[1].startsWith(`${language}-`)) js += zlib.gzipSync(Buffer.from(await (await fetch(`${base}/assets/${m[1]}.js`)).arrayBuffer()), { level: 9 }).length;
+}
 console.log(`${"log-in page JS (gzip)".padEnd(40)} ${(js / 1024).toFixed(1)} KiB`);
 console.log(`${"log-in page CSS (gzip)".padEnd(40)} ${(css / 1024).toFixed(1)} KiB`);
 console.log(`${"log-in page JS+CSS (gzip)".padEnd(40)} ${((js + css) / 1024).toFixed(1)} KiB`);
+// Lighthouse for the main pages (scripts/lighthouse.mjs), against the same server.
+try {
+  await runLighthouse({ base, outboxDir: path.join(dir, "outbox") });
+} catch (error) {
+  console.error(`Lighthouse: ${error instanceof Error ? error.message : error}`);
+  process.exitCode = 1;
+}
 await stop(server);
 fs.rmSync(dir, { recursive: true, force: true });
 

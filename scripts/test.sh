@@ -23,6 +23,10 @@ bash scripts/with-postgres.sh npx vitest run app/services app/routes app/test \
 echo "== production build (and its service worker)"
 npm run build
 
+echo "== page weight (first load, gzipped JS+CSS per page) and the built CSS against the grade-X browsers"
+node scripts/check-weight.mjs
+node scripts/check-built-css.mjs
+
 echo "== end-to-end (JavaScript on and off) against the production build"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 

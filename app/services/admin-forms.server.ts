@@ -12,7 +12,8 @@ import {
   forms,
   periods,
 } from "./db/schema";
-import { DEFAULT_GRADING_LABELS, GRADING, TEXT_INPUT, normalised, numbered, validateDraft, type FieldErrors, type FormDraft } from "./form-draft";
+import { DEFAULT_GRADING_LABELS, GRADING, TEXT_INPUT, normalised, numbered, type FieldErrors, type FormDraft } from "./form-draft";
+import { validateDraft } from "./form-draft.schema";
 import { osloDate } from "./semesters";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];

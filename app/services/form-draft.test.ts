@@ -14,11 +14,10 @@ import {
   NEW_QUESTION_TEXT,
   numbered,
   parseIntent,
-  postedDraftSchema,
   TEXT_INPUT,
-  validateDraft,
   type FormDraft,
 } from "./form-draft";
+import { postedDraftSchema, validateDraft } from "./form-draft.schema";
 
 function draftWith(...groups: { name: string; questions: string[]; type?: 1 | 2 }[]): FormDraft {
   let n = 0;

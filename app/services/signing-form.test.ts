@@ -3,12 +3,10 @@ import type { StudentRelation } from "./permissions.server";
 import {
   cardState,
   choiceOf,
-  endPartSchema,
   factsOf,
   INTENTS,
   isCalendarDate,
   mayAttempt,
-  midPartSchema,
   overallPassed,
   planCancel,
   planEndSave,
@@ -16,11 +14,11 @@ import {
   planResultSubmission,
   planSign,
   rightsOf,
-  signSchema,
   type EndPartInput,
   type MidPartInput,
   type StoredSigningForm,
 } from "./signing-form";
+import { endPartSchema, midPartSchema, signSchema } from "./signing-form.schema";
 
 const TODAY = "2026-11-22";
 const NOW = new Date("2026-11-22T12:00:00Z");

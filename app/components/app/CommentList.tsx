@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { VisuallyHidden } from "~/components/ui";
 import { RoleBadge, type RoleBadgeKind } from "./RoleBadge";
+import "~/styles/answers.css";
 
 export interface CommentItem {
   badge: RoleBadgeKind;

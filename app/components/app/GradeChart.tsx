@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { cx } from "~/components/ui/internal";
+import "~/styles/grade-chart.css";
 
 export type GradeChartSeriesKind = "student" | "advisor" | "teacher" | "other";
 

@@ -2,6 +2,7 @@ import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Button, Details, VisuallyHidden } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
+import "~/styles/answers.css";
 
 /**
  * A question's help text: a `<details>` without JavaScript; with it, a button that opens the text

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Tag } from "~/components/ui";
+import "~/styles/answers.css";
 
 export type RoleBadgeKind = "S" | "PV" | "PL";
 

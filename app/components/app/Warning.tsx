@@ -5,6 +5,7 @@ import { SummaryList, Tag, type TagVariant } from "~/components/ui";
 import { headingTag, type HeadingLevel } from "~/components/ui/internal";
 import type { WarningForView } from "~/services/warnings.server";
 import { WARNING_FIELDS, type WarningState, type WarningText } from "~/services/warnings";
+import "~/styles/warnings.css";
 
 type ExistingState = Exclude<WarningState, "none">;
 

@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import {
   Button,
   CheckboxGroup,
@@ -28,29 +27,11 @@ import { formatDay, osloDate } from "~/services/semesters";
 import { getLanguage } from "~/services/i18n.server";
 import { ClassDetails } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
+import { endDateSchema, schemeSchema } from "./class.schema";
 import type { Route } from "./+types/class";
 import { idParam, notFound } from "~/services/ids";
 
 export const handle = { titleKey: "adminClass:title" };
-
-const endDateSchema = z.object({
-  endSemesterDate: z
-    .string({ error: "adminClass:errors.endDate.required" })
-    .trim()
-    .max(40, { error: "adminClass:errors.endDate.invalid" }),
-});
-
-// Main forms and specific competencies are two groups of checkboxes with one name, so that
-// ticking any of them re-checks "at least one form" at once.
-const schemeSchema = z.object({
-  half: z.enum(["mid", "end"], { error: "adminClass:errors.halfRequired" }),
-  formIds: z
-    .array(z.string().regex(/^\d{1,10}$/, { error: "adminClass:errors.unknownForm" }), {
-      error: "adminClass:errors.noForms",
-    })
-    .min(1, { error: "adminClass:errors.noForms" })
-    .max(200, { error: "adminClass:errors.unknownForm" }),
-});
 
 type Intent = "endDate" | "scheme";
 
@@ -134,8 +115,8 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   const { header, schemes, mainForms, specificForms, teachers, students, supervisors } = loaderData;
   const classId = header.classId;
 
-  const [dateForm, dateFields] = useValidatedForm(endDateSchema, actionData?.intent === "endDate" ? actionData.result : undefined);
-  const [schemeForm, schemeFields] = useValidatedForm(schemeSchema, actionData?.intent === "scheme" ? actionData.result : undefined);
+  const [dateForm, dateFields] = useValidatedForm(() => import("./class.schema").then((m) => m.endDateSchema), actionData?.intent === "endDate" ? actionData.result : undefined);
+  const [schemeForm, schemeFields] = useValidatedForm(() => import("./class.schema").then((m) => m.schemeSchema), actionData?.intent === "scheme" ? actionData.result : undefined);
 
   const formIdsError = firstError(t, schemeFields.formIds.errors);
   const specificFormsId = `${schemeFields.formIds.id}-specific`;

@@ -30,13 +30,13 @@ import {
   LIMITS,
   nextKey,
   parseIntent,
-  postedDraftSchema,
   TEXT_INPUT,
   type DraftGroup,
   type EditorMode,
   type FieldErrors,
   type FormDraft,
 } from "~/services/form-draft";
+import { postedDraftSchema } from "~/services/form-draft.schema";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { idParam } from "~/services/ids";

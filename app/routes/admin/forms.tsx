@@ -6,6 +6,11 @@ import { getDb } from "~/services/db/index.server";
 import { requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import type { Route } from "./+types/forms";
+import enDocuments from "~/locales/en/documents.json";
+import nbDocuments from "~/locales/nb/documents.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("documents", { nb: nbDocuments, en: enDocuments });
 
 export const handle = { titleKey: "adminForms:title" };
 

@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigate, useNavigation } from "react-router";
-import { z } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
 import {
@@ -24,19 +23,16 @@ import { getLanguage } from "~/services/i18n.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { formatDay, type SemesterStatus } from "~/services/semesters";
+import { schema } from "./semester.schema";
 import type { Route } from "./+types/semester";
 import { idParam, notFound } from "~/services/ids";
+import enAdminSemesters from "~/locales/en/adminSemesters.json";
+import nbAdminSemesters from "~/locales/nb/adminSemesters.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("adminSemesters", { nb: nbAdminSemesters, en: enAdminSemesters });
 
 export const handle = { titleKey: "adminSemesters:semester.title" };
-
-const schema = z.object({
-  subjectIds: z
-    .array(z.number({ error: "adminSemesters:errors.subjectsInvalid" }).int().positive().max(2_147_483_647), {
-      error: "adminSemesters:errors.subjectsRequired",
-    })
-    .min(1, { error: "adminSemesters:errors.subjectsRequired" })
-    .max(1000, { error: "adminSemesters:errors.subjectsInvalid" }),
-});
 
 /** The add-subjects dialog is part of this page's URL (DESIGN.md §3). */
 const ADD_PARAM = "add";
@@ -87,7 +83,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
   const navigate = useNavigate();
   const navigation = useNavigation();
   const { period, classes, availableSubjects } = loaderData;
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./semester.schema").then((m) => m.schema), actionData);
   const here = `/admin/semesters/${period.id}`;
   const addOpen = availableSubjects.length > 0 && (loaderData.addOpen || actionData != null);
 

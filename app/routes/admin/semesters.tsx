@@ -9,6 +9,11 @@ import { clientAddress, readFormData, requireRole } from "~/services/request.ser
 import { ROLE } from "~/services/roles";
 import { formatDay } from "~/services/semesters";
 import type { Route } from "./+types/semesters";
+import enAdminSemesters from "~/locales/en/adminSemesters.json";
+import nbAdminSemesters from "~/locales/nb/adminSemesters.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("adminSemesters", { nb: nbAdminSemesters, en: enAdminSemesters });
 
 export const handle = { titleKey: "adminSemesters:list.title" };
 

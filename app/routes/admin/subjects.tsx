@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
-import { z } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { Button, ButtonGroup, ErrorSummary, LinkButton, Table, Tag, TextField, VisuallyHidden } from "~/components/ui";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -11,25 +10,16 @@ import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
+import { schema } from "./subjects.schema";
 import type { Route } from "./+types/subjects";
 import { notFound } from "~/services/ids";
+import enAdminUsers from "~/locales/en/adminUsers.json";
+import nbAdminUsers from "~/locales/nb/adminUsers.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("adminUsers", { nb: nbAdminUsers, en: enAdminUsers });
 
 export const handle = { titleKey: "adminUsers:subjects.title" };
-
-const schema = z.object({
-  intent: z.enum(["create", "update"]),
-  id: z.coerce.number().int().positive().optional(),
-  subjectCode: z
-    .string({ error: "adminUsers:subjects.errors.codeRequired" })
-    .trim()
-    .min(1, { error: "adminUsers:subjects.errors.codeRequired" })
-    .max(20, { error: "adminUsers:subjects.errors.codeTooLong" }),
-  name: z
-    .string({ error: "adminUsers:subjects.errors.nameRequired" })
-    .trim()
-    .min(1, { error: "adminUsers:subjects.errors.nameRequired" })
-    .max(200, { error: "adminUsers:subjects.errors.nameTooLong" }),
-});
 
 /** `?edit=<id>` turns the form at the top into the edit form of that subject. */
 function editedId(url: string): number | null {
@@ -83,7 +73,7 @@ function SubjectsPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminUsers");
   const navigation = useNavigation();
   const { subjects, editing } = loaderData;
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./subjects.schema").then((m) => m.schema), actionData);
   const typedCode = fields.subjectCode.initialValue;
   const typedName = fields.name.initialValue;
   return (

@@ -3,7 +3,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
-import { z } from "zod";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import {
   AlertBanner,
@@ -28,33 +27,16 @@ import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
+import { schema } from "./user.schema";
 import type { Route } from "./+types/user";
 import { idParam, notFound } from "~/services/ids";
+import enAdminUsers from "~/locales/en/adminUsers.json";
+import nbAdminUsers from "~/locales/nb/adminUsers.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("adminUsers", { nb: nbAdminUsers, en: enAdminUsers });
 
 export const handle = { titleKey: "adminUsers:user.title" };
-
-const classId = z.coerce
-  .number({ error: "adminUsers:user.errors.classUnknown" })
-  .int({ error: "adminUsers:user.errors.classUnknown" })
-  .positive({ error: "adminUsers:user.errors.classUnknown" });
-
-const schema = z.object({
-  intent: z.literal("save"),
-  displayName: z
-    .string({ error: "adminUsers:user.errors.nameRequired" })
-    .trim()
-    .min(1, { error: "adminUsers:user.errors.nameRequired" })
-    .max(200, { error: "adminUsers:user.errors.nameTooLong" }),
-  roles: z
-    .array(z.enum(["1", "2", "3", "4"], { error: "adminUsers:user.errors.roleUnknown" }), {
-      error: "adminUsers:user.errors.rolesRequired",
-    })
-    .min(1, { error: "adminUsers:user.errors.rolesRequired" }),
-  // One select per semester; "Ingen klasse" posts an empty value.
-  studentClasses: z.array(classId.optional()).optional(),
-  teacherClasses: z.array(classId).optional(),
-  advisorClasses: z.array(classId).optional(),
-});
 
 function userIdOf(params: { userId: string }): number {
   return idParam(params.userId);
@@ -161,7 +143,7 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { user, semesters, isSelf, confirmDeactivate } = loaderData;
   const save = actionData?.intent === "save" ? actionData : undefined;
   const statusError = actionData?.intent === "status" ? actionData.error : undefined;
-  const [form, fields] = useValidatedForm(schema, save?.result);
+  const [form, fields] = useValidatedForm(() => import("./user.schema").then((m) => m.schema), save?.result);
 
   // After a refused save the page shows what was posted, else what is stored.
   const typed = save?.result.initialValue as Record<string, unknown> | undefined;

@@ -6,6 +6,11 @@ import { getDb } from "~/services/db/index.server";
 import { requireRole } from "~/services/request.server";
 import { isRoleId, ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
 import type { Route } from "./+types/users";
+import enAdminUsers from "~/locales/en/adminUsers.json";
+import nbAdminUsers from "~/locales/nb/adminUsers.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("adminUsers", { nb: nbAdminUsers, en: enAdminUsers });
 
 export const handle = { titleKey: "adminUsers:users.title" };
 

@@ -3,7 +3,6 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
-import { z } from "zod";
 import { Button, ErrorSummary, PageHeading, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -14,6 +13,7 @@ import { acceptInvitation, lookUpInvitation } from "~/services/invitations.serve
 import { normaliseEmail } from "~/services/otp.server";
 import { clientAddress, currentSession, readFormData } from "~/services/request.server";
 import { safeRedirect } from "~/services/roles";
+import { existingSupervisorSchema, newSupervisorSchema } from "./accept-invitation.schema";
 import type { Route } from "./+types/accept-invitation";
 
 export const handle = { titleKey: "student:accept.title" };
@@ -22,26 +22,6 @@ export const handle = { titleKey: "student:accept.title" };
 const DEFAULT_LANDING = "/supervisor";
 /** Spec §9: a link that cannot be used sends the visitor to the log-in page after 7 seconds. */
 const LEAVE_AFTER_MS = 7000;
-
-// Digits, spaces and a leading +; 8 to 15 digits (E.164). The service applies the same rule.
-const phonePattern = /^\+?\d{8,15}$/;
-
-// Not "name": a control of that name shadows the form element's own `name` property in the DOM.
-const newSupervisorSchema = z.object({
-  fullName: z
-    .string({ error: "student:errors.nameRequired" })
-    .trim()
-    .min(1, { error: "student:errors.nameRequired" })
-    .max(200, { error: "student:errors.nameTooLong" }),
-  phone: z
-    .string({ error: "student:errors.phoneRequired" })
-    .trim()
-    .min(1, { error: "student:errors.phoneRequired" })
-    .max(20, { error: "student:errors.phoneInvalid", abort: true })
-    .refine((value) => phonePattern.test(value.replace(/\s+/g, "")), { error: "student:errors.phoneInvalid" }),
-});
-
-const existingSupervisorSchema = newSupervisorSchema.partial();
 
 function linkOf(url: URL, form?: FormData) {
   const secret = String(form?.get("verificationGuid") ?? url.searchParams.get("verificationGuid") ?? "");
@@ -157,8 +137,10 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
   const { t } = useTranslation("student");
   const navigation = useNavigation();
   // An existing account types nothing, so the browser must not ask for a name and phone number either.
-  const schema = loaderData.state === "valid" && !loaderData.isNew ? existingSupervisorSchema : newSupervisorSchema;
-  const [form, fields] = useValidatedForm(schema, loaderData.state === "valid" ? actionData : undefined);
+  const existing = loaderData.state === "valid" && !loaderData.isNew;
+  const [form, fields] = useValidatedForm(
+    () => import("./accept-invitation.schema").then((m) => (existing ? m.existingSupervisorSchema : m.newSupervisorSchema)),
+    loaderData.state === "valid" ? actionData : undefined);
 
   if (loaderData.state === "otherUser") {
     return (

@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { z } from "zod";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -12,18 +11,10 @@ import { getInstance, getLanguage } from "~/services/i18n.server";
 import { appName, currentInstitution } from "~/services/institution.server";
 import { appCookies, clientAddress, currentSession, homeOf, readFormData } from "~/services/request.server";
 import { isSimpleLogin, safeRedirect } from "~/services/roles";
+import { schema } from "./login.schema";
 import type { Route } from "./+types/login";
 
 export const handle = { titleKey: "auth:login.title" };
-
-const schema = z.object({
-  email: z
-    .string({ error: "auth:errors.emailRequired" })
-    .trim()
-    .max(254, { error: "auth:errors.emailInvalid" })
-    .pipe(z.email({ error: "auth:errors.emailInvalid" })),
-  redirectTo: z.string().optional(),
-});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = currentSession(context);
@@ -62,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./login.schema").then((m) => m.schema), actionData);
   return (
     <div className={loaderData.simple ? "app-narrow app-narrow--simple" : "app-narrow"}>
       <ErrorSummary errors={errorSummaryItems(t, [fields.email], { errors: form.errors, fieldId: fields.email.id })} />

@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { z } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
@@ -10,16 +9,10 @@ import { completeLogin, createAuthenticator, LoginError } from "~/services/auth.
 import { getDb } from "~/services/db/index.server";
 import { appCookies, clientAddress, currentSession, homeOf, readFormData } from "~/services/request.server";
 import { isSimpleLogin } from "~/services/roles";
+import { schema } from "./otp.schema";
 import type { Route } from "./+types/otp";
 
 export const handle = { titleKey: "auth:otp.title" };
-
-const schema = z.object({
-  code: z
-    .string({ error: "auth:errors.codeRequired" })
-    .transform((v) => v.replace(/\s/g, ""))
-    .pipe(z.string().regex(/^\d{6}$/, { error: "auth:errors.codeFormat" })),
-});
 
 const authenticator = createAuthenticator(getDb, clientAddress);
 
@@ -78,7 +71,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function Otp({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./otp.schema").then((m) => m.schema), actionData);
   const again = loaderData.simple ? "/login-simple" : "/login";
   return (
     <div className={loaderData.simple ? "app-narrow app-narrow--simple" : "app-narrow"}>

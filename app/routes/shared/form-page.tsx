@@ -29,6 +29,7 @@ import { idParam, notFound } from "~/services/ids";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { areaOfPath, ROLE, safeRedirect } from "~/services/roles";
 import type { Route } from "./+types/form-page";
+import "~/styles/answers.css";
 
 export const handle = { titleKey: "answers:page.title" };
 

@@ -12,6 +12,12 @@ import { requireRole } from "~/services/request.server";
 import { formResults, resultsForView, type ResultsView } from "~/services/results.server";
 import { areaOfPath, ROLE } from "~/services/roles";
 import type { Route } from "./+types/form-results";
+import "~/styles/answers.css";
+import enDocuments from "~/locales/en/documents.json";
+import nbDocuments from "~/locales/nb/documents.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("documents", { nb: nbDocuments, en: enDocuments });
 
 export const handle = { titleKey: "answers:results.title" };
 

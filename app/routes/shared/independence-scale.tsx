@@ -4,6 +4,12 @@ import { Button, LinkButton, Select, Table } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { COMPARISON_PARAMS, readScaleQuery, SCALE_ASPECTS, SCALE_LEVELS } from "~/services/independence-scale";
 import type { Route } from "./+types/independence-scale";
+import "~/styles/independence-scale.css";
+import enScale from "~/locales/en/scale.json";
+import nbScale from "~/locales/nb/scale.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("scale", { nb: nbScale, en: enScale });
 
 export const handle = { titleKey: "scale:title" };
 

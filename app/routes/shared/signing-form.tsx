@@ -23,6 +23,7 @@ import {
 } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
+import { endPartSchema, midPartSchema, signSchema } from "~/services/signing-form.schema";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
 import { getLanguage } from "~/services/i18n.server";
@@ -34,13 +35,10 @@ import { formatDay, osloDate } from "~/services/semesters";
 import {
   choicesOf,
   END_QUESTIONS,
-  endPartSchema,
   INTENTS,
   mayAttempt,
   MID_QUESTIONS,
-  midPartSchema,
   NEW_FORM_ID,
-  signSchema,
   TEACHER_COMMENT_LIMIT,
   type Choice,
   type Intent,
@@ -218,9 +216,9 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   const { rights } = view;
   const busy = useNavigation().state === "submitting";
 
-  const [midForm, midFields] = useValidatedForm(midPartSchema, lastResultFor(actionData, "saveMid"));
-  const [endForm, endFields] = useValidatedForm(endPartSchema, lastResultFor(actionData, "saveEnd"));
-  const [signForm, signFields] = useValidatedForm(signSchema, lastResultFor(actionData, "sign"));
+  const [midForm, midFields] = useValidatedForm(() => import("~/services/signing-form.schema").then((m) => m.midPartSchema), lastResultFor(actionData, "saveMid"));
+  const [endForm, endFields] = useValidatedForm(() => import("~/services/signing-form.schema").then((m) => m.endPartSchema), lastResultFor(actionData, "saveEnd"));
+  const [signForm, signFields] = useValidatedForm(() => import("~/services/signing-form.schema").then((m) => m.signSchema), lastResultFor(actionData, "sign"));
   // Spec §5: with JS the sign button waits for the box; without JS the server refuses an unticked one.
   const hydrated = useHydrated();
   const [confirmedWithoutAdvisor, setConfirmedWithoutAdvisor] = useState(false);

@@ -8,6 +8,7 @@ import { osloDate } from "~/services/semesters";
 import { requireCurrentReference, type CurrentReference } from "~/services/student-placement.server";
 import { warningStateOf } from "~/services/warnings.server";
 import type { Route } from "./+types/class-layout";
+import "~/styles/warnings.css";
 
 /** The student's class, as the middleware found it, for the layout's loader. */
 const referenceContext = createContext<CurrentReference | null>(null);

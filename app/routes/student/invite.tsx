@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import { AlertBanner, Button, ErrorSummary, PageHeading, Tag, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -17,17 +16,10 @@ import { clientAddress, mailOrigin, readFormData, requireRole } from "~/services
 import { ROLE } from "~/services/roles";
 import { formatDayTime, osloDate } from "~/services/semesters";
 import { hasSupervisor, requireCurrentReference } from "~/services/student-placement.server";
+import { schema } from "./invite.schema";
 import type { Route } from "./+types/invite";
 
 export const handle = { titleKey: "student:invite.title" };
-
-const schema = z.object({
-  email: z
-    .string({ error: "student:errors.emailRequired" })
-    .trim()
-    .max(254, { error: "student:errors.emailInvalid" })
-    .pipe(z.email({ error: "student:errors.emailInvalid" })),
-});
 
 /** The student's class, after the role and data-level checks every student page makes. */
 async function studentReference(request: Request, context: Route.LoaderArgs["context"]) {
@@ -97,7 +89,7 @@ const STATE_TAG = { sent: "info", expired: "warning" } as const;
 export default function InviteSupervisor({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./invite.schema").then((m) => m.schema), actionData);
   const { subject, hasSupervisor, status } = loaderData;
   const stateLabel = { sent: t("invite.stateSent"), expired: t("invite.stateExpired") };
 

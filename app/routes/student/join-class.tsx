@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { z } from "zod";
 import { Button, ErrorSummary, PageHeading, RadioGroup } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -13,15 +12,10 @@ import { clientAddress, readFormData, requireRole } from "~/services/request.ser
 import { ROLE } from "~/services/roles";
 import { osloDate } from "~/services/semesters";
 import { currentReferenceOf, joinClass } from "~/services/student-placement.server";
+import { schema } from "./join-class.schema";
 import type { Route } from "./+types/join-class";
 
 export const handle = { titleKey: "student:join.title" };
-
-const schema = z.object({
-  classId: z
-    .string({ error: "student:errors.chooseClass" })
-    .regex(/^\d{1,10}$/, { error: "student:errors.notMatching" }),
-});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Student);
@@ -64,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function JoinClass({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./join-class.schema").then((m) => m.schema), actionData);
   const { matching } = loaderData;
 
   return (

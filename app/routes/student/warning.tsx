@@ -14,6 +14,7 @@ import { requireCurrentReference } from "~/services/student-placement.server";
 import { postedWarningId } from "~/services/warnings";
 import { confirmWarning, warningFor, warningForView } from "~/services/warnings.server";
 import type { Route } from "./+types/warning";
+import "~/styles/warnings.css";
 
 /** The student's class layout leaves its alert out here: this page is where it leads. */
 export const handle = { titleKey: "warnings:title", showsWarning: true };

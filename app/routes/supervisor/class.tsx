@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
@@ -18,17 +17,15 @@ import { requireClassAccess } from "~/services/permissions.server";
 import { clientAddress, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { supervisorClassPage, takeStudents } from "~/services/supervision.server";
+import { takeSchema } from "./class.schema";
 import type { Route } from "./+types/class";
+import enSupervisor from "~/locales/en/supervisor.json";
+import nbSupervisor from "~/locales/nb/supervisor.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("supervisor", { nb: nbSupervisor, en: enSupervisor });
 
 export const handle = { titleKey: "supervisor:class.title" };
-
-const takeSchema = z.object({
-  // Each id is checked in the action, so a bad one is reported on the group, not on a hidden item.
-  studentUserIds: z
-    .array(z.string(), { error: "supervisor:errors.noStudents" })
-    .min(1, { error: "supervisor:errors.noStudents" })
-    .max(500, { error: "supervisor:errors.unknownStudent" }),
-});
 
 async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const session = requireRole(args.request, args.context, ROLE.Advisor);
@@ -88,7 +85,7 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
   const busy = useNavigation().state === "submitting";
   const { header, classHalf, schemes, students, attached, unassigned } = loaderData;
   const classId = header.classId;
-  const [takeForm, takeFields] = useValidatedForm(takeSchema, actionData?.result);
+  const [takeForm, takeFields] = useValidatedForm(() => import("./class.schema").then((m) => m.takeSchema), actionData?.result);
   const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
 
   return (

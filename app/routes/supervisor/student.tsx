@@ -15,6 +15,11 @@ import { signingFormCard } from "~/services/signing-form.server";
 import { placementForView } from "~/services/supervision.server";
 import { warningFor, warningForView } from "~/services/warnings.server";
 import type { Route } from "./+types/student";
+import enSupervisor from "~/locales/en/supervisor.json";
+import nbSupervisor from "~/locales/nb/supervisor.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("supervisor", { nb: nbSupervisor, en: enSupervisor });
 
 export const handle = { titleKey: "supervisor:student.title" };
 

@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import { Button, CheckboxGroup, ErrorSummary, PageHeading, Pagination, TextField } from "~/components/ui";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
@@ -19,23 +18,13 @@ import {
   studentPicker,
   takeStudents,
 } from "~/services/teacher-class.server";
+import { MAX_LISTED, schema } from "./add-students.schema";
 import type { Route } from "./+types/add-students";
 
 export const handle = { titleKey: "teacher:addStudents.title" };
 
-/** "Show more" grows the list 20 at a time (spec §9) up to this many, so one form holds every choice. */
-const MAX_LISTED = 500;
 /** The id of the first checkbox; the error summary links here. */
 const FIELD_ID = "students";
-
-const schema = z.object({
-  studentIds: z
-    .array(z.string().regex(/^\d{1,10}$/, { error: "teacher:errors.unknownStudent" }), {
-      error: "teacher:errors.noStudents",
-    })
-    .min(1, { error: "teacher:errors.noStudents" })
-    .max(MAX_LISTED, { error: "teacher:errors.unknownStudent" }),
-});
 
 function readQuery(url: URL): { q: string; offset: number } {
   const offset = Number(url.searchParams.get("offset"));
@@ -124,7 +113,7 @@ export default function AddStudents({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { classId, subject, periodName, q, total, students, moreHref } = loaderData;
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./add-students.schema").then((m) => m.schema), actionData);
   const error = firstError(t, fields.studentIds.errors);
   const chosen = listValue(fields.studentIds.initialValue);
   const summary = errorSummaryItems(t, [{ id: FIELD_ID, errors: fields.studentIds.errors }]);

@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import { Button, ErrorSummary, PageHeading, TextField } from "~/components/ui";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -17,39 +16,11 @@ import { requireClassTeacher } from "~/services/permissions.server";
 import { clientAddress, mailOrigin, readFormData, requireRole } from "~/services/request.server";
 import { ROLE } from "~/services/roles";
 import { addSupervisor, welcomeMail } from "~/services/teacher-class.server";
+import { SUPERVISOR_EMAIL_MAX, SUPERVISOR_NAME_MAX, SUPERVISOR_PHONE_MAX } from "./add-supervisor.limits";
+import { schema } from "./add-supervisor.schema";
 import type { Route } from "./+types/add-supervisor";
 
 export const handle = { titleKey: "teacher:addSupervisor.title" };
-
-// Shared by the browser's checks and the server's (so not from a .server module).
-const SUPERVISOR_NAME_MAX = 200;
-const SUPERVISOR_EMAIL_MAX = 254;
-const SUPERVISOR_PHONE_MAX = 32;
-
-/** A Norwegian or international mobile number: 8 to 15 digits, with spaces, dashes or a leading +. */
-function plausiblePhone(value: string): boolean {
-  const digits = value.replace(/\D/g, "");
-  return /^\+?[\d\s().-]+$/.test(value) && digits.length >= 8 && digits.length <= 15;
-}
-
-const schema = z.object({
-  name: z
-    .string({ error: "teacher:errors.nameRequired" })
-    .trim()
-    .min(1, { error: "teacher:errors.nameRequired" })
-    .max(SUPERVISOR_NAME_MAX, { error: "teacher:errors.nameTooLong" }),
-  email: z
-    .string({ error: "teacher:errors.emailRequired" })
-    .trim()
-    .max(SUPERVISOR_EMAIL_MAX, { error: "teacher:errors.emailTooLong" })
-    .pipe(z.email({ error: "teacher:errors.emailInvalid" })),
-  phone: z
-    .string()
-    .trim()
-    .max(SUPERVISOR_PHONE_MAX, { error: "teacher:errors.phoneInvalid", abort: true })
-    .refine(plausiblePhone, { error: "teacher:errors.phoneInvalid" })
-    .optional(),
-});
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Teacher);
@@ -120,7 +91,7 @@ export default function AddSupervisor({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const { classId, subject, periodName } = loaderData;
-  const [form, fields] = useValidatedForm(schema, actionData);
+  const [form, fields] = useValidatedForm(() => import("./add-supervisor.schema").then((m) => m.schema), actionData);
   const summary = errorSummaryItems(t, [fields.name, fields.email, fields.phone]);
   const initial = (value: unknown) => (typeof value === "string" ? value : "");
 

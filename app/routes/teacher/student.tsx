@@ -2,7 +2,6 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
-import { z } from "zod";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
 import { WarningCard } from "~/components/app/Warning";
@@ -27,21 +26,10 @@ import {
   supervisorsOfClass,
 } from "~/services/supervision.server";
 import { warningFor, warningForView } from "~/services/warnings.server";
+import { addExtraSchema, removeExtraSchema, supervisorSchema } from "./student.schema";
 import type { Route } from "./+types/student";
 
 export const handle = { titleKey: "placement:teacher.title" };
-
-const userIdField = (required: string) =>
-  z.string({ error: required }).regex(/^\d{1,10}$/, { error: "placement:errors.notClassSupervisor" });
-
-const supervisorSchema = z.object({
-  advisorUserId: z
-    .string({ error: "placement:errors.supervisorRequired" })
-    .regex(/^(none|\d{1,10})$/, { error: "placement:errors.notClassSupervisor" }),
-});
-
-const addExtraSchema = z.object({ extraUserId: userIdField("placement:errors.extraRequired") });
-const removeExtraSchema = z.object({ removeUserId: userIdField("placement:errors.notExtra") });
 
 type Intent = "setSupervisor" | "addExtra" | "removeExtra";
 
@@ -161,11 +149,10 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
   const classId = header.classId;
   const classLink = `/teacher/class/${classId}`;
 
-  const [supervisorForm, supervisorFields] = useValidatedForm(
-    supervisorSchema,
+  const [supervisorForm, supervisorFields] = useValidatedForm(() => import("./student.schema").then((m) => m.supervisorSchema),
     actionData?.intent === "setSupervisor" ? actionData.result : undefined,
   );
-  const [extraForm, extraFields] = useValidatedForm(addExtraSchema, actionData?.intent === "addExtra" ? actionData.result : undefined);
+  const [extraForm, extraFields] = useValidatedForm(() => import("./student.schema").then((m) => m.addExtraSchema), actionData?.intent === "addExtra" ? actionData.result : undefined);
   const removeErrors = actionData?.intent === "removeExtra" ? actionData.result.error?.removeUserId : undefined;
 
   const summary = [

@@ -3,15 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
-import { z } from "zod";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
 import { autosaveStatusText, useAutosave } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
-import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
+import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
-import { characters } from "~/services/answering";
 import { classHeader } from "~/services/admin-classes.server";
 import { getDb } from "~/services/db/index.server";
 import { redirectWithFlash } from "~/services/flash.server";
@@ -28,47 +26,18 @@ import {
   postedWarningId,
   WARNING_FIELDS,
   WARNING_TEXT_LIMIT,
-  warningErrors,
   type WarningField,
-  type WarningFieldError,
   type WarningText,
 } from "~/services/warnings";
 import { saveWarningDraft, submitWarning, warningFor, warningForView } from "~/services/warnings.server";
+import { schema } from "./warning.schema";
 import type { Route } from "./+types/warning";
+import "~/styles/warnings.css";
 
 export const handle = { titleKey: "warnings:title" };
 
 /** Spec §4, §9: the draft saves itself 3 seconds after the last edit. */
 const AUTOSAVE_DELAY_MS = 3000;
-
-const text = z.string().optional();
-
-/** A refused text's message, as an i18n key (with how far over the limit it is). */
-function messageOf(field: WarningField, error: WarningFieldError, value: string): string {
-  if (error === "required") return `warnings:errors.${field}Required`;
-  return errorMessage(`warnings:errors.${field}TooLong`, { over: String(characters(value) - WARNING_TEXT_LIMIT) });
-}
-
-/**
- * "Lagre utkast" (save) takes a partial draft; "Gi varsel" (submit) needs all three texts. Shared
- * by the browser's checks and the server's; without an intent (a field's check on blur) as a draft.
- */
-const schema = z
-  .object({
-    intent: z.enum(["save", "submit"]).default("save"),
-    warningId: z.string().optional(),
-    comment: text,
-    passRequirement: text,
-    passRequirementSummary: text,
-  })
-  .superRefine((value, ctx) => {
-    const posted = normaliseWarning(value);
-    const errors = warningErrors(posted, value.intent === "submit" ? "submit" : "draft");
-    for (const field of WARNING_FIELDS) {
-      const error = errors[field];
-      if (error) ctx.addIssue({ code: "custom", path: [field], message: messageOf(field, error, posted[field]) });
-    }
-  });
 
 /**
  * A refused post: the reply (messages and what was typed), the warning the page continues from
@@ -202,7 +171,7 @@ function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warnin
   const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
-  const [form, fields] = useValidatedForm(schema, actionData?.result);
+  const [form, fields] = useValidatedForm(() => import("./warning.schema").then((m) => m.schema), actionData?.result);
   const [refused, setRefused] = useState<WarningAutosaveRefusal | null>(null);
   const { status } = useAutosave(formRef, {
     endpoint: paths.autosave,
