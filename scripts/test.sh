@@ -23,6 +23,9 @@ bash scripts/with-postgres.sh npx vitest run app/services app/routes app/test \
 echo "== production build"
 npx react-router build
 
+echo "== faults and two instances against the production build (SIGKILL mid-autosave, PostgreSQL restart)"
+node --test --test-reporter=spec scripts/ops/faults.test.mjs
+
 echo "== end-to-end (JavaScript on and off) against the production build"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
