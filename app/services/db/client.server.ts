@@ -46,8 +46,29 @@ export function isConnectionError(error: unknown): boolean {
   );
 }
 
+// Whether the last statement failed for want of a connection: logged once per outage, and once
+// when the database answers again.
+let down = false;
+
+function unavailable(error: unknown): Response {
+  if (!down) {
+    down = true;
+    console.error(`[db] PostgreSQL is unavailable: ${error instanceof Error ? error.message : String(error)}; answering 503 until it returns`);
+  }
+  return databaseUnavailable();
+}
+
+function answered<T>(value: T): T {
+  if (down) {
+    down = false;
+    console.info("[db] PostgreSQL answers again");
+  }
+  return value;
+}
+
 // drizzle wraps every failed statement in a DrizzleQueryError; the 503 must reach React Router as
-// the Response it is, so it is unwrapped here (once, for every prepared query).
+// the Response it is, so it is unwrapped here (once, for every prepared query). A statement on a
+// client already checked out (in a transaction) that loses its server becomes a 503 here too.
 type QueryWithCache = (this: unknown, ...args: unknown[]) => Promise<unknown>;
 const preparedQuery = PgPreparedQuery.prototype as unknown as { queryWithCache: QueryWithCache; unwrapsUnavailable?: boolean };
 if (!preparedQuery.unwrapsUnavailable) {
@@ -57,6 +78,7 @@ if (!preparedQuery.unwrapsUnavailable) {
       return await original.apply(this, args);
     } catch (error) {
       if (error instanceof DrizzleQueryError && error.cause instanceof Response) throw error.cause;
+      if (error instanceof DrizzleQueryError && isConnectionError(error.cause)) throw unavailable(error.cause);
       throw error;
     }
   };
@@ -68,7 +90,6 @@ if (!preparedQuery.unwrapsUnavailable) {
  * logged once per outage (and once when the database answers again).
  */
 function guardedPool(pool: pg.Pool, size: number): pg.Pool {
-  let down = false;
   let busySince = 0;
   const failed = (error: unknown): never => {
     if (isConnectionError(error)) {
@@ -80,20 +101,9 @@ function guardedPool(pool: pg.Pool, size: number): pg.Pool {
         }
         throw databaseUnavailable();
       }
-      if (!down) {
-        down = true;
-        console.error(`[db] PostgreSQL is unavailable: ${error instanceof Error ? error.message : String(error)}; answering 503 until it returns`);
-      }
-      throw databaseUnavailable();
+      throw unavailable(error);
     }
     throw error;
-  };
-  const answered = <T>(value: T): T => {
-    if (down) {
-      down = false;
-      console.info("[db] PostgreSQL answers again");
-    }
-    return value;
   };
   return new Proxy(pool, {
     get(target, property, receiver) {
