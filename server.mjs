@@ -50,6 +50,12 @@ const server = app.listen(port, host, () => {
   console.info(`[server] Praksis listening on http://localhost:${port} (ready in ${Date.now() - began} ms)`);
 });
 
+// Longer than the idle timeout of common proxies and load balancers (60 s), so the server never
+// closes a kept-alive connection just as the proxy (or a client) sends the next request on it:
+// that race shows as a reset connection (a 502 behind a proxy).
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 function shutdown() {
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 5_000).unref();

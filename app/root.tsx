@@ -224,6 +224,18 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </div>
     );
   }
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    // The database cannot be reached (client.server.ts): a clear page, not an error code.
+    return (
+      <div className="app-content">
+        <h1>{t("errors.unavailableTitle")}</h1>
+        <p>{t("errors.unavailableText")}</p>
+        <p>
+          <Link to="/">{t("errors.home")}</Link>
+        </p>
+      </div>
+    );
+  }
   if (isRouteErrorResponse(error)) {
     const description = typeof error.data === "string" && error.data.length < 300 ? error.data : "";
     return (

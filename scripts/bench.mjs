@@ -86,3 +86,9 @@ const services = spawnSync("npx", ["vitest", "run", "--config", "bench/vitest.co
   timeout: 900_000,
 });
 if (services.status !== 0) process.exitCode = 1;
+
+// The load mix (`npm run load`, shorter here): 200 users on PGlite, then on PostgreSQL.
+for (const args of [[], ["--pg"]]) {
+  const load = spawnSync("node", ["scripts/load.mjs", "--duration", "20", ...args], { cwd: root, stdio: "inherit", timeout: 600_000 });
+  if (load.status !== 0) process.exitCode = 1;
+}

@@ -27,6 +27,9 @@ echo "== page weight (first load, gzipped JS+CSS per page) and the built CSS aga
 node scripts/check-weight.mjs
 node scripts/check-built-css.mjs
 
+echo "== faults and two instances against the production build (SIGKILL mid-autosave, PostgreSQL restart)"
+node --test --test-reporter=spec scripts/ops/faults.test.mjs
+
 echo "== end-to-end (JavaScript on and off) against the production build"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { databaseUnavailable, isConnectionError, migrationsFolder, type Database } from "~/services/db/client.server";
+import { useDatabaseForTests } from "~/services/db/index.server";
+import { startTestApp, stopTestApp } from "~/test/app";
+import { callLoader } from "~/test/route";
+import * as healthz from "./healthz";
+
+let app: Awaited<ReturnType<typeof startTestApp>>;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await stopTestApp(app);
+});
+
+const latestMigration = () =>
+  (JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] }).entries.at(-1)!.tag;
+
+test("/healthz reports the database, its migrations and the uptime, and nothing secret", async () => {
+  const response = await callLoader(healthz, new Request("http://localhost/healthz"));
+  expect(response.status).toBe(200);
+  expect(response.headers.get("Cache-Control")).toBe("no-store");
+  const body = await response.json();
+  expect(body).toMatchObject({
+    status: "ok",
+    database: { kind: app.database.kind, answering: true },
+    migrations: { latest: latestMigration(), pending: 0 },
+  });
+  expect(body.migrations.applied).toBeGreaterThan(0);
+  expect(typeof body.database.latencyMs).toBe("number");
+  expect(typeof body.uptimeSeconds).toBe("number");
+  const text = JSON.stringify(body);
+  for (const secret of [process.env.SESSION_SECRET, process.env.TEST_DATABASE_URL, process.env.DATABASE_URL]) {
+    if (secret) expect(text).not.toContain(secret);
+  }
+  expect(text).not.toMatch(/postgres:\/\/|password/i);
+});
+
+test("/healthz answers 503 'unavailable' when the database does not answer, without the cause", async () => {
+  const broken: Database = {
+    kind: app.database.kind,
+    db: {
+      execute: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 10.1.2.3:5432"), { code: "ECONNREFUSED" })),
+    } as unknown as Database["db"],
+    close: async () => {},
+  };
+  useDatabaseForTests(broken);
+  // The cause goes to the log, for the operator.
+  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    const response = await callLoader(healthz, new Request("http://localhost/healthz"));
+    expect(response.status).toBe(503);
+    const body = await response.json();
+    expect(body).toMatchObject({ status: "unavailable", database: { kind: app.database.kind, answering: false } });
+    expect(JSON.stringify(body)).not.toContain("10.1.2.3");
+    expect(logged).toHaveBeenCalledWith(expect.stringMatching(/^\[healthz\] database not answering: connect ECONNREFUSED 10\.1\.2\.3/));
+  } finally {
+    useDatabaseForTests(app.database);
+  }
+});
+
+test("connection failures are told apart from faults of a statement, and become a 503", async () => {
+  expect(isConnectionError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);
+  expect(isConnectionError(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }))).toBe(true);
+  expect(isConnectionError(new Error("Connection terminated unexpectedly"))).toBe(true);
+  expect(isConnectionError(new AggregateError([Object.assign(new Error("x"), { code: "ECONNREFUSED" })]))).toBe(true);
+  expect(isConnectionError(Object.assign(new Error('duplicate key value violates unique constraint "users_email_lower_unique"'), { code: "23505" }))).toBe(false);
+  expect(isConnectionError("ECONNREFUSED")).toBe(false);
+  const response = databaseUnavailable();
+  expect(response.status).toBe(503);
+  expect(response.headers.get("Retry-After")).toBeTruthy();
+  expect(await response.text()).toMatch(/database is not available/);
+});

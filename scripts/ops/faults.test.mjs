@@ -1,0 +1,300 @@
+// Faults and two instances, against the production build (`npm test` runs this after the build):
+//  1. SIGKILL in the middle of an autosave load, restart on the same data: every save answered 2xx
+//     is there (PGlite folder; PostgreSQL);
+//  2. PostgreSQL restarted while requests flow: 503 with a clear page, /healthz "unavailable", a log
+//     line, no crash; the same process serves again when the database is back;
+//  3. two app processes on one PostgreSQL: sessions, e-mail codes and rate limits work across them.
+// Run: node --test scripts/ops/faults.test.mjs (needs build/; the PostgreSQL parts need its binaries).
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { after, describe, test } from "node:test";
+import { cookieHeader, ensureBuild, freePort, hasPostgres, logIn, Outbox, sleep, startApp, startPostgres, tempDir } from "./support.mjs";
+
+ensureBuild();
+const cleanups = [];
+after(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+function scratch() {
+  const dir = tempDir("praksis-faults-");
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+async function cluster() {
+  const postgres = await startPostgres();
+  cleanups.push(() => postgres.destroy());
+  return postgres;
+}
+async function app(options) {
+  const server = await startApp(options);
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+const DEMO_STUDENTS = Array.from({ length: 6 }, (_, i) => `student${String(i + 1).padStart(2, "0")}@example.org`);
+const FORM_LINK = /href="(\/student\/(\d+)\/form\/(\d+)\/class\/(\d+)\/assignment\/(\d+))"/;
+const decode = (s) => s.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** A student's first form page as the browser gets it: where it posts, and each text answer with its base token. */
+async function formPage(base, cookie) {
+  const forms = await fetch(`${base}/student/forms`, { headers: { cookie }, redirect: "manual" });
+  const link = FORM_LINK.exec(await forms.text());
+  if (!link) return null;
+  const html = await (await fetch(base + decode(link[1]), { headers: { cookie }, redirect: "manual" })).text();
+  const answers = new Map();
+  for (const m of html.matchAll(/<textarea[^>]*name="a:(\d+)"[^>]*>([^<]*)<\/textarea>/g)) answers.set(Number(m[1]), { value: decode(m[2]) });
+  for (const m of html.matchAll(/<input[^>]*name="b:(\d+)"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="b:(\d+)"/g)) {
+    const id = Number(m[1] ?? m[4]);
+    if (answers.has(id)) answers.get(id).base = decode(m[2] ?? m[3]);
+  }
+  return { path: link[1], place: { studentUserId: link[2], formId: link[3], classId: link[4], assignmentId: link[5] }, answers };
+}
+
+/** The privacy-policy consent every user gives at the first log-in (a no-op when given before). */
+async function acceptPrivacy(base, cookie) {
+  const response = await fetch(`${base}/privacy-consent`, {
+    method: "POST",
+    headers: { cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "accept" }),
+    redirect: "manual",
+  });
+  assert.equal(response.status, 303, "privacy consent");
+}
+
+async function logInStudents(server, outbox) {
+  const students = await Promise.all(
+    DEMO_STUDENTS.map(async (email) => {
+      const { jar } = await logIn({ base: server.base, email, outbox });
+      const cookie = cookieHeader(jar);
+      await acceptPrivacy(server.base, cookie);
+      const page = await formPage(server.base, cookie);
+      return page && page.answers.size > 0 ? { email, cookie, page } : null;
+    }),
+  );
+  return students.filter(Boolean);
+}
+
+/**
+ * Autosaves as fast as answers come back: one writer per (student, text question), each posting
+ * distinct values in order with the base token of its last acknowledged save. `kill` is called once
+ * `killAfter` saves are acknowledged; the writers stop at their first failed request after that.
+ */
+async function autosaveUntilKilled(base, students, killAfter, kill) {
+  const writers = students.flatMap((s) => [...s.page.answers].map(([questionId, a]) => ({ s, questionId, base: a.base, acked: 0, sent: 0 })));
+  let acknowledged = 0;
+  let killed = null;
+  await Promise.all(
+    writers.map(async (w, index) => {
+      for (let seq = 1; ; seq++) {
+        const body = new URLSearchParams({ ...w.s.page.place, [`b:${w.questionId}`]: w.base, [`a:${w.questionId}`]: `w${index}-s${seq}`, [`c:${w.questionId}`]: "" });
+        w.sent = seq;
+        let response;
+        try {
+          response = await fetch(`${base}/api/answers`, {
+            method: "POST",
+            headers: { cookie: w.s.cookie, Origin: base, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+            body,
+          });
+          const json = await response.json();
+          assert.equal(response.status, 200, `save ${seq} of writer ${index}: ${response.status} ${JSON.stringify(json)}`);
+          assert.deepEqual(json.conflicts ?? [], []);
+          w.base = json.tokens[w.questionId];
+          w.acked = seq;
+          acknowledged++;
+        } catch (error) {
+          if (killed) return; // the server is gone: this save was not acknowledged
+          throw error;
+        }
+        if (acknowledged >= killAfter && !killed) killed = kill();
+      }
+    }),
+  );
+  await killed;
+  return writers.map((w, index) => ({ ...w, index }));
+}
+
+async function killAndRecover({ server, restart, outbox }) {
+  const students = await logInStudents(server, outbox);
+  assert.ok(students.length >= 4, `students with an open form: ${students.length}`);
+  const writers = await autosaveUntilKilled(server.base, students, 80, () => server.kill("SIGKILL"));
+  const acknowledged = writers.reduce((n, w) => n + w.acked, 0);
+  assert.ok(acknowledged >= 80 && writers.every((w) => w.acked > 0), "every writer had saves acknowledged before the kill");
+  const again = await restart();
+  // Read back through the restarted app, with the sessions made before the kill.
+  let lost = [];
+  for (const s of students) {
+    const page = await formPage(again.base, s.cookie);
+    assert.ok(page, `${s.email}'s form page after the restart`);
+    for (const w of writers.filter((w) => w.s === s)) {
+      const stored = page.answers.get(w.questionId)?.value ?? "";
+      const seq = Number(/^w\d+-s(\d+)$/.exec(stored)?.[1] ?? 0);
+      if (!stored.startsWith(`w${w.index}-`) || seq < w.acked || seq > w.sent) lost.push(`writer ${w.index}: acknowledged s${w.acked}, stored "${stored}"`);
+    }
+  }
+  assert.deepEqual(lost, [], "acknowledged saves missing after SIGKILL and restart");
+  return { writers: writers.length, acknowledged };
+}
+
+describe("SIGKILL during an autosave load", () => {
+  test("PGlite: every acknowledged save is in the folder after a restart", async () => {
+    const dir = scratch();
+    const port = await freePort();
+    const server = await startApp({ port, dir });
+    cleanups.push(() => server.stop());
+    const outbox = new Outbox(server.outboxDir);
+    const result = await killAndRecover({ server, outbox, restart: () => app({ port, dir }) });
+    console.log(`[faults] PGlite: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+  });
+
+  test("PostgreSQL: every acknowledged save is in the database after a restart", { skip: !hasPostgres() && "no PostgreSQL binaries" }, async () => {
+    const postgres = await cluster();
+    const dir = scratch();
+    const port = await freePort();
+    const env = { SEED_DEMO: "true" };
+    const server = await startApp({ port, dir, databaseUrl: postgres.url, env });
+    cleanups.push(() => server.stop());
+    const outbox = new Outbox(server.outboxDir);
+    const result = await killAndRecover({ server, outbox, restart: () => app({ port, dir, databaseUrl: postgres.url, env }) });
+    console.log(`[faults] PostgreSQL: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+  });
+});
+
+describe("PostgreSQL restarted under load", { skip: !hasPostgres() && "no PostgreSQL binaries" }, () => {
+  test("503 with a clear page and /healthz unavailable during the outage; the same process serves afterwards", async () => {
+    const postgres = await cluster();
+    const dir = scratch();
+    const server = await app({ port: await freePort(), dir, databaseUrl: postgres.url, env: { SEED_DEMO: "true" } });
+    const { base } = server;
+    const [student] = await logInStudents(server, new Outbox(server.outboxDir));
+    assert.ok(student);
+    const seen = [];
+    let phase = "before";
+    let stop = false;
+    const flow = async (name, request) => {
+      while (!stop) {
+        let status = 0;
+        let body = "";
+        try {
+          const response = await request();
+          status = response.status;
+          body = await response.text();
+        } catch (error) {
+          body = String(error);
+        }
+        seen.push({ name, phase, status, body });
+        await sleep(50);
+      }
+    };
+    const [questionId, answer] = [...student.page.answers][0];
+    let token = answer.base;
+    let n = 0;
+    const flows = [
+      flow("page", () => fetch(`${base}/student/forms`, { headers: { cookie: student.cookie }, redirect: "manual" })),
+      flow("healthz", () => fetch(`${base}/healthz`)),
+      flow("autosave", async () => {
+        const response = await fetch(`${base}/api/answers`, {
+          method: "POST",
+          headers: { cookie: student.cookie, Origin: base, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ ...student.page.place, [`b:${questionId}`]: token, [`a:${questionId}`]: `etter omstart ${++n}`, [`c:${questionId}`]: "" }),
+        });
+        if (response.ok) token = (await response.clone().json()).tokens[questionId];
+        return response;
+      }),
+    ];
+    await sleep(1_000);
+    phase = "down";
+    postgres.stop("fast");
+    await sleep(2_000);
+    postgres.start();
+    phase = "back";
+    // Back without a restart of the app: the pool connects again.
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const recent = seen.filter((s) => s.phase === "back").slice(-9);
+      if (recent.length === 9 && recent.every((s) => s.status === 200)) break;
+      await sleep(100);
+    }
+    phase = "after";
+    await sleep(500);
+    stop = true;
+    await Promise.all(flows);
+
+    assert.equal(server.child.exitCode, null, `the app process is still running; its log:\n${server.output.join("").slice(-4000)}`);
+    assert.equal(server.child.signalCode, null);
+    const before = seen.filter((s) => s.phase === "before");
+    const down = seen.filter((s) => s.phase === "down");
+    const afterwards = seen.filter((s) => s.phase === "after");
+    assert.ok(before.length > 0, "requests before the restart");
+    assert.deepEqual(before.filter((s) => s.status !== 200).map((s) => `${s.name} ${s.status} ${s.body.slice(0, 200)}`), [], "all answered before the restart");
+    // Nothing but 200 or a 503 at any time: no 500, no dropped connection.
+    assert.deepEqual(seen.filter((s) => s.status !== 200 && s.status !== 503).map((s) => `${s.name} ${s.phase} ${s.status} ${s.body.slice(0, 200)}`), []);
+    const page503 = down.find((s) => s.name === "page" && s.status === 503);
+    assert.ok(page503, "a page answered 503 while the database was down");
+    assert.match(page503.body, /midlertidig utilgjengelig/);
+    assert.match(page503.body, /<h1[^>]*>Tjenesten er midlertidig utilgjengelig<\/h1>/);
+    const health503 = down.find((s) => s.name === "healthz" && s.status === 503);
+    assert.ok(health503, "/healthz answered 503 while the database was down");
+    assert.equal(JSON.parse(health503.body).status, "unavailable");
+    assert.doesNotMatch(health503.body, /127\.0\.0\.1|praksis@|postgres:\/\//, "no connection details in /healthz");
+    const save503 = down.find((s) => s.name === "autosave" && s.status === 503);
+    assert.ok(save503, "an autosave answered 503 while the database was down");
+    assert.ok(afterwards.length > 0 && afterwards.every((s) => s.status === 200), "every request answered 200 after the database came back");
+    const health = JSON.parse(afterwards.find((s) => s.name === "healthz").body);
+    assert.equal(health.status, "ok");
+    assert.equal(health.database.kind, "postgres");
+    const log = server.output.join("");
+    assert.match(log, /\[db\] PostgreSQL is unavailable/);
+    assert.match(log, /\[db\] PostgreSQL answers again/);
+    console.log(`[faults] PostgreSQL restart: ${down.length} requests during the outage (${down.filter((s) => s.status === 503).length} × 503), all 200 again without restarting the app`);
+  });
+});
+
+describe("two instances on one PostgreSQL", { skip: !hasPostgres() && "no PostgreSQL binaries" }, () => {
+  test("sessions, e-mail codes and rate limits work across the two", async () => {
+    const postgres = await cluster();
+    const env = { SEED_DEMO: "true", OTP_REQUESTS_PER_EMAIL: "3" };
+    const [portA, portB] = [await freePort(), await freePort()];
+    const [dirA, dirB] = [scratch(), scratch()];
+    // Started at once: both migrate and seed the same empty database.
+    const [a, b] = await Promise.all([
+      app({ port: portA, dir: dirA, databaseUrl: postgres.url, env }),
+      app({ port: portB, dir: dirB, databaseUrl: postgres.url, env }),
+    ]);
+    const outboxA = new Outbox(a.outboxDir);
+    const outboxB = new Outbox(b.outboxDir);
+
+    // A code requested on A is accepted on B; the session B made works on A.
+    const first = await logIn({ base: a.base, via: b.base, email: "student01@example.org", outbox: outboxA });
+    assert.equal(first.verified.status, 303, "B accepted the code A mailed");
+    const cookie = cookieHeader(first.jar);
+    await acceptPrivacy(b.base, cookie);
+    for (const server of [a, b, a]) {
+      const page = await fetch(`${server.base}/student/forms`, { headers: { cookie }, redirect: "manual" });
+      assert.equal(page.status, 200, `the session works on ${server.base}`);
+    }
+    // And the other way round.
+    const second = await logIn({ base: b.base, via: a.base, email: "laerer1@example.org", outbox: outboxB });
+    assert.equal(second.verified.status, 303, "A accepted the code B mailed");
+    await acceptPrivacy(a.base, cookieHeader(second.jar));
+    assert.equal((await fetch(`${b.base}/teacher`, { headers: { cookie: cookieHeader(second.jar) }, redirect: "manual" })).status, 200);
+    // A log-out on one ends the session on the other.
+    const out = await fetch(`${a.base}/logout`, { method: "POST", headers: { cookie, Origin: a.base }, redirect: "manual" });
+    assert.ok(out.status === 303 || out.status === 302, `log-out: ${out.status}`);
+    assert.notEqual((await fetch(`${b.base}/student/forms`, { headers: { cookie }, redirect: "manual" })).status, 200, "the session ended on B too");
+
+    // Three code requests per address (OTP_REQUESTS_PER_EMAIL=3), alternating: the fourth is refused wherever it lands.
+    const email = "student02@example.org";
+    const statuses = [];
+    for (const server of [a, b, a, b]) {
+      const response = await fetch(`${server.base}/login`, {
+        method: "POST",
+        headers: { Origin: server.base, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email }),
+        redirect: "manual",
+      });
+      statuses.push(response.status);
+    }
+    assert.deepEqual(statuses, [303, 303, 303, 429]);
+    console.log("[faults] two instances: code from A accepted on B (and B→A), sessions shared, log-out shared, code limit counted across both");
+  });
+});

@@ -1,0 +1,260 @@
+// Shared by `npm run load` and the fault and two-instance tests (scripts/ops/*.test.mjs): the
+// production build, a throwaway PostgreSQL cluster, app processes on loopback, and the e-mail-code
+// log-in as a browser does it (the code read from the outbox folder the app writes mail to).
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+export const SESSION_SECRET = "ops-session-secret-0123456789abcdefghijkl";
+
+export function ensureBuild() {
+  if (fs.existsSync(path.join(root, "build/server/index.js"))) return;
+  const built = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+  if (built.status !== 0) throw new Error("the production build failed");
+}
+
+export function tempDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function pgBinDir() {
+  const candidates = [process.env.PG_BINDIR, ...(fs.existsSync("/usr/lib/postgresql") ? fs.readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`) : [])];
+  return candidates.find((c) => c && fs.existsSync(path.join(c, "initdb"))) ?? null;
+}
+
+export const hasPostgres = () => pgBinDir() !== null;
+
+/**
+ * A throwaway PostgreSQL cluster on 127.0.0.1 (initdb in a temp dir, owned by `nobody` when we are
+ * root, as scripts/with-postgres.sh does). `restart()` stops and starts it (fast shutdown: open
+ * connections are cut, as in a real restart).
+ */
+export async function startPostgres() {
+  const bindir = pgBinDir();
+  if (!bindir) throw new Error("no PostgreSQL server binaries found");
+  const dir = tempDir("praksis-ops-pg-");
+  const port = await freePort();
+  const asOwner = process.getuid?.() === 0;
+  if (asOwner) fs.chownSync(dir, 65534, 65534);
+  const run = (args) => {
+    const command = args.map((a) => `'${a}'`).join(" ");
+    const result = asOwner
+      ? spawnSync("su", ["-s", "/bin/bash", "nobody", "-c", command], { encoding: "utf8" })
+      : spawnSync("bash", ["-c", command], { encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`${args[0]} failed: ${result.stderr || result.stdout}`);
+  };
+  const data = path.join(dir, "data");
+  run([`${bindir}/initdb`, "-D", data, "-U", "praksis", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
+  const start = () =>
+    run([`${bindir}/pg_ctl`, "-D", data, "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "-l", path.join(dir, "log"), "-w", "start"]);
+  const stop = (mode = "fast") => run([`${bindir}/pg_ctl`, "-D", data, "-m", mode, "-w", "stop"]);
+  start();
+  return {
+    url: `postgres://praksis@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    restart() {
+      stop();
+      start();
+    },
+    destroy() {
+      try {
+        stop("immediate");
+      } catch {
+        // already stopped
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The production server (`node server.mjs`, NODE_ENV=production) on loopback: on the PGlite folder
+ * `<dir>/pglite`, or on `databaseUrl`. Every role may log in by e-mail code; the code limits are
+ * raised (as the end-to-end server does) unless `env` sets them.
+ */
+export async function startApp({ port, dir, databaseUrl, env = {}, log = false }) {
+  const base = `http://127.0.0.1:${port}`;
+  const output = [];
+  const child = spawn(process.execPath, ["server.mjs"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      APP_URL: base,
+      PGLITE_DIR: path.join(dir, "pglite"),
+      OUTBOX_DIR: path.join(dir, "outbox"),
+      DATABASE_URL: databaseUrl ?? "",
+      SESSION_SECRET,
+      SMTP_URL: "",
+      DEV_OUTBOX: "false",
+      OTP_LOGIN_ROLES: "Admin,Student,Teacher,Advisor",
+      OTP_REQUESTS_PER_ADDRESS: "100000",
+      OTP_REQUESTS_PER_EMAIL: "1000",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const keep = (chunk) => {
+    const text = chunk.toString();
+    // Mail bodies are logged to the console when there is no SMTP server: not kept.
+    if (!text.startsWith("[mail]")) output.push(text);
+    if (output.length > 2000) output.splice(0, 1000);
+    if (log) process.stderr.write(text);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited before it was ready:\n${output.join("")}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`the server was not ready in 120 s:\n${output.join("")}`);
+    }
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  return {
+    base,
+    child,
+    output,
+    exited,
+    outboxDir: path.join(dir, "outbox"),
+    async kill(signal = "SIGKILL") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** The cookies a response sets, merged into a jar (name → value). */
+export function keepCookies(jar, response) {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair, ...attributes] = line.split(";");
+    const at = pair.indexOf("=");
+    const name = pair.slice(0, at).trim();
+    const value = pair.slice(at + 1).trim();
+    const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === "";
+    if (expired) jar.delete(name);
+    else jar.set(name, value);
+  }
+}
+
+export const cookieHeader = (jar) => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+
+/** Reads the outbox folder the app writes mail to; remembers what it has read. */
+export class Outbox {
+  constructor(dir) {
+    this.dir = dir;
+    this.seen = new Set();
+    this.byAddress = new Map();
+  }
+
+  scan() {
+    let names = [];
+    try {
+      names = fs.readdirSync(this.dir).filter((n) => n.endsWith(".json"));
+    } catch {
+      return;
+    }
+    for (const name of names.sort()) {
+      if (this.seen.has(name)) continue;
+      let mail;
+      try {
+        mail = JSON.parse(fs.readFileSync(path.join(this.dir, name), "utf8"));
+      } catch {
+        continue; // being written: read it on the next scan
+      }
+      this.seen.add(name);
+      const list = this.byAddress.get(mail.to) ?? [];
+      list.push(mail);
+      this.byAddress.set(mail.to, list);
+    }
+  }
+
+  /** The newest code mailed to `address` that was not taken before. */
+  async takeCode(address, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      this.scan();
+      const mail = this.byAddress.get(address)?.pop();
+      const code = mail?.text.match(/\b\d{6}\b/)?.[0];
+      if (code) return code;
+      if (Date.now() > deadline) throw new Error(`no code mailed to ${address}`);
+      await sleep(20);
+    }
+  }
+}
+
+/**
+ * The e-mail-code log-in as a browser without JavaScript does it: post the address to /login, read
+ * the code from the outbox, post it to /otp. `via` may name another server for the second step.
+ * Returns the cookie jar and each step's response.
+ */
+export async function logIn({ base, via = base, email, outbox, record = () => {} }) {
+  const jar = new Map();
+  const timed = async (route, url, init) => {
+    const began = performance.now();
+    try {
+      const response = await fetch(url, { redirect: "manual", ...init });
+      await response.arrayBuffer();
+      record(route, performance.now() - began, response.status);
+      return response;
+    } catch (error) {
+      record(route, performance.now() - began, 0);
+      throw error;
+    }
+  };
+  const requested = await timed("POST /login", `${base}/login`, {
+    method: "POST",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email }),
+  });
+  if (requested.status !== 303) throw new Error(`POST /login for ${email}: ${requested.status}`);
+  keepCookies(jar, requested);
+  const code = await outbox.takeCode(email);
+  const verified = await timed("POST /otp", `${via}/otp`, {
+    method: "POST",
+    headers: { Origin: via, "Content-Type": "application/x-www-form-urlencoded", cookie: cookieHeader(jar) },
+    body: new URLSearchParams({ code }),
+  });
+  keepCookies(jar, verified);
+  return { jar, requested, verified, location: verified.headers.get("location") };
+}
+
+/** Nearest-rank percentile of sorted numbers. */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
