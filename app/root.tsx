@@ -14,7 +14,7 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import { clearAllUnsent } from "~/components/app/unsentAnswers";
+import { clearAllUnsent } from "~/components/app/unsentStore";
 import { useNonce } from "~/components/nonce";
 import { Button, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
 import { DEFAULT_LANGUAGE } from "~/locales/languages";

@@ -1,3 +1,4 @@
+import { storage, storedKeys, UNSENT_PREFIX, userOfKey } from "./unsentStore";
 import { fieldValue, type OfflineKeeper } from "./useAutosave";
 
 /**
@@ -8,7 +9,7 @@ import { fieldValue, type OfflineKeeper } from "./useAutosave";
  * (ADR 0007) still decides whether they may be written: a question changed elsewhere meanwhile comes
  * back as a conflict, never as a silent overwrite.
  */
-export const UNSENT_PREFIX = "praksis:unsent:v1:";
+export { UNSENT_PREFIX, userOfKey };
 
 export interface UnsentAnswer {
   /** The base token of the answer the person started from. */
@@ -23,13 +24,6 @@ export type UnsentAnswers = Record<string, UnsentAnswer>;
 
 export function unsentKey(userId: string, place: Record<string, string>): string {
   return `${UNSENT_PREFIX}${userId}:${place.classId ?? "-"}:${place.formId ?? "-"}:${place.assignmentId ?? "-"}:${place.studentUserId ?? "-"}`;
-}
-
-/** The user an entry belongs to, or null for a key that is not an entry. */
-export function userOfKey(key: string): string | null {
-  if (!key.startsWith(UNSENT_PREFIX)) return null;
-  const user = key.slice(UNSENT_PREFIX.length).split(":")[0];
-  return user ? user : null;
 }
 
 /** An entry as stored; anything malformed (another version, a hand edit) reads as nothing. */
@@ -99,23 +93,6 @@ export function foreignKeys(keys: Iterable<string>, userId: string): string[] {
 // The browser's storage. localStorage can be missing or refuse (private windows, a full quota):
 // then nothing is kept, and the page says the save failed as before.
 
-function storage(): Storage | null {
-  try {
-    return typeof window === "undefined" ? null : window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
-function storedKeys(store: Storage): string[] {
-  const keys: string[] = [];
-  for (let i = 0; i < store.length; i++) {
-    const key = store.key(i);
-    if (key !== null) keys.push(key);
-  }
-  return keys;
-}
-
 function write(store: Storage, key: string, answers: UnsentAnswers): boolean {
   try {
     if (Object.keys(answers).length === 0) store.removeItem(key);
@@ -124,13 +101,6 @@ function write(store: Storage, key: string, answers: UnsentAnswers): boolean {
   } catch {
     return false;
   }
-}
-
-/** Every kept answer of every user: on logout. */
-export function clearAllUnsent(): void {
-  const store = storage();
-  if (!store) return;
-  for (const key of storedKeys(store)) if (userOfKey(key) !== null) store.removeItem(key);
 }
 
 /** The form page's keeper (useAutosave's `offline`): a key is a question id. */
