@@ -17,9 +17,7 @@ echo "== unit, loader and action tests on PGlite"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
 
 echo "== database tests again on a throwaway PostgreSQL cluster"
-# The permission matrix checks guards and what each response shows (no database behaviour of its
-# own, and every loader it calls is run on PostgreSQL by the route tests), so it runs on PGlite only.
-bash scripts/with-postgres.sh npx vitest run app/services app/routes app/test --exclude app/routes/permission-matrix.test.ts \
+bash scripts/with-postgres.sh npx vitest run app/services app/routes app/test \
   --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
 
 echo "== production build (and its service worker)"
