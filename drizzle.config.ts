@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./app/services/db/schema.ts",
+  schema: "./app/services/platform/db/schema.ts",
   out: "./drizzle",
 });

@@ -4,10 +4,10 @@ import { defineConfig } from "vitest/config";
 // their own; the rest share their worker's, which saves loading the app for every file (a run took
 // about half the time). app/test/setup.ts gives each file the worker's original environment.
 const ownModules = [
-  "app/services/warnings.server.test.ts",
-  "app/services/invitations.server.test.ts",
+  "app/services/warnings/warnings.server.test.ts",
+  "app/services/placements/invitations.server.test.ts",
   "app/routes/api/students-csv.test.ts",
-  "app/services/db/index.server.test.ts",
+  "app/services/platform/db/index.server.test.ts",
 ];
 
 export default defineConfig({

@@ -4,14 +4,19 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { NonceContext } from "~/components/nonce";
-import { getDatabase } from "~/services/db/index.server";
-import { env } from "~/services/env.server";
-import { getInstance } from "~/services/i18n.server";
-import { currentInstitution } from "~/services/institution.server";
-import { nonceContext } from "~/services/request.server";
-import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "~/services/security";
+import { seedDemoWhenAsked } from "~/services/demo/index.server";
+import { getDatabase, prepareDatabaseWith } from "~/services/platform/db/index.server";
+import { env } from "~/services/platform/env.server";
+import { getInstance } from "~/services/platform/i18n.server";
+import { currentInstitution } from "~/services/platform/institution.server";
+import { nonceContext } from "~/services/platform/request.server";
+import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "~/services/platform/security";
 
 export const streamTimeout = 5_000;
+
+// The demo is seeded when the database is first opened: before the first request, in `npm start`
+// (startup below) and in the development server alike.
+prepareDatabaseWith(seedDemoWhenAsked);
 
 /**
  * For the HTTP server in front: React Router refuses a cross-site action with a bare 400 before any

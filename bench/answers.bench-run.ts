@@ -10,7 +10,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { answerToken, EMPTY } from "~/services/answering";
-import { DEFAULT_GRADING_LABELS } from "~/services/form-draft";
+import { DEFAULT_GRADING_LABELS } from "~/services/admin";
 import {
   answers,
   answerSets,
@@ -30,7 +30,7 @@ import {
   subjects,
   userRoles,
   users,
-} from "~/services/db/schema";
+} from "~/services/platform/db/schema";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { BENCH_SESSION_SECRET, startBenchServer, summary } from "./support";
 

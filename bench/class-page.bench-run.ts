@@ -25,7 +25,7 @@ import {
   studentReferences,
   subjects,
   users,
-} from "~/services/db/schema";
+} from "~/services/platform/db/schema";
 import * as classPage from "~/routes/teacher/class";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";

@@ -8,7 +8,7 @@ import vm from "node:vm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import i18next from "i18next";
 import resources from "~/locales";
-import type { Database } from "~/services/db/client.server";
+import type { Database } from "~/services/platform/db/client.server";
 import {
   answerSets,
   assignmentForms,
@@ -23,8 +23,8 @@ import {
   subjects,
   users,
   warnings,
-} from "~/services/db/schema";
-import { openSemesterReport, REPORT_PAGE_SIZE, type Translate } from "~/services/semester-report.server";
+} from "~/services/platform/db/schema";
+import { openSemesterReport, REPORT_PAGE_SIZE, type Translate } from "~/services/documents/index.server";
 import { openTestDatabase } from "~/test/db";
 
 const STUDENTS = 5_000;

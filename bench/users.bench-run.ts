@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, test } from "vitest";
-import { listUsers, type UserListQuery } from "~/services/admin-users.server";
-import type { Database } from "~/services/db/client.server";
-import { userRoles, users } from "~/services/db/schema";
-import { ROLE, type RoleId } from "~/services/roles";
+import { listUsers, type UserListQuery } from "~/services/admin/index.server";
+import type { Database } from "~/services/platform/db/client.server";
+import { userRoles, users } from "~/services/platform/db/schema";
+import { ROLE, type RoleId } from "~/services/identity";
 import { openTestDatabase } from "~/test/db";
 
 /**

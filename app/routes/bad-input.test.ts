@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { classes, formQuestionGroups, formQuestions, forms, subjects } from "~/services/db/schema";
+import { classes, formQuestionGroups, formQuestions, forms, subjects } from "~/services/platform/db/schema";
 import { startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { cookieOf, type Principal } from "~/test/principals";
-import { MAX_FIELD_REPEATS, MAX_FORM_BYTES, MAX_FORM_FIELDS, readFormData } from "~/services/request.server";
+import { MAX_FIELD_REPEATS, MAX_FORM_BYTES, MAX_FORM_FIELDS, readFormData } from "~/services/platform/request.server";
 import { callAction, TEST_ORIGIN } from "~/test/route";
 import { importRoute, permissionMatrix, routeRows, seedIds, standardParams, urlOf, type MatrixEntry, type RouteRow } from "~/test/route-matrix";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { ROLE, type RoleId } from "~/services/roles";
+import { ROLE, type RoleId } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp } from "~/test/app";
 import { callAction, TEST_ORIGIN, type RouteModuleLike } from "~/test/route";
 import * as classPage from "./admin/class";

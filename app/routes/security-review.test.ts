@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
-import { auditEvents, sessions } from "~/services/db/schema";
-import { resetEnvForTests } from "~/services/env.server";
-import { appCookies, MAX_FORM_BYTES } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { sessionIdOf } from "~/services/session.server";
+import { auditEvents, sessions } from "~/services/platform/db/schema";
+import { resetEnvForTests } from "~/services/platform/env.server";
+import { appCookies, MAX_FORM_BYTES } from "~/services/platform/request.server";
+import { ROLE } from "~/services/identity";
+import { sessionIdOf } from "~/services/identity/index.server";
 import { clearOutbox, codeIn, cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { CookieJar } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm, TEST_ORIGIN } from "~/test/route";

@@ -1,20 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql, type Logger } from "drizzle-orm";
+import { and, eq, sql, type Logger } from "drizzle-orm";
 import { vi } from "vitest";
-import { openDatabase, type Database, type Db } from "~/services/db/client.server";
+import { openDatabase, type Database, type Db } from "~/services/platform/db/client.server";
 import { openTestDatabase } from "~/test/db";
-import { useDatabaseForTests } from "~/services/db/index.server";
-import { seedDemo } from "~/services/db/seed.server";
-import { readOutbox, type StoredMail } from "~/services/email.server";
-import { resetEnvForTests } from "~/services/env.server";
-import { appCookies } from "~/services/request.server";
-import { acceptPrivacyPolicy } from "~/services/auth.server";
-import { currentInstitution } from "~/services/institution.server";
-import type { RoleId } from "~/services/roles";
-import { createSession, sessionIdOf, setActiveRole } from "~/services/session.server";
-import { users } from "~/services/db/schema";
+import { useDatabaseForTests } from "~/services/platform/db/index.server";
+import { seedDemo } from "~/services/demo/index.server";
+import { readOutbox, type StoredMail } from "~/services/platform/email.server";
+import { resetEnvForTests } from "~/services/platform/env.server";
+import { appCookies } from "~/services/platform/request.server";
+import { acceptPrivacyPolicy, createSession, sessionIdOf, setActiveRole } from "~/services/identity/index.server";
+import { currentInstitution } from "~/services/platform/institution.server";
+import type { RoleId } from "~/services/identity";
+import { classes, periods, subjects, users } from "~/services/platform/db/schema";
 
 /**
  * Points the app at a fresh temporary directory (secret, outbox) and a seeded in-memory database,
@@ -61,6 +60,21 @@ export function codeIn(mail: StoredMail | undefined): string {
 
 export function clearOutbox(): void {
   if (process.env.OUTBOX_DIR) fs.rmSync(process.env.OUTBOX_DIR, { recursive: true, force: true });
+}
+
+/**
+ * The id of a demo class by its subject: in the demo's current semester unless another is named,
+ * or in any semester (`null`) for a subject the demo has one class of.
+ */
+export async function classIdOf(db: Db, subjectCode: string, periodName: string | null = "Høst 2026"): Promise<number> {
+  const [row] = await db
+    .select({ id: classes.id })
+    .from(classes)
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .where(and(eq(subjects.subjectCode, subjectCode), periodName === null ? undefined : eq(periods.name, periodName)));
+  if (!row) throw new Error(`no class ${subjectCode} in ${periodName ?? "any semester"}`);
+  return row.id;
 }
 
 export async function userIdOf(db: Db, email: string): Promise<number> {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { Logger } from "drizzle-orm";
-import { migrationsFolder, openDatabase, usePglite, type Database } from "~/services/db/client.server";
+import { migrationsFolder, openDatabase, usePglite, type Database } from "~/services/platform/db/client.server";
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or — when TEST_DATABASE_URL

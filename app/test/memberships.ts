@@ -1,4 +1,4 @@
-import type { CourseMembership } from "~/services/memberships.server";
+import type { CourseMembership } from "~/services/identity/index.server";
 
 /** A Feide course membership in the demo's current semester (Høst 2026), as the app stores it. */
 export function courseMembership(code: string, overrides: Partial<CourseMembership> = {}): CourseMembership {

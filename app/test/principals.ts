@@ -1,5 +1,5 @@
-import type { Db } from "~/services/db/client.server";
-import { ROLE, type RoleId } from "~/services/roles";
+import type { Db } from "~/services/platform/db/client.server";
+import { ROLE, type RoleId } from "~/services/identity";
 import { cookieActingAs } from "~/test/app";
 
 /**

@@ -3,6 +3,8 @@ import { RouterContextProvider, type MiddlewareFunction } from "react-router";
 /** Route params as a test gives them (every named segment present). */
 type Params = Record<string, string>;
 import { middleware as rootMiddleware } from "~/root";
+import type { Flash } from "~/services/platform/flash.server";
+import { appCookies } from "~/services/platform/request.server";
 
 export interface HandlerArgs {
   request: Request;
@@ -105,4 +107,10 @@ export function getPage(path: string, options: { cookie?: string; headers?: Reco
   const headers = new Headers(options.headers);
   if (options.cookie) headers.set("Cookie", options.cookie);
   return new Request(new URL(path, TEST_ORIGIN), { headers });
+}
+
+/** The flash message a response sets, if any. */
+export async function flashOf(response: Response): Promise<Flash | null> {
+  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
+  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
 }

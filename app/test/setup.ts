@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
-import { resetEnvForTests } from "~/services/env.server";
+import { resetEnvForTests } from "~/services/platform/env.server";
 
 // Test files share a worker process (vitest.config.ts: isolate off where it can be), so each file
 // starts from the environment the worker was started with, not from what the previous file set.

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { answerToken, EMPTY } from "~/services/answering";
-import { openDatabase } from "~/services/db/client.server";
+import { openDatabase } from "~/services/platform/db/client.server";
 import {
   assignmentForms,
   assignments,
@@ -27,8 +27,8 @@ import {
   studentReferences,
   userRoles,
   users,
-} from "~/services/db/schema";
-import { seedDemo } from "~/services/db/seed.server";
+} from "~/services/platform/db/schema";
+import { seedDemo } from "~/services/demo/index.server";
 
 const [out, studentCount = "160", teacherCount = "24", supervisorCount = "16"] = process.argv.slice(2);
 if (!out) throw new Error("usage: tsx scripts/ops/setup.ts <out.json> [students] [teachers] [supervisors]");

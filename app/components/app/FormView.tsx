@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Details, Fieldset, RadioGroup, TextArea } from "~/components/ui";
-import { GRADING, type DraftGroupType } from "~/services/form-draft";
+import { GRADING, type DraftGroupType } from "~/services/admin";
 
 export interface FormViewQuestion {
   /** Unique within the form; part of the inputs' ids. */

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Card, LinkButton, Tag, type TagVariant } from "~/components/ui";
-import type { CardState } from "~/services/signing-form";
-import type { SigningCard } from "~/services/signing-form.server";
+import type { CardState } from "~/services/signing";
+import type { SigningCard } from "~/services/signing/index.server";
 
 const VARIANT: Record<CardState, TagVariant> = {
   notCreated: "neutral",

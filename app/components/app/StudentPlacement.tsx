@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { SummaryList, Table, Tag, VisuallyHidden } from "~/components/ui";
-import type { PlacementView } from "~/services/supervision.server";
+import type { PlacementView } from "~/services/placements/index.server";
 
 type FormView = PlacementView["schemes"][number]["forms"][number];
 

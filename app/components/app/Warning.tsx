@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { SummaryList, Tag, type TagVariant } from "~/components/ui";
 import { headingTag, type HeadingLevel } from "~/components/ui/internal";
-import type { WarningForView } from "~/services/warnings.server";
+import type { WarningForView } from "~/services/warnings/index.server";
 import { WARNING_FIELDS, type WarningState, type WarningText } from "~/services/warnings";
 import "~/styles/warnings.css";
 

@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PageHeading, SummaryList, Tag } from "~/components/ui";
-import { advisorStudentsPage } from "~/services/admin-classes.server";
-import { getDb } from "~/services/db/index.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { advisorStudentsPage } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import type { Route } from "./+types/class-advisor";
-import { idParam, notFound } from "~/services/ids";
+import { idParam, notFound } from "~/services/platform/ids";
 
 export const handle = { titleKey: "adminClass:advisor.title" };
 

@@ -1,19 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  assignmentForms,
-  assignments,
-  auditEvents,
-  classes,
-  forms,
-  periods,
-  subjects,
-} from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm, TEST_ORIGIN } from "~/test/route";
+import { assignmentForms, assignments, auditEvents, classes, forms } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, TEST_ORIGIN, flashOf } from "~/test/route";
 import * as advisorPage from "./class-advisor";
 import * as classPage from "./class";
 
@@ -28,16 +18,6 @@ let woundForm: number;
 
 const db = () => app.database.db;
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
 async function formIdOf(name: string): Promise<number> {
   const [row] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, name));
   return row.id;
@@ -47,8 +27,8 @@ beforeAll(async () => {
   app = await startTestApp();
   admin = await cookieActingAs(db(), "admin@example.org", ROLE.Admin);
   teacher = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
-  syk2001 = await classIdOf("SYK2001");
-  syk2002 = await classIdOf("SYK2002");
+  syk2001 = await classIdOf(db(), "SYK2001");
+  syk2002 = await classIdOf(db(), "SYK2002");
   mainForm = await formIdOf("Vurdering av kliniske kompetanser");
   medicationForm = await formIdOf("Legemiddelhåndtering");
   woundForm = await formIdOf("Sårstell og infeksjonsforebygging");
@@ -65,11 +45,6 @@ function postPairs(path: string, pairs: [string, string][], cookie: string): Req
     headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-praksis-remote-address": "192.0.2.5" },
     body: new URLSearchParams(pairs),
   });
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
 }
 
 interface Reply {

@@ -18,18 +18,19 @@ import {
 } from "~/components/ui";
 import { errorMessage, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { adminClassPage, classHeaderView, createScheme, updateEndSemesterDate } from "~/services/admin-classes.server";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { formatDay, osloDate } from "~/services/semesters";
-import { getLanguage } from "~/services/i18n.server";
+import { adminClassPage, classHeaderView, createScheme, updateEndSemesterDate } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
+import { formatDay, osloDate } from "~/services/platform/semesters";
+import { getLanguage } from "~/services/platform/i18n.server";
 import { ClassDetails } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import { endDateSchema, schemeSchema } from "./class.schema";
 import type { Route } from "./+types/class";
-import { idParam, notFound } from "~/services/ids";
+import { idParam, notFound } from "~/services/platform/ids";
 
 export const handle = { titleKey: "adminClass:title" };
 

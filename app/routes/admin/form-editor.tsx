@@ -17,9 +17,9 @@ import {
   TextField,
   VisuallyHidden,
 } from "~/components/ui";
-import { deleteForm, loadForm, saveForm } from "~/services/admin-forms.server";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
+import { deleteForm, loadForm, saveForm } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
 import {
   applyIntent,
   emptyDraft,
@@ -35,13 +35,13 @@ import {
   type EditorMode,
   type FieldErrors,
   type FormDraft,
-} from "~/services/form-draft";
-import { postedDraftSchema } from "~/services/form-draft.schema";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { idParam } from "~/services/ids";
+} from "~/services/admin";
+import { postedDraftSchema } from "~/services/admin/form-draft.schema";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
+import { idParam, notFound } from "~/services/platform/ids";
 import type { Route } from "./+types/form-editor";
-import { notFound } from "~/services/ids";
 
 // One module for /admin/forms/create and /admin/forms/edit/:formId: the same editor, with or without a stored form.
 export const handle = { titleKey: "adminForms:editor.title" };

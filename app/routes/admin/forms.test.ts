@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { forms } from "~/services/db/schema";
-import { fieldName, labelsToText, type FormDraft } from "~/services/form-draft";
-import { ROLE } from "~/services/roles";
+import { forms } from "~/services/platform/db/schema";
+import { fieldName, labelsToText, type FormDraft } from "~/services/admin";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp } from "~/test/app";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";
 import * as editor from "./form-editor";

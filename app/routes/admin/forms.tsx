@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Card, LinkButton, Table, Tag, VisuallyHidden } from "~/components/ui";
-import { listForms } from "~/services/admin-forms.server";
-import { getDb } from "~/services/db/index.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { listForms } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/forms";
 import enDocuments from "~/locales/en/documents.json";
 import nbDocuments from "~/locales/nb/documents.json";

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { ClassTable } from "~/components/app/ClassTable";
 import { Card, Table } from "~/components/ui";
-import { getDb } from "~/services/db/index.server";
-import { adminOverview } from "~/services/overview.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
+import { getDb } from "~/services/platform/db/index.server";
+import { adminOverview } from "~/services/placements/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE, ROLE_NAMES, type RoleId } from "~/services/identity";
 import type { Route } from "./+types/home";
 
 export const handle = { titleKey: "common:home.admin.title" };

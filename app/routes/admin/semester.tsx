@@ -16,16 +16,17 @@ import {
   Tag,
   type TagVariant,
 } from "~/components/ui";
-import { addSubjectsToSemester, findSemester, semesterPage } from "~/services/admin-semesters.server";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash, type Flash } from "~/services/flash.server";
-import { getLanguage } from "~/services/i18n.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { formatDay, type SemesterStatus } from "~/services/semesters";
+import { addSubjectsToSemester, findSemester, semesterPage } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash, type Flash } from "~/services/platform/flash.server";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
+import { formatDay, type SemesterStatus } from "~/services/platform/semesters";
 import { schema } from "./semester.schema";
 import type { Route } from "./+types/semester";
-import { idParam, notFound } from "~/services/ids";
+import { idParam, notFound } from "~/services/platform/ids";
 import enAdminSemesters from "~/locales/en/adminSemesters.json";
 import nbAdminSemesters from "~/locales/nb/adminSemesters.json";
 import { provideNamespace } from "~/i18n-client/page-namespaces";

@@ -1,11 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { auditEvents, classes, periods, subjects } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { auditEvents, classes, periods, subjects } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm, TEST_ORIGIN } from "~/test/route";
+import { callAction, callLoader, getPage, postForm, TEST_ORIGIN, flashOf } from "~/test/route";
 import * as semester from "./semester";
 import * as semesters from "./semesters";
 
@@ -24,11 +22,6 @@ afterAll(async () => {
 });
 
 const db = () => app.database.db;
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
 
 /** A form post with repeated fields (checkboxes), as a browser sends it. */
 function postEntries(path: string, entries: [string, string][], cookie: string): Request {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { auditEvents, subjects } from "~/services/db/schema";
-import { ROLE } from "~/services/roles";
+import { auditEvents, subjects } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp } from "~/test/app";
 import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";

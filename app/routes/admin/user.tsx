@@ -22,14 +22,15 @@ import {
   TextField,
 } from "~/components/ui";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { getUserForEdit, setUserActive, updateUser, type SemesterClasses } from "~/services/admin-users.server";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
+import { getUserForEdit, setUserActive, updateUser, type SemesterClasses } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE, ROLE_NAMES, type RoleId } from "~/services/identity";
 import { schema } from "./user.schema";
 import type { Route } from "./+types/user";
-import { idParam, notFound } from "~/services/ids";
+import { idParam, notFound } from "~/services/platform/ids";
 import enAdminUsers from "~/locales/en/adminUsers.json";
 import nbAdminUsers from "~/locales/nb/adminUsers.json";
 import { provideNamespace } from "~/i18n-client/page-namespaces";

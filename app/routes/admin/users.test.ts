@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { auditEvents, classes, classTeachers, periods, sessions, studentReferences, subjects, userRoles, users } from "~/services/db/schema";
-import { ROLE } from "~/services/roles";
+import { auditEvents, classes, classTeachers, periods, sessions, studentReferences, subjects, userRoles, users } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { Button, CheckboxGroup, Pagination, Select, Table, Tag, TextField } from "~/components/ui";
-import { listUsers, USER_SEARCH_MAX_LENGTH, USERS_PAGE_SIZE } from "~/services/admin-users.server";
-import { getDb } from "~/services/db/index.server";
-import { requireRole } from "~/services/request.server";
-import { isRoleId, ROLE, ROLE_NAMES, type RoleId } from "~/services/roles";
+import { listUsers, USER_SEARCH_MAX_LENGTH, USERS_PAGE_SIZE } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { isRoleId, ROLE, ROLE_NAMES, type RoleId } from "~/services/identity";
 import type { Route } from "./+types/users";
 import enAdminUsers from "~/locales/en/adminUsers.json";
 import nbAdminUsers from "~/locales/nb/adminUsers.json";

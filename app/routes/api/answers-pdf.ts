@@ -1,7 +1,6 @@
-import { idParam } from "~/services/ids";
-import { answersDocument, documentFileName } from "~/services/pdf/documents.server";
-import { studentDocument } from "~/services/pdf/download.server";
-import { formResults } from "~/services/results.server";
+import { idParam } from "~/services/platform/ids";
+import { answersDocument, documentFileName, studentDocument } from "~/services/documents/index.server";
+import { formResults } from "~/services/answering/index.server";
 import type { Route } from "./+types/answers-pdf";
 
 /** A form's answers about a student, both halves (the results page as a document). */

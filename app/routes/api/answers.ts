@@ -1,8 +1,9 @@
-import { getDb } from "~/services/db/index.server";
-import { submitFormPage } from "~/services/form-page.server";
-import { parseId } from "~/services/ids";
-import { clientAddress, readFormData, requireSession } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { getDb } from "~/services/platform/db/index.server";
+import { submitFormPage } from "~/services/answering/index.server";
+import { parseId } from "~/services/platform/ids";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireSession } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/answers";
 
 /**

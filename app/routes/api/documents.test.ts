@@ -1,11 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { acceptPrivacyPolicy } from "~/services/auth.server";
-import { auditEvents, classes, forms, studentReferences, subjects, warnings } from "~/services/db/schema";
-import { currentInstitution } from "~/services/institution.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE, type RoleId } from "~/services/roles";
-import { createSession } from "~/services/session.server";
+import { acceptPrivacyPolicy, createSession } from "~/services/identity/index.server";
+import { auditEvents, classes, forms, studentReferences, subjects, warnings } from "~/services/platform/db/schema";
+import { currentInstitution } from "~/services/platform/institution.server";
+import { appCookies } from "~/services/platform/request.server";
+import { ROLE, type RoleId } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { readPdf } from "~/test/pdf";
 import { callLoader, getPage, type RouteModuleLike } from "~/test/route";

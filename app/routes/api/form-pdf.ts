@@ -1,9 +1,7 @@
-import { formForAnswering } from "~/services/answers.server";
-import { getDb } from "~/services/db/index.server";
-import { idParam, notFound } from "~/services/ids";
-import { documentFileName, emptyFormDocument } from "~/services/pdf/documents.server";
-import { documentSettings, pdfResponse, requireViewer } from "~/services/pdf/download.server";
-import { mayReadForm } from "~/services/pdf/records.server";
+import { formForAnswering } from "~/services/answering/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { idParam, notFound } from "~/services/platform/ids";
+import { documentFileName, emptyFormDocument, documentSettings, pdfResponse, requireViewer, mayReadForm } from "~/services/documents/index.server";
 import type { Route } from "./+types/form-pdf";
 
 /**

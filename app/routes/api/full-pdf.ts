@@ -1,7 +1,5 @@
-import { notFound } from "~/services/ids";
-import { documentFileName, fullRecordDocument } from "~/services/pdf/documents.server";
-import { studentDocument } from "~/services/pdf/download.server";
-import { fullRecord } from "~/services/pdf/records.server";
+import { notFound } from "~/services/platform/ids";
+import { documentFileName, fullRecordDocument, studentDocument, fullRecord } from "~/services/documents/index.server";
 import type { Route } from "./+types/full-pdf";
 
 /** The student's whole placement in the class (spec §7 `.../full/pdf`): the student's home links it for earlier classes too. */

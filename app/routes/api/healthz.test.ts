@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { databaseUnavailable, isConnectionError, migrationsFolder, type Database } from "~/services/db/client.server";
-import { useDatabaseForTests } from "~/services/db/index.server";
+import { databaseUnavailable, isConnectionError, migrationsFolder, type Database } from "~/services/platform/db/client.server";
+import { useDatabaseForTests } from "~/services/platform/db/index.server";
 import { startTestApp, stopTestApp } from "~/test/app";
 import { callLoader } from "~/test/route";
 import * as healthz from "./healthz";

@@ -1,5 +1,5 @@
-import { getDatabase } from "~/services/db/index.server";
-import { migrationStatus, ping } from "~/services/db/client.server";
+import { getDatabase } from "~/services/platform/db/index.server";
+import { migrationStatus, ping } from "~/services/platform/db/client.server";
 
 const started = Date.now();
 

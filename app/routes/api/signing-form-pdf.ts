@@ -1,8 +1,6 @@
-import { notFound } from "~/services/ids";
-import { documentFileName, signingFormDocument } from "~/services/pdf/documents.server";
-import { studentDocument } from "~/services/pdf/download.server";
-import { signingFormRecord } from "~/services/pdf/records.server";
-import { placementOf } from "~/services/placement.server";
+import { notFound } from "~/services/platform/ids";
+import { documentFileName, signingFormDocument, studentDocument, signingFormRecord } from "~/services/documents/index.server";
+import { placementOf } from "~/services/placements/index.server";
 import type { Route } from "./+types/signing-form-pdf";
 
 /** The student's signing form as it stands; a form not yet saved is a 404 (spec §8). */

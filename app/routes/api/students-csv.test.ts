@@ -1,17 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { auditEvents, periods } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { auditEvents, periods } from "~/services/platform/db/schema";
+import type { Flash } from "~/services/platform/flash.server";
+import { appCookies } from "~/services/platform/request.server";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as csv from "./students-csv";
 
 /** Lets one test make the report fail before anything is streamed, as a lost database would. */
 const failure = vi.hoisted(() => ({ next: false }));
-vi.mock("~/services/semester-report.server", async (importOriginal) => {
-  const original = await importOriginal<typeof import("~/services/semester-report.server")>();
+vi.mock("~/services/documents/semester-report.server", async (importOriginal) => {
+  const original = await importOriginal<typeof import("~/services/documents/semester-report.server")>();
   return {
     ...original,
     openSemesterReport: (...args: Parameters<typeof original.openSemesterReport>) => {

@@ -1,13 +1,14 @@
-import { audit } from "~/services/audit.server";
-import { attachmentDisposition } from "~/services/csv";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { getInstance, getLanguage } from "~/services/i18n.server";
-import { clientAddress, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { openSemesterReport, type SemesterReport, type Translate } from "~/services/semester-report.server";
+import { audit } from "~/services/platform/audit.server";
+import { attachmentDisposition } from "~/services/documents";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
+import { clientAddress } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
+import { openSemesterReport, type SemesterReport, type Translate } from "~/services/documents/index.server";
 import type { Route } from "./+types/students-csv";
-import { idParam, notFound } from "~/services/ids";
+import { idParam, notFound } from "~/services/platform/ids";
 
 /**
  * The semester report (spec §7 `GET api/periods/{id}/students-csv`). Outside the admin area's

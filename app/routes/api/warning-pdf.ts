@@ -1,8 +1,6 @@
-import { notFound } from "~/services/ids";
-import { documentFileName, warningDocument } from "~/services/pdf/documents.server";
-import { studentDocument } from "~/services/pdf/download.server";
-import { givenWarning } from "~/services/pdf/records.server";
-import { placementOf } from "~/services/placement.server";
+import { notFound } from "~/services/platform/ids";
+import { documentFileName, warningDocument, studentDocument, givenWarning } from "~/services/documents/index.server";
+import { placementOf } from "~/services/placements/index.server";
 import type { Route } from "./+types/warning-pdf";
 
 /** The warning given to the student; none, or only the teacher's draft, is a 404 for everyone (spec §8). */

@@ -1,10 +1,11 @@
-import { getDb } from "~/services/db/index.server";
-import { idParam, notFound } from "~/services/ids";
-import { requireStudentAccess } from "~/services/permissions.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { getDb } from "~/services/platform/db/index.server";
+import { idParam, notFound } from "~/services/platform/ids";
+import { requireStudentAccess } from "~/services/placements/index.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import { postedWarningId, postedWarningText } from "~/services/warnings";
-import { saveWarningDraft } from "~/services/warnings.server";
+import { saveWarningDraft } from "~/services/warnings/index.server";
 import type { Route } from "./+types/warning";
 
 /**

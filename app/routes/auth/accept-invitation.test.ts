@@ -1,14 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { advisorInvitations, sessions, studentReferences, users } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { createInvitation, INVITATION_TTL_MS } from "~/services/invitations.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { osloDate } from "~/services/semesters";
-import { currentReferenceOf } from "~/services/student-placement.server";
+import { advisorInvitations, sessions, studentReferences, users } from "~/services/platform/db/schema";
+import { createInvitation, INVITATION_TTL_MS, currentReferenceOf } from "~/services/placements/index.server";
+import { ROLE } from "~/services/identity";
+import { osloDate } from "~/services/platform/semesters";
 import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as acceptPage from "./accept-invitation";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -18,11 +15,6 @@ interface Reply {
   status: string;
   initialValue: Record<string, unknown>;
   error: Record<string, string[] | null>;
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
 }
 
 /** Invites `email` for the student and returns the secret from the mail, as the supervisor gets it. */

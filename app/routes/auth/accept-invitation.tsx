@@ -6,13 +6,12 @@ import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-ro
 import { Button, ErrorSummary, PageHeading, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
-import { completeLogin, logout } from "~/services/auth.server";
-import { getDb } from "~/services/db/index.server";
-import { flashHeader, redirectWithFlash } from "~/services/flash.server";
-import { acceptInvitation, lookUpInvitation } from "~/services/invitations.server";
-import { normaliseEmail } from "~/services/otp.server";
-import { clientAddress, currentSession, readFormData } from "~/services/request.server";
-import { safeRedirect } from "~/services/roles";
+import { completeLogin, logout, normaliseEmail, currentSession } from "~/services/identity/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { flashHeader, redirectWithFlash } from "~/services/platform/flash.server";
+import { acceptInvitation, lookUpInvitation } from "~/services/placements/index.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { safeRedirect } from "~/services/identity";
 import { existingSupervisorSchema, newSupervisorSchema } from "./accept-invitation.schema";
 import type { Route } from "./+types/accept-invitation";
 

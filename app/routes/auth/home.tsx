@@ -1,9 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
 import { Button } from "~/components/ui";
-import { offeredProviders } from "~/services/provider-login.server";
-import { currentSession, homeOf, requireSession } from "~/services/request.server";
-import { safeRedirect } from "~/services/roles";
+import { offeredProviders, currentSession, homeOf, requireSession } from "~/services/identity/index.server";
+import { safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/home";
 
 export const handle = { titleKey: "auth:main.title" };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
 import resources from "~/locales";
-import { appCookies } from "~/services/request.server";
+import { appCookies } from "~/services/platform/request.server";
 import { clearOutbox, codeIn, mailsTo, silenceMailLog, startTestApp, stopTestApp } from "~/test/app";
 import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";

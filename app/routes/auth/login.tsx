@@ -5,12 +5,12 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
-import { requestLoginCode } from "~/services/auth.server";
-import { getDb } from "~/services/db/index.server";
-import { getInstance, getLanguage } from "~/services/i18n.server";
-import { appName, currentInstitution } from "~/services/institution.server";
-import { appCookies, clientAddress, currentSession, homeOf, readFormData } from "~/services/request.server";
-import { isSimpleLogin, safeRedirect } from "~/services/roles";
+import { requestLoginCode, currentSession, homeOf } from "~/services/identity/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
+import { appName, currentInstitution } from "~/services/platform/institution.server";
+import { appCookies, clientAddress, readFormData } from "~/services/platform/request.server";
+import { isSimpleLogin, safeRedirect } from "~/services/identity";
 import { schema } from "./login.schema";
 import type { Route } from "./+types/login";
 

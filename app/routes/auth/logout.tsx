@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { logout } from "~/services/auth.server";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { clientAddress, currentSession } from "~/services/request.server";
+import { logout, currentSession } from "~/services/identity/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { clientAddress } from "~/services/platform/request.server";
 import type { Route } from "./+types/logout";
 
 /** Logging out changes state, so it is a POST (a button in the side menu). */

@@ -1,8 +1,8 @@
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import { auditEvents, sessions } from "~/services/db/schema";
-import { sessionIdOf } from "~/services/session.server";
-import { appCookies } from "~/services/request.server";
+import { auditEvents, sessions } from "~/services/platform/db/schema";
+import { sessionIdOf } from "~/services/identity/index.server";
+import { appCookies } from "~/services/platform/request.server";
 import { clearOutbox, codeIn, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { CookieJar, setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";

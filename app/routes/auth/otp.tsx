@@ -5,10 +5,10 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
-import { completeLogin, createAuthenticator, LoginError } from "~/services/auth.server";
-import { getDb } from "~/services/db/index.server";
-import { appCookies, clientAddress, currentSession, homeOf, readFormData } from "~/services/request.server";
-import { isSimpleLogin } from "~/services/roles";
+import { completeLogin, createAuthenticator, LoginError, currentSession, homeOf } from "~/services/identity/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { appCookies, clientAddress, readFormData } from "~/services/platform/request.server";
+import { isSimpleLogin } from "~/services/identity";
 import { schema } from "./otp.schema";
 import type { Route } from "./+types/otp";
 

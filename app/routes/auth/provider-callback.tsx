@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { getDb } from "~/services/db/index.server";
-import { finishProviderLogin } from "~/services/provider-login.server";
-import { clientAddress, currentSession, homeOf } from "~/services/request.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { finishProviderLogin, currentSession, homeOf } from "~/services/identity/index.server";
+import { clientAddress } from "~/services/platform/request.server";
 import type { Route } from "./+types/provider-callback";
 
 /** /feide-success and /vipps-success: the provider's answer. Always a redirect, never a page of its own. */

@@ -1,9 +1,8 @@
 import { redirect } from "react-router";
-import { isProviderName } from "~/services/oidc.server";
-import { startProviderLogin } from "~/services/provider-login.server";
-import { currentSession, homeOf, readFormData } from "~/services/request.server";
+import { isProviderName, startProviderLogin, currentSession, homeOf } from "~/services/identity/index.server";
+import { readFormData } from "~/services/platform/request.server";
 import type { Route } from "./+types/provider-start";
-import { notFound } from "~/services/ids";
+import { notFound } from "~/services/platform/ids";
 
 /** POST /auth/feide or /auth/vipps: off to the provider. A GET has nothing to show and goes to the log-in page. */
 export function loader() {

@@ -1,15 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { auditEvents, userAffiliations, users } from "~/services/db/schema";
-import { resetEnvForTests } from "~/services/env.server";
-import { ROLE } from "~/services/roles";
-import type { Flash } from "~/services/flash.server";
-import { matchingClasses } from "~/services/memberships.server";
-import { appCookies } from "~/services/request.server";
+import { auditEvents, userAffiliations, users } from "~/services/platform/db/schema";
+import { resetEnvForTests } from "~/services/platform/env.server";
+import { ROLE } from "~/services/identity";
+import { matchingClasses } from "~/services/identity/index.server";
 import { cookieActingAs, sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { CookieJar } from "~/test/cookie-jar";
 import { logInAtProvider, startProviderPeers } from "~/test/oidc";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as fs from "../debug/fs";
 import * as home from "./home";
 import * as callback from "./provider-callback";
@@ -30,11 +28,6 @@ afterAll(async () => {
 });
 
 const db = () => app.database.db;
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
 
 function sessionSet(response: Response): boolean {
   return response.headers.getSetCookie().some((c) => /praksis_session=[^;]+/.test(c) && !/Max-Age=0/i.test(c));

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { auditEvents, privacyAcceptances, sessions } from "~/services/db/schema";
-import { currentInstitution } from "~/services/institution.server";
-import { ROLE } from "~/services/roles";
+import { auditEvents, privacyAcceptances, sessions } from "~/services/platform/db/schema";
+import { currentInstitution } from "~/services/platform/institution.server";
+import { ROLE } from "~/services/identity";
 import { sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";

@@ -1,13 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { SummaryList, Table, Tag } from "~/components/ui";
-import { debugIdentity } from "~/services/debug-fs.server";
-import { getDb } from "~/services/db/index.server";
-import { env } from "~/services/env.server";
-import { requireRole, requireSession } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { formatDay, osloDate } from "~/services/semesters";
+import { debugIdentity, requireRole, requireSession } from "~/services/identity/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { env } from "~/services/platform/env.server";
+import { ROLE } from "~/services/identity";
+import { formatDay, osloDate } from "~/services/platform/semesters";
 import type { Route } from "./+types/fs";
-import { notFound } from "~/services/ids";
+import { notFound } from "~/services/platform/ids";
 
 export const handle = { titleKey: "auth:debugFs.title" };
 

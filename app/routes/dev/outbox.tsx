@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { readOutbox } from "~/services/email.server";
-import { env } from "~/services/env.server";
+import { readOutbox } from "~/services/platform/email.server";
+import { env } from "~/services/platform/env.server";
 import type { Route } from "./+types/outbox";
 
 export const handle = { titleKey: "common:outbox.title" };

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { notFound } from "~/services/ids";
-import { requireRole } from "~/services/request.server";
-import { areaOfPath } from "~/services/roles";
+import { notFound } from "~/services/platform/ids";
+import { requireRole } from "~/services/identity/index.server";
+import { areaOfPath } from "~/services/identity";
 import type { Route } from "./+types/area-fallback";
 
 /**

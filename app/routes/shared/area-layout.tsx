@@ -1,6 +1,6 @@
 import { Outlet } from "react-router";
-import { requireRole } from "~/services/request.server";
-import { areaOfPath } from "~/services/roles";
+import { requireRole } from "~/services/identity/index.server";
+import { areaOfPath } from "~/services/identity";
 import type { Route } from "./+types/area-layout";
 
 /** The guard of a role area: everything under /admin, /student, /teacher or /supervisor. */

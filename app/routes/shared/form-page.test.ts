@@ -1,12 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { answerToken, EMPTY } from "~/services/answering";
-import { answerSets, assignments, classes, formQuestionGroups, formQuestions, forms, periods, signingForms, studentReferences, subjects } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { answerSets, assignments, formQuestionGroups, formQuestions, forms, signingForms, studentReferences } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as api from "../api/answers";
 import * as page from "./form-page";
 
@@ -20,25 +18,10 @@ let student05: number;
 let student06: number;
 let cookies: Record<string, string>;
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
-
 beforeAll(async () => {
   app = await startTestApp();
-  classA = await classIdOf("SYK2001");
-  classB = await classIdOf("SYK2002");
+  classA = await classIdOf(db(), "SYK2001");
+  classB = await classIdOf(db(), "SYK2002");
   [{ id: mainForm }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
   [{ id: mid }] = await db()
     .select({ id: assignments.id })

@@ -20,14 +20,15 @@ import {
 } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, NOT_RELEVANT, TEXT_ANSWER_LIMIT } from "~/services/answering";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/form-page.server";
-import { getLanguage } from "~/services/i18n.server";
-import { currentInstitution, guidancePdf } from "~/services/institution.server";
-import { idParam, notFound } from "~/services/ids";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { areaOfPath, ROLE, safeRedirect } from "~/services/roles";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/answering/index.server";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { currentInstitution, guidancePdf } from "~/services/platform/institution.server";
+import { idParam, notFound } from "~/services/platform/ids";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { areaOfPath, ROLE, safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/form-page";
 import "~/styles/answers.css";
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { classes, forms, periods, subjects } from "~/services/db/schema";
-import { ROLE } from "~/services/roles";
+import { classes, forms, periods, subjects } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as results from "./form-results";

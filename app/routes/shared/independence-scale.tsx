@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useNavigate, useSubmit } from "react-router";
 import { Button, LinkButton, Select, Table } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
-import { COMPARISON_PARAMS, readScaleQuery, SCALE_ASPECTS, SCALE_LEVELS } from "~/services/independence-scale";
+import { COMPARISON_PARAMS, readScaleQuery, SCALE_ASPECTS, SCALE_LEVELS } from "~/services/answering";
 import type { Route } from "./+types/independence-scale";
 import "~/styles/independence-scale.css";
 import enScale from "~/locales/en/scale.json";

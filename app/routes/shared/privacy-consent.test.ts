@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { auditEvents, privacyAcceptances, sessions } from "~/services/db/schema";
-import { currentInstitution } from "~/services/institution.server";
+import { auditEvents, privacyAcceptances, sessions } from "~/services/platform/db/schema";
+import { currentInstitution } from "~/services/platform/institution.server";
 import { sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { CookieJar, setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";

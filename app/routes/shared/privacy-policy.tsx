@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { PrivacyText } from "~/components/app/PrivacyText";
-import { getLanguage } from "~/services/i18n.server";
-import { currentInstitution, formatOrganisationNumber } from "~/services/institution.server";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { currentInstitution, formatOrganisationNumber } from "~/services/platform/institution.server";
 import type { Route } from "./+types/privacy-policy";
 
 export const handle = { titleKey: "common:privacy.title" };

@@ -1,10 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { data, Form } from "react-router";
 import { Button, RadioGroup } from "~/components/ui";
-import { redirectWithFlash } from "~/services/flash.server";
-import { getLanguage, isLanguage, localeCookie } from "~/services/i18n.server";
-import { currentSession, readFormData } from "~/services/request.server";
-import { safeRedirect } from "~/services/roles";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { getLanguage, isLanguage, localeCookie } from "~/services/platform/i18n.server";
+import { readFormData } from "~/services/platform/request.server";
+import { currentSession } from "~/services/identity/index.server";
+import { safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/settings";
 
 export const handle = { titleKey: "common:settings.title" };

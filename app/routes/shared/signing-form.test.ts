@@ -1,11 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { classes, periods, signingForms, studentReferences, subjects } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { signingForms, studentReferences } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as studentForms from "../student/forms";
 import * as supervisorStudent from "../supervisor/student";
 import * as teacherStudent from "../teacher/student";
@@ -18,16 +16,6 @@ let classB: number;
 const ids: Record<string, number> = {};
 const cookies: Record<string, string> = {};
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
 async function formOf(student: string) {
   const [ref] = await db()
     .select({ id: studentReferences.id })
@@ -37,11 +25,6 @@ async function formOf(student: string) {
   return form;
 }
 
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
-
 interface Reply {
   intent: string;
   result: { status: string; initialValue: Record<string, unknown>; error: Record<string, string[] | null> };
@@ -49,8 +32,8 @@ interface Reply {
 
 beforeAll(async () => {
   app = await startTestApp();
-  classA = await classIdOf("SYK2001");
-  classB = await classIdOf("SYK2002");
+  classA = await classIdOf(db(), "SYK2001");
+  classB = await classIdOf(db(), "SYK2002");
   for (const [name, role] of [
     ["laerer1", ROLE.Teacher],
     ["laerer3", ROLE.Teacher],

@@ -23,28 +23,17 @@ import {
 } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
-import { endPartSchema, midPartSchema, signSchema } from "~/services/signing-form.schema";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { getLanguage } from "~/services/i18n.server";
-import { idParam, notFound } from "~/services/ids";
-import { currentInstitution } from "~/services/institution.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { areaOfPath, ROLE } from "~/services/roles";
-import { formatDay, osloDate } from "~/services/semesters";
-import {
-  choicesOf,
-  END_QUESTIONS,
-  INTENTS,
-  mayAttempt,
-  MID_QUESTIONS,
-  NEW_FORM_ID,
-  TEACHER_COMMENT_LIMIT,
-  type Choice,
-  type Intent,
-  type Question,
-  type Refusal,
-} from "~/services/signing-form";
+import { endPartSchema, midPartSchema, signSchema } from "~/services/signing/signing-form.schema";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { idParam, notFound } from "~/services/platform/ids";
+import { currentInstitution } from "~/services/platform/institution.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { areaOfPath, ROLE } from "~/services/identity";
+import { formatDay, osloDate } from "~/services/platform/semesters";
+import { INTENTS, mayAttempt, NEW_FORM_ID, type Intent, type Refusal, choicesOf, END_QUESTIONS, MID_QUESTIONS, TEACHER_COMMENT_LIMIT, type Choice, type Question } from "~/services/signing";
 import {
   cancelForm,
   resubmitResult,
@@ -56,7 +45,7 @@ import {
   validationSummary,
   type SigningFormView,
   type Submission,
-} from "~/services/signing-form.server";
+} from "~/services/signing/index.server";
 import type { Route } from "./+types/signing-form";
 
 export const handle = { titleKey: "signing:page.title" };
@@ -216,9 +205,9 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   const { rights } = view;
   const busy = useNavigation().state === "submitting";
 
-  const [midForm, midFields] = useValidatedForm(() => import("~/services/signing-form.schema").then((m) => m.midPartSchema), lastResultFor(actionData, "saveMid"));
-  const [endForm, endFields] = useValidatedForm(() => import("~/services/signing-form.schema").then((m) => m.endPartSchema), lastResultFor(actionData, "saveEnd"));
-  const [signForm, signFields] = useValidatedForm(() => import("~/services/signing-form.schema").then((m) => m.signSchema), lastResultFor(actionData, "sign"));
+  const [midForm, midFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.midPartSchema), lastResultFor(actionData, "saveMid"));
+  const [endForm, endFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.endPartSchema), lastResultFor(actionData, "saveEnd"));
+  const [signForm, signFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.signSchema), lastResultFor(actionData, "sign"));
   // Spec §5: with JS the sign button waits for the box; without JS the server refuses an unticked one.
   const hydrated = useHydrated();
   const [confirmedWithoutAdvisor, setConfirmedWithoutAdvisor] = useState(false);

@@ -1,12 +1,12 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { createContext, Link, Outlet, useMatches } from "react-router";
-import { getDb } from "~/services/db/index.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { osloDate } from "~/services/semesters";
-import { requireCurrentReference, type CurrentReference } from "~/services/student-placement.server";
-import { warningStateOf } from "~/services/warnings.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
+import { osloDate } from "~/services/platform/semesters";
+import { requireCurrentReference, type CurrentReference } from "~/services/placements/index.server";
+import { warningStateOf } from "~/services/warnings/index.server";
 import type { Route } from "./+types/class-layout";
 import "~/styles/warnings.css";
 

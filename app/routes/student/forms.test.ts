@@ -1,11 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { advisorInvitations } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { advisorInvitations } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as formsPage from "./forms";
 import * as invitePage from "./invite";
 
@@ -18,11 +16,6 @@ let student25: string;
 let teacher: string;
 
 const db = () => app.database.db;
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
 
 interface Reply {
   status: string;

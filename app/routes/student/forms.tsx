@@ -2,24 +2,15 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { ButtonGroup, LinkButton, PageHeading, Table, Tag, VisuallyHidden } from "~/components/ui";
-import { getDb } from "~/services/db/index.server";
-import { deadlineText } from "~/services/deadline";
-import { getLanguage } from "~/services/i18n.server";
-import { notFound } from "~/services/ids";
-import { requireStudentAccess } from "~/services/permissions.server";
-import { placementOf, type FormProgress } from "~/services/placement.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { formatDay, osloDate } from "~/services/semesters";
-import { signingFormCard } from "~/services/signing-form.server";
-import {
-  documentPaths,
-  formsByHalf,
-  hasSupervisor,
-  requireCurrentReference,
-  studentFormPath,
-  studentResultsPath,
-} from "~/services/student-placement.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { deadlineText } from "~/services/placements";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { notFound } from "~/services/platform/ids";
+import { requireStudentAccess, placementOf, type FormProgress, documentPaths, formsByHalf, hasSupervisor, requireCurrentReference, studentFormPath, studentResultsPath } from "~/services/placements/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
+import { formatDay, osloDate } from "~/services/platform/semesters";
+import { signingFormCard } from "~/services/signing/index.server";
 import type { Route } from "./+types/forms";
 
 export const handle = { titleKey: "student:forms.title" };

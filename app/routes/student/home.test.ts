@@ -1,11 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { classes, periods, studentReferences, subjects } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { studentReferences } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as layout from "./class-layout";
 import * as homePage from "./home";
 import * as joinPage from "./join-class";
@@ -18,21 +16,6 @@ let syk2001: number;
 let syk2002: number;
 
 const db = () => app.database.db;
-
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
 
 async function referencesOf(email: string) {
   return db()
@@ -55,8 +38,8 @@ beforeAll(async () => {
   student01 = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
   student25 = await cookieActingAs(db(), "student25@example.org", ROLE.Student);
   teacher = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
-  syk2001 = await classIdOf("SYK2001");
-  syk2002 = await classIdOf("SYK2002");
+  syk2001 = await classIdOf(db(), "SYK2001");
+  syk2002 = await classIdOf(db(), "SYK2002");
 });
 
 afterAll(async () => {

@@ -1,16 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
 import { Button, Card, LinkButton, RadioGroup, SummaryList, Table, VisuallyHidden } from "~/components/ui";
-import { getDb } from "~/services/db/index.server";
-import { deadlineText } from "~/services/deadline";
-import { matchingClasses } from "~/services/memberships.server";
-import { classesOfStudent } from "~/services/overview.server";
-import { requireStudentAccess } from "~/services/permissions.server";
-import { placementOf } from "~/services/placement.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { osloDate } from "~/services/semesters";
-import { classesWithSigningForm, currentReferenceOf, documentPaths } from "~/services/student-placement.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { deadlineText } from "~/services/placements";
+import { matchingClasses, requireRole } from "~/services/identity/index.server";
+import { classesOfStudent, requireStudentAccess, placementOf, classesWithSigningForm, currentReferenceOf, documentPaths } from "~/services/placements/index.server";
+import { ROLE } from "~/services/identity";
+import { osloDate } from "~/services/platform/semesters";
 import type { Route } from "./+types/home";
 
 export const handle = { titleKey: "student:home.title" };

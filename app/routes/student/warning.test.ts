@@ -1,11 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { auditEvents, classes, periods, studentReferences, subjects, warnings } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { auditEvents, classes, periods, studentReferences, subjects, warnings } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as teacherWarning from "../teacher/warning";
 import * as layout from "./class-layout";
 import * as warningPage from "./warning";
@@ -23,11 +21,6 @@ async function warningOf(email: string) {
     .where(and(eq(studentReferences.classId, classB), eq(studentReferences.studentUserId, studentUserId)));
   const [row] = await db().select().from(warnings).where(eq(warnings.studentReferenceId, ref.id));
   return row ?? null;
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
 }
 
 beforeAll(async () => {

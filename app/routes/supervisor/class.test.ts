@@ -1,11 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { auditEvents, classes, periods, studentReferences, subjects, userRoles, users } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, TEST_ORIGIN } from "~/test/route";
+import { auditEvents, studentReferences, userRoles, users } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, TEST_ORIGIN, flashOf } from "~/test/route";
 import * as classPage from "./class";
 import * as homePage from "./home";
 
@@ -18,16 +16,6 @@ let classB: number;
 
 const db = () => app.database.db;
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
 async function advisorOf(classId: number, email: string): Promise<number | null> {
   const studentUserId = await userIdOf(db(), email);
   const [row] = await db()
@@ -35,11 +23,6 @@ async function advisorOf(classId: number, email: string): Promise<number | null>
     .from(studentReferences)
     .where(and(eq(studentReferences.classId, classId), eq(studentReferences.studentUserId, studentUserId)));
   return row.advisorUserId;
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
 }
 
 /** A form post with repeated fields (several checkboxes of one name), as a browser sends it. */
@@ -60,8 +43,8 @@ beforeAll(async () => {
   marte = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
   jonas = await cookieActingAs(db(), "veileder4@example.org", ROLE.Advisor);
   hanne = await cookieActingAs(db(), "veileder3@example.org", ROLE.Advisor);
-  classA = await classIdOf("SYK2001");
-  classB = await classIdOf("SYK2002");
+  classA = await classIdOf(db(), "SYK2001");
+  classB = await classIdOf(db(), "SYK2002");
 });
 
 afterAll(async () => {

@@ -1,9 +1,8 @@
 import { ClassesHome } from "~/components/app/ClassesHome";
-import { getDb } from "~/services/db/index.server";
-import { splitByCurrent } from "~/services/overview.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { classesOfSupervisor } from "~/services/supervision.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { splitByCurrent, classesOfSupervisor } from "~/services/placements/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/home";
 
 export const handle = { titleKey: "common:home.supervisor.title" };

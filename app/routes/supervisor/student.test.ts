@@ -1,8 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { classes, periods, subjects } from "~/services/db/schema";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as studentPage from "./student";
 
@@ -13,21 +11,11 @@ let classB: number;
 
 const db = () => app.database.db;
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
 beforeAll(async () => {
   app = await startTestApp();
   marte = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
-  classA = await classIdOf("SYK2001");
-  classB = await classIdOf("SYK2002");
+  classA = await classIdOf(db(), "SYK2001");
+  classB = await classIdOf(db(), "SYK2002");
 });
 
 afterAll(async () => {

@@ -1,12 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { auditEvents, classes, classTeachers, studentReferences, subjects, users } from "~/services/db/schema";
-import { leaveClass } from "~/services/teacher-class.server";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm, TEST_ORIGIN } from "~/test/route";
+import { auditEvents, classTeachers, studentReferences, users } from "~/services/platform/db/schema";
+import { leaveClass } from "~/services/placements/index.server";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, TEST_ORIGIN, flashOf } from "~/test/route";
 import * as addStudents from "./add-students";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -19,20 +17,6 @@ let syk2001: number;
 let syk2002: number;
 
 const db = () => app.database.db;
-
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .where(eq(subjects.subjectCode, subjectCode));
-  return row.id;
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
 
 async function teacherOf(classId: number, studentEmail: string): Promise<number | null> {
   const [row] = await db()
@@ -49,8 +33,8 @@ beforeAll(async () => {
   laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
   student = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
   supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
-  syk2001 = await classIdOf("SYK2001");
-  syk2002 = await classIdOf("SYK2002");
+  syk2001 = await classIdOf(db(), "SYK2001", null);
+  syk2002 = await classIdOf(db(), "SYK2002", null);
 });
 
 afterAll(async () => {

@@ -5,19 +5,14 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { Button, CheckboxGroup, ErrorSummary, PageHeading, Pagination, TextField } from "~/components/ui";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { classHeader } from "~/services/admin-classes.server";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { idParam, notFound, parseId } from "~/services/ids";
-import { requireClassTeacher } from "~/services/permissions.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import {
-  STUDENT_PICKER_PAGE_SIZE,
-  STUDENT_SEARCH_MAX_LENGTH,
-  studentPicker,
-  takeStudents,
-} from "~/services/teacher-class.server";
+import { classHeader } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { idParam, notFound, parseId } from "~/services/platform/ids";
+import { requireClassTeacher, STUDENT_PICKER_PAGE_SIZE, STUDENT_SEARCH_MAX_LENGTH, studentPicker, takeStudentsAsTeacher } from "~/services/placements/index.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import { MAX_LISTED, schema } from "./add-students.schema";
 import type { Route } from "./+types/add-students";
 
@@ -83,7 +78,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const refuse = (message: string) => data(submission.reply({ fieldErrors: { studentIds: [message] } }), { status: 400 });
   if (ids.some((id) => id === null)) return refuse("teacher:errors.unknownStudent");
 
-  const outcome = await takeStudents(db, {
+  const outcome = await takeStudentsAsTeacher(db, {
     classId,
     teacherUserId: session.user.id,
     studentUserIds: ids as number[],

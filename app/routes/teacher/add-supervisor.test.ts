@@ -1,11 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { auditEvents, classAdvisors, classes, subjects, userRoles, users } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { auditEvents, classAdvisors, classes, subjects, userRoles, users } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as addSupervisor from "./add-supervisor";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -16,11 +14,6 @@ let supervisor: string;
 let syk2001: number;
 
 const db = () => app.database.db;
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
 
 beforeAll(async () => {
   app = await startTestApp({ APP_URL: "https://praksis.example.org" });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { classes, subjects } from "~/services/db/schema";
-import { ROLE } from "~/services/roles";
+import { classes, subjects } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as advisorPage from "./advisor";

@@ -2,12 +2,12 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import { PageHeading, SummaryList, Tag } from "~/components/ui";
-import { advisorStudentsPage } from "~/services/admin-classes.server";
-import { getDb } from "~/services/db/index.server";
-import { idParam, notFound } from "~/services/ids";
-import { requireClassTeacher } from "~/services/permissions.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { advisorStudentsPage } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { idParam, notFound } from "~/services/platform/ids";
+import { requireClassTeacher } from "~/services/placements/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/advisor";
 
 export const handle = { titleKey: "teacher:advisor.title" };

@@ -12,12 +12,10 @@ import {
   studentReferences,
   subjects,
   users,
-} from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+} from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as classPage from "./class";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -33,20 +31,6 @@ let syk1002: number;
 
 const db = () => app.database.db;
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .where(eq(subjects.subjectCode, subjectCode));
-  return row.id;
-}
-
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
-
 beforeAll(async () => {
   app = await startTestApp({}, { logger: { logQuery: () => queries++ } });
   laerer1 = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
@@ -54,9 +38,9 @@ beforeAll(async () => {
   laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
   student = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
   supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
-  syk2001 = await classIdOf("SYK2001");
-  syk2002 = await classIdOf("SYK2002");
-  syk1002 = await classIdOf("SYK1002");
+  syk2001 = await classIdOf(db(), "SYK2001", null);
+  syk2002 = await classIdOf(db(), "SYK2002", null);
+  syk1002 = await classIdOf(db(), "SYK1002", null);
 });
 
 afterAll(async () => {

@@ -12,27 +12,17 @@ import {
   VisuallyHidden,
   type TagVariant,
 } from "~/components/ui";
-import { classHeader, classHeaderView } from "~/services/admin-classes.server";
-import type { Db } from "~/services/db/client.server";
-import { getDb } from "~/services/db/index.server";
-import { deadlineText } from "~/services/deadline";
-import { redirectWithFlash } from "~/services/flash.server";
-import { getLanguage } from "~/services/i18n.server";
-import { idParam, notFound } from "~/services/ids";
-import { requireClassAccess, requireClassTeacher } from "~/services/permissions.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import {
-  halfProgress,
-  joinClass,
-  leaveClass,
-  readSort,
-  teacherClassPage,
-  type AuthorCounts,
-  type HalfProgress,
-  type SortDirection,
-  type SortKey,
-} from "~/services/teacher-class.server";
+import { classHeader, classHeaderView } from "~/services/admin/index.server";
+import type { Db } from "~/services/platform/db/client.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { deadlineText } from "~/services/placements";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { idParam, notFound } from "~/services/platform/ids";
+import { requireClassAccess, requireClassTeacher, halfProgress, joinClassAsTeacher, leaveClass, readSort, teacherClassPage, type AuthorCounts, type HalfProgress, type SortDirection, type SortKey } from "~/services/placements/index.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/class";
 
 export const handle = { titleKey: "teacher:class.title" };
@@ -96,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === "join") {
     await requireClassAccess(db, viewer, classId);
-    const outcome = await joinClass(db, { classId, userId: session.user.id, ip: clientAddress(request) });
+    const outcome = await joinClassAsTeacher(db, { classId, userId: session.user.id, ip: clientAddress(request) });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       if (outcome.error === "ended") return data({ error: "teacher:errors.ended" }, { status: 400 });

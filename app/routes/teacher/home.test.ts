@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ROLE } from "~/services/roles";
+import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as home from "./home";

@@ -1,10 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { ClassTable } from "~/components/app/ClassTable";
-import { getDb } from "~/services/db/index.server";
-import { classesOfTeacher, splitByCurrent } from "~/services/overview.server";
-import { requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { otherClassesThisSemester } from "~/services/teacher-class.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { classesOfTeacher, splitByCurrent, otherClassesThisSemester } from "~/services/placements/index.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/home";
 
 export const handle = { titleKey: "teacher:home.title" };

@@ -1,11 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { auditEvents, classes, periods, studentExtraSupervisors, studentReferences, subjects } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { auditEvents, studentExtraSupervisors, studentReferences } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as studentPage from "./student";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -21,16 +19,6 @@ let hanne: number;
 
 const db = () => app.database.db;
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
 async function referenceOf(classId: number, studentUserId: number) {
   const [row] = await db()
     .select()
@@ -45,11 +33,6 @@ async function extrasOf(classId: number, studentUserId: number): Promise<number[
   return rows.map((r) => r.userId);
 }
 
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
-
 interface Reply {
   intent: string;
   result: { status: string; initialValue: Record<string, unknown>; error: Record<string, string[] | null> };
@@ -59,8 +42,8 @@ beforeAll(async () => {
   app = await startTestApp();
   laerer1 = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
   laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
-  classA = await classIdOf("SYK2001");
-  classB = await classIdOf("SYK2002");
+  classA = await classIdOf(db(), "SYK2001");
+  classB = await classIdOf(db(), "SYK2002");
   maja = await userIdOf(db(), "student11@example.org");
   leah = await userIdOf(db(), "student13@example.org");
   marte = await userIdOf(db(), "veileder1@example.org");

@@ -8,24 +8,16 @@ import { WarningCard } from "~/components/app/Warning";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, FieldError, PageHeading, Select, Table, VisuallyHidden } from "~/components/ui";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { getLanguage } from "~/services/i18n.server";
-import { idParam, notFound, parseId } from "~/services/ids";
-import { requireStudentAccess } from "~/services/permissions.server";
-import { placementOf } from "~/services/placement.server";
-import { clientAddress, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { signingFormCard } from "~/services/signing-form.server";
-import {
-  addExtraSupervisor,
-  displayNameOf,
-  placementForView,
-  removeExtraSupervisor,
-  setAssignedSupervisor,
-  supervisorsOfClass,
-} from "~/services/supervision.server";
-import { warningFor, warningForView } from "~/services/warnings.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { idParam, notFound, parseId } from "~/services/platform/ids";
+import { requireStudentAccess, placementOf, addExtraSupervisor, displayNameOf, placementForView, removeExtraSupervisor, setAssignedSupervisor, supervisorsOfClass } from "~/services/placements/index.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
+import { signingFormCard } from "~/services/signing/index.server";
+import { warningFor, warningForView } from "~/services/warnings/index.server";
 import { addExtraSchema, removeExtraSchema, supervisorSchema } from "./student.schema";
 import type { Route } from "./+types/student";
 

@@ -1,12 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { auditEvents, classes, periods, studentReferences, subjects, warnings } from "~/services/db/schema";
-import type { Flash } from "~/services/flash.server";
-import { appCookies } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
+import { auditEvents, studentReferences, warnings } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
 import { WARNING_TEXT_LIMIT } from "~/services/warnings";
-import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
-import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as api from "../api/warning";
 import * as supervisorStudentPage from "../supervisor/student";
 import * as studentPage from "./student";
@@ -26,16 +24,6 @@ const FULL = {
   passRequirementSummary: "Følg prosedyren for legemiddelhåndtering.",
 };
 
-async function classIdOf(subjectCode: string): Promise<number> {
-  const [row] = await db()
-    .select({ id: classes.id })
-    .from(classes)
-    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, "Høst 2026")));
-  return row.id;
-}
-
 async function warningOf(studentUserId: number, classId = classB) {
   const [ref] = await db()
     .select({ id: studentReferences.id })
@@ -44,15 +32,10 @@ async function warningOf(studentUserId: number, classId = classB) {
   return db().select().from(warnings).where(eq(warnings.studentReferenceId, ref.id));
 }
 
-async function flashOf(response: Response): Promise<Flash | null> {
-  const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));
-  return line ? ((await appCookies().flash.parse(line.split(";")[0])) as Flash) : null;
-}
-
 beforeAll(async () => {
   app = await startTestApp();
-  classA = await classIdOf("SYK2001");
-  classB = await classIdOf("SYK2002");
+  classA = await classIdOf(db(), "SYK2001");
+  classB = await classIdOf(db(), "SYK2002");
   cookies = {
     admin: await cookieActingAs(db(), "admin@example.org", ROLE.Teacher),
     laerer3: await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher),

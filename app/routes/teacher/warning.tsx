@@ -10,16 +10,16 @@ import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
-import { classHeader } from "~/services/admin-classes.server";
-import { getDb } from "~/services/db/index.server";
-import { redirectWithFlash } from "~/services/flash.server";
-import { getInstance, getLanguage } from "~/services/i18n.server";
-import { idParam, notFound } from "~/services/ids";
-import { appName, currentInstitution } from "~/services/institution.server";
-import { requireStudentAccess } from "~/services/permissions.server";
-import { clientAddress, mailOrigin, readFormData, requireRole } from "~/services/request.server";
-import { ROLE } from "~/services/roles";
-import { displayNameOf } from "~/services/supervision.server";
+import { classHeader } from "~/services/admin/index.server";
+import { getDb } from "~/services/platform/db/index.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
+import { idParam, notFound } from "~/services/platform/ids";
+import { appName, currentInstitution } from "~/services/platform/institution.server";
+import { requireStudentAccess, displayNameOf } from "~/services/placements/index.server";
+import { clientAddress, mailOrigin, readFormData } from "~/services/platform/request.server";
+import { requireRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import {
   isComplete,
   normaliseWarning,
@@ -29,7 +29,7 @@ import {
   type WarningField,
   type WarningText,
 } from "~/services/warnings";
-import { saveWarningDraft, submitWarning, warningFor, warningForView } from "~/services/warnings.server";
+import { saveWarningDraft, submitWarning, warningFor, warningForView } from "~/services/warnings/index.server";
 import { schema } from "./warning.schema";
 import type { Route } from "./+types/warning";
 import "~/styles/warnings.css";

@@ -1,0 +1,411 @@
+import { and, asc, count, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { audit } from "~/services/platform/audit.server";
+import type { Db } from "~/services/platform/db/client.server";
+import {
+  answerSets,
+  assignmentForms,
+  assignments,
+  classAdvisors,
+  classes,
+  classTeachers,
+  forms,
+  periods,
+  studentExtraSupervisors,
+  studentReferences,
+  subjects,
+  users,
+} from "~/services/platform/db/schema";
+import { formatDay } from "~/services/platform/semesters";
+
+
+// The lists are short (one class) and not paged, so sorting in JS gives the same numeric,
+// Norwegian order ("Student 2" before "Student 10", Æ Ø Å last) on PGlite and PostgreSQL alike,
+// without depending on ICU collations being installed in the database.
+const nameCollator = new Intl.Collator("nb", { numeric: true, sensitivity: "base" });
+
+/** By display name, numerically ("Student 2" before "Student 10"); ties by id so the order is stable. */
+export function byDisplayName<T extends { displayName: string; userId: number }>(rows: readonly T[]): T[] {
+  return rows.toSorted((a, b) => nameCollator.compare(a.displayName, b.displayName) || a.userId - b.userId);
+}
+
+/**
+ * A typed date as a calendar date "yyyy-mm-dd", or null when it is not a real date. Takes what a
+ * date input sends (yyyy-mm-dd) and what a person types where the browser shows a plain text box
+ * (d.m.yyyy, with dots, slashes or dashes).
+ */
+export function parseDayInput(text: string): string | null {
+  const value = text.trim();
+  let year: number, month: number, day: number;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(value);
+  const norwegian = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(value);
+  if (iso) [year, month, day] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else if (norwegian) [day, month, year] = [Number(norwegian[1]), Number(norwegian[2]), Number(norwegian[3])];
+  else return null;
+  if (year < 1900 || year > 9999 || month < 1 || month > 12 || day < 1) return null;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
+
+export interface ClassHeader {
+  classId: number;
+  subjectCode: string;
+  subjectName: string;
+  periodId: number;
+  periodName: string;
+  periodStart: string;
+  periodEnd: string;
+  midSemesterDate: string | null;
+  endSemesterDate: string | null;
+}
+
+/** The header with its dates as text in the reader's language, for the class pages (ClassDetails). */
+export function classHeaderView(header: ClassHeader, language: "nb" | "en") {
+  const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
+  return {
+    ...header,
+    periodStartText: day(header.periodStart),
+    periodEndText: day(header.periodEnd),
+    midSemesterText: day(header.midSemesterDate),
+    endSemesterText: day(header.endSemesterDate),
+  };
+}
+
+export async function classHeader(db: Db, classId: number): Promise<ClassHeader | null> {
+  const [row] = await db
+    .select({
+      classId: classes.id,
+      subjectCode: subjects.subjectCode,
+      subjectName: subjects.name,
+      periodId: periods.id,
+      periodName: periods.name,
+      periodStart: periods.startDate,
+      periodEnd: periods.endDate,
+      midSemesterDate: classes.midSemesterDate,
+      endSemesterDate: classes.endSemesterDate,
+    })
+    .from(classes)
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .where(eq(classes.id, classId));
+  return row ?? null;
+}
+
+export interface SchemeForm {
+  formId: number;
+  name: string;
+  isMainForm: boolean;
+  deleted: boolean;
+}
+
+export interface Scheme {
+  assignmentId: number;
+  isMidSemester: boolean;
+  createdAt: Date;
+  forms: SchemeForm[];
+  /** Answer sets sent (not drafts) by anyone, for any student, on this scheme. */
+  sentAnswerSets: number;
+}
+
+/** The class's response schemes, mid-semester first, each with its forms (main forms first). */
+export async function schemesOfClass(db: Db, classId: number): Promise<Scheme[]> {
+  const rows = await db
+    .select({ assignmentId: assignments.id, isMidSemester: assignments.isMidSemester, createdAt: assignments.createdAt })
+    .from(assignments)
+    .where(eq(assignments.classId, classId))
+    .orderBy(sql`${assignments.isMidSemester} desc`, asc(assignments.createdAt), asc(assignments.id));
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.assignmentId);
+  const formRows = await db
+    .select({
+      assignmentId: assignmentForms.assignmentId,
+      formId: forms.id,
+      name: forms.name,
+      isMainForm: forms.isMainForm,
+      deletedAt: forms.deletedAt,
+    })
+    .from(assignmentForms)
+    .innerJoin(forms, eq(forms.id, assignmentForms.formId))
+    .where(inArray(assignmentForms.assignmentId, ids));
+  const sentRows = await db
+    .select({ assignmentId: answerSets.assignmentId, sent: count() })
+    .from(answerSets)
+    .where(and(inArray(answerSets.assignmentId, ids), isNotNull(answerSets.sentAt)))
+    .groupBy(answerSets.assignmentId);
+  const sent = new Map(sentRows.map((r) => [r.assignmentId, Number(r.sent)]));
+  return rows.map((row) => ({
+    ...row,
+    forms: formRows
+      .filter((f) => f.assignmentId === row.assignmentId)
+      .map((f) => ({ formId: f.formId, name: f.name, isMainForm: f.isMainForm, deleted: f.deletedAt !== null }))
+      .toSorted((a, b) => Number(b.isMainForm) - Number(a.isMainForm) || nameCollator.compare(a.name, b.name)),
+    sentAnswerSets: sent.get(row.assignmentId) ?? 0,
+  }));
+}
+
+export interface FormChoice {
+  formId: number;
+  name: string;
+}
+
+/** The forms a scheme can be made of: every form not deleted, main forms and specific competencies apart. */
+export async function formChoices(db: Db): Promise<{ mainForms: FormChoice[]; specificForms: FormChoice[] }> {
+  const rows = await db
+    .select({ formId: forms.id, name: forms.name, isMainForm: forms.isMainForm })
+    .from(forms)
+    .where(isNull(forms.deletedAt));
+  const sorted = rows.toSorted((a, b) => nameCollator.compare(a.name, b.name) || a.formId - b.formId);
+  const choice = ({ formId, name }: FormChoice) => ({ formId, name });
+  return {
+    mainForms: sorted.filter((f) => f.isMainForm).map(choice),
+    specificForms: sorted.filter((f) => !f.isMainForm).map(choice),
+  };
+}
+
+export interface ClassPerson {
+  userId: number;
+  displayName: string;
+  email: string;
+  isActive: boolean;
+}
+
+export interface ClassStudent extends ClassPerson {
+  teacherName: string | null;
+  advisorName: string | null;
+}
+
+export interface ClassStaff extends ClassPerson {
+  /** Students in the class this person follows up (as assigned teacher; as supervisor, assigned or extra). */
+  studentCount: number;
+}
+
+/** The people of a class: teachers, students and supervisors, each list by display name. */
+export async function peopleOfClass(
+  db: Db,
+  classId: number,
+): Promise<{ teachers: ClassStaff[]; students: ClassStudent[]; supervisors: ClassStaff[] }> {
+  const person = { userId: users.id, displayName: users.displayName, email: users.email, isActive: users.isActive };
+  const refs = await db
+    .select({
+      referenceId: studentReferences.id,
+      ...person,
+      teacherUserId: studentReferences.teacherUserId,
+      advisorUserId: studentReferences.advisorUserId,
+    })
+    .from(studentReferences)
+    .innerJoin(users, eq(users.id, studentReferences.studentUserId))
+    .where(eq(studentReferences.classId, classId));
+  const extras = await db
+    .select({ referenceId: studentExtraSupervisors.studentReferenceId, userId: studentExtraSupervisors.userId })
+    .from(studentExtraSupervisors)
+    .innerJoin(studentReferences, eq(studentReferences.id, studentExtraSupervisors.studentReferenceId))
+    .where(eq(studentReferences.classId, classId));
+  const teacherRows = await db
+    .select(person)
+    .from(classTeachers)
+    .innerJoin(users, eq(users.id, classTeachers.userId))
+    .where(eq(classTeachers.classId, classId));
+  // A supervisor of the class: attached to it, or following up one of its students (assigned or
+  // extra) — an invited supervisor follows a student without being attached to the class.
+  const supervisorIds = new Set<number>();
+  for (const ref of refs) if (ref.advisorUserId !== null) supervisorIds.add(ref.advisorUserId);
+  for (const extra of extras) supervisorIds.add(extra.userId);
+  const attached = await db
+    .select({ userId: classAdvisors.userId })
+    .from(classAdvisors)
+    .where(eq(classAdvisors.classId, classId));
+  for (const row of attached) supervisorIds.add(row.userId);
+  const supervisorRows =
+    supervisorIds.size === 0 ? [] : await db.select(person).from(users).where(inArray(users.id, [...supervisorIds]));
+
+  const names = new Map<number, string>();
+  for (const row of [...teacherRows, ...supervisorRows]) names.set(row.userId, row.displayName);
+  const missing = [...new Set(refs.flatMap((r) => [r.teacherUserId, r.advisorUserId]))].filter(
+    (id): id is number => id !== null && !names.has(id),
+  );
+  if (missing.length > 0) {
+    const rows = await db.select({ userId: users.id, displayName: users.displayName }).from(users).where(inArray(users.id, missing));
+    for (const row of rows) names.set(row.userId, row.displayName);
+  }
+
+  const supervised = new Map<number, Set<number>>();
+  const follow = (userId: number, referenceId: number) => {
+    const set = supervised.get(userId) ?? new Set<number>();
+    set.add(referenceId);
+    supervised.set(userId, set);
+  };
+  for (const ref of refs) if (ref.advisorUserId !== null) follow(ref.advisorUserId, ref.referenceId);
+  for (const extra of extras) follow(extra.userId, extra.referenceId);
+
+  return {
+    teachers: byDisplayName(
+      teacherRows.map((t) => ({ ...t, studentCount: refs.filter((r) => r.teacherUserId === t.userId).length })),
+    ),
+    students: byDisplayName(
+      refs.map((r) => ({
+        userId: r.userId,
+        displayName: r.displayName,
+        email: r.email,
+        isActive: r.isActive,
+        teacherName: r.teacherUserId === null ? null : (names.get(r.teacherUserId) ?? null),
+        advisorName: r.advisorUserId === null ? null : (names.get(r.advisorUserId) ?? null),
+      })),
+    ),
+    supervisors: byDisplayName(supervisorRows.map((s) => ({ ...s, studentCount: supervised.get(s.userId)?.size ?? 0 }))),
+  };
+}
+
+/** Everything the admin's class page shows; null for an unknown class. */
+export async function adminClassPage(db: Db, classId: number) {
+  const header = await classHeader(db, classId);
+  if (!header) return null;
+  const [schemes, choices, people] = await Promise.all([
+    schemesOfClass(db, classId),
+    formChoices(db),
+    peopleOfClass(db, classId),
+  ]);
+  return { header, schemes, ...choices, ...people };
+}
+
+export type EndDateError = "invalid" | "beforeStart" | "afterEnd" | "beforeMid";
+
+/**
+ * The end-semester date must be a real date within the class's semester and not before its
+ * mid-semester date. Returns the date as yyyy-mm-dd, or why it cannot be used.
+ */
+export function checkEndSemesterDate(
+  text: string,
+  header: Pick<ClassHeader, "periodStart" | "periodEnd" | "midSemesterDate">,
+): { ok: true; date: string } | { ok: false; error: EndDateError } {
+  const date = parseDayInput(text);
+  if (!date) return { ok: false, error: "invalid" };
+  if (date < header.periodStart) return { ok: false, error: "beforeStart" };
+  if (date > header.periodEnd) return { ok: false, error: "afterEnd" };
+  if (header.midSemesterDate && date < header.midSemesterDate) return { ok: false, error: "beforeMid" };
+  return { ok: true, date };
+}
+
+/** Sets the class's end-semester date after the checks above; audited with the old and new date. */
+export async function updateEndSemesterDate(
+  db: Db,
+  input: { classId: number; text: string; actorUserId: number; ip?: string | null },
+): Promise<{ ok: true; date: string } | { ok: false; error: EndDateError | "notFound" }> {
+  const header = await classHeader(db, input.classId);
+  if (!header) return { ok: false, error: "notFound" };
+  const checked = checkEndSemesterDate(input.text, header);
+  if (!checked.ok) return checked;
+  await db.transaction(async (tx) => {
+    await tx.update(classes).set({ endSemesterDate: checked.date }).where(eq(classes.id, input.classId));
+    await audit(tx, {
+      action: "class.updated",
+      actorUserId: input.actorUserId,
+      classId: input.classId,
+      details: { endSemesterDate: { from: header.endSemesterDate, to: checked.date } },
+      ip: input.ip,
+    });
+  });
+  return { ok: true, date: checked.date };
+}
+
+export type SchemeError =
+  | { kind: "noForms" }
+  | { kind: "unknownForm" }
+  | { kind: "alreadyInScheme"; formName: string; isMidSemester: boolean };
+
+/**
+ * A new response scheme: mid- or end-semester, with at least one form that exists and is not
+ * deleted. A form may be in at most one scheme per half of a class, so a student never gets the
+ * same form twice for the same evaluation.
+ */
+export async function createScheme(
+  db: Db,
+  input: { classId: number; isMidSemester: boolean; formIds: number[]; actorUserId: number; ip?: string | null },
+): Promise<{ ok: true; assignmentId: number } | { ok: false; error: SchemeError | { kind: "notFound" } }> {
+  const formIds = [...new Set(input.formIds)];
+  if (formIds.length === 0) return { ok: false, error: { kind: "noForms" } };
+  return db.transaction(async (tx) => {
+    const [found] = await tx.select({ id: classes.id }).from(classes).where(eq(classes.id, input.classId)).for("update");
+    if (!found) return { ok: false as const, error: { kind: "notFound" as const } };
+    const chosen = await tx
+      .select({ id: forms.id, name: forms.name })
+      .from(forms)
+      .where(and(inArray(forms.id, formIds), isNull(forms.deletedAt)));
+    if (chosen.length !== formIds.length) return { ok: false as const, error: { kind: "unknownForm" as const } };
+    const [taken] = await tx
+      .select({ name: forms.name })
+      .from(assignmentForms)
+      .innerJoin(assignments, eq(assignments.id, assignmentForms.assignmentId))
+      .innerJoin(forms, eq(forms.id, assignmentForms.formId))
+      .where(
+        and(
+          eq(assignments.classId, input.classId),
+          eq(assignments.isMidSemester, input.isMidSemester),
+          inArray(assignmentForms.formId, formIds),
+        ),
+      )
+      .orderBy(asc(forms.name))
+      .limit(1);
+    if (taken) {
+      return {
+        ok: false as const,
+        error: { kind: "alreadyInScheme" as const, formName: taken.name, isMidSemester: input.isMidSemester },
+      };
+    }
+    const [assignment] = await tx
+      .insert(assignments)
+      .values({ classId: input.classId, isMidSemester: input.isMidSemester })
+      .returning({ id: assignments.id });
+    await tx.insert(assignmentForms).values(formIds.map((formId) => ({ assignmentId: assignment.id, formId })));
+    await audit(tx, {
+      action: "scheme.created",
+      actorUserId: input.actorUserId,
+      classId: input.classId,
+      details: { assignmentId: assignment.id, isMidSemester: input.isMidSemester, formIds: formIds.toSorted((a, b) => a - b) },
+      ip: input.ip,
+    });
+    return { ok: true as const, assignmentId: assignment.id };
+  });
+}
+
+export interface AdvisorStudent extends ClassPerson {
+  /** Assigned supervisor of the student, or an extra supervisor following them as well. */
+  relation: "assigned" | "extra";
+  teacherName: string | null;
+}
+
+/**
+ * A supervisor's students in a class (assigned, or followed as an extra supervisor); null when the
+ * class or user is unknown, or the user is not a supervisor of that class.
+ */
+export async function advisorStudentsPage(db: Db, classId: number, userId: number) {
+  const header = await classHeader(db, classId);
+  if (!header) return null;
+  const [supervisor] = await db
+    .select({ userId: users.id, displayName: users.displayName, email: users.email, isActive: users.isActive })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!supervisor) return null;
+  const [attached] = await db
+    .select({ userId: classAdvisors.userId })
+    .from(classAdvisors)
+    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId)));
+  const teacher = sql<string | null>`(select ${users.displayName} from ${users} where ${users.id} = ${studentReferences.teacherUserId})`;
+  const extraOf = sql`exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${userId})`;
+  const rows = await db
+    .select({
+      userId: users.id,
+      displayName: users.displayName,
+      email: users.email,
+      isActive: users.isActive,
+      advisorUserId: studentReferences.advisorUserId,
+      teacherName: teacher,
+    })
+    .from(studentReferences)
+    .innerJoin(users, eq(users.id, studentReferences.studentUserId))
+    .where(and(eq(studentReferences.classId, classId), or(eq(studentReferences.advisorUserId, userId), extraOf)));
+  if (!attached && rows.length === 0) return null;
+  const students: AdvisorStudent[] = byDisplayName(
+    rows.map(({ advisorUserId, ...row }) => ({ ...row, relation: advisorUserId === userId ? "assigned" : "extra" })),
+  );
+  return { header, supervisor, students };
+}

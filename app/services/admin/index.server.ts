@@ -1,0 +1,9 @@
+// The admin domain's public surface for server code: loaders, actions and other domains' services.
+export { adminClassPage, advisorStudentsPage, byDisplayName, classHeader, classHeaderView, createScheme, schemesOfClass, updateEndSemesterDate } from "./classes.server";
+export type { ClassHeader, Scheme } from "./classes.server";
+export { deleteForm, listForms, loadForm, saveForm } from "./forms.server";
+export { addSubjectsToSemester, createNextSemester, findSemester, listSemesters, semesterPage } from "./semesters.server";
+export type { SemesterRow } from "./semesters.server";
+export { createSubject, findSubject, listSubjects, updateSubject } from "./subjects.server";
+export { USERS_PAGE_SIZE, USER_SEARCH_MAX_LENGTH, escapeLike, getUserForEdit, listUsers, naturalSortKey, setUserActive, updateUser } from "./users.server";
+export type { SemesterClasses, UserListQuery } from "./users.server";

@@ -1,0 +1,3 @@
+// The admin domain's public surface for any code, the browser's included (no server-only module).
+export { DEFAULT_GRADING_LABELS, GRADING, LIMITS, TEXT_INPUT, applyIntent, emptyDraft, fieldId, fieldName, labelsToText, nextKey, parseIntent } from "./form-draft";
+export type { DraftGroup, DraftGroupType, EditorMode, FieldErrors, FormDraft } from "./form-draft";

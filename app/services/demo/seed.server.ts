@@ -1,0 +1,330 @@
+import { DEFAULT_GRADING_LABELS } from "~/services/admin";
+import { sql } from "drizzle-orm";
+import { previousSemester, semesterFor, type Semester } from "~/services/platform/semesters";
+import type { Database, Db } from "~/services/platform/db/client.server";
+import { env } from "~/services/platform/env.server";
+import {
+  assignmentForms,
+  assignments,
+  classAdvisors,
+  classes,
+  classTeachers,
+  expectations,
+  formQuestionGroups,
+  formQuestions,
+  forms,
+  periods,
+  QUESTION_GROUP_TYPE,
+  ROLE,
+  studentExtraSupervisors,
+  studentReferences,
+  subjects,
+  userAffiliations,
+  userRoles,
+  users,
+  type QuestionGroupType,
+} from "~/services/platform/db/schema";
+import { ADMIN, DEMO_LOGINS, type DemoLogin, type DemoPerson, PEOPLE, STUDENTS, STUDENT_WITHOUT_CLASS, SUPERVISORS, TEACHERS } from "./people";
+import { type DemoForm, MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM } from "./forms";
+import { classDates, instant, latest } from "./dates";
+import { expectationRows, insertAnswerSet, insertGivenWarning, insertHistory, insertMidConfirmedSigningForm } from "./answers.server";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+
+/** The default independence scale (spec §3, §9); index 5 is "not relevant". */
+export const DEFAULT_GRADING_OPTIONS = DEFAULT_GRADING_LABELS;
+
+// Any fixed number: two app instances starting on an empty PostgreSQL must not both seed.
+const SEED_LOCK = 7_290_413;
+
+export async function seedDemo(
+  db: Db,
+  today = new Date(),
+): Promise<{ seeded: boolean; logins: DemoLogin[] }> {
+  const seeded = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [existing] = await tx.select({ id: users.id }).from(users).limit(1);
+    if (existing) return false;
+    await insertDemo(tx, today);
+    return true;
+  });
+  return { seeded, logins: DEMO_LOGINS };
+}
+
+async function insertDemo(tx: Tx, today: Date): Promise<void> {
+  const id = await insertPeople(tx);
+  const admin = id(ADMIN);
+  const [teacher1, teacher2, teacher3] = TEACHERS.map(id);
+  const [supervisor1, supervisor2, supervisor3, supervisor4] = SUPERVISORS.map(id);
+  const studentIds = STUDENTS.map(id);
+
+  const current = semesterFor(today);
+  const previous = previousSemester(current);
+  if (!previous) throw new Error(`No semester before ${current.name}`);
+  const [currentPeriod, previousPeriod] = await tx
+    .insert(periods)
+    .values([current, previous])
+    .returning({ id: periods.id });
+
+  const [nursingHome, specialist, homeCare] = await tx
+    .insert(subjects)
+    .values([SUBJECTS.nursingHome, SUBJECTS.specialist, SUBJECTS.homeCare])
+    .returning({ id: subjects.id });
+
+  const [classA, classB, classOld] = await tx
+    .insert(classes)
+    .values([
+      { subjectId: nursingHome.id, periodId: currentPeriod.id, ...classDates(current, 0) },
+      { subjectId: specialist.id, periodId: currentPeriod.id, ...classDates(current, 7) },
+      { subjectId: homeCare.id, periodId: previousPeriod.id, ...classDates(previous, 0) },
+    ])
+    .returning();
+
+  await tx.insert(classTeachers).values([
+    { classId: classA.id, userId: teacher1 },
+    { classId: classA.id, userId: teacher2 },
+    { classId: classB.id, userId: teacher3 },
+    { classId: classB.id, userId: admin },
+    { classId: classOld.id, userId: teacher1 },
+  ]);
+  await tx.insert(classAdvisors).values([
+    { classId: classA.id, userId: supervisor1 },
+    { classId: classA.id, userId: supervisor2 },
+    { classId: classB.id, userId: supervisor3 },
+    { classId: classB.id, userId: supervisor4 },
+    { classId: classOld.id, userId: supervisor1 },
+  ]);
+
+  // Per class: the first ten students alternate between two teachers and two supervisors, the
+  // tenth has no supervisor yet (so the student can invite one), the last two have neither.
+  const placements = (classId: number, students: number[], teachers: number[], supervisors: number[]) =>
+    students.map((studentUserId, i) => ({
+      classId,
+      studentUserId,
+      teacherUserId: i < 10 ? teachers[i % 2] : null,
+      advisorUserId: i < 9 ? supervisors[i % 2] : null,
+    }));
+  const refsA = await tx
+    .insert(studentReferences)
+    .values(placements(classA.id, studentIds.slice(0, 12), [teacher1, teacher2], [supervisor1, supervisor2]))
+    .returning();
+  const refsB = await tx
+    .insert(studentReferences)
+    .values(placements(classB.id, studentIds.slice(12, 24), [teacher3, admin], [supervisor3, supervisor4]))
+    .returning();
+  const oldStudents = studentIds.slice(0, 4);
+  const refsOld = await tx
+    .insert(studentReferences)
+    .values(
+      oldStudents.map((studentUserId) => ({
+        classId: classOld.id,
+        studentUserId,
+        teacherUserId: teacher1,
+        advisorUserId: supervisor1,
+        createdAt: instant(previous.startDate, 14),
+      })),
+    )
+    .returning();
+
+  // Student 02 is followed by a second supervisor as well as the assigned one.
+  await tx.insert(studentExtraSupervisors).values({
+    studentReferenceId: refsA[1].id,
+    userId: supervisor1,
+    roleId: ROLE.Advisor,
+  });
+
+  const membership = (userId: number, subject: { subjectCode: string; name: string }, semester: Semester, active: boolean) => ({
+    userId,
+    groupId: `fc:fs:fs:emne:example.org:${subject.subjectCode}:1`,
+    groupType: "fc:fs:emne",
+    subjectCode: subject.subjectCode,
+    subjectVersion: "1",
+    displayName: subject.name,
+    active,
+    notBefore: instant(semester.startDate, 0),
+    notAfter: instant(semester.endDate, 22),
+    fsRoles: ["student"],
+    fetchedAt: today,
+  });
+  await tx.insert(userAffiliations).values([
+    ...studentIds.slice(0, 12).map((userId) => membership(userId, SUBJECTS.nursingHome, current, true)),
+    ...studentIds.slice(12, 24).map((userId) => membership(userId, SUBJECTS.specialist, current, true)),
+    ...oldStudents.map((userId) => membership(userId, SUBJECTS.homeCare, previous, false)),
+    membership(id(STUDENT_WITHOUT_CLASS), SUBJECTS.specialist, current, true),
+  ]);
+
+  const mainForm = await insertForm(tx, MAIN_FORM);
+  const medicationForm = await insertForm(tx, MEDICATION_FORM);
+  const woundCareForm = await insertForm(tx, WOUND_CARE_FORM);
+
+  const schemesA = await insertSchemes(tx, classA.id, [mainForm.id, medicationForm.id], instant(current.startDate, 8));
+  await insertSchemes(tx, classB.id, [mainForm.id, woundCareForm.id], instant(current.startDate, 8));
+  const schemesOld = await insertSchemes(tx, classOld.id, [mainForm.id], instant(previous.startDate, 8));
+
+  await tx.insert(expectations).values([
+    ...expectationRows(classA.id, mainForm, admin),
+    ...expectationRows(classB.id, mainForm, admin),
+    ...expectationRows(classOld.id, mainForm, admin),
+  ]);
+
+  // Current semester, class A, mid-semester: some students and their supervisors have started.
+  const earliest = instant(current.startDate, 8);
+  const daysAgo = (days: number) => latest(earliest, new Date(today.getTime() - days * 86_400_000));
+  for (const [i, ref] of refsA.slice(0, 4).entries()) {
+    const sentAt = i < 3 ? daysAgo(10 - i) : null;
+    await insertAnswerSet(tx, mainForm, {
+      assignmentId: schemesA.mid,
+      studentUserId: ref.studentUserId,
+      authorUserId: ref.studentUserId,
+      authorRoleId: ROLE.Student,
+      isMidSemester: true,
+      sentAt,
+      at: sentAt ?? daysAgo(2),
+      seed: i,
+      // Student 04 has only begun: a draft with the first groups filled in.
+      groupLimit: i < 3 ? undefined : 2,
+    });
+  }
+  for (const [i, ref] of refsA.slice(0, 3).entries()) {
+    if (ref.advisorUserId === null) continue;
+    const sentAt = i < 2 ? daysAgo(7 - i) : null;
+    await insertAnswerSet(tx, mainForm, {
+      assignmentId: schemesA.mid,
+      studentUserId: ref.studentUserId,
+      authorUserId: ref.advisorUserId,
+      authorRoleId: ROLE.Advisor,
+      isMidSemester: true,
+      sentAt,
+      at: sentAt ?? daysAgo(1),
+      seed: i + 1,
+    });
+  }
+  const firstRef = refsA[0];
+  if (firstRef.teacherUserId !== null) {
+    await insertAnswerSet(tx, mainForm, {
+      assignmentId: schemesA.mid,
+      studentUserId: firstRef.studentUserId,
+      authorUserId: firstRef.teacherUserId,
+      authorRoleId: ROLE.Teacher,
+      isMidSemester: true,
+      sentAt: daysAgo(5),
+      at: daysAgo(5),
+      seed: 2,
+    });
+  }
+
+  await insertMidConfirmedSigningForm(tx, refsB[6].id, classB.midSemesterDate, today);
+  await insertGivenWarning(tx, refsB[5], daysAgo(3), daysAgo(2));
+
+  await insertHistory(tx, {
+    previous,
+    classOld,
+    refsOld,
+    mainForm,
+    schemes: schemesOld,
+    teacherUserId: teacher1,
+    advisorUserId: supervisor1,
+  });
+}
+
+export async function insertPeople(tx: Tx): Promise<(person: DemoPerson) => number> {
+  const inserted = await tx
+    .insert(users)
+    .values(
+      PEOPLE.map((p) => ({
+        displayName: p.name,
+        email: p.email,
+        phoneNumber: p.phoneNumber ?? null,
+        isActive: p.isActive ?? true,
+      })),
+    )
+    .returning({ id: users.id, email: users.email });
+  const ids = new Map(inserted.map((u) => [u.email, u.id]));
+  const id = (person: DemoPerson) => {
+    const userId = ids.get(person.email);
+    if (userId === undefined) throw new Error(`Demo user ${person.email} was not inserted`);
+    return userId;
+  };
+  await tx.insert(userRoles).values(PEOPLE.flatMap((p) => p.roles.map((roleId) => ({ userId: id(p), roleId }))));
+  return id;
+}
+
+export interface SeededQuestion {
+  id: number;
+  index: number;
+}
+
+export interface SeededForm {
+  id: number;
+  groups: { type: QuestionGroupType; questions: SeededQuestion[] }[];
+}
+
+export async function insertForm(tx: Tx, form: DemoForm): Promise<SeededForm> {
+  const [row] = await tx
+    .insert(forms)
+    .values({ name: form.name, isMainForm: form.isMainForm })
+    .returning({ id: forms.id });
+  const groups: SeededForm["groups"] = [];
+  let questionIndex = 0;
+  for (const [g, group] of form.groups.entries()) {
+    const [groupRow] = await tx
+      .insert(formQuestionGroups)
+      .values({
+        formId: row.id,
+        name: group.name,
+        order: g + 1,
+        type: group.type,
+        options: group.type === QUESTION_GROUP_TYPE.Grading ? [...DEFAULT_GRADING_OPTIONS] : [],
+      })
+      .returning({ id: formQuestionGroups.id });
+    const questionRows = await tx
+      .insert(formQuestions)
+      .values(
+        group.questions.map((q, i) => ({
+          groupId: groupRow.id,
+          text: q.text,
+          order: i + 1,
+          helpText: q.helpText ?? null,
+        })),
+      )
+      .returning({ id: formQuestions.id, order: formQuestions.order });
+    const questions = questionRows
+      .toSorted((a, b) => a.order - b.order)
+      .map((q) => ({ id: q.id, index: questionIndex++ }));
+    groups.push({ type: group.type, questions });
+  }
+  return { id: row.id, groups };
+}
+
+export async function insertSchemes(
+  tx: Tx,
+  classId: number,
+  formIds: number[],
+  createdAt: Date,
+): Promise<{ mid: number; end: number }> {
+  const [mid] = await tx
+    .insert(assignments)
+    .values({ classId, isMidSemester: true, createdAt })
+    .returning({ id: assignments.id });
+  const [end] = await tx
+    .insert(assignments)
+    .values({ classId, isMidSemester: false, createdAt })
+    .returning({ id: assignments.id });
+  await tx
+    .insert(assignmentForms)
+    .values([mid.id, end.id].flatMap((assignmentId) => formIds.map((formId) => ({ assignmentId, formId }))));
+  return { mid: mid.id, end: end.id };
+}
+
+
+/** At start-up, when the configuration asks for the demo: seeds an empty database and prints the log-ins. */
+export async function seedDemoWhenAsked(database: Database): Promise<void> {
+  if (!env().seedDemo) return;
+  const result = await seedDemo(database.db);
+  if (!result.seeded) return;
+  console.info("[db] Demo data seeded. Log in with an e-mail code (the code is shown at /dev/outbox):");
+  for (const login of result.logins) {
+    console.info(`       ${login.role.padEnd(10)} ${login.email.padEnd(28)} ${login.name}`);
+  }
+}

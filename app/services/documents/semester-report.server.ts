@@ -1,0 +1,329 @@
+import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { CSV_BOM, csvRow } from "./csv";
+import type { Db } from "~/services/platform/db/client.server";
+import {
+  answerSets,
+  assignmentForms,
+  assignments,
+  classes,
+  periods,
+  ROLE,
+  signingForms,
+  studentExtraSupervisors,
+  studentReferences,
+  subjects,
+  users,
+  warnings,
+  type SigningForm,
+} from "~/services/platform/db/schema";
+
+/** Texts of the report in the admin's language: keys of the adminSemesters namespace. */
+export type Translate = (key: string, values?: Record<string, string | number>) => string;
+
+export const REPORT_PAGE_SIZE = 500;
+
+export const REPORT_COLUMNS = [
+  "student",
+  "email",
+  "subjectCode",
+  "subjectName",
+  "teacher",
+  "supervisors",
+  "midByStudent",
+  "midBySupervisor",
+  "midByTeacher",
+  "endByStudent",
+  "endBySupervisor",
+  "endByTeacher",
+  "warningGiven",
+  "warningConfirmed",
+  "signingForm",
+  "result",
+] as const;
+
+/** How many of the forms a scheme half asks for one author role has sent. */
+export interface SentCount {
+  sent: number;
+  expected: number;
+}
+
+export type SigningFormState = "none" | "started" | "midConfirmed" | "partlySigned" | "signed";
+
+/** The facts of one student in one class of the semester: one line of the report. */
+export interface ReportRow {
+  studentName: string;
+  studentEmail: string;
+  subjectCode: string;
+  subjectName: string;
+  teacherName: string | null;
+  supervisorNames: string[];
+  mid: { student: SentCount; supervisor: SentCount; teacher: SentCount };
+  end: { student: SentCount; supervisor: SentCount; teacher: SentCount };
+  warningGiven: boolean;
+  warningConfirmed: boolean;
+  signingForm: SigningFormState;
+  overallPassed: boolean | null;
+}
+
+type SigningFacts = Pick<
+  SigningForm,
+  | "midSemesterCompletedDate"
+  | "signedByTeacherDate"
+  | "signedByStudentDate"
+  | "signedByAdvisorDate"
+  | "signWithoutAdvisorConfirmedDate"
+>;
+
+/**
+ * Where a signing form stands: signed by all once teacher, student and supervisor have signed
+ * (or the teacher confirmed signing without the supervisor); otherwise partly signed, mid-semester
+ * confirmed, or just started.
+ */
+export function signingFormState(form: SigningFacts | null): SigningFormState {
+  if (!form) return "none";
+  const teacher = form.signedByTeacherDate !== null;
+  const student = form.signedByStudentDate !== null;
+  const advisor = form.signedByAdvisorDate !== null || form.signWithoutAdvisorConfirmedDate !== null;
+  if (teacher && student && advisor) return "signed";
+  if (teacher || student || form.signedByAdvisorDate !== null) return "partlySigned";
+  if (form.midSemesterCompletedDate !== null) return "midConfirmed";
+  return "started";
+}
+
+/** "Ja" when every form of the half is sent, "Delvis (1 av 2)" when some are, "Nei" otherwise. */
+export function sentText(count: SentCount, t: Translate): string {
+  if (count.sent === 0) return t("report.no");
+  if (count.sent >= count.expected) return t("report.yes");
+  return t("report.partly", { sent: count.sent, expected: count.expected });
+}
+
+export function reportHeader(t: Translate): string[] {
+  return REPORT_COLUMNS.map((c) => t(`report.columns.${c}`));
+}
+
+export function reportCells(row: ReportRow, t: Translate): string[] {
+  const yesNo = (value: boolean) => t(value ? "report.yes" : "report.no");
+  return [
+    row.studentName,
+    row.studentEmail,
+    row.subjectCode,
+    row.subjectName,
+    row.teacherName ?? "",
+    row.supervisorNames.join(", "),
+    sentText(row.mid.student, t),
+    sentText(row.mid.supervisor, t),
+    sentText(row.mid.teacher, t),
+    sentText(row.end.student, t),
+    sentText(row.end.supervisor, t),
+    sentText(row.end.teacher, t),
+    yesNo(row.warningGiven),
+    yesNo(row.warningConfirmed),
+    t(`report.signing.${row.signingForm}`),
+    t(row.overallPassed === null ? "report.result.undecided" : row.overallPassed ? "report.result.passed" : "report.result.failed"),
+  ];
+}
+
+/** The server's name for the download; characters no file system takes become "-". */
+export function reportFileName(periodName: string, t: Translate): string {
+  return `${t("report.fileName", { name: periodName })}.csv`.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "-");
+}
+
+const student = alias(users, "report_student");
+const teacher = alias(users, "report_teacher");
+const advisor = alias(users, "report_advisor");
+
+/**
+ * One page of the report: the next `limit` student references of the semester after `afterId`,
+ * in id order (keyset pagination, so each page costs the same however far into the semester).
+ */
+export async function reportPage(
+  db: Db,
+  periodId: number,
+  afterId: number,
+  limit: number,
+): Promise<{ rows: ReportRow[]; lastId: number | null }> {
+  const refs = await db
+    .select({
+      id: studentReferences.id,
+      classId: studentReferences.classId,
+      studentName: student.displayName,
+      studentEmail: student.email,
+      subjectCode: subjects.subjectCode,
+      subjectName: subjects.name,
+      teacherName: teacher.displayName,
+      advisorUserId: studentReferences.advisorUserId,
+      advisorName: advisor.displayName,
+    })
+    .from(studentReferences)
+    .innerJoin(classes, eq(classes.id, studentReferences.classId))
+    .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+    .innerJoin(student, eq(student.id, studentReferences.studentUserId))
+    .leftJoin(teacher, eq(teacher.id, studentReferences.teacherUserId))
+    .leftJoin(advisor, eq(advisor.id, studentReferences.advisorUserId))
+    .where(and(eq(classes.periodId, periodId), gt(studentReferences.id, afterId)))
+    .orderBy(asc(studentReferences.id))
+    .limit(limit);
+  if (refs.length === 0) return { rows: [], lastId: null };
+
+  const refIds = refs.map((r) => r.id);
+  const classIds = [...new Set(refs.map((r) => r.classId))];
+  const [extras, expected, sent, warningRows, signingRows] = await Promise.all([
+    db
+      .select({ refId: studentExtraSupervisors.studentReferenceId, userId: users.id, name: users.displayName })
+      .from(studentExtraSupervisors)
+      .innerJoin(users, eq(users.id, studentExtraSupervisors.userId))
+      .where(inArray(studentExtraSupervisors.studentReferenceId, refIds))
+      .orderBy(asc(users.displayName)),
+    db
+      .select({
+        classId: assignments.classId,
+        isMidSemester: assignments.isMidSemester,
+        forms: sql<number>`count(*)::int`,
+      })
+      .from(assignments)
+      .innerJoin(assignmentForms, eq(assignmentForms.assignmentId, assignments.id))
+      .where(inArray(assignments.classId, classIds))
+      .groupBy(assignments.classId, assignments.isMidSemester),
+    // Only sent answers count, and only to forms the class's schemes still ask for.
+    db
+      .select({
+        refId: studentReferences.id,
+        isMidSemester: assignments.isMidSemester,
+        authorRoleId: answerSets.authorRoleId,
+        forms: sql<number>`count(distinct (${answerSets.assignmentId}, ${answerSets.formId}))::int`,
+      })
+      .from(answerSets)
+      .innerJoin(
+        assignmentForms,
+        and(eq(assignmentForms.assignmentId, answerSets.assignmentId), eq(assignmentForms.formId, answerSets.formId)),
+      )
+      .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
+      .innerJoin(
+        studentReferences,
+        and(
+          eq(studentReferences.classId, assignments.classId),
+          eq(studentReferences.studentUserId, answerSets.studentUserId),
+        ),
+      )
+      .where(and(inArray(studentReferences.id, refIds), isNotNull(answerSets.sentAt)))
+      .groupBy(studentReferences.id, assignments.isMidSemester, answerSets.authorRoleId),
+    db
+      .select({
+        refId: warnings.studentReferenceId,
+        submittedAt: warnings.submittedAt,
+        confirmedAt: warnings.studentConfirmedWarningAt,
+      })
+      .from(warnings)
+      .where(inArray(warnings.studentReferenceId, refIds)),
+    db
+      .select({
+        refId: signingForms.studentReferenceId,
+        midSemesterCompletedDate: signingForms.midSemesterCompletedDate,
+        signedByTeacherDate: signingForms.signedByTeacherDate,
+        signedByStudentDate: signingForms.signedByStudentDate,
+        signedByAdvisorDate: signingForms.signedByAdvisorDate,
+        signWithoutAdvisorConfirmedDate: signingForms.signWithoutAdvisorConfirmedDate,
+        overallPassed: signingForms.overallPassed,
+      })
+      .from(signingForms)
+      .where(inArray(signingForms.studentReferenceId, refIds)),
+  ]);
+
+  const extrasOf = groupBy(extras, (e) => e.refId);
+  const expectedOf = new Map(expected.map((e) => [`${e.classId}:${e.isMidSemester}`, e.forms]));
+  const sentOf = new Map(sent.map((s) => [`${s.refId}:${s.isMidSemester}:${s.authorRoleId}`, s.forms]));
+  const warningOf = new Map(warningRows.map((w) => [w.refId, w]));
+  const signingOf = new Map(signingRows.map((s) => [s.refId, s]));
+
+  const rows = refs.map((ref): ReportRow => {
+    const half = (isMidSemester: boolean) => {
+      const count = (roleId: number): SentCount => ({
+        sent: sentOf.get(`${ref.id}:${isMidSemester}:${roleId}`) ?? 0,
+        expected: expectedOf.get(`${ref.classId}:${isMidSemester}`) ?? 0,
+      });
+      return { student: count(ROLE.Student), supervisor: count(ROLE.Advisor), teacher: count(ROLE.Teacher) };
+    };
+    const warning = warningOf.get(ref.id);
+    const signing = signingOf.get(ref.id) ?? null;
+    const others = (extrasOf.get(ref.id) ?? []).filter((e) => e.userId !== ref.advisorUserId).map((e) => e.name);
+    return {
+      studentName: ref.studentName,
+      studentEmail: ref.studentEmail,
+      subjectCode: ref.subjectCode,
+      subjectName: ref.subjectName,
+      teacherName: ref.teacherName,
+      supervisorNames: [...(ref.advisorName ? [ref.advisorName] : []), ...others],
+      mid: half(true),
+      end: half(false),
+      // A draft is the teacher's own until it is submitted.
+      warningGiven: warning?.submittedAt != null,
+      warningConfirmed: warning?.confirmedAt != null,
+      signingForm: signingFormState(signing),
+      overallPassed: signing?.overallPassed ?? null,
+    };
+  });
+  return { rows, lastId: refs[refs.length - 1].id };
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+export interface SemesterReport {
+  period: { id: number; name: string };
+  fileName: string;
+  /** UTF-8 CSV with BOM; produced page by page as it is read, so memory stays flat. */
+  stream: ReadableStream<Uint8Array>;
+}
+
+/**
+ * Opens the semester report, or null when the semester does not exist. The semester and the first
+ * page are read before this returns, so a failing database fails here, while the caller can still
+ * answer with an error page; the rest is read as the stream is consumed.
+ */
+export async function openSemesterReport(
+  db: Db,
+  periodId: number,
+  options: { t: Translate; pageSize?: number },
+): Promise<SemesterReport | null> {
+  const { t } = options;
+  const pageSize = options.pageSize ?? REPORT_PAGE_SIZE;
+  const [period] = await db.select({ id: periods.id, name: periods.name }).from(periods).where(eq(periods.id, periodId));
+  if (!period) return null;
+
+  const encoder = new TextEncoder();
+  const toText = (rows: ReportRow[]) => rows.map((row) => csvRow(reportCells(row, t))).join("");
+  const first = await reportPage(db, period.id, 0, pageSize);
+  let pending: string | null = CSV_BOM + csvRow(reportHeader(t)) + toText(first.rows);
+  let afterId = first.lastId;
+  let done = first.rows.length < pageSize;
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (pending !== null) {
+          controller.enqueue(encoder.encode(pending));
+          pending = null;
+          if (done) controller.close();
+          return;
+        }
+        const page = await reportPage(db, period.id, afterId ?? 0, pageSize);
+        if (page.rows.length > 0) controller.enqueue(encoder.encode(toText(page.rows)));
+        afterId = page.lastId ?? afterId;
+        done = page.rows.length < pageSize;
+        if (done) controller.close();
+      },
+    },
+    // One page in hand at a time: the next is read only when the reader has taken this one.
+    { highWaterMark: 0 },
+  );
+  return { period, fileName: reportFileName(period.name, t), stream };
+}

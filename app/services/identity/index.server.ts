@@ -1,0 +1,11 @@
+// The identity domain's public surface for server code: loaders, actions and other domains' services.
+export { LoginError, acceptPrivacyPolicy, completeLogin, createAuthenticator, findUserByEmail, logout, requestLoginCode } from "./auth.server";
+export type { LoginUser } from "./auth.server";
+export { debugIdentity } from "./debug-fs.server";
+export { currentSession, homeOf, requireRole, requireSession, sessionMiddleware } from "./guard.server";
+export { matchingClasses } from "./memberships.server";
+export type { CourseMembership } from "./memberships.server";
+export { isProviderName } from "./oidc.server";
+export { normaliseEmail } from "./otp.server";
+export { finishProviderLogin, offeredProviders, phoneDigits, startProviderLogin } from "./provider-login.server";
+export { createSession, destroyUserSessions, loadSession, sessionIdOf, setActiveRole } from "./session.server";

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { eq } from "drizzle-orm";
+import type { Database } from "~/services/platform/db/client.server";
+import { auditEvents, userRoles, users } from "~/services/platform/db/schema";
+import { seedDemo } from "~/services/demo/index.server";
+import { OidcError } from "./oidc.server";
+import {
+  failureFlash,
+  feideProfile,
+  phoneDigits,
+  ProviderLoginRefused,
+  resolveFeideUser,
+  resolveVippsUser,
+  vippsProfile,
+} from "./provider-login.server";
+import { ROLE } from "./roles";
+import { openTestDatabase } from "~/test/db";
+import { courseMembership } from "~/test/memberships";
+
+const USERID_SEC = "https://n.feide.no/claims/userid_sec";
+
+test("phone numbers become digits with the country code", () => {
+  expect(phoneDigits("+47 987 65 432")).toBe("4798765432");
+  expect(phoneDigits("98765432")).toBe("4798765432");
+  expect(phoneDigits("004798765432")).toBe("4798765432");
+  expect(phoneDigits("4798765432")).toBe("4798765432");
+  expect(phoneDigits("+46701234567")).toBe("46701234567");
+});
+
+describe("profiles from userinfo", () => {
+  test("Feide: the feide: ids, the e-mail in lower case, the name", () => {
+    expect(
+      feideProfile({
+        sub: "abc",
+        claims: {
+          sub: "abc",
+          [USERID_SEC]: ["feide:ola@uit.no", "nin:12345678901"],
+          "https://n.feide.no/claims/eduPersonPrincipalName": "ola@uit.no",
+          email: "Ola.Nordmann@UIT.no",
+          name: " Ola Nordmann ",
+        },
+      }),
+    ).toEqual({ sub: "abc", feideIds: ["feide:ola@uit.no"], email: "ola.nordmann@uit.no", name: "Ola Nordmann" });
+  });
+  test("Feide: a missing or malformed e-mail is no e-mail; an unverified one is not used", () => {
+    expect(feideProfile({ sub: "a", claims: {} }).email).toBeNull();
+    expect(feideProfile({ sub: "a", claims: { email: "not-an-address" } }).email).toBeNull();
+    expect(feideProfile({ sub: "a", claims: { email: 42 } }).email).toBeNull();
+    expect(feideProfile({ sub: "a", claims: { email: "a@b.no", email_verified: false } }).email).toBeNull();
+  });
+  test("Vipps: the phone number unless marked unverified, the e-mail only when verified", () => {
+    expect(
+      vippsProfile({ sub: "v", claims: { phone_number: "4798765432", email: "x@example.net", email_verified: true } }),
+    ).toMatchObject({ phone: "4798765432", email: "x@example.net" });
+    expect(
+      vippsProfile({
+        sub: "v",
+        claims: { phone_number: "4798765432", phone_number_verified: false, email: "x@example.net" },
+      }),
+    ).toMatchObject({ phone: null, email: null });
+  });
+});
+
+describe("messages", () => {
+  test("each documented provider error has its own key; an unknown one carries code and description", () => {
+    expect(failureFlash("vipps", new OidcError("provider_error", "outdated_app_version", "x"))).toEqual({
+      type: "error",
+      key: "auth:provider.codes.outdated_app_version",
+      values: { provider: "Vipps" },
+    });
+    expect(failureFlash("vipps", new OidcError("provider_error", "teapot", "I am a teapot"))).toEqual({
+      type: "error",
+      key: "auth:provider.codes.other",
+      values: { provider: "Vipps", code: "teapot", description: "I am a teapot" },
+    });
+    expect(failureFlash("feide", new OidcError("state_mismatch")).key).toBe("auth:provider.errors.state_mismatch");
+    expect(failureFlash("feide", new ProviderLoginRefused("no_account")).key).toBe("auth:provider.refused.feide.no_account");
+  });
+});
+
+describe("finding the user", () => {
+  let database: Database;
+  const now = new Date("2026-11-22T12:00:00Z");
+  const today = "2026-11-22";
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    await seedDemo(database.db, now);
+  });
+  afterAll(() => database.close());
+
+  const refusal = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof ProviderLoginRefused) return error.reason;
+      throw error;
+    }
+    return "logged in";
+  };
+  const feide = (sub: string, email: string | null, feideIds: string[] = []) => ({ sub, email, feideIds, name: "Test Person" });
+
+  test("Feide: found by e-mail the first time, linked, then found by the Feide id", async () => {
+    const first = await resolveFeideUser(database.db, feide("sub-s14", "student14@example.org", ["feide:s14@fjordbyen.no"]), null, today);
+    expect(first).toMatchObject({ created: false, user: { email: "student14@example.org", roles: [ROLE.Student] } });
+    const [row] = await database.db.select().from(users).where(eq(users.id, first.user.id));
+    expect(row.feideUserId).toBe("feide:s14@fjordbyen.no");
+    // Later log-ins match on the id even if the e-mail has changed at the institution.
+    const again = await resolveFeideUser(database.db, feide("sub-s14", "new-address@example.org", ["feide:s14@fjordbyen.no"]), null, today);
+    expect(again.user.id).toBe(first.user.id);
+  });
+
+  test("Feide: an address already linked to another Feide identity is refused", async () => {
+    await resolveFeideUser(database.db, feide("sub-s15", "student15@example.org"), null, today);
+    expect(await refusal(resolveFeideUser(database.db, feide("sub-intruder", "student15@example.org"), null, today))).toBe(
+      "linked_elsewhere",
+    );
+  });
+
+  test("Feide: a first-time student with an active membership of a known subject is created as a student", async () => {
+    const { user, created } = await resolveFeideUser(
+      database.db,
+      feide("sub-new", "Ny.Person@Example.org", ["feide:ny@fjordbyen.no"]),
+      [courseMembership("SYK2002")],
+      today,
+    );
+    expect(created).toBe(true);
+    expect(user).toMatchObject({ email: "ny.person@example.org", displayName: "Test Person", roles: [ROLE.Student], isActive: true });
+    const audits = await database.db.select().from(auditEvents).where(eq(auditEvents.subjectUserId, user.id));
+    expect(audits.map((a) => a.action)).toContain("user.created");
+    // The second log-in finds the same user.
+    const again = await resolveFeideUser(database.db, feide("sub-new", "ny.person@example.org", ["feide:ny@fjordbyen.no"]), [], today);
+    expect(again).toMatchObject({ created: false, user: { id: user.id } });
+  });
+
+  test("Feide: nobody else is created", async () => {
+    const count = async () => (await database.db.select().from(users)).length;
+    const before = await count();
+    expect(await refusal(resolveFeideUser(database.db, feide("s1", "teacher@example.org"), [courseMembership("SYK2001", { fsRoles: ["underviser"] })], today))).toBe(
+      "no_account",
+    );
+    expect(await refusal(resolveFeideUser(database.db, feide("s2", "other@example.org"), [courseMembership("XYZ1000")], today))).toBe(
+      "no_account",
+    );
+    expect(await refusal(resolveFeideUser(database.db, feide("s3", "none@example.org"), [], today))).toBe("no_account");
+    expect(await refusal(resolveFeideUser(database.db, feide("s4", "down@example.org"), null, today))).toBe(
+      "memberships_unavailable",
+    );
+    expect(await refusal(resolveFeideUser(database.db, feide("s5", null), [courseMembership("SYK2002")], today))).toBe("no_email");
+    expect(await count()).toBe(before);
+  });
+
+  test("Feide: a deactivated user is refused, and so is a user without a role", async () => {
+    expect(await refusal(resolveFeideUser(database.db, feide("sub-d", "deaktivert@example.org"), [], today))).toBe("deactivated");
+    const [bare] = await database.db.insert(users).values({ displayName: "No Role", email: "norole@example.org" }).returning();
+    expect(await refusal(resolveFeideUser(database.db, feide("sub-norole", "norole@example.org"), [], today))).toBe("no_role");
+    await database.db.delete(users).where(eq(users.id, bare.id));
+  });
+
+  const vipps = (phone: string | null, email: string | null) => ({ sub: "v", phone, email, name: null });
+
+  test("Vipps: a supervisor is found by phone number in any stored format", async () => {
+    expect((await resolveVippsUser(database.db, vipps("4798765432", null))).email).toBe("veileder3@example.org");
+    const [row] = await database.db.select().from(users).where(eq(users.email, "veileder1@example.org"));
+    await database.db.update(users).set({ phoneNumber: "412 34 567" }).where(eq(users.id, row.id));
+    expect((await resolveVippsUser(database.db, vipps("4741234567", null))).id).toBe(row.id);
+  });
+
+  test("Vipps: found by verified e-mail when the phone is unknown; a missing phone number is stored", async () => {
+    const [row] = await database.db.select().from(users).where(eq(users.email, "veileder4@example.org"));
+    await database.db.update(users).set({ phoneNumber: null }).where(eq(users.id, row.id));
+    const user = await resolveVippsUser(database.db, vipps("4799999999", "veileder4@example.org"));
+    expect(user.id).toBe(row.id);
+    const [after] = await database.db.select().from(users).where(eq(users.id, row.id));
+    expect(after.phoneNumber).toBe("+4799999999");
+  });
+
+  test("Vipps: someone who is not a supervisor, or not known, is refused", async () => {
+    expect(await refusal(resolveVippsUser(database.db, vipps("4700000001", "student13@example.org")))).toBe("not_supervisor");
+    expect(await refusal(resolveVippsUser(database.db, vipps("4711111111", "ukjent@example.net")))).toBe("no_account");
+    expect(await refusal(resolveVippsUser(database.db, vipps(null, null)))).toBe("no_account");
+  });
+
+  test("Vipps: a deactivated supervisor is refused", async () => {
+    const [row] = await database.db
+      .insert(users)
+      .values({ displayName: "Old Supervisor", email: "old.supervisor@example.org", phoneNumber: "+4733333333", isActive: false })
+      .returning();
+    await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
+    expect(await refusal(resolveVippsUser(database.db, vipps("4733333333", null)))).toBe("deactivated");
+  });
+});

@@ -1,0 +1,13 @@
+// The placements domain's public surface for server code: loaders, actions and other domains' services.
+export { INVITATION_TTL_MS, acceptInvitation, createInvitation, invitationStatus, lookUpInvitation } from "./invitations.server";
+export { adminOverview, classesOfStudent, classesOfTeacher, splitByCurrent } from "./overview.server";
+export { requireClassAccess, requireClassTeacher, requireStudentAccess } from "./permissions.server";
+export type { StudentAccess, StudentRelation, Viewer } from "./permissions.server";
+export { placementOf } from "./placement.server";
+export type { FormProgress, Placement } from "./placement.server";
+export { classesWithSigningForm, currentReferenceOf, documentPaths, formsByHalf, hasSupervisor, joinClass, requireCurrentReference, studentFormPath, studentResultsPath } from "./student-placement.server";
+export type { CurrentReference } from "./student-placement.server";
+export { addExtraSupervisor, classesOfSupervisor, displayNameOf, placementForView, removeExtraSupervisor, setAssignedSupervisor, supervisorClassPage, supervisorsOfClass, takeStudents } from "./supervision.server";
+export type { PlacementView } from "./supervision.server";
+export { STUDENT_PICKER_PAGE_SIZE, STUDENT_SEARCH_MAX_LENGTH, addSupervisor, halfProgress, joinClassAsTeacher, leaveClass, otherClassesThisSemester, readSort, studentPicker, takeStudentsAsTeacher, teacherClassPage, welcomeMail } from "./teacher-class.server";
+export type { AuthorCounts, HalfProgress, SortDirection, SortKey } from "./teacher-class.server";

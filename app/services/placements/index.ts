@@ -1,0 +1,2 @@
+// The placements domain's public surface for any code, the browser's included (no server-only module).
+export { deadlineText } from "./deadline";

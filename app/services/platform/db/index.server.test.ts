@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterEach, expect, test, vi } from "vitest";
+import { dropDatabase } from "~/test/db";
+import { resetEnvForTests } from "~/services/platform/env.server";
+
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+  resetEnvForTests();
+  vi.resetModules();
+});
+
+test("without DATABASE_URL the app opens PGlite in PGLITE_DIR, migrates it and (through the entry's hook) seeds it", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-db-"));
+  delete process.env.DATABASE_URL;
+  delete process.env.SESSION_SECRET;
+  process.env.PGLITE_DIR = path.join(dir, "pglite");
+  process.env.SEED_DEMO = "true";
+  vi.spyOn(console, "info").mockImplementation(() => {});
+  // The app's server entry hands the demo seed to the database start-up (platform knows no domain).
+  await import("~/entry.server");
+  const { getDatabase } = await import("./index.server");
+  const database = await getDatabase();
+  try {
+    expect(database.kind).toBe("pglite");
+    expect(fs.existsSync(path.join(dir, "pglite", "PG_VERSION"))).toBe(true);
+    const rows = await database.db.execute(sql`select count(*)::int as n from users`);
+    expect(Number((rows as unknown as { rows: { n: number }[] }).rows[0].n)).toBeGreaterThan(30);
+  } finally {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+  "with DATABASE_URL the app uses a node-postgres pool on that server and migrates it",
+  async () => {
+    const pg = (await import("pg")).default;
+    const server = process.env.TEST_DATABASE_URL!;
+    const name = `praksis_env_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: server });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    process.env.DATABASE_URL = url.toString();
+    process.env.SESSION_SECRET = "x".repeat(40);
+    process.env.SEED_DEMO = "false";
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    const { getDatabase } = await import("./index.server");
+    const database = await getDatabase();
+    try {
+      expect(database.kind).toBe("postgres");
+      const roles = await database.db.execute(sql`select name from roles order by id`);
+      expect((roles as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
+        "Admin",
+        "Student",
+        "Teacher",
+        "Advisor",
+      ]);
+      const users = await database.db.execute(sql`select count(*)::int as n from users`);
+      expect(Number((users as unknown as { rows: { n: number }[] }).rows[0].n)).toBe(0);
+    } finally {
+      await database.close();
+      await dropDatabase(admin, name);
+      await admin.end();
+    }
+  },
+);

@@ -1,0 +1,50 @@
+import fs from "node:fs";
+import path from "node:path";
+import { env } from "~/services/platform/env.server";
+import { openDatabase, type Database, type Db } from "./client.server";
+
+export type { Db } from "./client.server";
+
+let current: Promise<Database> | undefined;
+let prepare: ((database: Database) => Promise<void>) | undefined;
+
+/**
+ * Work to do once the database is open and migrated, before it is handed out: the app's entry sets
+ * the demo seed here (platform code knows no domain, so the seed is handed in, not imported).
+ */
+export function prepareDatabaseWith(task: (database: Database) => Promise<void>): void {
+  prepare = task;
+}
+
+async function start(): Promise<Database> {
+  const config = env();
+  const began = Date.now();
+  if (!config.DATABASE_URL) fs.mkdirSync(path.resolve(config.PGLITE_DIR), { recursive: true });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    pgliteDir: path.resolve(config.PGLITE_DIR),
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
+  const where = database.kind === "pglite" ? `PGlite in ${config.PGLITE_DIR}` : "PostgreSQL";
+  console.info(`[db] ${where}: migrations applied in ${Date.now() - began} ms`);
+  await prepare?.(database);
+  return database;
+}
+
+/** The app's database, opened, migrated and prepared (the demo seed) on first use. */
+export async function getDatabase(): Promise<Database> {
+  current ??= start().catch((error: unknown) => {
+    current = undefined;
+    throw error;
+  });
+  return current;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+/** Tests hand in a database of their own. */
+export function useDatabaseForTests(database: Database): void {
+  current = Promise.resolve(database);
+}

@@ -1,0 +1,791 @@
+import { relations, sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/pg-core";
+
+import { ROLE, type RoleId } from "./role-ids";
+
+// The fixed role ids have one home (../roles); the `roles` migration inserts exactly those rows.
+export { ROLE, type RoleId, type RoleName } from "./role-ids";
+
+/** `form_question_groups.type` (spec §3). */
+export const QUESTION_GROUP_TYPE = { Unused: 0, TextInput: 1, Grading: 2 } as const;
+export type QuestionGroupType = (typeof QUESTION_GROUP_TYPE)[keyof typeof QUESTION_GROUP_TYPE];
+
+export const COMMENT_MAX_LENGTH = 2000;
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+const instant = (name: string) => timestamp(name, { withTimezone: true });
+const calendarDate = (name: string) => date(name, { mode: "string" });
+const emptyTextArray = sql`'{}'::text[]`;
+
+// ─── Users and roles ─────────────────────────────────────────────────────────
+
+export const roles = pgTable("roles", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull().unique(),
+});
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    email: text("email").notNull(),
+    phoneNumber: text("phone_number"),
+    feideUserId: text("feide_user_id").unique(),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("users_email_lower_unique").on(sql`lower(${t.email})`)],
+);
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roleId: integer("role_id")
+      .notNull()
+      .references(() => roles.id),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index("user_roles_role_id_idx").on(t.roleId)],
+);
+
+/** Feide course memberships, refreshed at each Feide login; used to match a student to classes. */
+export const userAffiliations = pgTable(
+  "user_affiliations",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    groupId: text("group_id").notNull(),
+    groupType: text("group_type").notNull(),
+    subjectCode: text("subject_code"),
+    subjectVersion: text("subject_version"),
+    displayName: text("display_name").notNull(),
+    active: boolean("active").notNull().default(true),
+    notBefore: instant("not_before"),
+    notAfter: instant("not_after"),
+    fsRoles: text("fs_roles").array().notNull().default(emptyTextArray),
+    fetchedAt: instant("fetched_at").notNull().defaultNow(),
+  },
+  (t) => [
+    unique("user_affiliations_user_group_unique").on(t.userId, t.groupId),
+    index("user_affiliations_subject_code_idx").on(t.subjectCode),
+  ],
+);
+
+// ─── Semesters, subjects, classes ────────────────────────────────────────────
+
+export const periods = pgTable(
+  "periods",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull().unique(),
+    startDate: calendarDate("start_date").notNull(),
+    endDate: calendarDate("end_date").notNull(),
+  },
+  (t) => [check("periods_dates_ordered", sql`${t.startDate} <= ${t.endDate}`)],
+);
+
+export const subjects = pgTable("subjects", {
+  id: serial("id").primaryKey(),
+  subjectCode: text("subject_code").notNull().unique(),
+  name: text("name").notNull(),
+});
+
+export const classes = pgTable(
+  "classes",
+  {
+    id: serial("id").primaryKey(),
+    subjectId: integer("subject_id")
+      .notNull()
+      .references(() => subjects.id),
+    periodId: integer("period_id")
+      .notNull()
+      .references(() => periods.id),
+    midSemesterDate: calendarDate("mid_semester_date"),
+    endSemesterDate: calendarDate("end_semester_date"),
+  },
+  (t) => [
+    unique("classes_subject_period_unique").on(t.subjectId, t.periodId),
+    index("classes_period_id_idx").on(t.periodId),
+  ],
+);
+
+export const classTeachers = pgTable(
+  "class_teachers",
+  {
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_teachers_user_id_idx").on(t.userId)],
+);
+
+export const classAdvisors = pgTable(
+  "class_advisors",
+  {
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /**
+     * Attached by accepting a student's invitation rather than by a teacher or an admin: such a
+     * supervisor follows the student who invited them but may not take other students of the
+     * class (ADR 0006), since a student chooses whom to invite.
+     */
+    viaInvitation: boolean("via_invitation").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_advisors_user_id_idx").on(t.userId)],
+);
+
+/** A student's membership of a class, with the teacher and supervisor assigned to follow them up. */
+export const studentReferences = pgTable(
+  "student_references",
+  {
+    id: serial("id").primaryKey(),
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    studentUserId: integer("student_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    teacherUserId: integer("teacher_user_id").references(() => users.id, { onDelete: "set null" }),
+    advisorUserId: integer("advisor_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("student_references_student_class_unique").on(t.studentUserId, t.classId),
+    index("student_references_class_id_idx").on(t.classId),
+    index("student_references_teacher_idx").on(t.teacherUserId),
+    index("student_references_advisor_idx").on(t.advisorUserId),
+  ],
+);
+
+export const studentExtraSupervisors = pgTable(
+  "student_extra_supervisors",
+  {
+    studentReferenceId: integer("student_reference_id")
+      .notNull()
+      .references(() => studentReferences.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roleId: integer("role_id")
+      .notNull()
+      .default(ROLE.Advisor)
+      .references(() => roles.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.studentReferenceId, t.userId] }),
+    index("student_extra_supervisors_user_id_idx").on(t.userId),
+  ],
+);
+
+// ─── Forms ───────────────────────────────────────────────────────────────────
+// Forms, groups and questions are soft-deleted so that editing a form never orphans answers.
+
+export const forms = pgTable("forms", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  isMainForm: boolean("is_main_form").notNull().default(false),
+  deletedAt: instant("deleted_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const formQuestionGroups = pgTable(
+  "form_question_groups",
+  {
+    id: serial("id").primaryKey(),
+    formId: integer("form_id")
+      .notNull()
+      .references(() => forms.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    order: integer("order").notNull(),
+    type: smallint("type").$type<QuestionGroupType>().notNull(),
+    /** Grading labels; index 5, when present, is "not relevant". */
+    options: text("options").array().notNull().default(emptyTextArray),
+    deletedAt: instant("deleted_at"),
+  },
+  (t) => [index("form_question_groups_form_order_idx").on(t.formId, t.order)],
+);
+
+export const formQuestions = pgTable(
+  "form_questions",
+  {
+    id: serial("id").primaryKey(),
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => formQuestionGroups.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    order: integer("order").notNull(),
+    helpText: text("help_text"),
+    deletedAt: instant("deleted_at"),
+  },
+  (t) => [index("form_questions_group_order_idx").on(t.groupId, t.order)],
+);
+
+/** A response scheme: the forms a class answers at mid-semester or at the end of the semester. */
+export const assignments = pgTable(
+  "assignments",
+  {
+    id: serial("id").primaryKey(),
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    isMidSemester: boolean("is_mid_semester").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("assignments_class_id_idx").on(t.classId)],
+);
+
+export const assignmentForms = pgTable(
+  "assignment_forms",
+  {
+    assignmentId: integer("assignment_id")
+      .notNull()
+      .references(() => assignments.id, { onDelete: "cascade" }),
+    formId: integer("form_id")
+      .notNull()
+      .references(() => forms.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assignmentId, t.formId] }),
+    index("assignment_forms_form_id_idx").on(t.formId),
+  ],
+);
+
+// ─── Answers and expectations ────────────────────────────────────────────────
+
+/** One author's answers to one form of one scheme about one student; private until `sentAt`. */
+export const answerSets = pgTable(
+  "answer_sets",
+  {
+    id: serial("id").primaryKey(),
+    formId: integer("form_id")
+      .notNull()
+      .references(() => forms.id),
+    // No cascade: removing a scheme that already holds answers must be refused, not silently lose them.
+    assignmentId: integer("assignment_id")
+      .notNull()
+      .references(() => assignments.id),
+    studentUserId: integer("student_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    authorUserId: integer("author_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    authorRoleId: integer("author_role_id")
+      .$type<RoleId>()
+      .notNull()
+      .references(() => roles.id),
+    isMidSemester: boolean("is_mid_semester").notNull(),
+    sentAt: instant("sent_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("answer_sets_form_assignment_student_author_unique").on(
+      t.formId,
+      t.assignmentId,
+      t.studentUserId,
+      t.authorUserId,
+    ),
+    index("answer_sets_assignment_student_idx").on(t.assignmentId, t.studentUserId),
+    index("answer_sets_student_idx").on(t.studentUserId),
+  ],
+);
+
+/**
+ * `value` is text as in the API: the chosen option's index ("0"–"5") for a grading question,
+ * the typed text for a text-input question.
+ */
+export const answers = pgTable(
+  "answers",
+  {
+    id: serial("id").primaryKey(),
+    answerSetId: integer("answer_set_id")
+      .notNull()
+      .references(() => answerSets.id, { onDelete: "cascade" }),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => formQuestions.id),
+    value: text("value"),
+    comment: varchar("comment", { length: COMMENT_MAX_LENGTH }),
+    commentedAt: instant("commented_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("answers_set_question_unique").on(t.answerSetId, t.questionId),
+    index("answers_question_id_idx").on(t.questionId),
+  ],
+);
+
+/** The admin's expected level per class × form × question × semester half (value as in `answers`). */
+export const expectations = pgTable(
+  "expectations",
+  {
+    id: serial("id").primaryKey(),
+    classId: integer("class_id")
+      .notNull()
+      .references(() => classes.id, { onDelete: "cascade" }),
+    formId: integer("form_id")
+      .notNull()
+      .references(() => forms.id),
+    questionId: integer("question_id")
+      .notNull()
+      .references(() => formQuestions.id),
+    isMidSemester: boolean("is_mid_semester").notNull(),
+    value: text("value").notNull(),
+    setByUserId: integer("set_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("expectations_class_form_question_half_unique").on(
+      t.classId,
+      t.formId,
+      t.questionId,
+      t.isMidSemester,
+    ),
+  ],
+);
+
+// ─── Warnings and the signing form ───────────────────────────────────────────
+
+/** Draft until `submittedAt`, then given; confirmed by the student at `studentConfirmedWarningAt`. */
+export const warnings = pgTable("warnings", {
+  id: serial("id").primaryKey(),
+  // Unique: at most one live warning per student in a class (DESIGN §3).
+  studentReferenceId: integer("student_reference_id")
+    .notNull()
+    .unique()
+    .references(() => studentReferences.id, { onDelete: "cascade" }),
+  teacherUserId: integer("teacher_user_id")
+    .notNull()
+    .references(() => users.id),
+  // Drafts autosave while the teacher types, so a field may still be empty.
+  comment: text("comment").notNull().default(""),
+  passRequirement: text("pass_requirement").notNull().default(""),
+  passRequirementSummary: text("pass_requirement_summary").notNull().default(""),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  submittedAt: instant("submitted_at"),
+  studentConfirmedWarningAt: instant("student_confirmed_warning_at"),
+});
+
+export const signingForms = pgTable("signing_forms", {
+  id: serial("id").primaryKey(),
+  studentReferenceId: integer("student_reference_id")
+    .notNull()
+    .unique()
+    .references(() => studentReferences.id, { onDelete: "cascade" }),
+  // null means "not relevant" where the form allows it, otherwise "not yet answered".
+  attendancePassed: boolean("attendance_passed"),
+  workRequirementsPassed: boolean("work_requirements_passed"),
+  specificCompetenceAreasPassed: boolean("specific_competence_areas_passed"),
+  generalCompetenceAreasPassed: boolean("general_competence_areas_passed"),
+  teacherComment: text("teacher_comment"),
+  overallPassed: boolean("overall_passed"),
+  isLocked: boolean("is_locked").notNull().default(false),
+  midSemesterCompletedDate: calendarDate("mid_semester_completed_date"),
+  endSemesterCompletedDate: calendarDate("end_semester_completed_date"),
+  midSemesterSpecificCompetenceAreasBegun: boolean("mid_semester_specific_competence_areas_begun"),
+  midSemesterStudentHasGivenFeedback: boolean("mid_semester_student_has_given_feedback"),
+  signedByTeacherUserId: integer("signed_by_teacher_user_id").references(() => users.id, {
+    onDelete: "set null",
+  }),
+  signedByTeacherDate: instant("signed_by_teacher_date"),
+  signedByStudentUserId: integer("signed_by_student_user_id").references(() => users.id, {
+    onDelete: "set null",
+  }),
+  signedByStudentDate: instant("signed_by_student_date"),
+  signedByAdvisorUserId: integer("signed_by_advisor_user_id").references(() => users.id, {
+    onDelete: "set null",
+  }),
+  signedByAdvisorDate: instant("signed_by_advisor_date"),
+  signWithoutAdvisorConfirmedDate: instant("sign_without_advisor_confirmed_date"),
+  resultSubmittedAt: instant("result_submitted_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A cancelled signing form, kept as it was; cancelling resets the live form to empty. */
+export const signingFormArchive = pgTable(
+  "signing_form_archive",
+  {
+    id: serial("id").primaryKey(),
+    studentReferenceId: integer("student_reference_id")
+      .notNull()
+      .references(() => studentReferences.id, { onDelete: "cascade" }),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    archivedAt: instant("archived_at").notNull().defaultNow(),
+    archivedByUserId: integer("archived_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    reason: text("reason"),
+  },
+  (t) => [index("signing_form_archive_student_reference_idx").on(t.studentReferenceId)],
+);
+
+/** Each hand-over of a result to a student administration system (see `ResultExporter`). */
+export const resultSubmissions = pgTable(
+  "result_submissions",
+  {
+    id: serial("id").primaryKey(),
+    studentReferenceId: integer("student_reference_id")
+      .notNull()
+      .references(() => studentReferences.id, { onDelete: "cascade" }),
+    exporter: text("exporter").notNull(),
+    submittedAt: instant("submitted_at").notNull().defaultNow(),
+    submittedByUserId: integer("submitted_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("result_submissions_student_reference_idx").on(t.studentReferenceId)],
+);
+
+// ─── Invitations ─────────────────────────────────────────────────────────────
+
+/** A student's e-mail invitation to a supervisor; only the token's hash is stored. */
+export const advisorInvitations = pgTable(
+  "advisor_invitations",
+  {
+    id: serial("id").primaryKey(),
+    studentReferenceId: integer("student_reference_id")
+      .notNull()
+      .references(() => studentReferences.id, { onDelete: "cascade" }),
+    invitedByUserId: integer("invited_by_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: instant("expires_at").notNull(),
+    acceptedAt: instant("accepted_at"),
+    acceptedUserId: integer("accepted_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("advisor_invitations_student_reference_idx").on(t.studentReferenceId)],
+);
+
+// ─── Sessions, login, security ───────────────────────────────────────────────
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    /** Hex SHA-256 of the cookie token, so a leaked table does not yield usable cookies. */
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    activeRoleId: integer("active_role_id")
+      .$type<RoleId>()
+      .references(() => roles.id),
+    createdAt: createdAt(),
+    lastSeenAt: instant("last_seen_at").notNull().defaultNow(),
+    expiresAt: instant("expires_at").notNull(),
+    absoluteExpiresAt: instant("absolute_expires_at").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId)],
+);
+
+export const oneTimeCodes = pgTable(
+  "one_time_codes",
+  {
+    id: serial("id").primaryKey(),
+    email: text("email").notNull(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+    expiresAt: instant("expires_at").notNull(),
+    usedAt: instant("used_at"),
+    failedAttempts: integer("failed_attempts").notNull().default(0),
+  },
+  (t) => [index("one_time_codes_email_created_idx").on(t.email, t.createdAt)],
+);
+
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: instant("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+export const privacyAcceptances = pgTable(
+  "privacy_acceptances",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    policyVersion: text("policy_version").notNull(),
+    acceptedAt: instant("accepted_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.policyVersion] })],
+);
+
+/** No foreign keys on the subject and class: the trail must outlive what it mentions. */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: instant("at").notNull().defaultNow(),
+    actorUserId: integer("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    subjectUserId: integer("subject_user_id"),
+    classId: integer("class_id"),
+    details: jsonb("details").$type<Record<string, unknown>>(),
+    ip: text("ip"),
+  },
+  (t) => [index("audit_events_at_idx").on(t.at), index("audit_events_actor_idx").on(t.actorUserId)],
+);
+
+// ─── Relations (for the relational query API) ────────────────────────────────
+
+export const rolesRelations = relations(roles, ({ many }) => ({
+  userRoles: many(userRoles),
+}));
+
+export const usersRelations = relations(users, ({ many }) => ({
+  roles: many(userRoles),
+  affiliations: many(userAffiliations),
+  teacherClasses: many(classTeachers),
+  advisorClasses: many(classAdvisors),
+  studentReferences: many(studentReferences, { relationName: "studentReferenceStudent" }),
+  teacherStudentReferences: many(studentReferences, { relationName: "studentReferenceTeacher" }),
+  advisorStudentReferences: many(studentReferences, { relationName: "studentReferenceAdvisor" }),
+  extraSupervisions: many(studentExtraSupervisors),
+  answerSetsAbout: many(answerSets, { relationName: "answerSetStudent" }),
+  authoredAnswerSets: many(answerSets, { relationName: "answerSetAuthor" }),
+  sessions: many(sessions),
+  privacyAcceptances: many(privacyAcceptances),
+}));
+
+export const userRolesRelations = relations(userRoles, ({ one }) => ({
+  user: one(users, { fields: [userRoles.userId], references: [users.id] }),
+  role: one(roles, { fields: [userRoles.roleId], references: [roles.id] }),
+}));
+
+export const userAffiliationsRelations = relations(userAffiliations, ({ one }) => ({
+  user: one(users, { fields: [userAffiliations.userId], references: [users.id] }),
+}));
+
+export const periodsRelations = relations(periods, ({ many }) => ({
+  classes: many(classes),
+}));
+
+export const subjectsRelations = relations(subjects, ({ many }) => ({
+  classes: many(classes),
+}));
+
+export const classesRelations = relations(classes, ({ one, many }) => ({
+  subject: one(subjects, { fields: [classes.subjectId], references: [subjects.id] }),
+  period: one(periods, { fields: [classes.periodId], references: [periods.id] }),
+  teachers: many(classTeachers),
+  advisors: many(classAdvisors),
+  studentReferences: many(studentReferences),
+  assignments: many(assignments),
+  expectations: many(expectations),
+}));
+
+export const classTeachersRelations = relations(classTeachers, ({ one }) => ({
+  class: one(classes, { fields: [classTeachers.classId], references: [classes.id] }),
+  user: one(users, { fields: [classTeachers.userId], references: [users.id] }),
+}));
+
+export const classAdvisorsRelations = relations(classAdvisors, ({ one }) => ({
+  class: one(classes, { fields: [classAdvisors.classId], references: [classes.id] }),
+  user: one(users, { fields: [classAdvisors.userId], references: [users.id] }),
+}));
+
+export const studentReferencesRelations = relations(studentReferences, ({ one, many }) => ({
+  class: one(classes, { fields: [studentReferences.classId], references: [classes.id] }),
+  student: one(users, {
+    fields: [studentReferences.studentUserId],
+    references: [users.id],
+    relationName: "studentReferenceStudent",
+  }),
+  teacher: one(users, {
+    fields: [studentReferences.teacherUserId],
+    references: [users.id],
+    relationName: "studentReferenceTeacher",
+  }),
+  advisor: one(users, {
+    fields: [studentReferences.advisorUserId],
+    references: [users.id],
+    relationName: "studentReferenceAdvisor",
+  }),
+  extraSupervisors: many(studentExtraSupervisors),
+  warning: one(warnings),
+  signingForm: one(signingForms),
+  signingFormArchive: many(signingFormArchive),
+  resultSubmissions: many(resultSubmissions),
+  advisorInvitations: many(advisorInvitations),
+}));
+
+export const studentExtraSupervisorsRelations = relations(studentExtraSupervisors, ({ one }) => ({
+  studentReference: one(studentReferences, {
+    fields: [studentExtraSupervisors.studentReferenceId],
+    references: [studentReferences.id],
+  }),
+  user: one(users, { fields: [studentExtraSupervisors.userId], references: [users.id] }),
+  role: one(roles, { fields: [studentExtraSupervisors.roleId], references: [roles.id] }),
+}));
+
+export const formsRelations = relations(forms, ({ many }) => ({
+  groups: many(formQuestionGroups),
+  assignmentForms: many(assignmentForms),
+}));
+
+export const formQuestionGroupsRelations = relations(formQuestionGroups, ({ one, many }) => ({
+  form: one(forms, { fields: [formQuestionGroups.formId], references: [forms.id] }),
+  questions: many(formQuestions),
+}));
+
+export const formQuestionsRelations = relations(formQuestions, ({ one, many }) => ({
+  group: one(formQuestionGroups, { fields: [formQuestions.groupId], references: [formQuestionGroups.id] }),
+  answers: many(answers),
+}));
+
+export const assignmentsRelations = relations(assignments, ({ one, many }) => ({
+  class: one(classes, { fields: [assignments.classId], references: [classes.id] }),
+  forms: many(assignmentForms),
+  answerSets: many(answerSets),
+}));
+
+export const assignmentFormsRelations = relations(assignmentForms, ({ one }) => ({
+  assignment: one(assignments, { fields: [assignmentForms.assignmentId], references: [assignments.id] }),
+  form: one(forms, { fields: [assignmentForms.formId], references: [forms.id] }),
+}));
+
+export const answerSetsRelations = relations(answerSets, ({ one, many }) => ({
+  form: one(forms, { fields: [answerSets.formId], references: [forms.id] }),
+  assignment: one(assignments, { fields: [answerSets.assignmentId], references: [assignments.id] }),
+  student: one(users, {
+    fields: [answerSets.studentUserId],
+    references: [users.id],
+    relationName: "answerSetStudent",
+  }),
+  author: one(users, {
+    fields: [answerSets.authorUserId],
+    references: [users.id],
+    relationName: "answerSetAuthor",
+  }),
+  answers: many(answers),
+}));
+
+export const answersRelations = relations(answers, ({ one }) => ({
+  answerSet: one(answerSets, { fields: [answers.answerSetId], references: [answerSets.id] }),
+  question: one(formQuestions, { fields: [answers.questionId], references: [formQuestions.id] }),
+}));
+
+export const expectationsRelations = relations(expectations, ({ one }) => ({
+  class: one(classes, { fields: [expectations.classId], references: [classes.id] }),
+  form: one(forms, { fields: [expectations.formId], references: [forms.id] }),
+  question: one(formQuestions, { fields: [expectations.questionId], references: [formQuestions.id] }),
+}));
+
+export const warningsRelations = relations(warnings, ({ one }) => ({
+  studentReference: one(studentReferences, {
+    fields: [warnings.studentReferenceId],
+    references: [studentReferences.id],
+  }),
+  teacher: one(users, { fields: [warnings.teacherUserId], references: [users.id] }),
+}));
+
+export const signingFormsRelations = relations(signingForms, ({ one }) => ({
+  studentReference: one(studentReferences, {
+    fields: [signingForms.studentReferenceId],
+    references: [studentReferences.id],
+  }),
+}));
+
+export const signingFormArchiveRelations = relations(signingFormArchive, ({ one }) => ({
+  studentReference: one(studentReferences, {
+    fields: [signingFormArchive.studentReferenceId],
+    references: [studentReferences.id],
+  }),
+}));
+
+export const resultSubmissionsRelations = relations(resultSubmissions, ({ one }) => ({
+  studentReference: one(studentReferences, {
+    fields: [resultSubmissions.studentReferenceId],
+    references: [studentReferences.id],
+  }),
+}));
+
+export const advisorInvitationsRelations = relations(advisorInvitations, ({ one }) => ({
+  studentReference: one(studentReferences, {
+    fields: [advisorInvitations.studentReferenceId],
+    references: [studentReferences.id],
+  }),
+  invitedBy: one(users, { fields: [advisorInvitations.invitedByUserId], references: [users.id] }),
+}));
+
+export const sessionsRelations = relations(sessions, ({ one }) => ({
+  user: one(users, { fields: [sessions.userId], references: [users.id] }),
+  activeRole: one(roles, { fields: [sessions.activeRoleId], references: [roles.id] }),
+}));
+
+export const privacyAcceptancesRelations = relations(privacyAcceptances, ({ one }) => ({
+  user: one(users, { fields: [privacyAcceptances.userId], references: [users.id] }),
+}));
+
+// ─── Row types ───────────────────────────────────────────────────────────────
+
+export type Role = typeof roles.$inferSelect;
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type UserAffiliation = typeof userAffiliations.$inferSelect;
+export type NewUserAffiliation = typeof userAffiliations.$inferInsert;
+export type Period = typeof periods.$inferSelect;
+export type Subject = typeof subjects.$inferSelect;
+export type Class = typeof classes.$inferSelect;
+export type StudentReference = typeof studentReferences.$inferSelect;
+export type Form = typeof forms.$inferSelect;
+export type FormQuestionGroup = typeof formQuestionGroups.$inferSelect;
+export type FormQuestion = typeof formQuestions.$inferSelect;
+export type Assignment = typeof assignments.$inferSelect;
+export type AnswerSet = typeof answerSets.$inferSelect;
+export type Answer = typeof answers.$inferSelect;
+export type Expectation = typeof expectations.$inferSelect;
+export type Warning = typeof warnings.$inferSelect;
+export type SigningForm = typeof signingForms.$inferSelect;
+export type NewSigningForm = typeof signingForms.$inferInsert;
+export type SigningFormArchiveEntry = typeof signingFormArchive.$inferSelect;
+export type ResultSubmission = typeof resultSubmissions.$inferSelect;
+export type AdvisorInvitation = typeof advisorInvitations.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type OneTimeCode = typeof oneTimeCodes.$inferSelect;
+export type AuditEvent = typeof auditEvents.$inferSelect;
