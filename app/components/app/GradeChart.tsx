@@ -1,8 +1,11 @@
 import { useId } from "react";
 import { cx } from "~/components/ui/internal";
 import "~/styles/grade-chart.css";
+import { COLUMN, HEADER_FONT, HEADER_LINE, HEADER_MAX_LINES, HEADER_PAD, LABEL_FONT, LABEL_LEFT, LABEL_LINE, LABEL_MAX_LINES, MARK_SIZE, MARK_SPACING, NOT_RELEVANT_GAP, NUMBER_RIGHT, PLOT_LEFT, RIGHT_NUMBERS, ROW_PAD, footprint, isLevel, round, toLines, truncate, wrap, type GradeChartSeriesKind } from "./gradeChartLayout";
+import { MarkShape, type MarkStyle } from "./GradeChartMark";
 
-export type GradeChartSeriesKind = "student" | "advisor" | "teacher" | "other";
+export type { GradeChartSeriesKind };
+
 
 export interface GradeChartSeries {
   /** Stable id, e.g. "student", "advisor-12". */
@@ -58,153 +61,6 @@ export interface GradeChartProps {
   /** The legend list's accessible name, e.g. "Forklaring". */
   legendLabel?: string;
   className?: string;
-}
-
-// Geometry in SVG user units; at natural size one unit is one CSS pixel.
-const NUMBER_RIGHT = 28;
-const LABEL_LEFT = 38;
-/** Where the first level column starts: the question numbers and texts sit left of it. */
-const PLOT_LEFT = 214;
-const COLUMN = 104;
-const NOT_RELEVANT_GAP = 16;
-/** Room for the question numbers again right of the columns, for a reader scrolled sideways. */
-const RIGHT_NUMBERS = 32;
-const HEADER_FONT = 13;
-const HEADER_LINE = 16;
-const HEADER_MAX_LINES = 3;
-const HEADER_PAD = 12;
-const LABEL_FONT = 14;
-const LABEL_LINE = 17;
-const LABEL_MAX_LINES = 2;
-const BADGE_FONT = 11;
-const MARK_SIZE = 28;
-const MARK_SPACING = 3;
-const ROW_PAD = 12;
-
-/** Rough advance widths (em) of a sans-serif, enough to wrap and truncate without measuring. */
-function textWidth(text: string, fontSize: number, bold = false): number {
-  let ems = 0;
-  for (const ch of text) {
-    if ("iljtfrI.,:;'!|() ".includes(ch)) ems += 0.3;
-    else if ("mwMW".includes(ch)) ems += 0.86;
-    else if (ch >= "A" && ch <= "Z") ems += 0.68;
-    else if ("ÆØÅ".includes(ch)) ems += 0.78;
-    else if (ch >= "0" && ch <= "9") ems += 0.56;
-    else ems += 0.54;
-  }
-  return ems * fontSize * (bold ? 1.07 : 1);
-}
-
-function truncate(text: string, width: number, fontSize: number, bold = false): string {
-  if (textWidth(text, fontSize, bold) <= width) return text;
-  let end = text.length;
-  while (end > 0 && textWidth(`${text.slice(0, end).trimEnd()}…`, fontSize, bold) > width) end--;
-  return `${text.slice(0, end).trimEnd()}…`;
-}
-
-/** Greedy word wrap into at most `maxLines`, the last line truncated when words are left over. */
-function wrap(
-  text: string,
-  width: number,
-  fontSize: number,
-  bold: boolean,
-  maxLines: number,
-): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (!line || textWidth(candidate, fontSize, bold) <= width) {
-      line = candidate;
-    } else {
-      lines.push(line);
-      line = word;
-    }
-  }
-  if (line) lines.push(line);
-  const kept =
-    lines.length <= maxLines
-      ? lines
-      : [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(" ")];
-  return kept.map((l) => truncate(l, width, fontSize, bold));
-}
-
-const round = (n: number) => Math.round(n * 10) / 10;
-
-function isLevel(value: number | null | undefined, levelCount: number): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < levelCount;
-}
-
-function markWidth(short: string): number {
-  return Math.max(MARK_SIZE, Math.ceil(textWidth(short, BADGE_FONT, true)) + 10);
-}
-
-/** The room a mark takes in a row: the diamond reaches a little further than the others. */
-function footprint(kind: GradeChartSeriesKind, short: string): number {
-  return markWidth(short) + (kind === "teacher" ? 2 : 0);
-}
-
-/**
- * Splits the marks of one cell into as few lines as fit the column, as evenly as possible,
- * keeping series order.
- */
-function toLines(widths: readonly number[], room: number): number[][] {
-  const indices = widths.map((_, i) => i);
-  for (let lines = 1; lines < widths.length; lines++) {
-    const perLine = Math.ceil(widths.length / lines);
-    const chunks: number[][] = [];
-    for (let i = 0; i < indices.length; i += perLine) chunks.push(indices.slice(i, i + perLine));
-    const fits = chunks.every(
-      (chunk) =>
-        chunk.reduce((sum, i) => sum + widths[i], 0) + (chunk.length - 1) * MARK_SPACING <= room,
-    );
-    if (fits) return chunks;
-  }
-  return indices.map((i) => [i]);
-}
-
-type MarkStyle = { kind: GradeChartSeriesKind; outlined: boolean; short: string };
-
-/** One person's mark, centred on 0,0: a shape per kind (not colour alone) and the badge text. */
-function MarkShape({ kind, outlined, short }: MarkStyle) {
-  const half = markWidth(short) / 2;
-  const shapeClass = "grade-chart__shape";
-  let shape;
-  if (kind === "student") {
-    shape = <circle className={shapeClass} r={half} />;
-  } else if (kind === "advisor") {
-    const side = half - 1;
-    shape = (
-      <rect className={shapeClass} x={-side} y={-side} width={side * 2} height={side * 2} rx={3} />
-    );
-  } else if (kind === "teacher") {
-    const r = half + 1;
-    shape = <path className={shapeClass} d={`M0 ${-r}L${r} 0L0 ${r}L${-r} 0Z`} />;
-  } else {
-    const w = half;
-    const h = MARK_SIZE / 2;
-    const s = h * 0.55;
-    shape = (
-      <path
-        className={shapeClass}
-        d={`M${-w + s} ${-h}H${w - s}L${w} 0L${w - s} ${h}H${-w + s}L${-w} 0Z`}
-      />
-    );
-  }
-  return (
-    <g
-      className={cx(
-        "grade-chart__mark",
-        `grade-chart__mark--${kind}`,
-        outlined && "grade-chart__mark--outlined",
-      )}
-    >
-      {shape}
-      <text className="grade-chart__badge" textAnchor="middle" dy="0.35em">
-        {short}
-      </text>
-    </g>
-  );
 }
 
 type Column = { level: number; label: string; x: number; notRelevant: boolean };

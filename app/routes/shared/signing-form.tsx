@@ -1,26 +1,11 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useLocation, useNavigate, useNavigation } from "react-router";
+import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
-import {
-  AlertBanner,
-  Button,
-  ButtonGroup,
-  CheckboxGroup,
-  Dialog,
-  ErrorSummary,
-  LinkButton,
-  PageHeading,
-  RadioGroup,
-  SummaryList,
-  Table,
-  TextArea,
-  TextField,
-} from "~/components/ui";
+import { AlertBanner, Button, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, TextArea, TextField } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { endPartSchema, midPartSchema, signSchema } from "~/services/signing/signing-form.schema";
@@ -33,20 +18,10 @@ import { clientAddress, readFormData } from "~/services/platform/request.server"
 import { requireRole } from "~/services/identity/index.server";
 import { areaOfPath, ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
-import { INTENTS, mayAttempt, NEW_FORM_ID, type Intent, type Refusal, choicesOf, END_QUESTIONS, MID_QUESTIONS, TEACHER_COMMENT_LIMIT, type Choice, type Question } from "~/services/signing";
-import {
-  cancelForm,
-  resubmitResult,
-  saveEndPart,
-  saveMidPart,
-  signForm,
-  signingFormView,
-  signingPlace,
-  validationSummary,
-  type SigningFormView,
-  type Submission,
-} from "~/services/signing/index.server";
+import { INTENTS, mayAttempt, NEW_FORM_ID, type Intent, type Refusal, END_QUESTIONS, MID_QUESTIONS, TEACHER_COMMENT_LIMIT } from "~/services/signing";
+import { cancelForm, resubmitResult, saveEndPart, saveMidPart, signForm, signingFormView, signingPlace, validationSummary, type Submission } from "~/services/signing/index.server";
 import type { Route } from "./+types/signing-form";
+import { CancelSection, ChoiceQuestion, EndResult, ValidationSection, choiceText } from "~/components/app/SigningFormSections";
 
 export const handle = { titleKey: "signing:page.title" };
 
@@ -178,7 +153,6 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
-type LoaderData = Route.ComponentProps["loaderData"];
 type ActionData = Route.ComponentProps["actionData"];
 
 /** Mounted afresh on every navigation, so a form's state never outlives the page it belongs to. */
@@ -419,135 +393,3 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   );
 }
 
-type T = TFunction<"signing">;
-type Field = { name: string; id: string; initialValue?: unknown; errors?: string[] };
-
-function choiceText(t: T, choice: Choice | null): string {
-  return t(`choices.${choice ?? "none"}`);
-}
-
-/** A yes/no question (with "Ikke relevant" where it allows it) as a fieldset of radios. */
-function ChoiceQuestion({ question, field, stored, t }: { question: Question; field: Field; stored: Choice | null; t: T }) {
-  return (
-    <RadioGroup
-      name={field.name}
-      id={field.id}
-      legend={t(`questions.${question}`)}
-      legendSize="s"
-      options={choicesOf(question).map((c) => ({ value: c, label: t(`choices.${c}`) }))}
-      defaultValue={(field.initialValue as string | undefined) ?? stored}
-      error={firstError(t, field.errors)}
-      inline
-    />
-  );
-}
-
-function EndResult({ view, t }: { view: SigningFormView; t: T }) {
-  return (
-    <p>
-      {t("end.result")}: <strong>{view.end.overallPassed ? t("end.passed") : t("end.failed")}</strong>
-    </p>
-  );
-}
-
-function ValidationSection({
-  validation,
-  submitResult,
-  busy,
-  t,
-}: {
-  validation: NonNullable<LoaderData["validation"]>;
-  submitResult: boolean;
-  busy: boolean;
-  t: T;
-}) {
-  const rows = validation.teacherAnswerSummary;
-  return (
-    <section aria-labelledby="validation-heading">
-      <h2 id="validation-heading" tabIndex={-1}>
-        {t("validation.heading")}
-      </h2>
-      <p>{t("validation.intro")}</p>
-      {rows.length === 0 ? (
-        <p>{t("validation.noQuestions")}</p>
-      ) : (
-        <Table
-          caption={t("validation.caption")}
-          captionHidden
-          rowHeaders
-          columns={[{ header: t("validation.part") }, { header: t("validation.type") }, { header: t("validation.answered"), numeric: true }]}
-          rows={rows.map((row) => ({
-            key: `${row.isMidSemester}-${row.formQuestionType}`,
-            cells: [
-              row.isMidSemester ? t("validation.mid") : t("validation.end"),
-              t(`validation.${row.formQuestionType}`),
-              t("validation.count", { answers: row.totalAnswers, questions: row.totalQuestions }),
-            ],
-          }))}
-        />
-      )}
-      <SummaryList
-        rows={[
-          {
-            key: t("validation.archived"),
-            value:
-              validation.archivedCount > 0
-                ? t("validation.archivedYes", { count: validation.archivedCount, date: validation.lastArchivedText })
-                : t("validation.archivedNo"),
-          },
-          { key: t("validation.submitted"), value: validation.submittedText ?? t("result.notSubmitted") },
-        ]}
-      />
-      {submitResult ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="submitResult" />
-          <Button variant="secondary" disabled={busy}>
-            {t("result.resend")}
-          </Button>
-        </Form>
-      ) : null}
-    </section>
-  );
-}
-
-/**
- * Cancelling asks first: a link to `?confirm=cancel` (a URL, so it works without JavaScript), where
- * the confirmation is a section of the page, or with JavaScript a modal dialog; then a form post.
- */
-function CancelSection({ student, confirm, busy, t }: { student: string; confirm: boolean; busy: boolean; t: T }) {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const page = location.pathname;
-  return (
-    <section aria-labelledby="cancel-heading">
-      <h2 id="cancel-heading" tabIndex={-1}>
-        {t("cancel.heading")}
-      </h2>
-      <p>{t("cancel.intro")}</p>
-      {confirm ? (
-        <Dialog
-          title={t("cancel.confirmTitle", { name: student })}
-          closeHref={page}
-          onClose={() => navigate(page, { preventScrollReset: true, replace: true })}
-        >
-          <p>{t("cancel.confirmText")}</p>
-          <Form method="post" action={page}>
-            <input type="hidden" name="intent" value="cancel" />
-            <ButtonGroup>
-              <Button variant="warning" disabled={busy}>
-                {t("cancel.confirm")}
-              </Button>
-              <LinkButton variant="secondary" to={page} preventScrollReset>
-                {t("cancel.keep")}
-              </LinkButton>
-            </ButtonGroup>
-          </Form>
-        </Dialog>
-      ) : (
-        <LinkButton variant="warning" to={`${page}?confirm=cancel#cancel-heading`}>
-          {t("cancel.link")}
-        </LinkButton>
-      )}
-    </section>
-  );
-}

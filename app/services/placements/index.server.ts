@@ -1,4 +1,7 @@
 // The placements domain's public surface for server code: loaders, actions and other domains' services.
+export { halfProgress, readSort } from "./class-progress.server";
+export type { AuthorCounts, HalfProgress, SortDirection, SortKey } from "./class-progress.server";
+export { STUDENT_PICKER_PAGE_SIZE, STUDENT_SEARCH_MAX_LENGTH, addSupervisor, studentPicker, takeStudentsAsTeacher, welcomeMail } from "./class-staffing.server";
 export { INVITATION_TTL_MS, acceptInvitation, createInvitation, invitationStatus, lookUpInvitation } from "./invitations.server";
 export { adminOverview, classesOfStudent, classesOfTeacher, splitByCurrent } from "./overview.server";
 export { requireClassAccess, requireClassTeacher, requireStudentAccess } from "./permissions.server";
@@ -9,5 +12,4 @@ export { classesWithSigningForm, currentReferenceOf, documentPaths, formsByHalf,
 export type { CurrentReference } from "./student-placement.server";
 export { addExtraSupervisor, classesOfSupervisor, displayNameOf, placementForView, removeExtraSupervisor, setAssignedSupervisor, supervisorClassPage, supervisorsOfClass, takeStudents } from "./supervision.server";
 export type { PlacementView } from "./supervision.server";
-export { STUDENT_PICKER_PAGE_SIZE, STUDENT_SEARCH_MAX_LENGTH, addSupervisor, halfProgress, joinClassAsTeacher, leaveClass, otherClassesThisSemester, readSort, studentPicker, takeStudentsAsTeacher, teacherClassPage, welcomeMail } from "./teacher-class.server";
-export type { AuthorCounts, HalfProgress, SortDirection, SortKey } from "./teacher-class.server";
+export { joinClassAsTeacher, leaveClass, otherClassesThisSemester, teacherClassPage } from "./teacher-class.server";

@@ -6,7 +6,8 @@ import { classTeachers, studentReferences, userRoles, users } from "~/services/p
 import { openTestDatabase } from "~/test/db";
 import { claimStudents, placeConflict, studiesInClass, type Place } from "./placement-roles.server";
 import { ROLE } from "~/services/identity";
-import { leaveClass, takeStudentsAsTeacher } from "./teacher-class.server";
+import { leaveClass } from "./teacher-class.server";
+import { takeStudentsAsTeacher } from "./class-staffing.server";
 import { classIdOf, userIdOf } from "~/test/app";
 
 let database: Database;

@@ -8,22 +8,9 @@ import type { Database } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import { answerSets, assignments, auditEvents, classAdvisors, classTeachers, forms, periods, studentReferences, userRoles, users } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
-import {
-  addSupervisor,
-  halfProgress,
-  joinClassAsTeacher,
-  leaveClass,
-  otherClassesThisSemester,
-  progressOverview,
-  readSort,
-  sortProgress,
-  studentPicker,
-  supervisorsOfClass,
-  takeStudentsAsTeacher,
-  teacherClassPage,
-  welcomeMail,
-  type ProgressRow,
-} from "./teacher-class.server";
+import { joinClassAsTeacher, leaveClass, otherClassesThisSemester, supervisorsOfClass, teacherClassPage } from "./teacher-class.server";
+import { addSupervisor, studentPicker, takeStudentsAsTeacher, welcomeMail } from "./class-staffing.server";
+import { halfProgress, progressOverview, readSort, sortProgress, type ProgressRow } from "./class-progress.server";
 
 let database: Database;
 const today = "2026-11-22";

@@ -1,0 +1,155 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { byDisplayName } from "~/services/admin/index.server";
+import type { Db } from "~/services/platform/db/client.server";
+import { answerSets, assignmentForms, assignments, forms, studentReferences, users } from "~/services/platform/db/schema";
+import { ROLE } from "~/services/identity";
+
+/**
+ * The progress overview of the teacher's class page (spec §6): per student and half, how many of the
+ * scheme's forms each author has sent, and the sort the teacher chose.
+ */
+
+/** How many of a half's forms each author has sent. */
+export interface AuthorCounts {
+  student: number;
+  advisor: number;
+  teacher: number;
+}
+
+export interface ProgressRow {
+  userId: number;
+  displayName: string;
+  email: string;
+  isActive: boolean;
+  teacherUserId: number | null;
+  teacherName: string | null;
+  advisorUserId: number | null;
+  advisorName: string | null;
+  mid: AuthorCounts;
+  end: AuthorCounts;
+}
+
+/**
+ * One row per student of the class, with their teacher and supervisor and, per half, how many of
+ * the class's forms (not deleted, in that half's schemes) the student, a supervisor (assigned or
+ * extra) and a teacher have sent. One query, whatever the size of the class.
+ */
+export async function progressOverview(db: Db, classId: number): Promise<ProgressRow[]> {
+  const student = alias(users, "student");
+  const teacher = alias(users, "teacher");
+  const advisor = alias(users, "advisor");
+  // One row per form sent about a student by an author role: several supervisors sending the same
+  // form count once.
+  const sent = db
+    .selectDistinct({
+      studentUserId: answerSets.studentUserId,
+      authorRoleId: answerSets.authorRoleId,
+      isMidSemester: assignments.isMidSemester,
+      assignmentId: answerSets.assignmentId,
+      formId: answerSets.formId,
+    })
+    .from(answerSets)
+    .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
+    .innerJoin(
+      assignmentForms,
+      and(eq(assignmentForms.assignmentId, answerSets.assignmentId), eq(assignmentForms.formId, answerSets.formId)),
+    )
+    .innerJoin(forms, and(eq(forms.id, answerSets.formId), isNull(forms.deletedAt)))
+    .where(and(eq(assignments.classId, classId), sql`${answerSets.sentAt} is not null`))
+    .as("sent");
+  const counted = (roleId: number, isMid: boolean) =>
+    sql<number>`(count(*) filter (where ${sent.authorRoleId} = ${roleId} and ${sent.isMidSemester} = ${isMid}))::int`;
+  const rows = await db
+    .select({
+      userId: student.id,
+      displayName: student.displayName,
+      email: student.email,
+      isActive: student.isActive,
+      teacherUserId: studentReferences.teacherUserId,
+      teacherName: teacher.displayName,
+      advisorUserId: studentReferences.advisorUserId,
+      advisorName: advisor.displayName,
+      midStudent: counted(ROLE.Student, true),
+      midAdvisor: counted(ROLE.Advisor, true),
+      midTeacher: counted(ROLE.Teacher, true),
+      endStudent: counted(ROLE.Student, false),
+      endAdvisor: counted(ROLE.Advisor, false),
+      endTeacher: counted(ROLE.Teacher, false),
+    })
+    .from(studentReferences)
+    .innerJoin(student, eq(student.id, studentReferences.studentUserId))
+    .leftJoin(teacher, eq(teacher.id, studentReferences.teacherUserId))
+    .leftJoin(advisor, eq(advisor.id, studentReferences.advisorUserId))
+    .leftJoin(sent, eq(sent.studentUserId, studentReferences.studentUserId))
+    .where(eq(studentReferences.classId, classId))
+    .groupBy(studentReferences.id, student.id, teacher.id, advisor.id);
+  return byDisplayName(
+    rows.map(({ midStudent, midAdvisor, midTeacher, endStudent, endAdvisor, endTeacher, ...row }) => ({
+      ...row,
+      mid: { student: midStudent, advisor: midAdvisor, teacher: midTeacher },
+      end: { student: endStudent, advisor: endAdvisor, teacher: endTeacher },
+    })),
+  );
+}
+
+/**
+ * A student's state in one half: "done" when student, supervisor and teacher have all sent every
+ * form; "behind" when not and the half's date has passed; "open" while there is still time;
+ * "none" when the half has no forms.
+ */
+export type HalfProgress = "done" | "behind" | "open" | "none";
+
+export function halfProgress(counts: AuthorCounts, formCount: number, deadlinePassed: boolean): HalfProgress {
+  if (formCount === 0) return "none";
+  if (counts.student >= formCount && counts.advisor >= formCount && counts.teacher >= formCount) return "done";
+  return deadlinePassed ? "behind" : "open";
+}
+
+export const SORT_KEYS = ["name", "teacher", "supervisor", "mid", "end"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export type SortDirection = "asc" | "desc";
+
+/** The overview's order from the query string; anything unknown falls back to name, ascending. */
+export function readSort(params: URLSearchParams): { sort: SortKey; dir: SortDirection } {
+  const sort = params.get("sort");
+  return {
+    sort: (SORT_KEYS as readonly string[]).includes(sort ?? "") ? (sort as SortKey) : "name",
+    dir: params.get("dir") === "desc" ? "desc" : "asc",
+  };
+}
+
+const collator = new Intl.Collator("nb", { numeric: true, sensitivity: "base" });
+
+function sentTotal(counts: AuthorCounts): number {
+  return counts.student + counts.advisor + counts.teacher;
+}
+
+/**
+ * Sorts the overview (already by name): by a person's name (those without one last, whatever the
+ * direction), or by how much of a half has been sent (ascending: furthest behind first). Ties keep
+ * the name order.
+ */
+export function sortProgress(rows: readonly ProgressRow[], sort: SortKey, dir: SortDirection): ProgressRow[] {
+  const sign = dir === "asc" ? 1 : -1;
+  const byName = byDisplayName(rows);
+  if (sort === "name") return dir === "asc" ? byName : byName.toReversed();
+  const rank = new Map(byName.map((row, index) => [row, index]));
+  const compareNames = (a: string | null, b: string | null) => {
+    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+    return sign * collator.compare(a, b);
+  };
+  const compare = (a: ProgressRow, b: ProgressRow): number => {
+    switch (sort) {
+      case "teacher":
+        return compareNames(a.teacherName, b.teacherName);
+      case "supervisor":
+        return compareNames(a.advisorName, b.advisorName);
+      case "mid":
+        return sign * (sentTotal(a.mid) - sentTotal(b.mid));
+      case "end":
+        return sign * (sentTotal(a.end) - sentTotal(b.end));
+    }
+  };
+  return byName.toSorted((a, b) => compare(a, b) || rank.get(a)! - rank.get(b)!);
+}
