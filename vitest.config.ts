@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Files that replace modules (vi.mock) or reload them (vi.resetModules) need a module registry of
@@ -15,6 +16,9 @@ export default defineConfig({
   test: {
     setupFiles: ["./app/test/setup.ts"],
     pool: "forks",
+    // One worker per core: vitest's default leaves one core free, which on a 2-core machine ran
+    // every file one after another (a database test mostly waits on its database, so both cores fill).
+    maxWorkers: os.availableParallelism(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

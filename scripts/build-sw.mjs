@@ -1,7 +1,7 @@
 // Writes the service worker (ADR 0011) into the client build, after `react-router build`:
 // workbox-build's injectManifest lists the files to keep, with a revision each, in
 // app/service-worker.js and writes the result to build/client/sw.js. Run by `npm run build`,
-// by scripts/start.mjs after it builds, and by e2e/support/serve.mjs before it serves.
+// and (when missing or stale, ensureServiceWorker) by scripts/start.mjs and e2e/support/serve.mjs.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -9,6 +9,20 @@ import { pathToFileURL } from "node:url";
 import { injectManifest } from "workbox-build";
 
 const root = path.resolve(import.meta.dirname, "..");
+
+/**
+ * The service worker of a build, written only when it is missing or older than the build or its
+ * source: `npm start` and the e2e servers call this, so a build made by `npm run build` (which
+ * writes it) is used as it is, and a bare `npx react-router build` still gets one.
+ */
+export async function ensureServiceWorker(buildDir = path.join(root, process.env.BUILD_DIR ?? "build")) {
+  const sw = path.join(buildDir, "client/sw.js");
+  const newest = Math.max(
+    fs.statSync(path.join(buildDir, "server/index.js")).mtimeMs,
+    fs.statSync(path.join(root, "app/service-worker.js")).mtimeMs,
+  );
+  if (!fs.existsSync(sw) || fs.statSync(sw).mtimeMs < newest) await buildServiceWorker(buildDir);
+}
 
 export async function buildServiceWorker(buildDir = path.join(root, process.env.BUILD_DIR ?? "build")) {
   const client = path.join(buildDir, "client");

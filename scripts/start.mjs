@@ -26,12 +26,8 @@ if (built < sources) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 // The service worker is written into the build after it (ADR 0011); also for a build made by `npx react-router build`.
-const sw = path.join(root, "build/client/sw.js");
-const swSource = path.join(root, "app/service-worker.js");
-if (!fs.existsSync(sw) || fs.statSync(sw).mtimeMs < Math.max(fs.statSync(serverBuild).mtimeMs, fs.statSync(swSource).mtimeMs)) {
-  const { buildServiceWorker } = await import("./build-sw.mjs");
-  await buildServiceWorker(path.join(root, "build"));
-}
+const { ensureServiceWorker } = await import("./build-sw.mjs");
+await ensureServiceWorker(path.join(root, "build"));
 
 process.env.NODE_ENV ??= "production";
 await import(path.join(root, "server.mjs"));

@@ -58,7 +58,7 @@ Object.assign(process.env, {
   OTP_REQUESTS_PER_ADDRESS: "10000",
   OTP_REQUESTS_PER_EMAIL: "1000",
 });
-// The service worker from the build being served (ADR 0011), also after a bare `npx react-router build`.
-const { buildServiceWorker } = await import("../../scripts/build-sw.mjs");
-await buildServiceWorker(path.resolve(process.env.BUILD_DIR ?? "build"));
+// The service worker of the build being served (ADR 0011), written when missing or stale.
+const { ensureServiceWorker } = await import("../../scripts/build-sw.mjs");
+await ensureServiceWorker(path.resolve(process.env.BUILD_DIR ?? "build"));
 await import("../../server.mjs");
