@@ -30,7 +30,9 @@ export default defineConfig({
     locale: "nb-NO",
     timezoneId: "Europe/Oslo",
     launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
-    trace: "retain-on-failure",
+    // A trace of a failed test keeps the DOM at each step; without the screencast, which recorded every
+    // frame of every test (about a tenth of the run's CPU) only to be thrown away when the test passed.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
   },
   projects: [
     // The service worker (ADR 0011) only where a file asks for it (offline.spec.ts): otherwise every

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: every check CI runs. The machine has 2 cores and the steps are CPU-bound, so steps run
-# one after another except the three short checks at the start, which overlap. Each step's time is
-# printed at the end (and kept in test-results/reports/steps.tsv).
+# `npm test`: every check CI runs. The machine has 2 cores and most steps fill both, so they run one
+# after another; the CSS lint overlaps the build, and the type check (one core) the fault tests
+# (which mostly wait on restarts). Each step's time is printed at the end (and kept in
+# test-results/reports/steps.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 began=$(date +%s)
@@ -57,7 +58,10 @@ build() {
   npm run build && node scripts/check-weight.mjs && node scripts/check-built-css.mjs
 }
 
-parallel "types" types "CSS against the grade-X browsers" css "production build, page weight and built CSS" build
+faults() { node --test --test-reporter=spec scripts/ops/faults.test.mjs; }
+
+parallel "production build, page weight and built CSS" build "CSS against the grade-X browsers" css
+parallel "types" types "faults and two instances against the production build (SIGKILL mid-autosave, PostgreSQL restart)" faults
 
 step "unit, loader and action tests on PGlite" \
   npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
@@ -68,9 +72,6 @@ mapfile -t database_tests < <(grep -rlE "startTestApp|openTestDatabase|TEST_DATA
 step "database tests again on a throwaway PostgreSQL cluster (${#database_tests[@]} files)" \
   bash scripts/with-postgres.sh npx vitest run "${database_tests[@]}" \
   --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
-
-step "faults and two instances against the production build (SIGKILL mid-autosave, PostgreSQL restart)" \
-  node --test --test-reporter=spec scripts/ops/faults.test.mjs
 
 step "end-to-end (JavaScript on and off) against the production build" \
   env PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
