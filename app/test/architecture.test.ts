@@ -14,6 +14,8 @@ interface Import {
   from: string;
   to: string;
   typeOnly: boolean;
+  /** Gone from the output (`import type`, `export type`): no module is loaded at run time. */
+  erased: boolean;
   line: number;
 }
 
@@ -45,9 +47,9 @@ function importsOf(file: string): Import[] {
   const text = fs.readFileSync(path.join(root, file), "utf8");
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: Import[] = [];
-  const add = (node: ts.Node, specifier: string, typeOnly: boolean) => {
+  const add = (node: ts.Node, specifier: string, typeOnly: boolean, erased = false) => {
     const to = resolveSpecifier(file, specifier);
-    if (to) found.push({ from: file, to, typeOnly, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+    if (to) found.push({ from: file, to, typeOnly, erased, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -56,9 +58,10 @@ function importsOf(file: string): Import[] {
         !!clause &&
         (clause.isTypeOnly ||
           (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
-      add(node, node.moduleSpecifier.text, typeOnly);
+      // With verbatimModuleSyntax only `import type` disappears; `import { type X }` still loads the module.
+      add(node, node.moduleSpecifier.text, typeOnly, !!clause?.isTypeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      add(node, node.moduleSpecifier.text, node.isTypeOnly);
+      add(node, node.moduleSpecifier.text, node.isTypeOnly, node.isTypeOnly);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
       add(node, node.arguments[0].text, false);
     }
@@ -77,6 +80,30 @@ function folderOf(file: string): string | null {
 /** A domain's public surface: its entry files, and the form schemas pages load lazily (ADR 0012). */
 function isEntry(file: string): boolean {
   return /^app\/services\/[^/]+\/index(\.server)?\.ts$/.test(file) || file.endsWith(".schema.ts");
+}
+
+/** Files that load each other at run time, directly or round a longer loop (tests left out). */
+function cyclesOf(all: Import[]): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const i of all) {
+    if (i.erased || isTest(i.from) || isTest(i.to)) continue;
+    edges.set(i.from, [...(edges.get(i.from) ?? []), i.to]);
+  }
+  const cycles: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    path.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === "open") cycles.push([...path.slice(path.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, "done");
+  };
+  for (const file of [...edges.keys()].sort()) if (!state.has(file)) visit(file);
+  return cycles;
 }
 
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
@@ -134,8 +161,18 @@ describe("the import rules of docs/architecture.md", () => {
     expect(found.serverInBrowserEntry.map(where)).toEqual([]);
   });
 
+  test("no two files load each other at run time, directly or round a loop", () => {
+    expect(cyclesOf(imports).map((c) => c.join(" → "))).toEqual([]);
+  });
+
+  test("the loop check finds a loop, and passes one closed only by `import type`", () => {
+    const at = (from: string, to: string, erased = false): Import => ({ from, to, typeOnly: erased, erased, line: 1 });
+    expect(cyclesOf([at("a.ts", "b.ts"), at("b.ts", "c.ts"), at("c.ts", "a.ts")])).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
+    expect(cyclesOf([at("a.ts", "b.ts"), at("b.ts", "a.ts", true)])).toEqual([]);
+  });
+
   test("each rule catches what it forbids", () => {
-    const at = (from: string, to: string, typeOnly = false): Import => ({ from, to, typeOnly, line: 1 });
+    const at = (from: string, to: string, typeOnly = false): Import => ({ from, to, typeOnly, erased: false, line: 1 });
     const made = violations(
       [
         at("app/services/platform/env.server.ts", "app/services/identity/index.server.ts"),

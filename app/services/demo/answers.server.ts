@@ -12,7 +12,7 @@ import {
 } from "~/services/platform/db/schema";
 import { SELF_ASSESSMENT_TEXTS, STUDENT_COMMENTS, SUPERVISOR_COMMENTS } from "./forms";
 import { addDays, instant } from "./dates";
-import { type SeededForm, type SeededQuestion } from "./seed.server";
+import type { SeededForm, SeededQuestion } from "./forms";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 

@@ -159,3 +159,13 @@ export const STUDENT_COMMENTS = [
   "Jeg er usikker på om jeg vurderer meg selv riktig her.",
 ];
 
+/** A demo form as inserted: its id, and its questions' ids with their index in the group. */
+export interface SeededQuestion {
+  id: number;
+  index: number;
+}
+
+export interface SeededForm {
+  id: number;
+  groups: { type: QuestionGroupType; questions: SeededQuestion[] }[];
+}

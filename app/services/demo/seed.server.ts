@@ -3,29 +3,9 @@ import { sql } from "drizzle-orm";
 import { previousSemester, semesterFor, type Semester } from "~/services/platform/semesters";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { env } from "~/services/platform/env.server";
-import {
-  assignmentForms,
-  assignments,
-  classAdvisors,
-  classes,
-  classTeachers,
-  expectations,
-  formQuestionGroups,
-  formQuestions,
-  forms,
-  periods,
-  QUESTION_GROUP_TYPE,
-  ROLE,
-  studentExtraSupervisors,
-  studentReferences,
-  subjects,
-  userAffiliations,
-  userRoles,
-  users,
-  type QuestionGroupType,
-} from "~/services/platform/db/schema";
+import { assignmentForms, assignments, classAdvisors, classes, classTeachers, expectations, formQuestionGroups, formQuestions, forms, periods, QUESTION_GROUP_TYPE, ROLE, studentExtraSupervisors, studentReferences, subjects, userAffiliations, userRoles, users } from "~/services/platform/db/schema";
 import { ADMIN, DEMO_LOGINS, type DemoLogin, type DemoPerson, PEOPLE, STUDENTS, STUDENT_WITHOUT_CLASS, SUPERVISORS, TEACHERS } from "./people";
-import { type DemoForm, MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM } from "./forms";
+import { MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM, type DemoForm, type SeededForm } from "./forms";
 import { classDates, instant, latest } from "./dates";
 import { expectationRows, insertAnswerSet, insertGivenWarning, insertHistory, insertMidConfirmedSigningForm } from "./answers.server";
 
@@ -248,16 +228,6 @@ export async function insertPeople(tx: Tx): Promise<(person: DemoPerson) => numb
   };
   await tx.insert(userRoles).values(PEOPLE.flatMap((p) => p.roles.map((roleId) => ({ userId: id(p), roleId }))));
   return id;
-}
-
-export interface SeededQuestion {
-  id: number;
-  index: number;
-}
-
-export interface SeededForm {
-  id: number;
-  groups: { type: QuestionGroupType; questions: SeededQuestion[] }[];
 }
 
 export async function insertForm(tx: Tx, form: DemoForm): Promise<SeededForm> {

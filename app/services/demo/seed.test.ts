@@ -1,7 +1,7 @@
 import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { semesterFor, semesterStatus } from "~/services/platform/semesters";
-import { type Database } from "~/services/platform/db/client.server";
+import type { Database } from "~/services/platform/db/client.server";
 import { openTestDatabase } from "~/test/db";
 import {
   answers,

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { type Database } from "~/services/platform/db/client.server";
+import type { Database } from "~/services/platform/db/client.server";
 import { openTestDatabase } from "~/test/db";
 import { oneTimeCodes } from "~/services/platform/db/schema";
 import {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Database } from "~/services/platform/db/client.server";
+import type { Database } from "~/services/platform/db/client.server";
 import { openTestDatabase } from "~/test/db";
 import { privacyAcceptances, sessions, userRoles, users } from "~/services/platform/db/schema";
 import { ROLE, type RoleId } from "./roles";

@@ -9,7 +9,7 @@ import { classAdvisors, classes, classTeachers, studentReferences, userRoles, us
 import type { Mail } from "~/services/platform/email.server";
 import { normaliseEmail, phoneDigits } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
-import { type StudentName } from "./teacher-class.server";
+import type { StudentName } from "./teacher-class.server";
 
 /**
  * Staffing a class (spec §6): the teacher takes students who have no teacher, and adds supervisors

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Database } from "./db/client.server";
+import type { Database } from "./db/client.server";
 import { openTestDatabase } from "~/test/db";
 import { rateLimits } from "./db/schema";
 import { hitRateLimit, pruneRateLimits } from "./rate-limit.server";
