@@ -47,5 +47,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "ignore" as const,
     stderr: "pipe" as const,
+    // Asked to stop, the server stops its app process and its embedded PostgreSQL.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
   })),
 });

@@ -1,64 +1,163 @@
-// The production server: static assets, the remote address for rate limits, and the app.
+// The production server. The primary process starts the embedded PostgreSQL when no DATABASE_URL is
+// set (ADR 0017) and runs one app process per core (WEB_CONCURRENCY), all on the one database; each
+// app process serves static assets, sets the remote address for rate limits, and runs the app.
+import cluster from "node:cluster";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import compression from "compression";
-import express from "express";
-import { createRequestHandler } from "@react-router/express";
 
 const began = Date.now();
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
-const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
 
-// Configuration is checked and the database migrated (and seeded for the demo) before listening.
-await build.entry.module.startup();
+if (cluster.isPrimary) await primary();
+else await worker();
 
-const app = express();
-app.disable("x-powered-by");
-app.use(compression());
-app.use(
-  "/assets",
-  express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
-);
-// The service worker (ADR 0011) is checked for a new version on every visit: never kept by a cache.
-app.get("/sw.js", (req, res) => {
-  res.set({ "Cache-Control": "no-cache", "Service-Worker-Allowed": "/", "X-Content-Type-Options": "nosniff" });
-  res.sendFile(path.join(buildDir, "client/sw.js"), { maxAge: 0, lastModified: true }, (error) => {
-    if (error && !res.headersSent) res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found");
-  });
-});
-app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
-app.use((req, res, next) => {
-  const refusal = build.entry.module.crossSiteRefusal({
-    method: req.method,
-    origin: req.headers.origin,
-    referer: req.headers.referer,
-    host: req.headers.host,
-  });
-  if (refusal) {
-    res.status(403).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).send(refusal);
+async function primary() {
+  let database = null;
+  if (!process.env.DATABASE_URL) {
+    const { startEmbeddedPostgres, EmbeddedPostgresError } = await import("./scripts/embedded-postgres.mjs");
+    const dataDir = path.resolve(process.env.DATA_DIR || "data");
+    try {
+      database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), log: console });
+    } catch (error) {
+      console.error(error instanceof EmbeddedPostgresError ? error.message : error);
+      process.exit(1);
+    }
+    console.info(`[db] embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port} (started in ${Date.now() - began} ms)`);
+    // Set for the app processes: the database they share, and that it is the embedded one.
+    process.env.DATABASE_URL = database.url;
+    process.env.EMBEDDED_DATABASE = "true";
+    const { hasPgliteData, carryOverPglite } = await import("./scripts/carry-over-pglite.mjs");
+    const pgliteDir = path.join(dataDir, "pglite");
+    if (hasPgliteData(pgliteDir)) {
+      try {
+        const result = await carryOverPglite({ pgliteDir, url: database.url, log: console });
+        if ("skipped" in result) console.warn(`[db] ${pgliteDir} was not carried over: ${result.skipped}`);
+      } catch (error) {
+        await database.stop();
+        console.error(`[db] carrying ${pgliteDir} over into PostgreSQL failed (nothing was changed): ${error instanceof Error ? error.message : error}`);
+        console.error(`[db] run it alone to see more: node scripts/carry-over-pglite.mjs ${pgliteDir} <postgres://…>, or move ${pgliteDir} away to start without it`);
+        process.exit(1);
+      }
+    }
+  }
+
+  const workers = Math.max(1, Number(process.env.WEB_CONCURRENCY) || os.availableParallelism());
+  cluster.setupPrimary({ exec: import.meta.filename, args: [] });
+  let stopping = false;
+  const forks = [];
+  const fork = () =>
+    new Promise((resolve, reject) => {
+      const child = cluster.fork();
+      forks.push(child);
+      child.once("listening", () => resolve(child));
+      child.once("exit", (code, signal) => {
+        forks.splice(forks.indexOf(child), 1);
+        if (stopping) return;
+        if (!child.listened) {
+          // Could not start (configuration, database): the first worker's message says why.
+          reject(new Error(`an app process could not start (${signal ?? `exit code ${code}`})`));
+          return;
+        }
+        console.error(`[server] app process ${child.process.pid} ended (${signal ?? `exit code ${code}`}); starting another`);
+        setTimeout(() => fork().catch((error) => console.error(`[server] ${error.message}`)), 1_000).unref();
+      });
+      child.once("listening", () => {
+        child.listened = true;
+      });
+    });
+
+  const shutdown = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    const exits = forks.map((child) => new Promise((resolve) => child.process.exitCode !== null ? resolve() : child.once("exit", resolve)));
+    for (const child of forks) child.process.kill("SIGTERM");
+    const timer = setTimeout(() => forks.forEach((child) => child.process.kill("SIGKILL")), 8_000);
+    await Promise.all(exits);
+    clearTimeout(timer);
+    await database?.stop();
+    process.exit(code);
+  };
+  process.on("SIGTERM", () => shutdown());
+  process.on("SIGINT", () => shutdown());
+
+  try {
+    // The first process checks the configuration, migrates (and seeds the demo) alone; then the others.
+    await fork();
+    await Promise.all(Array.from({ length: workers - 1 }, fork));
+  } catch (error) {
+    console.error(`[server] ${error.message}`);
+    await shutdown(1);
     return;
   }
-  // Overwritten on every request, so a client cannot choose its own address.
-  req.headers["x-praksis-remote-address"] = req.socket.remoteAddress ?? "unknown";
-  next();
-});
-app.all("/{*splat}", createRequestHandler({ build, mode: "production" }));
-
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? "0.0.0.0";
-const server = app.listen(port, host, () => {
-  console.info(`[server] Praksis listening on http://localhost:${port} (ready in ${Date.now() - began} ms)`);
-});
-
-// Longer than the idle timeout of common proxies and load balancers (60 s), so the server never
-// closes a kept-alive connection just as the proxy (or a client) sends the next request on it:
-// that race shows as a reset connection (a 502 behind a proxy).
-server.keepAliveTimeout = 65_000;
-server.headersTimeout = 66_000;
-
-function shutdown() {
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 5_000).unref();
+  const port = Number(process.env.PORT ?? 3000);
+  console.info(`[server] Praksis listening on http://localhost:${port}: ${workers} app process${workers === 1 ? "" : "es"} (ready in ${Date.now() - began} ms)`);
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+
+async function worker() {
+  const [{ default: compression }, { default: express }, { createRequestHandler }] = await Promise.all([
+    import("compression"),
+    import("express"),
+    import("@react-router/express"),
+  ]);
+  const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
+
+  // Configuration is checked and the database migrated (and seeded for the demo) before listening.
+  try {
+    await build.entry.module.startup();
+  } catch (error) {
+    console.error(error instanceof Error && error.name === "EnvError" ? error.message : error);
+    process.exit(1);
+  }
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(compression());
+  app.use(
+    "/assets",
+    express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
+  );
+  // The service worker (ADR 0011) is checked for a new version on every visit: never kept by a cache.
+  app.get("/sw.js", (req, res) => {
+    res.set({ "Cache-Control": "no-cache", "Service-Worker-Allowed": "/", "X-Content-Type-Options": "nosniff" });
+    res.sendFile(path.join(buildDir, "client/sw.js"), { maxAge: 0, lastModified: true }, (error) => {
+      if (error && !res.headersSent) res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found");
+    });
+  });
+  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+  app.use((req, res, next) => {
+    const refusal = build.entry.module.crossSiteRefusal({
+      method: req.method,
+      origin: req.headers.origin,
+      referer: req.headers.referer,
+      host: req.headers.host,
+    });
+    if (refusal) {
+      res.status(403).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).send(refusal);
+      return;
+    }
+    // Overwritten on every request, so a client cannot choose its own address.
+    req.headers["x-praksis-remote-address"] = req.socket.remoteAddress ?? "unknown";
+    next();
+  });
+  app.all("/{*splat}", createRequestHandler({ build, mode: "production" }));
+
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST ?? "0.0.0.0";
+  const server = app.listen(port, host);
+
+  // Longer than the idle timeout of common proxies and load balancers (60 s), so the server never
+  // closes a kept-alive connection just as the proxy (or a client) sends the next request on it:
+  // that race shows as a reset connection (a 502 behind a proxy).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  // Requests under way are answered; then the process ends (the primary stops the database after).
+  const shutdown = () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}

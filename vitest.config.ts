@@ -15,6 +15,8 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     setupFiles: ["./app/test/setup.ts"],
+    // One throwaway PostgreSQL for the run (the npm-shipped binaries); a database per test file.
+    globalSetup: ["./app/test/postgres.global.ts"],
     pool: "forks",
     // One worker per core: vitest's default leaves one core free, which on a 2-core machine ran
     // every file one after another (a database test mostly waits on its database, so both cores fill).

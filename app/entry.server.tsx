@@ -8,6 +8,7 @@ import { seedDemoWhenAsked } from "~/services/demo/index.server";
 import { getDatabase, prepareDatabaseWith } from "~/services/platform/db/index.server";
 import { env } from "~/services/platform/env.server";
 import { getInstance } from "~/services/platform/i18n.server";
+import { appSecret } from "~/services/platform/secret.server";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { nonceContext } from "~/services/platform/request.server";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "~/services/platform/security";
@@ -50,6 +51,8 @@ export async function startup(): Promise<void> {
     );
   }
   currentInstitution();
+  // Made here (on the embedded database) by the first app process, before the others start.
+  appSecret();
   await getDatabase();
 }
 

@@ -1,5 +1,5 @@
 /**
- * Answering forms under load, against the production server (`build/`) on PGlite, over loopback:
+ * Answering forms under load, against the production server (`build/`) on PostgreSQL, over loopback:
  * 1. autosave: 50 students answering their own 60-question form at once, each posting its next
  *    changed answer to /api/answers as soon as the previous save is answered (no pauses: the most
  *    a server sees from 50 authors) — latency per save, saves per second, errors and conflicts;
@@ -41,7 +41,6 @@ const QUESTIONS_PER_GROUP = 10;
 const RESULT_RUNS = 30;
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
-let closed = false;
 let classId: number;
 let formId: number;
 let assignmentId: number;
@@ -52,7 +51,7 @@ let resultsStudent: number;
 
 beforeAll(async () => {
   const began = performance.now();
-  app = await startTestApp({ SESSION_SECRET: BENCH_SESSION_SECRET }, { onDisk: true });
+  app = await startTestApp({ SESSION_SECRET: BENCH_SESSION_SECRET });
   const db = app.database.db;
   const [period] = await db.select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
   const [subject] = await db.insert(subjects).values({ subjectCode: "SYK9600", name: "Praksis, last" }).returning();
@@ -124,20 +123,14 @@ beforeAll(async () => {
   await db.insert(expectations).values(questionIds.map((questionId, i) => ({ classId, formId, questionId, isMidSemester: true, value: String(1 + (i % 2)) })));
   console.log(`seeded ${AUTHORS} authors and a ${questionIds.length}-question form: ${Math.round(performance.now() - began)} ms`);
 
-  await app.database.close();
-  closed = true;
 });
 
 afterAll(async () => {
-  if (!closed) await stopTestApp(app);
-  else {
-    const fs = await import("node:fs");
-    fs.rmSync(app.dir, { recursive: true, force: true });
-  }
+  await stopTestApp(app);
 });
 
 test(`autosave: ${AUTHORS} students saving at once, and the results page of a ${GROUPS * QUESTIONS_PER_GROUP}-question form`, async () => {
-  const server = await startBenchServer(app.dir, 3902);
+  const server = await startBenchServer(app.url, app.dir, 3902);
   const { base } = server;
   try {
     const latencies: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * The teacher's class page with 500 students, on PGlite with the demo data plus one big class where
+ * The teacher's class page with 500 students, on PostgreSQL with the demo data plus one big class where
  * most students, supervisors and teachers have sent forms:
  * 1. the whole loader (session, access check, header, schemes, progress overview, supervisors)
  *    through the route module with a teacher's cookie: time per call and number of queries;
@@ -7,7 +7,6 @@
  *    database over loopback: server rendering, compression and all, as a browser gets it.
  * Not a test: no timed assertions.
  */
-import fs from "node:fs";
 import zlib from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -42,7 +41,7 @@ let classId: number;
 
 beforeAll(async () => {
   const seedStart = performance.now();
-  app = await startTestApp({ SESSION_SECRET: BENCH_SESSION_SECRET }, { logger: { logQuery: () => queries++ }, onDisk: true });
+  app = await startTestApp({ SESSION_SECRET: BENCH_SESSION_SECRET }, { logger: { logQuery: () => queries++ } });
   const db = app.database.db;
   const teacherId = await userIdOf(db, "laerer1@example.org");
   const otherTeacherId = await userIdOf(db, "laerer2@example.org");
@@ -117,10 +116,8 @@ beforeAll(async () => {
   console.log(`seeded a class of ${STUDENTS} students with ${sets.length} answer sets: ${Math.round(performance.now() - seedStart)} ms`);
 });
 
-let closed = false;
 afterAll(async () => {
-  if (closed) fs.rmSync(app.dir, { recursive: true, force: true });
-  else await stopTestApp(app);
+  await stopTestApp(app);
 });
 
 async function load(query = ""): Promise<{ ms: number; rows: number; queries: number }> {
@@ -151,10 +148,8 @@ test(`teacher class page: ${STUDENTS} students, loader per call`, async () => {
 });
 
 test(`teacher class page: ${STUDENTS} students, whole HTTP response from the production build`, async () => {
-  // PGlite is one process per folder: the server opens it once the seeding process has let go.
-  await app.database.close();
-  closed = true;
-  const server = await startBenchServer(app.dir, 3901);
+  // The server opens the same database as the loader above, on the test run's PostgreSQL.
+  const server = await startBenchServer(app.url, app.dir, 3901);
   const { base } = server;
   try {
     const get = async (query: string) => {

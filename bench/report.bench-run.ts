@@ -1,6 +1,6 @@
 /**
  * The semester report at scale: a semester of 5,000 students in ten classes, with answers,
- * extra supervisors, warnings and signing forms for some, on an in-memory PGlite. Prints the time
+ * extra supervisors, warnings and signing forms for some, on the run's PostgreSQL. Prints the time
  * to stream the whole CSV and the process's memory while it streams. Not a test: no timed assertions.
  */
 import v8 from "node:v8";

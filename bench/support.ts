@@ -1,6 +1,6 @@
 /**
  * What the benchmarks share: a summary of timings, and the production server (`build/`, as
- * `npm start` runs it) started on a database a benchmark has seeded into a PGlite folder.
+ * `npm start` runs it) started on the database a benchmark has seeded.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -22,11 +22,8 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/**
- * Starts the production server on the PGlite folder of `dir` (the seeding process must have closed
- * it first: one process per folder), on loopback.
- */
-export async function startBenchServer(dir: string, port: number): Promise<BenchServer> {
+/** Starts the production server (one app process) on the database at `url`, on loopback. */
+export async function startBenchServer(url: string, dir: string, port: number): Promise<BenchServer> {
   const root = path.resolve(import.meta.dirname, "..");
   if (!fs.existsSync(path.join(root, "build/server/index.js"))) throw new Error("no build/: run `npx react-router build` first");
   const server: ChildProcess = spawn("node", ["server.mjs"], {
@@ -36,7 +33,9 @@ export async function startBenchServer(dir: string, port: number): Promise<Bench
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
-      PGLITE_DIR: path.join(dir, "pglite"),
+      DATABASE_URL: url,
+      DATA_DIR: dir,
+      WEB_CONCURRENCY: "1",
       OUTBOX_DIR: path.join(dir, "outbox"),
       SESSION_SECRET: BENCH_SESSION_SECRET,
       APP_URL: `http://127.0.0.1:${port}`,

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Benchmarks that call services directly on an in-memory database (run by `npm run bench`, never by
+ * Benchmarks that call services directly on a database of the run's throwaway PostgreSQL (run by `npm run bench`, never by
  * `npm test`): each file prints its figures; no timed assertions.
  */
 export default defineConfig({
@@ -11,6 +11,7 @@ export default defineConfig({
     include: ["bench/**/*.bench-run.ts"],
     pool: "forks",
     fileParallelism: false,
+    globalSetup: ["./app/test/postgres.global.ts"],
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },

@@ -15,13 +15,14 @@ if (!fs.existsSync(path.join(root, "build/server/index.js"))) {
 }
 const port = Number(process.env.BENCH_PORT ?? 3900);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-bench-"));
+fs.chmodSync(dir, 0o755);
 const base = `http://127.0.0.1:${port}`;
 
 async function startAndTime(label) {
   const began = performance.now();
   const child = spawn("node", ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", PGLITE_DIR: path.join(dir, "pglite"), OUTBOX_DIR: path.join(dir, "outbox") },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, OUTBOX_DIR: path.join(dir, "outbox"), DATABASE_URL: "" },
     stdio: "ignore",
   });
   const deadline = Date.now() + 120_000;
@@ -87,7 +88,7 @@ const services = spawnSync("npx", ["vitest", "run", "--config", "bench/vitest.co
 });
 if (services.status !== 0) process.exitCode = 1;
 
-// The load mix (`npm run load`, shorter here): 200 users on PGlite, then on PostgreSQL.
+// The load mix (`npm run load`, shorter here): 200 users on the embedded PostgreSQL, then on one of its own.
 for (const args of [[], ["--pg"]]) {
   const load = spawnSync("node", ["scripts/load.mjs", "--duration", "20", ...args], { cwd: root, stdio: "inherit", timeout: 600_000 });
   if (load.status !== 0) process.exitCode = 1;

@@ -12,7 +12,8 @@
 // student's results; supervisors their home page, the class page and a student's page. The mix runs
 // `--duration` seconds after the last log-in. Finally, on the same server and database, each page
 // is timed alone (the slowest is the heaviest), and autocannon measures the throughput of the
-// heaviest page and of a minimal page (/privacy-policy), each for a few seconds: their ratio. --pg runs the same on a throwaway PostgreSQL cluster instead of PGlite.
+// heaviest page and of a minimal page (/privacy-policy), each for a few seconds: their ratio. The app runs on its embedded PostgreSQL (as `npm start` does); --pg runs the same on a
+// PostgreSQL server of its own (a throwaway cluster) given as DATABASE_URL.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -30,6 +31,7 @@ import {
   startPostgres,
   tempDir,
 } from "./ops/support.mjs";
+import { startEmbeddedPostgres } from "./embedded-postgres.mjs";
 
 const { values: options } = parseArgs({
   options: {
@@ -46,7 +48,7 @@ const userCount = Number(options.users);
 const ratioSeconds = Number(options["ratio-seconds"]);
 const thinkMs = Number(options["think-ms"]);
 const port = Number(options.port);
-const kind = options.pg ? "PostgreSQL" : "PGlite";
+const kind = options.pg ? "PostgreSQL of its own" : "embedded PostgreSQL";
 
 // The whole run is bounded: set-up, start, log-ins, the mix, the ratio and the teardown.
 const wallLimit = (duration + 2 * ratioSeconds + 360) * 1000;
@@ -57,11 +59,13 @@ const wallTimer = setTimeout(() => {
 wallTimer.unref();
 
 const dir = tempDir("praksis-load-");
+// Reachable by the unprivileged user the embedded PostgreSQL runs as when run as root.
+fs.chmodSync(dir, 0o755);
 let postgres = null;
 let server = null;
 async function cleanup() {
   await server?.stop().catch(() => {});
-  postgres?.destroy();
+  await postgres?.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 process.on("SIGINT", () => cleanup().finally(() => process.exit(130)));
@@ -100,17 +104,22 @@ try {
   const teachers = Math.max(1, Math.round(userCount * 0.12));
   const supervisors = Math.max(1, userCount - students - teachers);
   let databaseUrl;
+  let embedded = null;
   if (options.pg) {
     postgres = await startPostgres();
     databaseUrl = postgres.url;
+  } else {
+    // The set-up writes into the embedded server of DATA_DIR, which the app then starts itself.
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, "postgres") });
   }
   const setupBegan = performance.now();
   const planFile = path.join(dir, "plan.json");
   const setup = spawnSync(
     "npx",
     ["tsx", "scripts/ops/setup.ts", planFile, String(students), String(teachers), String(supervisors)],
-    { cwd: root, env: { ...process.env, PGLITE_DIR: path.join(dir, "pglite"), DATABASE_URL: databaseUrl ?? "" }, encoding: "utf8", timeout: 180_000 },
+    { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl ?? embedded.url }, encoding: "utf8", timeout: 180_000 },
   );
+  await embedded?.stop();
   if (setup.status !== 0) throw new Error(`set-up failed:\n${setup.stderr}${setup.stdout}`);
   const plan = JSON.parse(fs.readFileSync(planFile, "utf8"));
   console.log(`[load] ${kind}: set-up of ${students} students, ${teachers} teachers, ${supervisors} supervisors in ${((performance.now() - setupBegan) / 1000).toFixed(1)} s`);

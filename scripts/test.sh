@@ -61,17 +61,12 @@ build() {
 faults() { node --test --test-reporter=spec scripts/ops/faults.test.mjs; }
 
 parallel "production build, page weight and built CSS" build "CSS against the grade-X browsers" css
-parallel "types" types "faults and two instances against the production build (SIGKILL mid-autosave, PostgreSQL restart)" faults
+parallel "types" types "faults and two instances against the production build (SIGKILL of the app and of its PostgreSQL mid-autosave, PostgreSQL restart)" faults
 
-step "unit, loader and action tests on PGlite" \
-  npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json"
-
-# The files that open a test database (startTestApp, openTestDatabase) run again on PostgreSQL; the
-# others have no database to differ on and ran above.
-mapfile -t database_tests < <(grep -rlE "startTestApp|openTestDatabase|TEST_DATABASE_URL" app scripts --include='*.test.ts' --include='*.test.tsx' | sort)
-step "database tests again on a throwaway PostgreSQL cluster (${#database_tests[@]} files)" \
-  bash scripts/with-postgres.sh npx vitest run "${database_tests[@]}" \
-  --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgres.json"
+# Every test that opens a database gets one of its own on a throwaway PostgreSQL (the npm-shipped
+# binaries; app/test/postgres.global.ts), copied from a template migrated once.
+step "unit, loader and action tests on a throwaway PostgreSQL" \
+  npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
 
 step "end-to-end (JavaScript on and off) against the production build" \
   env PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { and, eq, sql, type Logger } from "drizzle-orm";
 import { vi } from "vitest";
-import { openDatabase, type Database, type Db } from "~/services/platform/db/client.server";
+import type { Database, Db } from "~/services/platform/db/client.server";
 import { openTestDatabase } from "~/test/db";
 import { useDatabaseForTests } from "~/services/platform/db/index.server";
 import { seedDemo } from "~/services/demo/index.server";
@@ -16,25 +16,24 @@ import type { RoleId } from "~/services/identity";
 import { classes, periods, subjects, users } from "~/services/platform/db/schema";
 
 /**
- * Points the app at a fresh temporary directory (secret, outbox) and a seeded in-memory database,
- * as the route modules' getDb() sees it. Call from beforeAll, before anything reads env().
+ * Points the app at a fresh temporary directory (secret, outbox) and a seeded database of its own on
+ * the test run's PostgreSQL, as the route modules' getDb() sees it. Call from beforeAll, before
+ * anything reads env(). `url` is the database's address, for a server process to open it too.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: { logger?: Logger; /** A PGlite folder in `dir` instead of memory, for a server to open afterwards. */ onDisk?: boolean } = {},
-): Promise<{ database: Database; dir: string }> {
+  options: { logger?: Logger } = {},
+): Promise<{ database: Database; dir: string; url: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-test-"));
   for (const name of ["DATABASE_URL", "SESSION_SECRET", "SMTP_URL", "APP_URL", "TRUST_PROXY", "INSTITUTION"]) {
     delete process.env[name];
   }
-  Object.assign(process.env, { PGLITE_DIR: path.join(dir, "pglite"), OUTBOX_DIR: path.join(dir, "outbox"), ...env });
+  Object.assign(process.env, { DATA_DIR: dir, OUTBOX_DIR: path.join(dir, "outbox"), ...env });
   resetEnvForTests();
-  const database = options.onDisk
-    ? await openDatabase({ pgliteDir: path.join(dir, "pglite"), logger: options.logger })
-    : await openTestDatabase(options);
+  const database = await openTestDatabase(options);
   await seedDemo(database.db);
   useDatabaseForTests(database);
-  return { database, dir };
+  return { database, dir, url: database.url };
 }
 
 export async function stopTestApp(app: { database: Database; dir: string } | undefined): Promise<void> {

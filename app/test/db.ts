@@ -1,30 +1,39 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { Logger } from "drizzle-orm";
-import { migrationsFolder, openDatabase, usePglite, type Database } from "~/services/platform/db/client.server";
+import { migrationsFolder, openDatabase, type Database } from "~/services/platform/db/client.server";
+
+/** The test run's PostgreSQL server (app/test/postgres.global.ts starts one), as a URL to its `postgres` database. */
+export function testServerUrl(): string {
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) {
+    throw new Error("TEST_DATABASE_URL is not set: run the tests with vitest (its global setup starts a throwaway PostgreSQL)");
+  }
+  return server;
+}
 
 /**
- * A fresh, migrated database for one test file: in-memory PGlite, or — when TEST_DATABASE_URL
- * names a PostgreSQL server (scripts/with-postgres.sh starts a throwaway one) — a new database
- * on that server, dropped again on close.
+ * A fresh, migrated database for one test file on the test run's PostgreSQL server, copied from a
+ * template (migrated once per set of migrations), dropped again on close. `url` is for a server
+ * process that is to open the same database.
  */
-export async function openTestDatabase(options: { logger?: Logger } = {}): Promise<Database> {
-  const server = process.env.TEST_DATABASE_URL;
-  if (!server) return openMigratedPglite(options.logger);
+export async function openTestDatabase(options: { logger?: Logger; poolSize?: number } = {}): Promise<Database & { url: string }> {
+  const server = testServerUrl();
   const name = `praksis_test_${crypto.randomBytes(6).toString("hex")}`;
   const template = await migratedTemplate(server);
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
-  await admin.query(`create database ${name} template ${template}`);
+  // A file copy of the (small) template: faster than the default WAL-logged copy.
+  await admin.query(`create database ${name} template ${template} strategy file_copy`);
   await admin.end();
   const url = new URL(server);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), pgliteDir: "", poolSize: 4, logger: options.logger });
+  const database = await openDatabase({ url: url.toString(), kind: "embedded", poolSize: options.poolSize ?? 4, logger: options.logger });
   return {
     ...database,
+    url: url.toString(),
     async close() {
       await database.close();
       const dropper = new pg.Client({ connectionString: server });
@@ -41,36 +50,16 @@ export async function openTestDatabase(options: { logger?: Logger } = {}): Promi
  * closing, and the pool reports that client's error.
  */
 export async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
-    if (rows[0].n === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await untilUnused(admin, name);
   await admin.query(`drop database if exists ${name} with (force)`);
 }
 
-/**
- * An in-memory PGlite with the schema, from a snapshot of a freshly migrated one: migrating takes
- * seconds, loading the snapshot a fraction of that, and every test file needs one. The snapshot is
- * kept under node_modules/.cache, named by the migrations it holds, so a new migration makes a new
- * one. (Each test file runs in a process of its own, so a file on disk is what they can share.)
- */
-async function openMigratedPglite(logger?: Logger): Promise<Database> {
-  const snapshot = path.join(process.cwd(), "node_modules", ".cache", "praksis-test", `migrated-${migrationsHash()}.tar`);
-  if (fs.existsSync(snapshot)) {
-    const client = await PGlite.create({ loadDataDir: new Blob([fs.readFileSync(snapshot)]) });
-    // Migrating again finds nothing to do, and keeps the app's usual path honest.
-    return usePglite(client, logger);
+async function untilUnused(admin: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const { rows } = await admin.query("select count(*)::int as n from pg_stat_activity where datname = $1", [name]);
+    if (rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const client = await PGlite.create("memory://");
-  const database = await usePglite(client, logger);
-  const dump = await client.dumpDataDir("none");
-  fs.mkdirSync(path.dirname(snapshot), { recursive: true });
-  // Written aside and renamed, so a file running at the same time never reads half a snapshot.
-  const partial = `${snapshot}.${process.pid}.partial`;
-  fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-  fs.renameSync(partial, snapshot);
-  return database;
 }
 
 function migrationsHash(): string {
@@ -82,11 +71,11 @@ function migrationsHash(): string {
 }
 
 /**
- * On PostgreSQL the same idea as the PGlite snapshot: a template database, migrated once per set of
- * migrations, that each test file's database is copied from. Made under an advisory lock, so files
- * starting together make it once.
+ * A template database, migrated once per set of migrations, that each test file's database is
+ * copied from (`create database … template`). Made under an advisory lock, so files starting
+ * together make it once.
  */
-async function migratedTemplate(server: string): Promise<string> {
+export async function migratedTemplate(server: string): Promise<string> {
   const template = `praksis_template_${migrationsHash()}`;
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
@@ -99,8 +88,9 @@ async function migratedTemplate(server: string): Promise<string> {
       await admin.query(`create database ${building}`);
       const url = new URL(server);
       url.pathname = `/${building}`;
-      const database = await openDatabase({ url: url.toString(), pgliteDir: "", poolSize: 1 });
+      const database = await openDatabase({ url: url.toString(), poolSize: 1 });
       await database.close();
+      await untilUnused(admin, building);
       await admin.query(`alter database ${building} rename to ${template}`);
     }
   } finally {

@@ -1,4 +1,4 @@
-// Starts one app instance for an end-to-end project: a fresh embedded database, a real SMTP server
+// Starts one app instance for an end-to-end project: a fresh embedded PostgreSQL, a real SMTP server
 // on 127.0.0.1 that keeps every mail it receives as a file, local OpenID providers for Feide
 // (port + 2000) and Vipps (port + 3000), and the production build.
 import fs from "node:fs";
@@ -14,6 +14,8 @@ export const mailDir = path.join(root, "mail");
 
 fs.rmSync(root, { recursive: true, force: true });
 fs.mkdirSync(mailDir, { recursive: true });
+// Reachable by the unprivileged user the embedded PostgreSQL runs as when the tests run as root.
+fs.chmodSync(root, 0o755);
 
 const smtp = new SMTPServer({
   authOptional: true,
@@ -51,7 +53,10 @@ Object.assign(process.env, {
   APP_URL: appOrigin,
   PORT: String(port),
   HOST: "127.0.0.1",
-  PGLITE_DIR: path.join(root, "pglite"),
+  // The embedded PostgreSQL, started by server.mjs in <root>/postgres; one app process (the
+  // clustered start is tested by scripts/ops/faults.test.mjs; a second would only share the 2 cores).
+  DATA_DIR: root,
+  WEB_CONCURRENCY: "1",
   OUTBOX_DIR: path.join(root, "outbox"),
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
   // Many log-ins from one address in one run; the limits themselves are tested in the unit tests.

@@ -1,14 +1,17 @@
 // Faults and two instances, against the production build (`npm test` runs this after the build):
-//  1. SIGKILL in the middle of an autosave load, restart on the same data: every save answered 2xx
-//     is there (PGlite folder; PostgreSQL);
+//  1. SIGKILL in the middle of an autosave load: of the app (`npm start`'s process, which leaves its
+//     embedded PostgreSQL running: the next start stops it and starts cleanly), of the embedded
+//     database server (started again by the app), of the app on a PostgreSQL of one's own: every
+//     save answered 2xx is there afterwards;
 //  2. PostgreSQL restarted while requests flow: 503 with a clear page, /healthz "unavailable", a log
 //     line, no crash; the same process serves again when the database is back;
-//  3. two app processes on one PostgreSQL: sessions, e-mail codes and rate limits work across them.
-// Run: node --test scripts/ops/faults.test.mjs (needs build/; the PostgreSQL parts need its binaries).
+//  3. two clustered app instances (each with two app processes) on one PostgreSQL: sessions, e-mail
+//     codes and rate limits work across them.
+// Run: node --test scripts/ops/faults.test.mjs (needs build/).
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { after, describe, test } from "node:test";
-import { cookieHeader, ensureBuild, freePort, hasPostgres, logIn, Outbox, sleep, startApp, startPostgres, tempDir } from "./support.mjs";
+import { cookieHeader, embeddedPostgresPid, ensureBuild, freePort, logIn, Outbox, sleep, startApp, startPostgres, tempDir } from "./support.mjs";
 
 ensureBuild();
 const cleanups = [];
@@ -17,7 +20,18 @@ after(async () => {
 });
 function scratch() {
   const dir = tempDir("praksis-faults-");
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // Reachable by the unprivileged user the embedded PostgreSQL runs as when the tests run as root.
+  fs.chmodSync(dir, 0o755);
+  cleanups.push(() => {
+    // An embedded server that a failed test left behind is not left running.
+    const pid = embeddedPostgresPid(dir);
+    try {
+      if (pid) process.kill(pid, "SIGQUIT");
+    } catch {
+      // gone already
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
   return dir;
 }
 async function cluster() {
@@ -113,10 +127,10 @@ async function autosaveUntilKilled(base, students, killAfter, kill) {
   return writers.map((w, index) => ({ ...w, index }));
 }
 
-async function killAndRecover({ server, restart, outbox }) {
+async function killAndRecover({ server, restart, outbox, kill = () => server.kill("SIGKILL") }) {
   const students = await logInStudents(server, outbox);
   assert.ok(students.length >= 4, `students with an open form: ${students.length}`);
-  const writers = await autosaveUntilKilled(server.base, students, 80, () => server.kill("SIGKILL"));
+  const writers = await autosaveUntilKilled(server.base, students, 80, kill);
   const acknowledged = writers.reduce((n, w) => n + w.acked, 0);
   assert.ok(acknowledged >= 80 && writers.every((w) => w.acked > 0), "every writer had saves acknowledged before the kill");
   const again = await restart();
@@ -136,17 +150,54 @@ async function killAndRecover({ server, restart, outbox }) {
 }
 
 describe("SIGKILL during an autosave load", () => {
-  test("PGlite: every acknowledged save is in the folder after a restart", async () => {
+  test("embedded default: the app killed, its database server left running; the next start stops that server, starts cleanly, and has every acknowledged save", async () => {
     const dir = scratch();
     const port = await freePort();
     const server = await startApp({ port, dir });
     cleanups.push(() => server.stop());
+    const left = embeddedPostgresPid(dir);
+    assert.ok(left, "the embedded server's pid file");
     const outbox = new Outbox(server.outboxDir);
-    const result = await killAndRecover({ server, outbox, restart: () => app({ port, dir }) });
-    console.log(`[faults] PGlite: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+    let again;
+    const result = await killAndRecover({
+      server,
+      outbox,
+      restart: async () => {
+        again = await app({ port, dir });
+        return again;
+      },
+    });
+    assert.match(again.output.join(""), /left running by an earlier run \(pid \d+\) is stopped/);
+    assert.throws(() => process.kill(left, 0), "the server left behind is gone");
+    assert.notEqual(embeddedPostgresPid(dir), left);
+    console.log(`[faults] embedded, app killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
   });
 
-  test("PostgreSQL: every acknowledged save is in the database after a restart", { skip: !hasPostgres() && "no PostgreSQL binaries" }, async () => {
+  test("embedded default: the database server killed; the app starts it again, answers 503 meanwhile, and has every acknowledged save", async () => {
+    const dir = scratch();
+    const server = await app({ port: await freePort(), dir });
+    const outbox = new Outbox(server.outboxDir);
+    const killed = embeddedPostgresPid(dir);
+    const result = await killAndRecover({
+      server,
+      outbox,
+      kill: async () => process.kill(killed, "SIGKILL"),
+      restart: async () => {
+        const deadline = Date.now() + 60_000;
+        while (Date.now() < deadline) {
+          if ((await fetch(`${server.base}/healthz`).catch(() => null))?.ok) return server;
+          await sleep(100);
+        }
+        throw new Error(`the database did not come back:\n${server.output.join("").slice(-4000)}`);
+      },
+    });
+    assert.equal(server.child.exitCode, null, "the app kept running");
+    assert.notEqual(embeddedPostgresPid(dir), killed);
+    assert.match(server.output.join(""), /the embedded PostgreSQL server stopped unexpectedly \(SIGKILL\)/);
+    console.log(`[faults] embedded, database server killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+  });
+
+  test("PostgreSQL of one's own: every acknowledged save is in the database after the app is killed and restarted", async () => {
     const postgres = await cluster();
     const dir = scratch();
     const port = await freePort();
@@ -159,7 +210,7 @@ describe("SIGKILL during an autosave load", () => {
   });
 });
 
-describe("PostgreSQL restarted under load", { skip: !hasPostgres() && "no PostgreSQL binaries" }, () => {
+describe("PostgreSQL restarted under load", () => {
   test("503 with a clear page and /healthz unavailable during the outage; the same process serves afterwards", async () => {
     const postgres = await cluster();
     const dir = scratch();
@@ -203,9 +254,9 @@ describe("PostgreSQL restarted under load", { skip: !hasPostgres() && "no Postgr
     ];
     await sleep(1_000);
     phase = "down";
-    postgres.stop("fast");
+    await postgres.stop();
     await sleep(2_000);
-    postgres.start();
+    await postgres.start();
     phase = "back";
     // Back without a restart of the app: the pool connects again.
     const deadline = Date.now() + 30_000;
@@ -241,7 +292,7 @@ describe("PostgreSQL restarted under load", { skip: !hasPostgres() && "no Postgr
     assert.ok(afterwards.length > 0 && afterwards.every((s) => s.status === 200), "every request answered 200 after the database came back");
     const health = JSON.parse(afterwards.find((s) => s.name === "healthz").body);
     assert.equal(health.status, "ok");
-    assert.equal(health.database.kind, "postgres");
+    assert.equal(health.database.kind, "external");
     const log = server.output.join("");
     assert.match(log, /\[db\] PostgreSQL is unavailable/);
     assert.match(log, /\[db\] PostgreSQL answers again/);
@@ -249,10 +300,10 @@ describe("PostgreSQL restarted under load", { skip: !hasPostgres() && "no Postgr
   });
 });
 
-describe("two instances on one PostgreSQL", { skip: !hasPostgres() && "no PostgreSQL binaries" }, () => {
-  test("sessions, e-mail codes and rate limits work across the two", async () => {
+describe("two clustered instances on one PostgreSQL", () => {
+  test("sessions, e-mail codes and rate limits work across the two (and their four app processes)", async () => {
     const postgres = await cluster();
-    const env = { SEED_DEMO: "true", OTP_REQUESTS_PER_EMAIL: "3" };
+    const env = { SEED_DEMO: "true", OTP_REQUESTS_PER_EMAIL: "3", WEB_CONCURRENCY: "2" };
     const [portA, portB] = [await freePort(), await freePort()];
     const [dirA, dirB] = [scratch(), scratch()];
     // Started at once: both migrate and seed the same empty database.
@@ -260,6 +311,11 @@ describe("two instances on one PostgreSQL", { skip: !hasPostgres() && "no Postgr
       app({ port: portA, dir: dirA, databaseUrl: postgres.url, env }),
       app({ port: portB, dir: dirB, databaseUrl: postgres.url, env }),
     ]);
+    // Each instance says it runs two app processes once the second has started too.
+    for (const server of [a, b]) {
+      for (let i = 0; i < 100 && !/2 app processes/.test(server.output.join("")); i++) await sleep(100);
+      assert.match(server.output.join(""), /2 app processes/);
+    }
     const outboxA = new Outbox(a.outboxDir);
     const outboxB = new Outbox(b.outboxDir);
 

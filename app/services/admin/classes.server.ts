@@ -19,7 +19,7 @@ import { formatDay } from "~/services/platform/semesters";
 
 
 // The lists are short (one class) and not paged, so sorting in JS gives the same numeric,
-// Norwegian order ("Student 2" before "Student 10", Æ Ø Å last) on PGlite and PostgreSQL alike,
+// Norwegian order ("Student 2" before "Student 10", Æ Ø Å last) on any PostgreSQL (embedded or of one's own),
 // without depending on ICU collations being installed in the database.
 const nameCollator = new Intl.Collator("nb", { numeric: true, sensitivity: "base" });
 

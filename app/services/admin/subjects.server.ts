@@ -45,7 +45,7 @@ async function codeTaken(db: Db, code: string, exceptId?: number): Promise<boole
   return row !== undefined;
 }
 
-/** PostgreSQL's unique_violation, as node-postgres and PGlite both report it (possibly wrapped by drizzle). */
+/** PostgreSQL's unique_violation, as node-postgres reports it (possibly wrapped by drizzle). */
 function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
     if ((e as { code?: unknown }).code === "23505") return true;

@@ -35,8 +35,8 @@ interface Actor {
 // ─── Sorting and searching ───────────────────────────────────────────────────
 
 /**
- * A sort key for names with numeric collation ("student2" before "student10"), the same on PGlite
- * and PostgreSQL: no ICU collation with numeric ordering exists without CREATE COLLATION, so every
+ * A sort key for names with numeric collation ("student2" before "student10"), the same on every
+ * PostgreSQL: no ICU collation with numeric ordering exists without CREATE COLLATION, so every
  * run of digits is left-padded to ten places, case is folded, and Æ Ø Å (with Ä Ö, as Norwegian
  * sorts them) are mapped past "z" in that order; the result is compared byte by byte (COLLATE "C").
  * The padding regexes are the costly part, so names without digits (most of them) skip them.

@@ -18,7 +18,8 @@ test("an empty environment gives the documented defaults", () => {
   expect(config).toMatchObject({
     NODE_ENV: "development",
     PORT: 3000,
-    PGLITE_DIR: "./data/pglite",
+    DATA_DIR: "./data",
+    EMBEDDED_DATABASE: false,
     INSTITUTION: "fjordbyen",
     OUTBOX_DIR: "./data/outbox",
     OTP_LOGIN_ROLES: ["Admin", "Student", "Teacher", "Advisor"],
@@ -78,6 +79,13 @@ test("in production the outbox page is open only for the demo: a real deployment
 
 test("an empty DATABASE_URL means the embedded database", () => {
   expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  expect(parseEnv({ DATABASE_URL: "" }).embedded).toBe(true);
+});
+
+test("the embedded server's DATABASE_URL, as the launcher sets it, keeps the demo and the generated secret", () => {
+  const config = parseEnv({ DATABASE_URL: "postgres://praksis:pw@127.0.0.1:5999/praksis", EMBEDDED_DATABASE: "true", NODE_ENV: "production" });
+  expect(config).toMatchObject({ embedded: true, seedDemo: true, devOutbox: true });
+  expect(config.SESSION_SECRET).toBeUndefined();
 });
 
 test("OTP_LOGIN_ROLES is a trimmed, comma-separated list", () => {

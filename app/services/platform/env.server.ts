@@ -27,7 +27,11 @@ export const envSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-    PGLITE_DIR: z.string().min(1).default("./data/pglite"),
+    // The app's own files: the embedded PostgreSQL (DATA_DIR/postgres, run by `npm start` when
+    // DATABASE_URL is not set), its credentials, the generated secret and the local outbox.
+    DATA_DIR: z.string().min(1).default("./data"),
+    // Set by the launcher (server.mjs, scripts/dev.mjs) next to the DATABASE_URL of the embedded server.
+    EMBEDDED_DATABASE: booleanFlag.default(false),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     APP_URL: z.url().optional(),
     INSTITUTION: z.string().regex(/^[a-z0-9-]+$/, "must be a variant file name").default("fjordbyen"),
@@ -78,11 +82,13 @@ export const envSchema = z
     DEBUG_FS: booleanFlag.default(false),
   })
   .transform((env) => {
-    // The demo is seeded unless switched off; a production deployment on PostgreSQL switches it off.
-    const seedDemo = env.SEED_DEMO ?? !env.DATABASE_URL;
+    // The demo is seeded on the embedded database unless switched off; not on a PostgreSQL of one's own.
+    const embedded = env.EMBEDDED_DATABASE || !env.DATABASE_URL;
+    const seedDemo = env.SEED_DEMO ?? embedded;
     return {
       ...env,
       isProduction: env.NODE_ENV === "production",
+      embedded,
       seedDemo,
       // /dev/outbox lists mails written to the local outbox, log-in codes included: outside
       // development only for the demo (whose log-ins are public anyway), unless asked for.
@@ -92,7 +98,9 @@ export const envSchema = z
 
 export type Env = z.infer<typeof envSchema>;
 
-export class EnvError extends Error {}
+export class EnvError extends Error {
+  override name = "EnvError";
+}
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source);
@@ -100,7 +108,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new EnvError(`Invalid configuration (environment variables):\n${lines.join("\n")}`);
   }
-  if (result.data.DATABASE_URL && !result.data.SESSION_SECRET) {
+  if (!result.data.embedded && !result.data.SESSION_SECRET) {
     // Several instances on one PostgreSQL must sign cookies and key codes with the same secret.
     throw new EnvError(
       "Invalid configuration (environment variables):\n  SESSION_SECRET: required with DATABASE_URL (at least 32 characters, the same for every instance)",

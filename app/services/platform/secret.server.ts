@@ -10,8 +10,8 @@ whenEnvResets(() => {
 
 /**
  * The key that signs cookies and keys the one-time-code hashes. SESSION_SECRET when set (required
- * with PostgreSQL, where several instances must agree); for the embedded database a random key is
- * made once and kept beside the data, so restarts keep sessions and codes valid.
+ * with a PostgreSQL of one's own, where several instances must agree); for the embedded database a
+ * random key is made once and kept in DATA_DIR, so restarts (and every app process) share it.
  */
 export function appSecret(): string {
   if (secret) return secret;
@@ -20,13 +20,19 @@ export function appSecret(): string {
     secret = config.SESSION_SECRET;
     return secret;
   }
-  const file = path.resolve(path.dirname(path.resolve(config.PGLITE_DIR)), "secret");
+  const file = path.resolve(config.DATA_DIR, "secret");
   try {
     secret = fs.readFileSync(file, "utf8").trim();
   } catch {
-    secret = crypto.randomBytes(32).toString("base64url");
+    const made = crypto.randomBytes(32).toString("base64url");
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, secret, { mode: 0o600 });
+    try {
+      // Created only if no other app process made it meanwhile: every process uses the same key.
+      fs.writeFileSync(file, made, { mode: 0o600, flag: "wx" });
+      secret = made;
+    } catch {
+      secret = fs.readFileSync(file, "utf8").trim();
+    }
   }
   return secret;
 }

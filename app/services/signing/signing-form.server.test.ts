@@ -368,9 +368,8 @@ describe("the validation summary", () => {
 });
 
 /**
- * Truly at the same time on PostgreSQL (each call has its own connection and transaction); PGlite
- * has one connection and runs them one after the other. Either way the outcome must be one that
- * some order of the two would give.
+ * Truly at the same time (each call has its own connection and transaction): the outcome must be
+ * one that some order of the two would give.
  */
 describe("two people at once", () => {
   test("the student and the supervisor sign at the same moment: both signatures are kept", async () => {

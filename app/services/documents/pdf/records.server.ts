@@ -187,7 +187,8 @@ export async function fullRecord(db: Db, viewer: Viewer, access: StudentAccess):
   if (!placement) return null;
   const classForms = await formsOfClass(db, access.classId);
   const results: FormResults[] = [];
-  // One form after the other: each reads several queries, and a pool of one (PGlite) serialises them anyway.
+  // One form after the other: each reads several queries, and one download must not take many of the
+  // pool's connections at once.
   for (const { formId } of classForms) {
     results.push(await formResults(db, viewer, { classId: access.classId, formId, studentUserId: access.studentUserId }));
   }

@@ -1,9 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { DrizzleQueryError, sql, type Logger } from "drizzle-orm";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { PgPreparedQuery, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -14,7 +11,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
-  kind: "pglite" | "postgres";
+  /** The embedded PostgreSQL that `npm start` runs, or a PostgreSQL server of one's own. */
+  kind: "embedded" | "external";
   close(): Promise<void>;
 }
 
@@ -128,47 +126,42 @@ export const migrationsFolder = path.resolve(process.cwd(), "drizzle");
 const MIGRATION_LOCK = 7_290_412;
 
 /**
- * Opens the database the configuration names and brings its schema up to date.
- * `postgres://…` → node-postgres pool; anything else is a PGlite data directory
- * (`memory://` for a throwaway in-memory database).
+ * Opens a node-postgres pool on `url` and brings the schema up to date (under an advisory lock, so
+ * app processes starting together migrate once). The one way the app reaches its database: the
+ * embedded server (ADR 0017) and a PostgreSQL of one's own alike.
  */
 export async function openDatabase(options: {
-  url?: string;
-  pgliteDir: string;
+  url: string;
+  kind?: Database["kind"];
   poolSize?: number;
   /** Sees every statement; the tests count queries with it. */
   logger?: Logger;
 }): Promise<Database> {
-  if (options.url) {
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: 5_000,
-    });
-    // A client that loses its server must not crash the process: an idle one is reported to the
-    // pool (which replaces it), a checked-out one to the client itself (its query fails as well).
-    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
-    pool.on("connect", (client) => client.on("error", (error) => console.error("[db] client error:", error.message)));
-    const db = drizzlePg({ client: guardedPool(pool, options.poolSize ?? 10), schema, logger: options.logger });
-    const client = await pool.connect();
-    try {
-      await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
-      client.release();
-    }
-    return { db: db as unknown as Db, kind: "postgres", close: () => pool.end() };
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5_000,
+  });
+  // A client that loses its server must not crash the process: an idle one is reported to the
+  // pool (which replaces it), a checked-out one to the client itself (its query fails as well).
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  pool.on("connect", (client) => client.on("error", (error) => console.error("[db] client error:", error.message)));
+  const db = drizzlePg({ client: guardedPool(pool, options.poolSize ?? 10), schema, logger: options.logger });
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
   }
-
-  return usePglite(await PGlite.create(options.pgliteDir), options.logger);
-}
-
-/** A PGlite database (a folder, memory, or a loaded snapshot) as the app uses it, brought up to date. */
-export async function usePglite(client: PGlite, logger?: Logger): Promise<Database> {
-  const db = drizzlePglite({ client, schema, logger });
-  await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: "pglite", close: () => client.close() };
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+  return { db: db as unknown as Db, kind: options.kind ?? "external", close: () => pool.end() };
 }
 
 /** Which migrations of `drizzle/` the schema has (drizzle keeps them in drizzle.__drizzle_migrations). */

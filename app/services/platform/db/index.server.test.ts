@@ -13,30 +13,44 @@ afterEach(() => {
   vi.resetModules();
 });
 
-test("without DATABASE_URL the app opens PGlite in PGLITE_DIR, migrates it and (through the entry's hook) seeds it", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-db-"));
+test("without DATABASE_URL the app refuses to start and says how to get a database", async () => {
   delete process.env.DATABASE_URL;
+  const { getDatabase } = await import("./index.server");
+  await expect(getDatabase()).rejects.toThrow(/DATABASE_URL: not set\. Start the app with `npm start`/);
+});
+
+test("on the embedded database (as the launcher sets it) the app migrates and, through the entry's hook, seeds the demo", async () => {
+  const pg = (await import("pg")).default;
+  const server = process.env.TEST_DATABASE_URL!;
+  const name = `praksis_embedded_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-db-"));
+  Object.assign(process.env, { DATABASE_URL: url.toString(), EMBEDDED_DATABASE: "true", DATA_DIR: dir });
   delete process.env.SESSION_SECRET;
-  process.env.PGLITE_DIR = path.join(dir, "pglite");
-  process.env.SEED_DEMO = "true";
+  delete process.env.SEED_DEMO;
   vi.spyOn(console, "info").mockImplementation(() => {});
   // The app's server entry hands the demo seed to the database start-up (platform knows no domain).
   await import("~/entry.server");
   const { getDatabase } = await import("./index.server");
   const database = await getDatabase();
   try {
-    expect(database.kind).toBe("pglite");
-    expect(fs.existsSync(path.join(dir, "pglite", "PG_VERSION"))).toBe(true);
+    expect(database.kind).toBe("embedded");
     const rows = await database.db.execute(sql`select count(*)::int as n from users`);
     expect(Number((rows as unknown as { rows: { n: number }[] }).rows[0].n)).toBeGreaterThan(30);
   } finally {
     await database.close();
+    await dropDatabase(admin, name);
+    await admin.end();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test.runIf(Boolean(process.env.TEST_DATABASE_URL))(
-  "with DATABASE_URL the app uses a node-postgres pool on that server and migrates it",
+test(
+  "with DATABASE_URL of one's own the app uses a node-postgres pool on that server, migrates it and seeds nothing",
   async () => {
     const pg = (await import("pg")).default;
     const server = process.env.TEST_DATABASE_URL!;
@@ -53,7 +67,7 @@ test.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     const { getDatabase } = await import("./index.server");
     const database = await getDatabase();
     try {
-      expect(database.kind).toBe("postgres");
+      expect(database.kind).toBe("external");
       const roles = await database.db.execute(sql`select name from roles order by id`);
       expect((roles as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
         "Admin",

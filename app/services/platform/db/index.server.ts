@@ -1,6 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
-import { env } from "~/services/platform/env.server";
+import { env, EnvError } from "~/services/platform/env.server";
 import { openDatabase, type Database, type Db } from "./client.server";
 
 export type { Db } from "./client.server";
@@ -18,15 +16,19 @@ export function prepareDatabaseWith(task: (database: Database) => Promise<void>)
 
 async function start(): Promise<Database> {
   const config = env();
+  if (!config.DATABASE_URL) {
+    // The launchers (`npm start`, `npm run dev`, the tests) start the embedded PostgreSQL and set it.
+    throw new EnvError(
+      "Invalid configuration (environment variables):\n  DATABASE_URL: not set. Start the app with `npm start` or `npm run dev`, which run the embedded PostgreSQL, or set DATABASE_URL=postgres://… to a server of your own",
+    );
+  }
   const began = Date.now();
-  if (!config.DATABASE_URL) fs.mkdirSync(path.resolve(config.PGLITE_DIR), { recursive: true });
   const database = await openDatabase({
     url: config.DATABASE_URL,
-    pgliteDir: path.resolve(config.PGLITE_DIR),
+    kind: config.EMBEDDED_DATABASE ? "embedded" : "external",
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  const where = database.kind === "pglite" ? `PGlite in ${config.PGLITE_DIR}` : "PostgreSQL";
-  console.info(`[db] ${where}: migrations applied in ${Date.now() - began} ms`);
+  console.info(`[db] ${database.kind === "embedded" ? "embedded PostgreSQL" : "PostgreSQL"}: migrations applied in ${Date.now() - began} ms`);
   await prepare?.(database);
   return database;
 }

@@ -1,0 +1,31 @@
+// `npm run dev`: the development server (Vite, hot reload) on the embedded PostgreSQL in
+// DATA_DIR/postgres (ADR 0017), started here and stopped with it; or on DATABASE_URL when set.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { EmbeddedPostgresError, startEmbeddedPostgres } from "./embedded-postgres.mjs";
+
+const root = path.resolve(import.meta.dirname, "..");
+let database = null;
+if (!process.env.DATABASE_URL) {
+  const dataDir = path.resolve(root, process.env.DATA_DIR || "data");
+  try {
+    database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), log: console });
+  } catch (error) {
+    console.error(error instanceof EmbeddedPostgresError ? error.message : error);
+    process.exit(1);
+  }
+  console.info(`[db] embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port}`);
+  Object.assign(process.env, { DATABASE_URL: database.url, EMBEDDED_DATABASE: "true" });
+}
+const child = spawn("npx", ["react-router", "dev", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+let stopping = false;
+const stop = async (code) => {
+  if (stopping) return;
+  stopping = true;
+  if (child.exitCode === null) child.kill("SIGTERM");
+  await database?.stop();
+  process.exit(code);
+};
+child.once("exit", (code) => stop(code ?? 0));
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
