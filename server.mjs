@@ -1,7 +1,8 @@
 // The production server. The primary process starts the embedded PostgreSQL when no DATABASE_URL is
-// set (ADR 0017) and runs one app process per core (WEB_CONCURRENCY), all on the one database; each
+// set (ADR 0013) and runs one app process per core (WEB_CONCURRENCY), all on the one database; each
 // app process serves static assets, sets the remote address for rate limits, and runs the app.
 import cluster from "node:cluster";
+import { register } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -95,6 +96,8 @@ async function primary() {
 }
 
 async function worker() {
+  // React Router's production build (see the hook), before anything imports it.
+  register("./scripts/react-router-production.mjs", import.meta.url);
   const [{ default: compression }, { default: express }, { createRequestHandler }] = await Promise.all([
     import("compression"),
     import("express"),

