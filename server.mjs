@@ -44,7 +44,10 @@ async function primary() {
   }
 
   const workers = Math.max(1, Number(process.env.WEB_CONCURRENCY) || os.availableParallelism());
-  cluster.setupPrimary({ exec: import.meta.filename, args: [] });
+  // `npm run profile` (PRAKSIS_CPU_PROFILE_DIR): every app process writes a CPU profile when it ends.
+  const profileDir = process.env.PRAKSIS_CPU_PROFILE_DIR;
+  const execArgv = profileDir ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${profileDir}`] : process.execArgv;
+  cluster.setupPrimary({ exec: import.meta.filename, args: [], execArgv });
   let stopping = false;
   const forks = [];
   const fork = () =>

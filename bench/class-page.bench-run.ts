@@ -128,7 +128,7 @@ async function load(query = ""): Promise<{ ms: number; rows: number; queries: nu
   const count = queries;
   const body = await response.json();
   expect(response.status).toBe(200);
-  return { ms, rows: body.members.progress.length, queries: count };
+  return { ms, rows: body.members.progress.page.total, queries: count };
 }
 
 

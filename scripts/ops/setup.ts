@@ -1,111 +1,82 @@
 /**
  * Prepares a database for `npm run load` and the fault tests (run with tsx, which reads the `~/`
- * paths of tsconfig.json): opens and migrates it through the app's own client (DATABASE_URL),
- * seeds the demo, and adds load users to the demo's first class: students (placed,
- * each with a teacher and a supervisor of the load set), teachers and supervisors of the class, all
- * of whom have accepted the privacy policy. Writes what the load needs (addresses, ids, paths) as
- * JSON to the file named by the first argument. The users log in by e-mail code during the run.
+ * paths of tsconfig.json): opens and migrates it through the app's own client (DATABASE_URL), seeds
+ * the demo, adds a big school (scripts/ops/big-school.ts, `school` students) and an administrator
+ * of its own, and writes what the load needs as JSON to the file named by the first argument: the
+ * people who will log in (students of the current semester with their open mid-semester form,
+ * teachers and supervisors with one of their students, and whether a signing form waits for that
+ * supervisor's signature), the current semester and the main form. They log in by e-mail code.
  *
- *   tsx scripts/ops/setup.ts <out.json> <students> <teachers> <supervisors>
+ *   tsx scripts/ops/setup.ts <out.json> <students> <teachers> <supervisors> [school]
  */
 import fs from "node:fs";
 import path from "node:path";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { answerToken, EMPTY } from "~/services/answering";
 import { openDatabase } from "~/services/platform/db/client.server";
-import {
-  assignmentForms,
-  assignments,
-  classAdvisors,
-  classTeachers,
-  formQuestionGroups,
-  formQuestions,
-  forms,
-  privacyAcceptances,
-  QUESTION_GROUP_TYPE,
-  ROLE,
-  studentReferences,
-  userRoles,
-  users,
-} from "~/services/platform/db/schema";
+import { QUESTION_GROUP_TYPE, ROLE } from "~/services/platform/db/schema";
 import { seedDemo } from "~/services/demo/index.server";
+import { generateSchool } from "./big-school";
 
-const [out, studentCount = "160", teacherCount = "24", supervisorCount = "16"] = process.argv.slice(2);
-if (!out) throw new Error("usage: tsx scripts/ops/setup.ts <out.json> [students] [teachers] [supervisors]");
+const [out, studentCount = "160", teacherCount = "12", supervisorCount = "28", schoolSize = "3000"] = process.argv.slice(2);
+if (!out) throw new Error("usage: tsx scripts/ops/setup.ts <out.json> [students] [teachers] [supervisors] [school]");
+if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL names the database to prepare");
 
 const institution = JSON.parse(
   fs.readFileSync(path.resolve(import.meta.dirname, `../../app/institutions/${process.env.INSTITUTION || "fjordbyen"}.json`), "utf8"),
 ) as { privacyPolicyVersion: string };
 const policyVersion = institution.privacyPolicyVersion;
 
-if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL names the database to prepare");
 const database = await openDatabase({ url: process.env.DATABASE_URL });
 const db = database.db;
+const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 try {
   await seedDemo(db);
-  // The demo's first class of this semester: student01's.
-  const [first] = await db.select({ id: users.id }).from(users).where(eq(users.email, "student01@example.org"));
-  const [reference] = await db
-    .select({ classId: studentReferences.classId })
-    .from(studentReferences)
-    .where(eq(studentReferences.studentUserId, first.id))
-    .orderBy(asc(studentReferences.classId))
-    .limit(1);
-  const classId = reference.classId;
-  const [mainForm] = await db.select({ id: forms.id }).from(forms).where(eq(forms.isMainForm, true)).orderBy(asc(forms.id)).limit(1);
-  const [assignment] = await db
-    .select({ id: assignments.id })
-    .from(assignments)
-    .innerJoin(assignmentForms, eq(assignmentForms.assignmentId, assignments.id))
-    .where(and(eq(assignments.classId, classId), eq(assignmentForms.formId, mainForm.id), eq(assignments.isMidSemester, true)));
-  const groups = await db
-    .select({ id: formQuestionGroups.id, type: formQuestionGroups.type })
-    .from(formQuestionGroups)
-    .where(eq(formQuestionGroups.formId, mainForm.id))
-    .orderBy(asc(formQuestionGroups.order));
-  const questions = await db
-    .select({ id: formQuestions.id, groupId: formQuestions.groupId })
-    .from(formQuestions)
-    .where(inArray(formQuestions.groupId, groups.map((g) => g.id)))
-    .orderBy(asc(formQuestions.groupId), asc(formQuestions.order));
-  const typeOf = new Map(groups.map((g) => [g.id, g.type]));
+  const began = performance.now();
+  const school = await generateSchool(db, { students: Math.max(Number(schoolSize), Number(studentCount)), policyVersion });
+  const schoolSeconds = (performance.now() - began) / 1000;
+  // An administrator with no other role (the demo's has several), for the semester CSV.
+  const [admin] = await rows<{ id: number; email: string }>(
+    sql`insert into users (display_name, email) values ('Last Administrator', 'load.admin@school.example.org') returning id, email`,
+  );
+  await db.execute(sql`insert into user_roles (user_id, role_id) values (${admin.id}, ${ROLE.Admin})`);
+  await db.execute(sql`insert into privacy_acceptances (user_id, policy_version) values (${admin.id}, ${policyVersion})`);
 
-  const make = async (prefix: string, count: number, roleId: number, name: string) => {
-    if (count === 0) return [];
-    const rows = await db
-      .insert(users)
-      .values(Array.from({ length: count }, (_, i) => ({ displayName: `${name} ${i + 1}`, email: `${prefix}${String(i + 1).padStart(3, "0")}@load.example.org` })))
-      .returning({ id: users.id, email: users.email });
-    await db.insert(userRoles).values(rows.map((r) => ({ userId: r.id, roleId })));
-    // As the privacy-consent page records it (auth.server.ts acceptPrivacyPolicy, which this script
-    // cannot import: the institution files are bundled by Vite).
-    await db.insert(privacyAcceptances).values(rows.map((r) => ({ userId: r.id, policyVersion })));
-    return rows;
-  };
-  const teachers = await make("load.teacher", Number(teacherCount), ROLE.Teacher, "Last Lærer");
-  const supervisors = await make("load.supervisor", Number(supervisorCount), ROLE.Advisor, "Last Veileder");
-  const students = await make("load.student", Number(studentCount), ROLE.Student, "Last Student");
-  if (teachers.length) await db.insert(classTeachers).values(teachers.map((t) => ({ classId, userId: t.id })));
-  if (supervisors.length) await db.insert(classAdvisors).values(supervisors.map((s) => ({ classId, userId: s.id })));
-  if (students.length) {
-    await db.insert(studentReferences).values(
-      students.map((s, i) => ({
-        classId,
-        studentUserId: s.id,
-        teacherUserId: teachers.length ? teachers[i % teachers.length].id : null,
-        advisorUserId: supervisors.length ? supervisors[i % supervisors.length].id : null,
-      })),
-    );
-  }
-  const place = { classId, formId: mainForm.id, assignmentId: assignment.id };
+  const students = await rows<{ id: number; email: string; classId: number; assignmentId: number }>(sql`
+    select u.id, u.email, r.class_id as "classId", a.id as "assignmentId"
+    from users u
+    join student_references r on r.student_user_id = u.id
+    join classes c on c.id = r.class_id and c.period_id = ${school.currentPeriodId}
+    join assignments a on a.class_id = c.id and a.is_mid_semester
+    where u.email like 'school.student%'
+    order by u.email limit ${Number(studentCount)}`);
+  // Each teacher and supervisor follows one of the school's students (the first by number).
+  const followers = (column: string, kind: string, count: number) =>
+    rows<{ id: number; email: string; classId: number; studentId: number; signable: boolean }>(sql`
+      select distinct on (u.email) u.id, u.email, r.class_id as "classId", r.student_user_id as "studentId",
+             (s.id is not null and s.signed_by_advisor_user_id is null and not s.is_locked) as signable
+      from users u
+      join student_references r on r.${sql.raw(column)} = u.id
+      join classes c on c.id = r.class_id and c.period_id = ${school.currentPeriodId}
+      left join signing_forms s on s.student_reference_id = r.id
+      where u.email like ${`school.${kind}%`}
+      order by u.email, signable desc, r.id
+      limit ${count}`);
+  const teachers = await followers("teacher_user_id", "teacher", Number(teacherCount));
+  const supervisors = await followers("advisor_user_id", "supervisor", Number(supervisorCount));
+  const questions = await rows<{ id: number; type: number }>(sql`
+    select q.id, g.type from form_questions q join form_question_groups g on g.id = q.group_id
+    where g.form_id = ${school.mainFormId} and g.type <> ${QUESTION_GROUP_TYPE.Unused} order by g."order", q."order"`);
   const plan = {
-    ...place,
+    school: { ...school, seconds: schoolSeconds },
+    formId: school.mainFormId,
+    periodId: school.currentPeriodId,
     emptyToken: answerToken(EMPTY),
-    questions: questions.map((q) => ({ id: q.id, type: typeOf.get(q.groupId) === QUESTION_GROUP_TYPE.TextInput ? "text" : "grading" })),
-    students: students.map((s) => ({ id: s.id, email: s.email })),
-    // Each teacher and supervisor follows some of the load students: the pages of one of them.
-    teachers: teachers.map((t, i) => ({ id: t.id, email: t.email, studentId: students[i % Math.max(1, students.length)]?.id ?? null })),
-    supervisors: supervisors.map((s, i) => ({ id: s.id, email: s.email, studentId: students[i % Math.max(1, students.length)]?.id ?? null })),
+    questions: questions.map((q) => ({ id: q.id, type: q.type === QUESTION_GROUP_TYPE.TextInput ? "text" : "grading" })),
+    admin,
+    students,
+    teachers,
+    supervisors,
   };
   fs.writeFileSync(out, JSON.stringify(plan));
 } finally {

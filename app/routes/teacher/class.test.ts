@@ -77,7 +77,7 @@ describe("the class page", () => {
     expect(body.formCount).toEqual({ mid: 2, end: 2 });
     expect(body.members.myStudents).toHaveLength(5);
     expect(body.members.supervisors.map((s: { displayName: string }) => s.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
-    const rows = body.members.progress as Row[];
+    const rows = body.members.progress.rows as Row[];
     expect(rows).toHaveLength(12);
     const emma = rows.find((r) => r.displayName === "Emma Andersen")!;
     expect(emma).toMatchObject({
@@ -90,7 +90,7 @@ describe("the class page", () => {
 
   test("sorts the overview by the column and direction asked for; anything else is by name", async () => {
     const names = async (query: string) =>
-      ((await (await open(syk2001, laerer1, query)).json()).members.progress as Row[]).map((r) => r.displayName);
+      ((await (await open(syk2001, laerer1, query)).json()).members.progress.rows as Row[]).map((r) => r.displayName);
     const byName = await names("");
     expect(byName[0]).toBe("Ella Olsen");
     expect(await names("?sort=name&dir=desc")).toEqual(byName.toReversed());
@@ -98,7 +98,7 @@ describe("the class page", () => {
     // Most sent at mid-semester first: Emma (3), Noah (2), Nora (1).
     expect((await names("?sort=mid&dir=desc")).slice(0, 3)).toEqual(["Emma Andersen", "Noah Johansen", "Nora Hansen"]);
     // By supervisor: Marte Solberg's students first, those without one last.
-    const bySupervisor = ((await (await open(syk2001, laerer1, "?sort=supervisor&dir=asc")).json()).members.progress as Row[]);
+    const bySupervisor = ((await (await open(syk2001, laerer1, "?sort=supervisor&dir=asc")).json()).members.progress.rows as Row[]);
     expect(bySupervisor[0].advisorName).toBe("Marte Solberg");
     expect(bySupervisor.at(-1)!.advisorName).toBeNull();
     const body = await (await open(syk2001, laerer1, "?sort=teacher&dir=desc")).json();
@@ -144,7 +144,7 @@ describe("joining and leaving", () => {
       values: { subject: "SYK2002 Praksis i spesialisthelsetjenesten" },
     });
     const body = await (await open(syk2002, laerer2)).json();
-    expect(body.members.progress).toHaveLength(12);
+    expect(body.members.progress.rows).toHaveLength(12);
     expect(body.members.myStudents).toEqual([]);
     // Joining twice is harmless.
     const again = await post(syk2002, { intent: "join" }, laerer2);
@@ -259,12 +259,22 @@ describe("the number of queries", () => {
     await addStudents(0, 10);
     await countQueries();
     const small = await countQueries();
-    expect(small.body.members.progress).toHaveLength(10);
+    expect(small.body.members.progress.rows).toHaveLength(10);
+    expect(small.body.members.progress.page).toEqual({ page: 1, pages: 1, total: 10, from: 1, to: 10 });
     await addStudents(10, 500);
     const large = await countQueries();
-    expect(large.body.members.progress).toHaveLength(500);
-    expect(large.body.members.progress[0].mid.counts.student).toBe(1);
+    // One page of 50 rows, whatever the class size: the page's weight does not grow with the class.
+    expect(large.body.members.progress.rows).toHaveLength(50);
+    expect(large.body.members.progress.page).toEqual({ page: 1, pages: 10, total: 500, from: 1, to: 50 });
+    expect(large.body.members.progress.rows[0].mid.counts.student).toBe(1);
     expect(large.count).toBe(small.count);
+    // The last page, and a page past the end (which shows the last one).
+    const last = await (await open(bigClass.id, laerer1, "?sort=name&dir=asc&page=10")).json();
+    expect(last.members.progress.page).toEqual({ page: 10, pages: 10, total: 500, from: 451, to: 500 });
+    const beyond = await (await open(bigClass.id, laerer1, "?page=99")).json();
+    expect(beyond.members.progress.page.page).toBe(10);
+    const names = new Set([...large.body.members.progress.rows, ...last.members.progress.rows].map((r: Row) => r.displayName));
+    expect(names.size).toBe(100);
     // Session, access check, header, schemes, overview, supervisors: a handful, not one per student.
     expect(small.count).toBeLessThan(15);
   });

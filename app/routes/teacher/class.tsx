@@ -19,7 +19,7 @@ import { deadlineText } from "~/services/placements";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
-import { requireClassAccess, requireClassTeacher, halfProgress, joinClassAsTeacher, leaveClass, readSort, teacherClassPage, type AuthorCounts, type HalfProgress, type SortDirection, type SortKey } from "~/services/placements/index.server";
+import { requireClassAccess, requireClassTeacher, halfProgress, joinClassAsTeacher, leaveClass, progressPage, readSort, teacherClassPage, type AuthorCounts, type HalfProgress, type ProgressPage, type ProgressRow, type SortDirection, type SortKey } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
@@ -32,7 +32,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const classId = idParam(params.classId);
   const db = await getDb();
   const access = await requireClassAccess(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
-  const { sort, dir } = readSort(new URL(request.url).searchParams);
+  const query = new URL(request.url).searchParams;
+  const { sort, dir } = readSort(query);
   const page = await teacherClassPage(db, { classId, viewerUserId: session.user.id, access, sort, dir });
   if (!page) notFound();
   const { header, half, members, formCount, deadlinePassed } = page;
@@ -61,17 +62,29 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
             advisorName: s.advisorName,
           })),
           supervisors: members.supervisors,
-          progress: members.progress.map((row) => ({
-            userId: row.userId,
-            displayName: row.displayName,
-            isActive: row.isActive,
-            teacherName: row.teacherName,
-            advisorName: row.advisorName,
-            mid: { counts: row.mid, state: state(row.mid, true) },
-            end: { counts: row.end, state: state(row.end, false) },
-          })),
+          // One page of the sorted overview: the page costs the same whatever the class size.
+          progress: progressView(progressPage(members.progress, query), state),
         }
       : null,
+  };
+}
+
+function progressView(
+  shown: ProgressPage<ProgressRow>,
+  state: (counts: AuthorCounts, isMid: boolean) => HalfProgress,
+) {
+  const { rows, ...page } = shown;
+  return {
+    page,
+    rows: rows.map((row) => ({
+      userId: row.userId,
+      displayName: row.displayName,
+      isActive: row.isActive,
+      teacherName: row.teacherName,
+      advisorName: row.advisorName,
+      mid: { counts: row.mid, state: state(row.mid, true) },
+      end: { counts: row.end, state: state(row.end, false) },
+    })),
   };
 }
 
@@ -125,7 +138,8 @@ async function subjectOf(db: Db, classId: number): Promise<string> {
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];
-type ProgressRowData = NonNullable<LoaderData["members"]>["progress"][number];
+type ProgressRowData = NonNullable<LoaderData["members"]>["progress"]["rows"][number];
+type ProgressPageData = NonNullable<LoaderData["members"]>["progress"]["page"];
 
 const STATE_TAG: Record<Exclude<HalfProgress, "none">, TagVariant> = { done: "success", behind: "warning", open: "neutral" };
 
@@ -211,14 +225,15 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
           </p>
 
           <h2 id="progress">{t("class.progress.heading")}</h2>
-          {members.progress.length === 0 ? (
+          {members.progress.page.total === 0 ? (
             <p>{t("class.progress.none")}</p>
           ) : (
             <>
               <p>{t("class.progress.intro")}</p>
               <ProgressTable
                 classId={classId}
-                rows={members.progress}
+                rows={members.progress.rows}
+                page={members.progress.page}
                 formCount={loaderData.formCount}
                 sort={loaderData.sort}
                 dir={loaderData.dir}
@@ -261,12 +276,14 @@ const COLUMNS: SortKey[] = ["name", "teacher", "supervisor", "mid", "end"];
 function ProgressTable({
   classId,
   rows,
+  page,
   formCount,
   sort,
   dir,
 }: {
   classId: number;
   rows: ProgressRowData[];
+  page: ProgressPageData;
   formCount: { mid: number; end: number };
   sort: SortKey;
   dir: SortDirection;
@@ -285,7 +302,9 @@ function ProgressTable({
     const next: SortDirection = key === sort && dir === "asc" ? "desc" : "asc";
     return { search: `?sort=${key}&dir=${next}`, hash: "progress" };
   };
+  const pageHref = (n: number) => ({ search: `?sort=${sort}&dir=${dir}&page=${n}`, hash: "progress" });
   return (
+    <>
     <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
       <table className="ui-table teacher-progress">
         <caption id={captionId} className="ui-table__caption ui-visually-hidden">
@@ -334,6 +353,22 @@ function ProgressTable({
         </tbody>
       </table>
     </div>
+    {page.pages > 1 ? (
+      <nav className="ui-pagination teacher-progress__pages" aria-label={t("class.progress.pages")}>
+        <p className="ui-pagination__status">{t("class.progress.shown", { from: page.from, to: page.to, total: page.total })}</p>
+        {page.page > 1 ? (
+          <Link to={pageHref(page.page - 1)} rel="prev" preventScrollReset className="ui-button ui-button--secondary ui-pagination__link">
+            {t("class.progress.previous")}
+          </Link>
+        ) : null}
+        {page.page < page.pages ? (
+          <Link to={pageHref(page.page + 1)} rel="next" preventScrollReset className="ui-button ui-button--secondary ui-pagination__link">
+            {t("class.progress.next")}
+          </Link>
+        ) : null}
+      </nav>
+    ) : null}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 // The placements domain's public surface for server code: loaders, actions and other domains' services.
-export { halfProgress, readSort } from "./class-progress.server";
-export type { AuthorCounts, HalfProgress, SortDirection, SortKey } from "./class-progress.server";
+export { halfProgress, progressPage, PROGRESS_PAGE_SIZE, readSort } from "./class-progress.server";
+export type { AuthorCounts, HalfProgress, ProgressPage, ProgressRow, SortDirection, SortKey } from "./class-progress.server";
 export { STUDENT_PICKER_PAGE_SIZE, STUDENT_SEARCH_MAX_LENGTH, addSupervisor, studentPicker, takeStudentsAsTeacher, welcomeMail } from "./class-staffing.server";
 export { INVITATION_TTL_MS, acceptInvitation, createInvitation, invitationStatus, lookUpInvitation } from "./invitations.server";
 export { adminOverview, classesOfStudent, classesOfTeacher, splitByCurrent } from "./overview.server";

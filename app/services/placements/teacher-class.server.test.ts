@@ -10,7 +10,7 @@ import { answerSets, assignments, auditEvents, classAdvisors, classTeachers, for
 import { ROLE } from "~/services/identity";
 import { joinClassAsTeacher, leaveClass, otherClassesThisSemester, supervisorsOfClass, teacherClassPage } from "./teacher-class.server";
 import { addSupervisor, studentPicker, takeStudentsAsTeacher, welcomeMail } from "./class-staffing.server";
-import { halfProgress, progressOverview, readSort, sortProgress, type ProgressRow } from "./class-progress.server";
+import { halfProgress, progressOverview, progressPage, readSort, sortProgress, type ProgressRow } from "./class-progress.server";
 
 let database: Database;
 const today = "2026-11-22";
@@ -396,5 +396,25 @@ describe("adding a supervisor", () => {
     expect(mail.text).toContain("Ingrid Haugen");
     expect(mail.text).toContain("Vipps");
     expect(mail.text).toContain("+4798765432");
+  });
+});
+
+describe("a page of the progress overview", () => {
+  const rows = Array.from({ length: 120 }, (_, i) => i + 1);
+  const page = (query: string) => progressPage(rows, new URLSearchParams(query), 50);
+
+  test("the first page without ?page, the asked page, the last for a page past the end", () => {
+    expect(page("")).toMatchObject({ page: 1, pages: 3, total: 120, from: 1, to: 50 });
+    expect(page("").rows).toEqual(rows.slice(0, 50));
+    expect(page("page=3")).toMatchObject({ page: 3, from: 101, to: 120, rows: rows.slice(100) });
+    expect(page("page=9").page).toBe(3);
+  });
+
+  test.each(["page=0", "page=-2", "page=1.5", "page=x", "page="])("%s is the first page", (query) => {
+    expect(page(query).page).toBe(1);
+  });
+
+  test("no rows: one empty page", () => {
+    expect(progressPage([], new URLSearchParams("page=4"))).toEqual({ rows: [], page: 1, pages: 1, total: 0, from: 0, to: 0 });
   });
 });
