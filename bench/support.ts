@@ -19,6 +19,8 @@ export const BENCH_SESSION_SECRET = "bench-session-secret-0123456789abcdefghij";
 
 export interface BenchServer {
   base: string;
+  /** The server's (primary) process. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startBenchServer(url: string, dir: string, port: number): 
   }
   return {
     base,
+    pid: server.pid!,
     async stop() {
       server.kill("SIGTERM");
       await new Promise((resolve) => server.once("exit", resolve));

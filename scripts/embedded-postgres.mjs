@@ -4,7 +4,8 @@
 // database to try Praksis, and the app always talks to the engine it runs on in production.
 //
 // - data in one folder (`./data/postgres` for the app), credentials generated once and kept beside
-//   it with mode 0600, listening on 127.0.0.1 only (no Unix socket), password authentication;
+//   it with mode 0600, listening on a Unix socket in that folder and on 127.0.0.1 only, password
+//   authentication;
 // - a server left running by an app that was killed (its postmaster.pid) is stopped first, so there
 //   is never a second server on the same folder;
 // - a server that dies is reported and started again (the app answers 503 meanwhile);
@@ -273,12 +274,19 @@ export async function startEmbeddedPostgres(options) {
   }
 
   const port = options.port ?? (Number(process.env.EMBEDDED_POSTGRES_PORT) || (await freePort()));
-  const url = `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/${database}`;
+  // The app connects through a Unix socket in the data folder (only the server's user, and root, can
+  // reach it): a quarter less CPU per query than loopback TCP (issue 22). Where there is none
+  // (Windows) or its path would be too long for one (about 104 bytes), over 127.0.0.1.
+  const socketDir = process.platform !== "win32" && `${dataDir}/.s.PGSQL.${port}`.length < 100 ? dataDir : null;
+  const password = encodeURIComponent(credentials.password);
+  const url = socketDir
+    ? `postgres://${credentials.user}:${password}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
+    : `postgres://${credentials.user}:${password}@127.0.0.1:${port}/${database}`;
   const args = [
     "-D", dataDir,
     "-c", "listen_addresses=127.0.0.1",
     "-c", `port=${port}`,
-    "-c", "unix_socket_directories=",
+    "-c", `unix_socket_directories=${socketDir ?? ""}`,
     "-c", `max_connections=${options.maxConnections ?? 200}`,
     "-c", "log_min_messages=warning",
     "-c", "log_line_prefix=",
@@ -338,7 +346,7 @@ export async function startEmbeddedPostgres(options) {
       if (server.exitCode !== null || server.signalCode !== null) {
         throw new EmbeddedPostgresError(`[db] the embedded PostgreSQL server in ${dataDir} exited at start:\n${output.join("")}`);
       }
-      const client = new pg.Client({ host: "127.0.0.1", port, user: credentials.user, password: credentials.password, database: "postgres" });
+      const client = new pg.Client({ host: socketDir ?? "127.0.0.1", port, user: credentials.user, password: credentials.password, database: "postgres" });
       client.on("error", () => {});
       try {
         await client.connect();
@@ -346,7 +354,7 @@ export async function startEmbeddedPostgres(options) {
       } catch (error) {
         await client.end().catch(() => {});
         // Not listening yet, or listening but still starting or recovering (57P03): asked again.
-        if (!["ECONNREFUSED", "ECONNRESET", "57P03"].includes(error?.code)) throw error;
+        if (!["ECONNREFUSED", "ECONNRESET", "ENOENT", "57P03"].includes(error?.code)) throw error;
       }
       if (Date.now() > until) throw new EmbeddedPostgresError(`[db] the embedded PostgreSQL server in ${dataDir} was not ready in ${ms / 1000} s:\n${output.join("")}`);
       await sleep(25);

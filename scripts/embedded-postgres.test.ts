@@ -49,21 +49,27 @@ const alive = (pid: number) => {
   }
 };
 
-test("a new cluster: generated credentials kept with mode 0600, password required, listening on 127.0.0.1 only, the database made", async () => {
+test("a new cluster: generated credentials kept with mode 0600, password required, on a socket in its folder and 127.0.0.1 only, the database made", async () => {
   const dir = folder();
   const server = await started({ dataDir: path.join(dir, "postgres"), database: "praksis" });
   const credentialsFile = path.join(dir, "postgres-credentials.json");
   expect(fs.statSync(credentialsFile).mode & 0o777).toBe(0o600);
   const credentials = JSON.parse(fs.readFileSync(credentialsFile, "utf8"));
   expect(credentials.password.length).toBeGreaterThanOrEqual(32);
-  expect(server.url).toBe(`postgres://praksis:${encodeURIComponent(credentials.password)}@127.0.0.1:${server.port}/praksis`);
-  const [settings] = await query(server.url, "select current_database() as db, current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets");
-  expect(settings).toEqual({ db: "praksis", listen: "127.0.0.1", sockets: "" });
+  const socketDir = path.join(dir, "postgres");
+  expect(server.url).toBe(`postgres://praksis:${encodeURIComponent(credentials.password)}@localhost:${server.port}/praksis?host=${encodeURIComponent(socketDir)}`);
+  const [settings] = await query(server.url, "select current_database() as db, current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets, inet_client_addr() as client");
+  // The app's connection comes through the socket in the data folder (no client address).
+  expect(settings).toEqual({ db: "praksis", listen: "127.0.0.1", sockets: socketDir, client: null });
+  const tcp = `postgres://praksis:${encodeURIComponent(credentials.password)}@127.0.0.1:${server.port}/praksis`;
+  expect(await query(tcp, "select inet_client_addr()::text as client")).toEqual([{ client: "127.0.0.1/32" }]);
   // Searches ignore case beyond ASCII (a name search for "ødegård" finds "Ødegård").
   expect(await query(server.url, "select lower('ØDEGÅRD') as lower, 'Ødegård' ilike '%ødeg%' as found")).toEqual([{ lower: "ødegård", found: true }]);
-  const wrong = new URL(server.url);
-  wrong.password = "not-the-password";
-  await expect(query(wrong.toString(), "select 1")).rejects.toThrow(/password authentication failed/);
+  for (const address of [tcp, server.url]) {
+    const wrong = new URL(address);
+    wrong.password = "not-the-password";
+    await expect(query(wrong.toString(), "select 1")).rejects.toThrow(/password authentication failed/);
+  }
   if (process.getuid?.() === 0) {
     // As root the server runs as an unprivileged user, and owns its folder.
     expect(fs.statSync(path.join(dir, "postgres")).uid).not.toBe(0);
@@ -77,7 +83,7 @@ test("started again on the same folder, the cluster keeps its data and its crede
   await query(first.url, "create table kept (n int); insert into kept values (42)");
   await first.stop();
   const second = await started({ dataDir });
-  expect(second.url.replace(/:\d+\//, ":PORT/")).toBe(first.url.replace(/:\d+\//, ":PORT/"));
+  expect(second.url.replace(/\d{4,5}/g, "PORT")).toBe(first.url.replace(/\d{4,5}/g, "PORT"));
   expect(await query(second.url, "select n from kept")).toEqual([{ n: 42 }]);
 });
 

@@ -17,7 +17,8 @@
 // the class overview, a student, the student's results and signing form; supervisors their home,
 // the class, a student and the signing form, and sign it where it waits for them; the administrator
 // downloads the semester CSV once a minute. Each step reports req/s, errors and p50/p95/p99 per
-// route; the capacity is the largest user count with every route's p95 ≤ 200 ms and no errors.
+// route; the capacity is the largest user count with no errors and p95 ≤ 200 ms on every page and
+// save (the two downloads, the CSV and the PDF, have targets of their own: `npm run bench`).
 // Finally each page alone, and the throughput of the heaviest page against a minimal one.
 //
 // The app runs on its embedded PostgreSQL (as `npm start` does); --pg on a PostgreSQL server of its
@@ -105,6 +106,10 @@ async function timed(route, url, init = {}, expected = null) {
   }
 }
 
+// Downloads are judged by their own targets (the semester CSV of 5,000 students in ≤ 2 s, a
+// full-record PDF in ≤ 300 ms: `npm run bench`), not by the 200 ms of pages and saves.
+const DOWNLOADS = new Set(["GET semester CSV (admin)", "GET full-record PDF (student)"]);
+
 function figures(map, seconds) {
   const lines = [];
   let total = 0;
@@ -113,7 +118,7 @@ function figures(map, seconds) {
   for (const [name, r] of [...map].sort((a, b) => a[0].localeCompare(b[0]))) {
     const sorted = r.times.toSorted((a, b) => a - b);
     const p95 = percentile(sorted, 0.95);
-    worstP95 = Math.max(worstP95, p95);
+    if (!DOWNLOADS.has(name)) worstP95 = Math.max(worstP95, p95);
     total += r.times.length;
     errors += r.errors;
     const failed = r.errors ? ` errors ${r.errors} (${[...r.statuses].map(([s, c]) => `${s}×${c}`).join(", ")})` : "";
@@ -354,7 +359,7 @@ try {
     const seconds = (performance.now() - began) / 1000;
     const f = figures(routes, seconds);
     results.push({ count, ...f, seconds, held: f.errors === 0 && f.worstP95 <= LIMIT_P95 });
-    console.log(`[load] ${kind}, ${count} users working for ${seconds.toFixed(0)} s: ${f.total} requests, ${(f.total / seconds).toFixed(1)} req/s, ${f.errors} errors; worst route p95 ${f.worstP95.toFixed(0)} ms`);
+    console.log(`[load] ${kind}, ${count} users working for ${seconds.toFixed(0)} s: ${f.total} requests, ${(f.total / seconds).toFixed(1)} req/s, ${f.errors} errors; worst p95 of a page or save ${f.worstP95.toFixed(0)} ms`);
     for (const line of f.lines) console.log(line);
   }
   stopAll = true;
@@ -391,7 +396,7 @@ try {
 
   // ─── report ───────────────────────────────────────────────────────────────
   console.log(`[load] ${kind}: ${sessions.size} of ${people.length + 1} users logged in (${loginFailures} log-ins failed); ${conflicts} autosave conflicts, ${sent} forms sent, ${signed} signing forms signed`);
-  console.log("  users  req/s  errors  worst p95 (ms)  held (p95 ≤ 200 ms on every route, 0 errors)");
+  console.log("  users  req/s  errors  worst p95 (ms)  held (p95 ≤ 200 ms on every page and save, 0 errors)");
   for (const r of results) {
     console.log(`  ${String(r.count).padStart(5)} ${(r.total / r.seconds).toFixed(1).padStart(6)} ${String(r.errors).padStart(7)} ${r.worstP95.toFixed(0).padStart(15)}  ${r.held ? "yes" : "no"}`);
   }

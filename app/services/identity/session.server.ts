@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, lt, or } from "drizzle-orm";
+import { and, eq, lt, or, sql } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
 import { privacyAcceptances, sessions, userRoles, users } from "~/services/platform/db/schema";
 import { resolveActiveRole, type RoleId } from "./roles";
@@ -42,6 +42,36 @@ export interface CurrentSession {
   expiresAt: Date;
 }
 
+/**
+ * Every request reads its session: one prepared statement (built once per database, planned once
+ * per connection) for the session, its user, the user's roles and the privacy acceptance, instead of
+ * two statements built anew on each request (issue 22).
+ */
+function makeSessionQuery(db: Db) {
+  return db
+    .select({
+      session: sessions,
+      user: users,
+      acceptedAt: privacyAcceptances.acceptedAt,
+      roles: sql<number[]>`array(select ${userRoles.roleId} from ${userRoles} where ${userRoles.userId} = ${users.id})`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(
+      privacyAcceptances,
+      and(eq(privacyAcceptances.userId, sessions.userId), eq(privacyAcceptances.policyVersion, sql.placeholder("policyVersion"))),
+    )
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare("praksis_load_session");
+}
+const sessionQueries = new WeakMap<Db, ReturnType<typeof makeSessionQuery>>();
+function sessionQuery(db: Db): ReturnType<typeof makeSessionQuery> {
+  let query = sessionQueries.get(db);
+  if (!query) sessionQueries.set(db, (query = makeSessionQuery(db)));
+  return query;
+}
+
 async function rolesOf(db: Db, userId: number): Promise<number[]> {
   const rows = await db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId));
   return rows.map((r) => r.roleId);
@@ -81,22 +111,13 @@ export async function loadSession(
   now = new Date(),
 ): Promise<CurrentSession | null> {
   const id = sessionIdOf(token);
-  const [row] = await db
-    .select({ session: sessions, user: users, acceptedAt: privacyAcceptances.acceptedAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(
-      privacyAcceptances,
-      and(eq(privacyAcceptances.userId, sessions.userId), eq(privacyAcceptances.policyVersion, policyVersion)),
-    )
-    .where(eq(sessions.id, id))
-    .limit(1);
+  const [row] = await sessionQuery(db).execute({ id, policyVersion });
   if (!row) return null;
   if (!isSessionLive(row.session, now) || !row.user.isActive) {
     await db.delete(sessions).where(eq(sessions.id, id));
     return null;
   }
-  const roles = await rolesOf(db, row.user.id);
+  const roles = row.roles;
   const activeRole = resolveActiveRole(roles, row.session.activeRoleId);
   let expiresAt = row.session.expiresAt;
   if (now.getTime() - row.session.lastSeenAt.getTime() >= SESSION_TOUCH_MS || activeRole !== row.session.activeRoleId) {

@@ -296,6 +296,9 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
 
 // ─── The documents ───────────────────────────────────────────────────────────
 
+/** Lets the event loop serve what waits (other requests) before the next part of a long document. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A form without answers, for printing or preparing: its groups, questions, answer boxes and help texts. */
 export async function emptyFormDocument(form: FormForAnswering, s: DocumentSettings): Promise<Buffer<ArrayBuffer>> {
   const { t } = s;
@@ -382,6 +385,9 @@ export async function fullRecordDocument(record: FullRecord, s: DocumentSettings
   });
   if (record.results.length === 0) w.paragraph(t("full.noForms"));
   for (const results of record.results) {
+    // A full record is many pages of tables: written a form at a time, letting the requests that
+    // wait on this process in between, so one download does not hold up everyone's pages.
+    await nextTurn();
     w.section(() => {
       w.heading(2, results.form.name);
       writeResults(w, results, s, 3);
@@ -397,5 +403,6 @@ export async function fullRecordDocument(record: FullRecord, s: DocumentSettings
     if (record.signingForm) writeSigningForm(w, record.signingForm, s, 3);
     else w.paragraph(t("full.noSigningForm"));
   });
+  await nextTurn();
   return w.finish();
 }
