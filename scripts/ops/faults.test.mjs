@@ -97,6 +97,8 @@ async function autosaveUntilKilled(base, students, killAfter, kill) {
   const writers = students.flatMap((s) => [...s.page.answers].map(([questionId, a]) => ({ s, questionId, base: a.base, acked: 0, sent: 0 })));
   let acknowledged = 0;
   let killed = null;
+  // What the writers got once the kill was under way (a status, or "socket" for no answer).
+  const afterKill = [];
   await Promise.all(
     writers.map(async (w, index) => {
       for (let seq = 1; ; seq++) {
@@ -116,7 +118,11 @@ async function autosaveUntilKilled(base, students, killAfter, kill) {
           w.acked = seq;
           acknowledged++;
         } catch (error) {
-          if (killed) return; // the server is gone: this save was not acknowledged
+          if (killed) {
+            // This save was not acknowledged.
+            afterKill.push(response?.status ?? "socket");
+            return;
+          }
           throw error;
         }
         if (acknowledged >= killAfter && !killed) killed = kill();
@@ -124,13 +130,13 @@ async function autosaveUntilKilled(base, students, killAfter, kill) {
     }),
   );
   await killed;
-  return writers.map((w, index) => ({ ...w, index }));
+  return { writers: writers.map((w, index) => ({ ...w, index })), afterKill };
 }
 
 async function killAndRecover({ server, restart, outbox, kill = () => server.kill("SIGKILL") }) {
   const students = await logInStudents(server, outbox);
   assert.ok(students.length >= 4, `students with an open form: ${students.length}`);
-  const writers = await autosaveUntilKilled(server.base, students, 80, kill);
+  const { writers, afterKill } = await autosaveUntilKilled(server.base, students, 80, kill);
   const acknowledged = writers.reduce((n, w) => n + w.acked, 0);
   assert.ok(acknowledged >= 80 && writers.every((w) => w.acked > 0), "every writer had saves acknowledged before the kill");
   const again = await restart();
@@ -146,7 +152,7 @@ async function killAndRecover({ server, restart, outbox, kill = () => server.kil
     }
   }
   assert.deepEqual(lost, [], "acknowledged saves missing after SIGKILL and restart");
-  return { writers: writers.length, acknowledged };
+  return { writers: writers.length, acknowledged, afterKill };
 }
 
 describe("SIGKILL during an autosave load", () => {
@@ -192,6 +198,9 @@ describe("SIGKILL during an autosave load", () => {
       },
     });
     assert.equal(server.child.exitCode, null, "the app kept running");
+    // While the database was down the saves were answered, with a 503 (never a 500 as for a bug).
+    assert.ok(result.afterKill.length > 0, "saves were refused while the database was down");
+    assert.deepEqual([...new Set(result.afterKill)], [503]);
     assert.notEqual(embeddedPostgresPid(dir), killed);
     assert.match(server.output.join(""), /the embedded PostgreSQL server stopped unexpectedly \(SIGKILL\)/);
     console.log(`[faults] embedded, database server killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);

@@ -66,6 +66,8 @@ test("connection failures are told apart from faults of a statement, and become 
   expect(isConnectionError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);
   expect(isConnectionError(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }))).toBe(true);
   expect(isConnectionError(new Error("Connection terminated unexpectedly"))).toBe(true);
+  // The embedded server's Unix socket is gone while it is down.
+  expect(isConnectionError(Object.assign(new Error("connect ENOENT /srv/praksis/data/postgres/.s.PGSQL.5433"), { code: "ENOENT" }))).toBe(true);
   expect(isConnectionError(new AggregateError([Object.assign(new Error("x"), { code: "ECONNREFUSED" })]))).toBe(true);
   expect(isConnectionError(Object.assign(new Error('duplicate key value violates unique constraint "users_email_lower_unique"'), { code: "23505" }))).toBe(false);
   expect(isConnectionError("ECONNREFUSED")).toBe(false);

@@ -31,8 +31,9 @@ export function databaseUnavailable(): Response {
   });
 }
 
-// Errors that mean "no connection to the server", not a fault of the statement.
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
+// Errors that mean "no connection to the server", not a fault of the statement. ENOENT: the Unix
+// socket of the embedded server is gone while the server is down (only pool errors are asked).
+const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOENT", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
 
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
