@@ -74,6 +74,7 @@ async function primary() {
   const shutdown = async (code = 0) => {
     if (stopping) return;
     stopping = true;
+    database?.stopping();
     const exits = forks.map((child) => new Promise((resolve) => child.process.exitCode !== null ? resolve() : child.once("exit", resolve)));
     for (const child of forks) child.process.kill("SIGTERM");
     const timer = setTimeout(() => forks.forEach((child) => child.process.kill("SIGKILL")), 8_000);

@@ -22,6 +22,7 @@ let stopping = false;
 const stop = async (code) => {
   if (stopping) return;
   stopping = true;
+  database?.stopping();
   if (child.exitCode === null) child.kill("SIGTERM");
   await database?.stop();
   process.exit(code);

@@ -10,6 +10,7 @@ export interface EmbeddedPostgres {
   credentials: { user: string; password: string };
   readonly pid: number | undefined;
   crash(signal?: NodeJS.Signals): void;
+  stopping(): void;
   stop(): Promise<void>;
 }
 export declare function startEmbeddedPostgres(options: {

@@ -399,6 +399,13 @@ export async function startEmbeddedPostgres(options) {
       if (options.restart === false) stopping = true;
       child.kill(signal);
     },
+    /**
+     * Says the app is stopping, before its processes let go of the database: Ctrl-C reaches the
+     * server too (one process group), and its shutdown is then expected, not reported.
+     */
+    stopping() {
+      stopping = true;
+    },
     /** Fast shutdown: open connections are cut, everything committed is on disk. */
     async stop() {
       stopping = true;

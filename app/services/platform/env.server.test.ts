@@ -77,6 +77,11 @@ test("in production the outbox page is open only for the demo: a real deployment
   expect(parseEnv({ NODE_ENV: "development", SEED_DEMO: "false" }).devOutbox).toBe(true);
 });
 
+test("mail without SMTP_URL goes to DATA_DIR/outbox unless OUTBOX_DIR says otherwise", () => {
+  expect(parseEnv({ DATA_DIR: "/srv/praksis/" }).OUTBOX_DIR).toBe("/srv/praksis/outbox");
+  expect(parseEnv({ DATA_DIR: "/srv/praksis", OUTBOX_DIR: "/var/mail/praksis" }).OUTBOX_DIR).toBe("/var/mail/praksis");
+});
+
 test("an empty DATABASE_URL means the embedded database", () => {
   expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
   expect(parseEnv({ DATABASE_URL: "" }).embedded).toBe(true);

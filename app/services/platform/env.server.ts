@@ -41,7 +41,8 @@ export const envSchema = z
       .optional()
       .or(z.literal("").transform(() => undefined)),
     MAIL_FROM: z.string().min(3).default("Praksis <noreply@praksis.example.org>"),
-    OUTBOX_DIR: z.string().min(1).default("./data/outbox"),
+    // Default: DATA_DIR/outbox.
+    OUTBOX_DIR: z.string().min(1).optional(),
     OTP_LOGIN_ROLES: z
       .string()
       .default("Admin,Student,Teacher,Advisor")
@@ -89,6 +90,7 @@ export const envSchema = z
       ...env,
       isProduction: env.NODE_ENV === "production",
       embedded,
+      OUTBOX_DIR: env.OUTBOX_DIR ?? `${env.DATA_DIR.replace(/\/+$/, "")}/outbox`,
       seedDemo,
       // /dev/outbox lists mails written to the local outbox, log-in codes included: outside
       // development only for the demo (whose log-ins are public anyway), unless asked for.
