@@ -320,9 +320,10 @@ describe("two clustered instances on one PostgreSQL", () => {
       app({ port: portA, dir: dirA, databaseUrl: postgres.url, env }),
       app({ port: portB, dir: dirB, databaseUrl: postgres.url, env }),
     ]);
-    // Each instance says it runs two app processes once the second has started too.
+    // Each instance says it runs two app processes once the second has started too. The second starts
+    // after the first has migrated and seeded: on a busy 2-core machine that can take a while.
     for (const server of [a, b]) {
-      for (let i = 0; i < 100 && !/2 app processes/.test(server.output.join("")); i++) await sleep(100);
+      for (let i = 0; i < 600 && !/2 app processes/.test(server.output.join("")); i++) await sleep(100);
       assert.match(server.output.join(""), /2 app processes/);
     }
     const outboxA = new Outbox(a.outboxDir);
