@@ -54,8 +54,14 @@ types() { npx react-router typegen && npx tsc; }
 css() { npx stylelint "app/**/*.css"; }
 build() {
   # The production build with its service worker, shared by the checks below, the fault tests and e2e;
-  # then no page's first load over budget, and nothing in the built CSS that the grade-X browsers lack.
-  npm run build && node scripts/check-weight.mjs && node scripts/check-built-css.mjs
+  # it prints no warning (rolldown's [CODE] warnings, React Router's future flags, Vite's deprecations).
+  # Then no page's first load over budget, and nothing in the built CSS that the grade-X browsers lack.
+  npm run build 2>&1 | tee "$reports/build-output.log"
+  if grep -nE '\[[A-Z]+(_[A-Z]+)+\]|Future Flag Warning|is deprecated|\(!\)|npm warn' "$reports/build-output.log"; then
+    echo "The build printed the warnings above; a build has none." >&2
+    return 1
+  fi
+  node scripts/check-weight.mjs && node scripts/check-built-css.mjs
 }
 
 faults() { node --test --test-reporter=spec scripts/ops/faults.test.mjs; }
