@@ -22,7 +22,8 @@ const sources = Math.max(
 const built = fs.existsSync(serverBuild) ? fs.statSync(serverBuild).mtimeMs : 0;
 if (built < sources) {
   console.info("[start] Building the app (first start or changed sources)…");
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+  // The same build as `npm run build` (package.json), so it prints no warning either (ADR 0014).
+  const result = spawnSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 // The service worker is written into the build after it (ADR 0011); also for a build made by `npx react-router build`.
