@@ -22,7 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { t } = getInstance(context);
   const title = t(outcome.title.key as never, outcome.title.values) as string;
   const query = outcome.redirectTo ? `?redirectTo=${encodeURIComponent(outcome.redirectTo)}` : "";
-  const headers = new Headers({ "Cache-Control": "no-store" });
+  // The removed state cookies (like every page's, the answer is not cached: the security middleware).
+  const headers = new Headers();
   for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
   return data(
     {
