@@ -335,8 +335,9 @@ const REFUSED_AT_PROVIDER = new Set([
 /**
  * The HTTP status of the callback page: 403 when someone said no (the person at the provider, or
  * Praksis to a person it does not let in), 400 for an answer that cannot be used (no code, a state
- * that does not match or has expired, a code the provider refuses), 502 when the provider answered
- * with an error or something that does not verify, 503 when it (or Feide's groups API) is down.
+ * that does not match or has expired, a code the provider refuses), 502 when the provider reports
+ * an error of its own or answers with something that does not verify, 503 when it (or Feide's groups
+ * API, for a first-time student) cannot be reached or says it is unavailable.
  */
 export function failureStatus(error: OidcError | ProviderLoginRefused): number {
   if (error instanceof ProviderLoginRefused) return error.reason === "memberships_unavailable" ? 503 : 403;
