@@ -43,6 +43,25 @@ async function primary() {
     }
   }
 
+  // The demo's own Feide and Vipps (scripts/demo-providers.mjs): started here once, their settings
+  // passed on to the app processes; not outside the demo, nor for a provider that is configured.
+  let demoProviders = null;
+  const { demoProviderKinds, startDemoProviders } = await import("./scripts/demo-providers.mjs");
+  const kinds = demoProviderKinds(process.env);
+  if (kinds.length > 0) {
+    const appPort = Number(process.env.PORT ?? 3000);
+    try {
+      demoProviders = await startDemoProviders({ kinds, appPort, appUrl: process.env.APP_URL });
+      Object.assign(process.env, demoProviders.env);
+      for (const [kind, peer] of Object.entries(demoProviders.peers)) {
+        console.info(`[demo] a demo ${kind === "feide" ? "Feide" : "Vipps"} (not the real one) on ${peer.issuer}: its button on the log-in page lets you pick a person`);
+      }
+    } catch (error) {
+      // The demo goes on without them: the log-in page then says the provider is not set up.
+      console.warn(`[demo] the demo Feide and Vipps could not start: ${error instanceof Error ? error.message : error}`);
+    }
+  }
+
   const workers = Math.max(1, Number(process.env.WEB_CONCURRENCY) || os.availableParallelism());
   // `npm run profile` (PRAKSIS_CPU_PROFILE_DIR): every app process writes a CPU profile when it ends.
   const profileDir = process.env.PRAKSIS_CPU_PROFILE_DIR;
@@ -80,6 +99,7 @@ async function primary() {
     const timer = setTimeout(() => forks.forEach((child) => child.process.kill("SIGKILL")), 8_000);
     await Promise.all(exits);
     clearTimeout(timer);
+    await demoProviders?.close();
     await database?.stop();
     process.exit(code);
   };

@@ -31,9 +31,12 @@ test("a first-time Feide student with a course membership gets a user", async ({
 
 test("someone Feide knows but Praksis does not is told why, and is not logged in", async ({ page }, testInfo) => {
   await signInAtProvider(page, "Feide", "ukjent.ansatt");
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).toHaveURL(/\/feide-success\?/);
+  await expect(page.getByRole("heading", { level: 1, name: "Innloggingen med Feide ble ikke fullført" })).toBeVisible();
   await expect(page.getByText("Du er logget inn i Feide, men har ingen bruker i Praksis ennå.", { exact: false })).toBeVisible();
   await checkPage(page, testInfo, "feide-refused");
+  await page.getByRole("link", { name: "Tilbake til innloggingen" }).click();
+  await expect(page.getByRole("button", { name: "Logg inn med Feide" })).toBeVisible();
   await page.goto("/student");
   await expect(page).toHaveURL(/\/\?redirectTo=%2Fstudent$/);
 });
@@ -50,17 +53,28 @@ test("a supervisor logs in with Vipps by phone number", async ({ page }, testInf
   await checkPage(page, testInfo, "vipps-supervisor-home");
 });
 
-test("Vipps errors are explained on the log-in page", async ({ page }) => {
+test("cancelling at Vipps is a page that says so, with the way back to log-in", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Logg inn med Vipps" }).click();
+  const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/vipps-success");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  expect((await answer).status()).toBe(403);
+  await expect(page).toHaveURL(/\/vipps-success\?error=access_denied/);
+  await expect(page.getByRole("heading", { level: 1, name: "Du avbrøt innloggingen med Vipps" })).toBeVisible();
+  await expect(page.getByText("Du avbrøt innloggingen i Vipps", { exact: false })).toBeVisible();
+  await expect(page).toHaveTitle(/^Du avbrøt innloggingen med Vipps – /);
+  await checkPage(page, testInfo, "vipps-cancelled");
+  await page.getByRole("link", { name: "Tilbake til innloggingen" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("button", { name: "Logg inn med Vipps" })).toBeVisible();
+});
+
+test("Vipps errors are explained on the callback page", async ({ page }) => {
   await signInAtProvider(page, "Vipps", "error:outdated_app_version");
   await expect(page.getByText("Vipps-appen din er for gammel.", { exact: false })).toBeVisible();
 
   await signInAtProvider(page, "Vipps", "error:teapot_error");
   await expect(page.getByText("Vipps svarte med en feil (teapot_error): Test error teapot_error")).toBeVisible();
-
-  await page.goto("/");
-  await page.getByRole("button", { name: "Logg inn med Vipps" }).click();
-  await page.getByRole("button", { name: "Cancel" }).click();
-  await expect(page.getByText("Du avbrøt innloggingen i Vipps", { exact: false })).toBeVisible();
 
   await signInAtProvider(page, "Vipps", "student13");
   await expect(page.getByText("Vipps-innlogging er for praksisveiledere.", { exact: false })).toBeVisible();
@@ -76,11 +90,12 @@ test("a tampered or replayed callback gives a clear message and no session", asy
   await expect(page.getByLabel("Username")).toBeVisible();
   const authorization = new URL(seen.find((u) => u.includes("/oauth/authorization?"))!);
   const state = authorization.searchParams.get("state")!;
-  await page.goto(`/feide-success?code=made-up&state=${encodeURIComponent(`${state}-changed`)}`);
-  await expect(page).toHaveURL(/\/$/);
+  const mismatch = await page.goto(`/feide-success?code=made-up&state=${encodeURIComponent(`${state}-changed`)}`);
+  expect(mismatch?.status()).toBe(400);
   await expect(page.getByText("kontrollverdien (state) stemte ikke", { exact: false })).toBeVisible();
   await checkPage(page, testInfo, "provider-state-mismatch");
 
+  await page.getByRole("link", { name: "Tilbake til innloggingen" }).click();
   await page.getByRole("button", { name: "Logg inn med Feide" }).click();
   await expect(page.getByLabel("Username")).toBeVisible();
   const second = new URL(seen.filter((u) => u.includes("/oauth/authorization?")).at(-1)!);
@@ -94,8 +109,8 @@ test("a tampered or replayed callback gives a clear message and no session", asy
   expect(callback).toBeTruthy();
   const other = await browser.newContext({ javaScriptEnabled: testInfo.project.name === "js" });
   const otherPage = await other.newPage();
-  await otherPage.goto(callback);
-  await expect(otherPage.getByText("kontrollverdien (state) stemte ikke", { exact: false })).toBeVisible();
+  expect((await otherPage.goto(callback))?.status()).toBe(400);
+  await expect(otherPage.getByText("tok for lang tid, svaret er allerede brukt", { exact: false })).toBeVisible();
   await otherPage.goto("/student");
   await expect(otherPage).toHaveURL(/\/\?redirectTo=%2Fstudent$/);
   await other.close();

@@ -1,30 +1,7 @@
-// Types for oidc-peer.mjs (the local OpenID provider standing in for Feide and Vipps in tests).
+// Types for oidc-peer.mjs (the test accounts on the local OpenID providers of scripts/oidc-peer.mjs).
+import type { Peer, PeerAccount, PeerOptions } from "../../scripts/oidc-peer.mjs";
 
-export interface PeerAccount {
-  sub: string;
-  claims: Record<string, unknown>;
-  groups?: Array<Record<string, unknown>> | "down" | "garbage";
-}
-
-export interface PeerOptions {
-  kind: "feide" | "vipps";
-  port?: number;
-  host?: string;
-  clientId?: string;
-  clientSecret?: string;
-  redirectUris: string[];
-  accounts?: Record<string, PeerAccount>;
-}
-
-export interface Peer {
-  issuer: string;
-  port: number;
-  userinfoUrl: string;
-  groupsUrl: string | undefined;
-  addAccount(login: string, account: PeerAccount): void;
-  close(): Promise<void>;
-}
-
+export type { Peer, PeerAccount, PeerOptions };
 export function startOidcPeer(options: PeerOptions): Promise<Peer>;
 export function emne(
   code: string,

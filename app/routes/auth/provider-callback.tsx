@@ -1,13 +1,59 @@
-import { redirect } from "react-router";
+import { useTranslation } from "react-i18next";
+import { data, Link, redirect } from "react-router";
+import { AlertBanner } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
+import { getInstance } from "~/services/platform/i18n.server";
 import { finishProviderLogin, currentSession, homeOf } from "~/services/identity/index.server";
 import { clientAddress } from "~/services/platform/request.server";
 import type { Route } from "./+types/provider-callback";
 
-/** /feide-success and /vipps-success: the provider's answer. Always a redirect, never a page of its own. */
+/**
+ * /feide-success and /vipps-success: the provider's answer. A log-in goes on to the user's page; every
+ * other outcome (cancelled, refused, a state that does not match or has expired, the provider down
+ * or not set up here) is this page, with its status, what happened, and the way back to log-in.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const provider = new URL(request.url).pathname.startsWith("/vipps") ? "vipps" : "feide";
   const session = currentSession(context);
   if (session) throw redirect(homeOf(session));
-  return finishProviderLogin(await getDb(), provider, request, clientAddress(request));
+  const outcome = await finishProviderLogin(await getDb(), provider, request, clientAddress(request));
+  if (outcome instanceof Response) return outcome;
+
+  const { t } = getInstance(context);
+  const title = t(outcome.title.key as never, outcome.title.values) as string;
+  const query = outcome.redirectTo ? `?redirectTo=${encodeURIComponent(outcome.redirectTo)}` : "";
+  // The removed state cookies (like every page's, the answer is not cached: the security middleware).
+  const headers = new Headers();
+  for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
+  return data(
+    {
+      pageTitle: title,
+      title,
+      message: t(outcome.message.key as never, outcome.message.values) as string,
+      reason: outcome.reason,
+      loginHref: `/${query}`,
+      emailHref: `/login${query}`,
+    },
+    { status: outcome.status, headers },
+  );
+}
+
+export default function ProviderCallback({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  return (
+    <div className="app-narrow">
+      <h1>{loaderData.title}</h1>
+      <AlertBanner variant="error">
+        <p>{loaderData.message}</p>
+      </AlertBanner>
+      <p>
+        <Link className="ui-button" to={loaderData.loginHref}>
+          {t("provider.callback.back")}
+        </Link>
+      </p>
+      <p>
+        <Link to={loaderData.emailHref}>{t("provider.callback.email")}</Link>
+      </p>
+    </div>
+  );
 }

@@ -2,7 +2,6 @@ import { redirect } from "react-router";
 import { isProviderName, startProviderLogin, currentSession, homeOf } from "~/services/identity/index.server";
 import { readFormData } from "~/services/platform/request.server";
 import type { Route } from "./+types/provider-start";
-import { notFound } from "~/services/platform/ids";
 
 /** POST /auth/feide or /auth/vipps: off to the provider. A GET has nothing to show and goes to the log-in page. */
 export function loader() {
@@ -10,7 +9,8 @@ export function loader() {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (!isProviderName(params.provider)) notFound();
+  // No such provider: the log-in page lists those there are.
+  if (!isProviderName(params.provider)) throw redirect("/", 303);
   const session = currentSession(context);
   if (session) throw redirect(homeOf(session), 303);
   const form = await readFormData(request);

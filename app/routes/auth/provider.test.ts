@@ -12,6 +12,8 @@ import * as fs from "../debug/fs";
 import * as home from "./home";
 import * as callback from "./provider-callback";
 import * as start from "./provider-start";
+import en from "~/locales/en/auth.json";
+import nb from "~/locales/nb/auth.json";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let peers: Awaited<ReturnType<typeof startProviderPeers>>;
@@ -42,6 +44,26 @@ async function begin(provider: "feide" | "vipps", jar = new CookieJar(), redirec
 
 async function finish(jar: CookieJar, callbackUrl: URL) {
   return jar.take(await callLoader(callback, getPage(callbackUrl.pathname + callbackUrl.search, { cookie: jar.header() })));
+}
+
+interface FailurePage {
+  title: string;
+  message: string;
+  reason: string;
+  loginHref: string;
+  emailHref: string;
+}
+
+/** A callback that did not log in: a page (not a redirect) with its status, what happened, and the way back. */
+async function failurePage(response: Response, status: number, reason: string): Promise<FailurePage> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("location")).toBeNull();
+  expect(sessionSet(response)).toBe(false);
+  const page = (await response.json()) as FailurePage;
+  expect(page.reason).toBe(reason);
+  expect(page.loginHref).toMatch(/^\/(\?redirectTo=.*)?$/);
+  expect(page.emailHref).toMatch(/^\/login(\?redirectTo=.*)?$/);
+  return page;
 }
 
 async function logIn(provider: "feide" | "vipps", login: string, redirectTo = "") {
@@ -88,7 +110,8 @@ describe("starting", () => {
     expect(get.status).toBe(302);
     expect(get.headers.getSetCookie()).toEqual([]);
     const unknown = await callAction(start, postForm("/auth/google", {}), { provider: "google" });
-    expect(unknown.status).toBe(404);
+    expect(unknown.status).toBe(303);
+    expect(unknown.headers.get("location")).toBe("/");
   });
 
   test("a start from another site is refused", async () => {
@@ -130,16 +153,14 @@ describe("Feide", () => {
     const callbackUrl = await logInAtProvider(authorizationUrl, "student10");
     expect(sessionSet(await finish(jar, callbackUrl))).toBe(true);
 
-    const fresh = await finish(new CookieJar(), callbackUrl);
-    expect(sessionSet(fresh)).toBe(false);
-    expect(await flashOf(fresh)).toMatchObject({ key: "auth:provider.errors.state_mismatch" });
+    const fresh = await failurePage(await finish(new CookieJar(), callbackUrl), 400, "state_expired");
+    expect(fresh.message).toContain("tok for lang tid, svaret er allerede brukt");
 
     // Someone who kept the state cookie: the provider refuses the used code.
     const oldJar = new CookieJar();
     oldJar.take(new Response(null, { headers: before.split("; ").map((c) => ["Set-Cookie", c] as [string, string]) }));
-    const replay = await finish(oldJar, callbackUrl);
-    expect(sessionSet(replay)).toBe(false);
-    expect(await flashOf(replay)).toMatchObject({ key: "auth:provider.errors.token_failed" });
+    const replay = await failurePage(await finish(oldJar, callbackUrl), 400, "token_failed");
+    expect(replay.message).toContain("Feide godtok ikke innloggingskoden");
     expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" } });
   });
 
@@ -148,9 +169,7 @@ describe("Feide", () => {
     const url = new URL(authorizationUrl);
     // The provider signs whatever nonce it was sent; the app must notice it is not the one it made.
     url.searchParams.set("nonce", "A".repeat(43));
-    const response = await finish(jar, await logInAtProvider(url.href, "student10"));
-    expect(sessionSet(response)).toBe(false);
-    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.errors.invalid_token" });
+    await failurePage(await finish(jar, await logInAtProvider(url.href, "student10")), 502, "invalid_token");
     expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "invalid_token" } });
   });
 
@@ -159,9 +178,7 @@ describe("Feide", () => {
     const url = new URL(authorizationUrl);
     // An attacker's code, bound to a challenge whose verifier this browser does not hold.
     url.searchParams.set("code_challenge", "B".repeat(43));
-    const response = await finish(jar, await logInAtProvider(url.href, "student10"));
-    expect(sessionSet(response)).toBe(false);
-    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.errors.token_failed" });
+    await failurePage(await finish(jar, await logInAtProvider(url.href, "student10")), 400, "token_failed");
     expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" } });
   });
 
@@ -169,9 +186,8 @@ describe("Feide", () => {
     const { jar, authorizationUrl } = await begin("feide");
     const callbackUrl = await logInAtProvider(authorizationUrl, "student10");
     callbackUrl.searchParams.set("state", `${callbackUrl.searchParams.get("state")}x`);
-    const response = await finish(jar, callbackUrl);
-    expect(sessionSet(response)).toBe(false);
-    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.errors.state_mismatch" });
+    const page = await failurePage(await finish(jar, callbackUrl), 400, "state_mismatch");
+    expect(page.message).toContain("kontrollverdien (state) stemte ikke");
   });
 
   test.each(["student11", "student12"])(
@@ -206,18 +222,33 @@ describe("Feide", () => {
     ["deaktivert", "deactivated"],
   ])("%s is refused with a clear reason and gets no session", async (login, reason) => {
     const { response } = await logIn("feide", login);
-    expect(response.status).toBe(303);
-    expect(response.headers.get("location")).toBe("/");
-    expect(sessionSet(response)).toBe(false);
-    expect(await flashOf(response)).toEqual({ type: "error", key: `auth:provider.refused.feide.${reason}`, values: { provider: "Feide" } });
+    const page = await failurePage(response, 403, reason);
+    expect(page.title).toBe("Innloggingen med Feide ble ikke fullført");
+    expect(page.message).toBe(nb.provider.refused.feide[reason as keyof typeof nb.provider.refused.feide]);
     expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason } });
     const nobody = await db().select().from(users).where(eq(users.email, "ukjent.ansatt@example.org"));
     expect(nobody).toEqual([]);
   });
 
-  test("the user cancelling at Feide is explained", async () => {
-    const { response } = await logIn("feide", "error:access_denied");
-    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.codes.access_denied" });
+  test("the user cancelling at Feide is a page that says so, with the way back to log-in", async () => {
+    const { response } = await logIn("feide", "error:access_denied", "/student");
+    const page = await failurePage(response, 403, "provider_error");
+    expect(page.title).toBe("Du avbrøt innloggingen med Feide");
+    expect(page.message).toContain("Du avbrøt innloggingen i Feide");
+    expect(page.loginHref).toBe("/?redirectTo=%2Fstudent");
+    expect(page.emailHref).toBe("/login?redirectTo=%2Fstudent");
+  });
+
+  test("the groups API down for a first-time student: 503, try again later", async () => {
+    peers.feide.addAccount("ny.student3", {
+      sub: "feide-ny-student3",
+      claims: { name: "Nils Nyere", email: "ny.student3@example.org", email_verified: true },
+      groups: "down",
+    });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const page = await failurePage((await logIn("feide", "ny.student3")).response, 503, "memberships_unavailable");
+    warn.mockRestore();
+    expect(page.message).toContain("Praksis fikk ikke hentet emnene dine fra Feide");
   });
 });
 
@@ -234,38 +265,32 @@ describe("Vipps", () => {
 
   test("matched by verified e-mail; an unverified e-mail is not enough", async () => {
     expect(sessionSet((await logIn("vipps", "veileder4")).response)).toBe(true);
-    const refused = (await logIn("vipps", "veileder4-unverified")).response;
-    expect(sessionSet(refused)).toBe(false);
-    expect(await flashOf(refused)).toMatchObject({ key: "auth:provider.refused.vipps.no_account" });
+    await failurePage((await logIn("vipps", "veileder4-unverified")).response, 403, "no_account");
   });
 
   test("a student cannot log in with Vipps", async () => {
-    const { response } = await logIn("vipps", "student13");
-    expect(await flashOf(response)).toMatchObject({ key: "auth:provider.refused.vipps.not_supervisor" });
+    const page = await failurePage((await logIn("vipps", "student13")).response, 403, "not_supervisor");
+    expect(page.message).toBe(nb.provider.refused.vipps.not_supervisor);
   });
 
   test.each([
-    "access_denied",
-    "server_error",
-    "login_required",
-    "invalid_app_callback_uri",
-    "app_callback_uri_not_registered",
-    "outdated_app_version",
-    "wrong_challenge",
-    "unknown_reject_reason",
-  ])("the documented error %s has its own message", async (code) => {
-    const { response } = await logIn("vipps", `error:${code}`);
-    expect(sessionSet(response)).toBe(false);
-    expect(await flashOf(response)).toEqual({ type: "error", key: `auth:provider.codes.${code}`, values: { provider: "Vipps" } });
+    ["access_denied", 403],
+    ["server_error", 502],
+    ["login_required", 403],
+    ["invalid_app_callback_uri", 400],
+    ["app_callback_uri_not_registered", 400],
+    ["outdated_app_version", 400],
+    ["wrong_challenge", 403],
+    ["unknown_reject_reason", 403],
+    ["temporarily_unavailable", 503],
+  ] as const)("the documented error %s has its own message (%i)", async (code, status) => {
+    const page = await failurePage((await logIn("vipps", `error:${code}`)).response, status, "provider_error");
+    expect(page.message).toBe(nb.provider.codes[code].replace("{{provider}}", "Vipps"));
   });
 
   test("an unknown error is shown with its description", async () => {
-    const { response } = await logIn("vipps", "error:teapot_error");
-    expect(await flashOf(response)).toEqual({
-      type: "error",
-      key: "auth:provider.codes.other",
-      values: { provider: "Vipps", code: "teapot_error", description: "Test error teapot_error" },
-    });
+    const page = await failurePage((await logIn("vipps", "error:teapot_error")).response, 400, "provider_error");
+    expect(page.message).toBe("Vipps svarte med en feil (teapot_error): Test error teapot_error");
   });
 
   test.each([
@@ -275,9 +300,32 @@ describe("Vipps", () => {
   ])("a callback %s is explained (%s) without a session", async (query, reason) => {
     const jar = new CookieJar();
     await begin("vipps", jar);
-    const response = await finish(jar, new URL(`http://localhost/vipps-success${query}`));
-    expect(sessionSet(response)).toBe(false);
-    expect(await flashOf(response)).toMatchObject({ key: `auth:provider.errors.${reason}` });
+    const page = await failurePage(await finish(jar, new URL(`http://localhost/vipps-success${query}`)), 400, reason);
+    expect(page.message).toBe(nb.provider.errors[reason as keyof typeof nb.provider.errors].replace("{{provider}}", "Vipps"));
+  });
+
+  test("the page is in the user's language", async () => {
+    const response = await callLoader(callback, getPage("/vipps-success?error=access_denied&state=abcdefgh", { headers: { "Accept-Language": "en" } }));
+    const page = await failurePage(response, 403, "provider_error");
+    expect(page.title).toBe("You cancelled the log-in with Vipps");
+    expect(page.message).toBe(en.provider.codes.access_denied.replace("{{provider}}", "Vipps"));
+  });
+
+  test("the provider down: 503 and a page that says so", async () => {
+    const { jar, authorizationUrl } = await begin("vipps");
+    const callbackUrl = await logInAtProvider(authorizationUrl, "veileder3");
+    const saved = process.env.VIPPS_TOKEN_URL;
+    // Nothing listens on port 9 of the loopback address: the token request cannot connect.
+    process.env.VIPPS_TOKEN_URL = "http://127.0.0.1:9/oauth2/token";
+    resetEnvForTests();
+    try {
+      const page = await failurePage(await finish(jar, callbackUrl), 503, "unreachable");
+      expect(page.message).toContain("Praksis fikk ikke kontakt med Vipps");
+    } finally {
+      if (saved === undefined) delete process.env.VIPPS_TOKEN_URL;
+      else process.env.VIPPS_TOKEN_URL = saved;
+      resetEnvForTests();
+    }
   });
 });
 
@@ -314,14 +362,19 @@ describe("/debug/fs", () => {
   });
 });
 
-test("without configuration, neither provider is offered and their addresses are 404", async () => {
+test("without configuration, neither provider is offered; its button goes back to log-in, its callback is a 404 page", async () => {
   const saved = { ...process.env };
   for (const key of Object.keys(peers.env)) delete process.env[key];
   resetEnvForTests();
   try {
     expect(await (await callLoader(home, getPage("/"))).json()).toMatchObject({ providers: { feide: false, vipps: false } });
-    expect((await callAction(start, postForm("/auth/feide", {}), { provider: "feide" })).status).toBe(404);
-    expect((await callLoader(callback, getPage("/feide-success?code=a&state=b"))).status).toBe(404);
+    const started = await callAction(start, postForm("/auth/feide", {}), { provider: "feide" });
+    expect(started.status).toBe(303);
+    expect(started.headers.get("location")).toBe("/");
+    expect(await flashOf(started)).toMatchObject({ key: "auth:main.feideMissing" });
+    const page = await failurePage(await callLoader(callback, getPage("/vipps-success?error=access_denied&state=b")), 404, "not_configured");
+    expect(page.title).toBe("Vipps-innlogging er ikke satt opp");
+    expect(page.message).toBe(nb.main.vippsMissing);
   } finally {
     Object.assign(process.env, saved);
     resetEnvForTests();

@@ -82,6 +82,7 @@ export function providerConfig(config: Env, name: ProviderName): ProviderConfig 
 export type OidcFailure =
   | "missing_code"
   | "missing_state"
+  | "state_expired"
   | "state_mismatch"
   | "provider_error"
   | "token_failed"
@@ -235,7 +236,7 @@ export class OidcStrategy extends OAuth2Strategy<OidcIdentity> {
   constructor(
     readonly config: ProviderConfig,
     redirectURI: string,
-    cookie: StateCookieOptions,
+    private readonly stateCookie: StateCookieOptions,
     private readonly secret: string,
   ) {
     super(
@@ -246,7 +247,7 @@ export class OidcStrategy extends OAuth2Strategy<OidcIdentity> {
         tokenEndpoint: config.tokenEndpoint,
         redirectURI,
         scopes: config.scopes,
-        cookie: { name: cookie.name, ...(cookie.secure ? { secure: true } : {}), sameSite: "Lax", httpOnly: true, path: "/", maxAge: 600 },
+        cookie: { name: stateCookie.name, ...(stateCookie.secure ? { secure: true } : {}), sameSite: "Lax", httpOnly: true, path: "/", maxAge: 600 },
       },
       async ({ request, tokens }) => {
         const state = new URL(request.url).searchParams.get("state") ?? "";
@@ -276,6 +277,9 @@ export class OidcStrategy extends OAuth2Strategy<OidcIdentity> {
   async callback(request: Request): Promise<OidcIdentity> {
     const problem = callbackProblem(new URL(request.url));
     if (problem) throw problem;
+    // No state cookie at all: it expired (10 minutes), was removed by an earlier use of a callback,
+    // or the log-in was started in another browser. A cookie with other states is a mismatch.
+    if (stateCookieNames(request, this.stateCookie).length === 0) throw new OidcError("state_expired");
     try {
       return await this.authenticate(request);
     } catch (error) {
@@ -296,13 +300,18 @@ export function asOidcError(error: unknown): OidcError {
   return new OidcError("unreachable");
 }
 
-/** Set-Cookie values that remove every state cookie of this strategy, so a callback cannot be replayed. */
-export function clearStateCookies(request: Request, cookie: StateCookieOptions): string[] {
+/** The names of this strategy's state cookies that the request carries. */
+function stateCookieNames(request: Request, cookie: StateCookieOptions): string[] {
   const header = request.headers.get("cookie") ?? "";
   const names = header
     .split(";")
     .map((part) => part.split("=")[0]?.trim() ?? "")
     .filter((name) => name.startsWith(`${cookie.name}:`) || name === cookie.name);
+  return [...new Set(names)];
+}
+
+/** Set-Cookie values that remove every state cookie of this strategy, so a callback cannot be replayed. */
+export function clearStateCookies(request: Request, cookie: StateCookieOptions): string[] {
   const flags = `Path=/; Max-Age=0; HttpOnly; SameSite=Lax${cookie.secure ? "; Secure" : ""}`;
-  return [...new Set(names)].map((name) => `${name}=; ${flags}`);
+  return stateCookieNames(request, cookie).map((name) => `${name}=; ${flags}`);
 }

@@ -5,7 +5,8 @@ import { auditEvents, userRoles, users } from "~/services/platform/db/schema";
 import { seedDemo } from "~/services/demo/index.server";
 import { OidcError } from "./oidc.server";
 import {
-  failureFlash,
+  failureMessage,
+  failureStatus,
   feideProfile,
   phoneDigits,
   ProviderLoginRefused,
@@ -63,18 +64,41 @@ describe("profiles from userinfo", () => {
 
 describe("messages", () => {
   test("each documented provider error has its own key; an unknown one carries code and description", () => {
-    expect(failureFlash("vipps", new OidcError("provider_error", "outdated_app_version", "x"))).toEqual({
-      type: "error",
+    expect(failureMessage("vipps", new OidcError("provider_error", "outdated_app_version", "x"))).toEqual({
       key: "auth:provider.codes.outdated_app_version",
       values: { provider: "Vipps" },
     });
-    expect(failureFlash("vipps", new OidcError("provider_error", "teapot", "I am a teapot"))).toEqual({
-      type: "error",
+    expect(failureMessage("vipps", new OidcError("provider_error", "teapot", "I am a teapot"))).toEqual({
       key: "auth:provider.codes.other",
       values: { provider: "Vipps", code: "teapot", description: "I am a teapot" },
     });
-    expect(failureFlash("feide", new OidcError("state_mismatch")).key).toBe("auth:provider.errors.state_mismatch");
-    expect(failureFlash("feide", new ProviderLoginRefused("no_account")).key).toBe("auth:provider.refused.feide.no_account");
+    expect(failureMessage("feide", new OidcError("state_mismatch")).key).toBe("auth:provider.errors.state_mismatch");
+    expect(failureMessage("feide", new OidcError("state_expired")).key).toBe("auth:provider.errors.state_expired");
+    expect(failureMessage("feide", new ProviderLoginRefused("no_account")).key).toBe("auth:provider.refused.feide.no_account");
+  });
+
+  test.each([
+    [new OidcError("provider_error", "access_denied"), 403],
+    [new OidcError("provider_error", "wrong_challenge"), 403],
+    [new OidcError("provider_error", "server_error"), 502],
+    [new OidcError("provider_error", "temporarily_unavailable"), 503],
+    [new OidcError("provider_error", "invalid_scope"), 400],
+    [new OidcError("provider_error", "teapot"), 400],
+    [new OidcError("missing_code"), 400],
+    [new OidcError("missing_state"), 400],
+    [new OidcError("state_expired"), 400],
+    [new OidcError("state_mismatch"), 400],
+    [new OidcError("token_failed", "invalid_grant"), 400],
+    [new OidcError("token_failed"), 502],
+    [new OidcError("invalid_token"), 502],
+    [new OidcError("userinfo_failed"), 502],
+    [new OidcError("unreachable"), 503],
+    [new ProviderLoginRefused("no_account"), 403],
+    [new ProviderLoginRefused("not_supervisor"), 403],
+    [new ProviderLoginRefused("deactivated"), 403],
+    [new ProviderLoginRefused("memberships_unavailable"), 503],
+  ])("%s answers %i", (error, status) => {
+    expect(failureStatus(error)).toBe(status);
   });
 });
 

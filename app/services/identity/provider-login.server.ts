@@ -4,8 +4,6 @@ import { userRoles, users } from "~/services/platform/db/schema";
 import { audit } from "~/services/platform/audit.server";
 import { completeLogin, findUserByEmail, type LoginUser } from "./auth.server";
 import { env } from "~/services/platform/env.server";
-import type { Flash } from "~/services/platform/flash.server";
-import { redirectWithFlash } from "~/services/platform/flash.server";
 import {
   type CourseMembership,
   fetchCourseMemberships,
@@ -25,11 +23,11 @@ import {
   type ProviderName,
   type StateCookieOptions,
 } from "./oidc.server";
+import { redirectWithFlash } from "~/services/platform/flash.server";
 import { appCookies, publicOrigin, secureCookies } from "~/services/platform/request.server";
 import { ROLE, safeRedirect } from "./roles";
 import { appSecret } from "~/services/platform/secret.server";
 import { osloDate } from "~/services/platform/semesters";
-import { notFound } from "~/services/platform/ids";
 
 /**
  * What happens after Feide or Vipps has said who someone is: finding (or, for Feide students,
@@ -281,7 +279,13 @@ export function offeredProviders(): Record<ProviderName, boolean> {
 /** Sends the browser to the provider; the page to come back to travels in the log-in cookie. */
 export async function startProviderLogin(provider: ProviderName, request: Request, redirectTo: string | null): Promise<Response> {
   const strategy = strategyFor(provider, request);
-  if (!strategy) notFound();
+  if (!strategy) {
+    // A log-in page from before the provider was switched off: back to it, saying so.
+    const key = provider === "feide" ? "auth:main.feideMissing" : "auth:main.vippsMissing";
+    const target = safeRedirect(redirectTo, "");
+    const back = target ? `/?redirectTo=${encodeURIComponent(target)}` : "/";
+    return redirectWithFlash(back, { type: "error", key });
+  }
   const loginCookie = await appCookies().login.serialize({ redirectTo: safeRedirect(redirectTo, "") });
   try {
     await strategy.authenticate(new Request(new URL(`/${provider}-start`, request.url), { headers: request.headers }));
@@ -296,24 +300,84 @@ export async function startProviderLogin(provider: ProviderName, request: Reques
   throw new Error("the OAuth2 strategy did not redirect to the provider");
 }
 
-/** The message for a failed provider log-in, as a flash for the log-in page. */
-export function failureFlash(provider: ProviderName, error: OidcError | ProviderLoginRefused): Flash {
+/** A translatable message: an i18n key ("ns:key") and its values. */
+export interface ProviderMessage {
+  key: string;
+  values: Record<string, string>;
+}
+
+/** What the callback page says for a failed provider log-in. */
+export function failureMessage(provider: ProviderName, error: OidcError | ProviderLoginRefused): ProviderMessage {
   const values = { provider: PROVIDER_LABEL[provider] };
   if (error instanceof ProviderLoginRefused) {
-    return { type: "error", key: `auth:provider.refused.${provider}.${error.reason}`, values };
+    return { key: `auth:provider.refused.${provider}.${error.reason}`, values };
   }
   if (error.reason === "provider_error") {
     const code = error.providerCode ?? "unknown";
     if ((KNOWN_PROVIDER_ERRORS as readonly string[]).includes(code)) {
-      return { type: "error", key: `auth:provider.codes.${code}`, values };
+      return { key: `auth:provider.codes.${code}`, values };
     }
-    return {
-      type: "error",
-      key: "auth:provider.codes.other",
-      values: { ...values, code, description: error.providerDescription || "–" },
-    };
+    return { key: "auth:provider.codes.other", values: { ...values, code, description: error.providerDescription || "–" } };
   }
-  return { type: "error", key: `auth:provider.errors.${error.reason}`, values };
+  return { key: `auth:provider.errors.${error.reason}`, values };
+}
+
+/** Provider error codes that say the person (or the provider for them) said no: 403. */
+const REFUSED_AT_PROVIDER = new Set([
+  "access_denied",
+  "consent_required",
+  "login_required",
+  "interaction_required",
+  "wrong_challenge",
+  "unknown_reject_reason",
+]);
+
+/**
+ * The HTTP status of the callback page: 403 when someone said no (the person at the provider, or
+ * Praksis to a person it does not let in), 400 for an answer that cannot be used (no code, a state
+ * that does not match or has expired, a code the provider refuses), 502 when the provider reports
+ * an error of its own or answers with something that does not verify, 503 when it (or Feide's groups
+ * API, for a first-time student) cannot be reached or says it is unavailable.
+ */
+export function failureStatus(error: OidcError | ProviderLoginRefused): number {
+  if (error instanceof ProviderLoginRefused) return error.reason === "memberships_unavailable" ? 503 : 403;
+  switch (error.reason) {
+    case "provider_error": {
+      const code = error.providerCode ?? "";
+      if (REFUSED_AT_PROVIDER.has(code)) return 403;
+      if (code === "server_error") return 502;
+      if (code === "temporarily_unavailable") return 503;
+      return 400;
+    }
+    case "missing_code":
+    case "missing_state":
+    case "state_expired":
+    case "state_mismatch":
+      return 400;
+    // With a code the provider said why (invalid_grant: used or expired); without, it answered nonsense.
+    case "token_failed":
+      return error.providerCode ? 400 : 502;
+    case "invalid_token":
+    case "userinfo_failed":
+      return 502;
+    case "unreachable":
+      return 503;
+  }
+}
+
+/** A callback that did not log anyone in: what the page shows, with its status. */
+export interface ProviderFailure {
+  provider: ProviderName;
+  /** The reason, as in the audit entry; `not_configured` when the provider is not set up here. */
+  reason: string;
+  status: number;
+  /** The page's heading: not completed, cancelled, or not set up. */
+  title: ProviderMessage;
+  message: ProviderMessage;
+  /** Where the person was going, kept for the next try. */
+  redirectTo: string | null;
+  /** Set-Cookie values the page must send (the removed state cookies). */
+  cookies: string[];
 }
 
 async function redirectToOf(request: Request): Promise<string | null> {
@@ -326,24 +390,36 @@ async function redirectToOf(request: Request): Promise<string | null> {
 
 /**
  * The callback (/feide-success, /vipps-success): the provider's answer is checked, the user is
- * found, and the session starts; anything else goes back to the log-in page with its reason.
- * Either way the state cookies are removed, so the same callback cannot be used twice.
+ * found, and the session starts (a redirect); anything else is a failure the callback page explains,
+ * with its status. Either way the state cookies are removed, so the same callback cannot be used twice.
  */
 export async function finishProviderLogin(
   db: Db,
   provider: ProviderName,
   request: Request,
   ip: string,
-): Promise<Response> {
-  const strategy = strategyFor(provider, request);
-  if (!strategy) notFound();
+): Promise<Response | ProviderFailure> {
   const redirectTo = await redirectToOf(request);
-  let response: Response;
+  const strategy = strategyFor(provider, request);
+  if (!strategy) {
+    return {
+      provider,
+      reason: "not_configured",
+      status: 404,
+      title: { key: "auth:provider.callback.notConfiguredTitle", values: { provider: PROVIDER_LABEL[provider] } },
+      message: { key: provider === "feide" ? "auth:main.feideMissing" : "auth:main.vippsMissing", values: {} },
+      redirectTo,
+      cookies: [],
+    };
+  }
+  const cookies = clearStateCookies(request, stateCookie(provider));
   try {
     const identity = await strategy.callback(request);
     const { user, details } =
       provider === "feide" ? await feideLogin(db, strategy.config, identity) : await vippsLogin(db, identity);
-    response = await completeLogin(db, { user, request, ip, method: provider, redirectTo, details });
+    const response = await completeLogin(db, { user, request, ip, method: provider, redirectTo, details });
+    for (const cookie of cookies) response.headers.append("Set-Cookie", cookie);
+    return response;
   } catch (error) {
     if (!(error instanceof OidcError) && !(error instanceof ProviderLoginRefused)) throw error;
     const reason = error.reason;
@@ -356,9 +432,15 @@ export async function finishProviderLogin(
         ...(error instanceof OidcError && error.providerCode ? { providerCode: error.providerCode } : {}),
       },
     });
-    const back = redirectTo ? `/?redirectTo=${encodeURIComponent(redirectTo)}` : "/";
-    response = await redirectWithFlash(back, failureFlash(provider, error));
+    const cancelled = error instanceof OidcError && error.reason === "provider_error" && error.providerCode === "access_denied";
+    return {
+      provider,
+      reason,
+      status: failureStatus(error),
+      title: { key: `auth:provider.callback.${cancelled ? "cancelledTitle" : "title"}`, values: { provider: PROVIDER_LABEL[provider] } },
+      message: failureMessage(provider, error),
+      redirectTo,
+      cookies,
+    };
   }
-  for (const cookie of clearStateCookies(request, stateCookie(provider))) response.headers.append("Set-Cookie", cookie);
-  return response;
 }
