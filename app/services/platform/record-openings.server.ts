@@ -1,7 +1,7 @@
 import { asc, count, desc, eq, sql } from "drizzle-orm";
 import type { SQL } from "drizzle-orm";
 import type { Db } from "./db/client.server";
-import { recordOpenings, users, type RoleId } from "./db/schema";
+import { classes, recordOpenings, subjects, users, type RoleId } from "./db/schema";
 
 /**
  * Who opened a page or document about a student (issue 20, GDPR art. 15): the student reads the
@@ -66,6 +66,8 @@ export interface OpeningEntry {
   at: Date;
   kind: OpeningKind;
   classId: number | null;
+  /** The subject of the class the page belongs to, when it belongs to one. */
+  subjectCode: string | null;
   viewerUserId: number;
   viewerName: string | null;
   /** The role the viewer had when they opened it: a teacher, a supervisor, an administrator. */
@@ -73,6 +75,12 @@ export interface OpeningEntry {
 }
 
 export const OPENINGS_PAGE_SIZE = 25;
+
+/** The page of a list from `?page=`: 1 unless a whole number from 1 up to `max`. */
+export function pageParam(value: string | null, max = 1000): number {
+  const page = Number(value);
+  return Number.isInteger(page) && page >= 1 ? Math.min(page, max) : 1;
+}
 
 /** A student's openings, newest first, a page at a time; the total for the pager. */
 export async function openingsOf(
@@ -87,12 +95,15 @@ export async function openingsOf(
         at: recordOpenings.at,
         kind: recordOpenings.kind,
         classId: recordOpenings.classId,
+        subjectCode: subjects.subjectCode,
         viewerUserId: recordOpenings.viewerUserId,
         viewerName: users.displayName,
         viewerRole: recordOpenings.viewerRole,
       })
       .from(recordOpenings)
       .leftJoin(users, eq(users.id, recordOpenings.viewerUserId))
+      .leftJoin(classes, eq(classes.id, recordOpenings.classId))
+      .leftJoin(subjects, eq(subjects.id, classes.subjectId))
       .where(eq(recordOpenings.studentUserId, studentUserId))
       .orderBy(desc(recordOpenings.hour), desc(recordOpenings.at), asc(recordOpenings.viewerUserId), asc(recordOpenings.kind))
       .limit(limit)
