@@ -44,10 +44,14 @@ const PAGE = 500;
 
 type Section = () => AsyncGenerator<unknown, void, undefined> | Promise<unknown>;
 
-const ROLE_NAME = sql<string>`(select ${roles.name} from ${roles} where ${roles.id} = ${answerSets.authorRoleId})`;
+// The subqueries name their table by an alias: drizzle leaves columns unqualified in a select from
+// one table, and an unqualified "id" inside would be the subquery's own.
+function roleNameOf(roleId: AnyPgColumn) {
+  return sql<string>`(select r.name from ${roles} r where r.id = ${roleId})`;
+}
 
 function nameOf(userId: AnyPgColumn) {
-  return sql<string | null>`(select ${users.displayName} from ${users} where ${users.id} = ${userId})`;
+  return sql<string | null>`(select u.display_name from ${users} u where u.id = ${userId})`;
 }
 
 async function profile(db: Db, studentUserId: number) {
@@ -61,11 +65,17 @@ async function profile(db: Db, studentUserId: number) {
       isActive: users.isActive,
       createdAt: users.createdAt,
       updatedAt: users.updatedAt,
-      roles: sql<string[]>`coalesce((select array_agg(${roles.name} order by ${roles.id}) from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id}), '{}')`,
     })
     .from(users)
     .where(eq(users.id, studentUserId));
-  return user ?? null;
+  if (!user) return null;
+  const held = await db
+    .select({ name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, studentUserId))
+    .orderBy(asc(roles.id));
+  return { ...user, roles: held.map((r) => r.name) };
 }
 
 function courseMemberships(db: Db, studentUserId: number) {
@@ -105,7 +115,7 @@ async function placements(db: Db, studentUserId: number) {
       joinedAt: studentReferences.createdAt,
       teacher: nameOf(studentReferences.teacherUserId),
       supervisor: nameOf(studentReferences.advisorUserId),
-      extraSupervisors: sql<string[]>`coalesce((select array_agg(${users.displayName} order by ${users.displayName}) from ${studentExtraSupervisors} join ${users} on ${users.id} = ${studentExtraSupervisors.userId} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id}), '{}')`,
+      extraSupervisors: sql<string[]>`coalesce((select array_agg(u.display_name order by u.display_name) from ${studentExtraSupervisors} x join ${users} u on u.id = x.user_id where x.student_reference_id = ${studentReferences.id}), '{}')`,
     })
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
@@ -127,7 +137,7 @@ async function* answerSetsOf(db: Db, studentUserId: number) {
         form: forms.name,
         half: sql<"mid" | "end">`case when ${answerSets.isMidSemester} then 'mid' else 'end' end`,
         author: nameOf(answerSets.authorUserId),
-        authorRole: ROLE_NAME,
+        authorRole: roleNameOf(answerSets.authorRoleId),
         sentAt: answerSets.sentAt,
         createdAt: answerSets.createdAt,
         updatedAt: answerSets.updatedAt,
@@ -282,7 +292,7 @@ async function* openings(db: Db, studentUserId: number) {
       .select({
         at: recordOpenings.at,
         viewer: nameOf(recordOpenings.viewerUserId),
-        viewerRole: sql<string>`(select ${roles.name} from ${roles} where ${roles.id} = ${recordOpenings.viewerRole})`,
+        viewerRole: roleNameOf(recordOpenings.viewerRole),
         kind: recordOpenings.kind,
         classId: recordOpenings.classId,
       })
