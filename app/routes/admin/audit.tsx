@@ -58,12 +58,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     newer: query.page > 1 ? href(query.page - 1) : null,
     older: result.hasNext ? href(query.page + 1) : null,
     csvHref: `/api/audit-csv${csvParams ? `?${csvParams}` : ""}`,
+    actions: [...SEARCHABLE_ACTIONS],
+    exportLimit: AUDIT_EXPORT_LIMIT,
   };
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("privacyData");
-  const { query, entries, newer, older, csvHref } = loaderData;
+  const { query, entries, newer, older, csvHref, actions, exportLimit } = loaderData;
   const person = (p: { name: string; email: string | null } | null) =>
     p ? (
       <>
@@ -112,7 +114,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             name="action"
             placeholder={t("audit.allActions")}
             defaultValue={query.action ?? ""}
-            options={SEARCHABLE_ACTIONS.map((action) => ({ value: action, label: action }))}
+            options={actions.map((action) => ({ value: action, label: action }))}
           />
           <div className="app-audit__dates">
             <TextField label={t("audit.from")} hint={t("audit.dateHint")} name="from" type="date" defaultValue={query.from ?? ""} />
@@ -132,7 +134,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             {t("audit.csv")}
           </Link>
           <br />
-          <span className="app-audit__note">{t("audit.csvText", { max: AUDIT_EXPORT_LIMIT.toLocaleString("nb-NO") })}</span>
+          <span className="app-audit__note">{t("audit.csvText", { max: exportLimit.toLocaleString("nb-NO") })}</span>
         </p>
         {entries.length === 0 ? (
           <p>{t("audit.none")}</p>
