@@ -16,6 +16,8 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 test("a teacher opens a student's page; the student sees it on My data and downloads a copy of their data", async ({ page }, testInfo) => {
+  // Two log-ins and four axe scans (two at phone widths).
+  test.setTimeout(120_000);
   await logIn(page, "laerer1@example.org");
   await page.goto("/teacher");
   await page.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: /^SYK2001/ }).click();
@@ -58,6 +60,8 @@ test("a teacher opens a student's page; the student sees it on My data and downl
 });
 
 test("the admin searches the audit log for who opened a student's record, and exports the search as CSV", async ({ page }, testInfo) => {
+  // Three searches, a download and four axe scans (two at phone widths).
+  test.setTimeout(120_000);
   await logInAsAdmin(page);
   await page.getByRole("link", { name: "Revisjonslogg" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Revisjonslogg" })).toBeVisible();
