@@ -12,6 +12,9 @@ export default [
   route("api/classes/:classId/students/:studentUserId/warning/pdf", "routes/api/warning-pdf.ts"),
   route("api/classes/:classId/students/:studentUserId/signingform/pdf", "routes/api/signing-form-pdf.ts"),
   route("api/classes/:classId/students/:studentUserId/full/pdf", "routes/api/full-pdf.ts"),
+  // A student's copy of their data (JSON) and the admin's audit search as CSV (issue 20); both audited.
+  route("api/my-data", "routes/api/my-data.ts"),
+  route("api/audit-csv", "routes/api/audit-csv.ts"),
   // The form page's autosave (fetch with JavaScript); the page's own action handles plain posts.
   route("api/answers", "routes/api/answers.ts"),
   // The warning page's autosave (fetch with JavaScript); the page's own action handles plain posts.
@@ -54,11 +57,14 @@ export default [
     route("class/:classId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", { id: "admin-form" }),
     route("users", "routes/admin/users.tsx"),
     route("users/:userId", "routes/admin/user.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
   ]),
   route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [
     index("routes/student/home.tsx"),
     route("join-class", "routes/student/join-class.tsx"),
+    // Who opened the student's record, and a copy of their data (issue 20): with or without a class.
+    route("my-data", "routes/student/my-data.tsx"),
     // Every other student page needs a class this semester (spec §2); the layout sends others to /student.
     layout("routes/student/class-layout.tsx", [
       route("forms", "routes/student/forms.tsx"),

@@ -174,6 +174,9 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "routes/api/warning-pdf": { loader: hers },
     "routes/api/signing-form-pdf": { loader: hers },
     "routes/api/full-pdf": { loader: hers },
+    // A student's copy of their own data: the session decides whose, so another student gets theirs, never hers.
+    "routes/api/my-data": { loader: students },
+    "routes/api/audit-csv": { loader: admin },
     "routes/api/answers": {
       loader: methodNotAllowed,
       action: hers,
@@ -217,6 +220,7 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "routes/admin/class-advisor": { loader: admin, params: { userId: String(ids.veileder1) } },
     "admin-form": { loader: admin, action: admin, body: formPost },
     "routes/admin/users": { loader: admin },
+    "routes/admin/audit": { loader: admin },
     "routes/admin/user": { loader: admin, action: admin, body: { intent: "save" } },
     "admin-fallback": { loader: admin, action: admin },
 
@@ -224,6 +228,8 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "student-area": { loader: students },
     "routes/student/home": { loader: students },
     "routes/student/join-class": { loader: students, action: students },
+    // Her own access list only (no URL names a student); teachers, supervisors and admins are refused.
+    "routes/student/my-data": { loader: students },
     "routes/student/class-layout": { loader: students },
     "routes/student/forms": { loader: students },
     "routes/student/invite": { loader: students, action: students },

@@ -24,6 +24,7 @@ import {
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
 import { getUserForEdit, setUserActive, updateUser, type SemesterClasses } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
+import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
@@ -51,8 +52,10 @@ function saveRefused(result: SubmissionResult<string[]>, status: number) {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
   const userId = userIdOf(params);
-  const edit = await getUserForEdit(await getDb(), userId);
+  const db = await getDb();
+  const edit = await getUserForEdit(db, userId);
   if (!edit) notFound();
+  await recordOpening(db, { viewerUserId: session.user.id, viewerRole: ROLE.Admin, studentUserId: userId, kind: "userProfile" });
   const isSelf = session.user.id === userId;
   const confirmDeactivate =
     new URL(request.url).searchParams.get("confirm") === "deactivate" && edit.user.isActive && !isSelf;

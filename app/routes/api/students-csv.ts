@@ -6,7 +6,7 @@ import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { clientAddress } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
-import { openSemesterReport, type SemesterReport, type Translate } from "~/services/documents/index.server";
+import { openSemesterReport, recordReportOpenings, type SemesterReport, type Translate } from "~/services/documents/index.server";
 import type { Route } from "./+types/students-csv";
 import { idParam, notFound } from "~/services/platform/ids";
 
@@ -25,12 +25,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   try {
     report = await openSemesterReport(db, periodId, { t });
     if (report) {
-      await audit(db, {
-        action: "report.downloaded",
-        actorUserId: session.user.id,
-        details: { periodId, report: "students-csv" },
-        ip: clientAddress(request),
-      });
+      await Promise.all([
+        audit(db, {
+          action: "report.downloaded",
+          actorUserId: session.user.id,
+          details: { periodId, report: "students-csv" },
+          ip: clientAddress(request),
+        }),
+        recordReportOpenings(db, { userId: session.user.id, role: ROLE.Admin }, periodId),
+      ]);
     }
   } catch (error) {
     // Nothing has been sent yet, so the admin can be taken back to the page with a message.

@@ -8,6 +8,7 @@ import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, Progress, 
 import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import { getDb } from "~/services/platform/db/index.server";
+import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/answering/index.server";
 import { getLanguage } from "~/services/platform/i18n.server";
@@ -61,7 +62,12 @@ function pagePath(url: URL, page: number): string {
 export async function loader(args: Route.LoaderArgs) {
   const { viewer, ids } = guard(args);
   const url = new URL(args.request.url);
-  const view = await formPageView(await getDb(), viewer, ids, url.searchParams.get("group"), getLanguage(args.context));
+  const db = await getDb();
+  const view = await formPageView(db, viewer, ids, url.searchParams.get("group"), getLanguage(args.context));
+  // After the check in formPageView, so only a permitted opening is recorded (none for one's own).
+  if (ids.studentUserId !== null) {
+    await recordOpening(db, { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId: ids.studentUserId, classId: ids.classId, kind: "formAnswers" });
+  }
   return {
     pageTitle: view.formName,
     view,

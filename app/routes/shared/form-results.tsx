@@ -6,6 +6,7 @@ import { GradeChart, type GradeChartSeries } from "~/components/app/GradeChart";
 import { RoleBadge } from "~/components/app/RoleBadge";
 import { PageHeading, Tag, VisuallyHidden } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
+import { recordOpening } from "~/services/platform/record-openings.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { requireRole } from "~/services/identity/index.server";
@@ -25,7 +26,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const role = areaOfPath(new URL(request.url).pathname) ?? notFound();
   const session = requireRole(request, context, role);
   const ids = { classId: idParam(params.classId), formId: idParam(params.formId), studentUserId: idParam(params.studentUserId) };
-  const results = await formResults(await getDb(), { userId: session.user.id, role }, ids);
+  const db = await getDb();
+  const results = await formResults(db, { userId: session.user.id, role }, ids);
+  // After the check above, so only a permitted opening is recorded (none for the student's own).
+  await recordOpening(db, { viewerUserId: session.user.id, viewerRole: role, studentUserId: ids.studentUserId, classId: ids.classId, kind: "results" });
   const view = resultsForView(results, getLanguage(context));
   const base =
     role === ROLE.Student

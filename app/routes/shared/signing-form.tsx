@@ -10,6 +10,7 @@ import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { endPartSchema, midPartSchema, signSchema } from "~/services/signing/signing-form.schema";
 import { getDb } from "~/services/platform/db/index.server";
+import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
@@ -60,8 +61,12 @@ export async function loader(args: Route.LoaderArgs) {
   const db = await getDb();
   const language = getLanguage(args.context);
   const place = await signingPlace(db, viewer, classId, studentUserId);
-  const view = await signingFormView(db, place, viewer.userId, language);
-  const summary = place.relation === "teacher" ? await validationSummary(db, place, viewer.userId) : null;
+  const opening = { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId, classId, kind: "signingForm" } as const;
+  const [view, summary] = await Promise.all([
+    signingFormView(db, place, viewer.userId, language),
+    place.relation === "teacher" ? validationSummary(db, place, viewer.userId) : null,
+    recordOpening(db, opening),
+  ]);
   const url = new URL(args.request.url);
   return {
     view,

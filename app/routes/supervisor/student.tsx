@@ -5,6 +5,7 @@ import { StudentPlacement } from "~/components/app/StudentPlacement";
 import { WarningCard } from "~/components/app/Warning";
 import { PageHeading } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
+import { recordOpening } from "~/services/platform/record-openings.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { requireStudentAccess, placementOf, placementForView } from "~/services/placements/index.server";
@@ -28,11 +29,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const db = await getDb();
   // Only the supervisor's own students, assigned or extra; anyone else's is a 404.
   const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Advisor }, classId, studentUserId);
-  const placement = await placementOf(db, access.referenceId, session.user.id);
+  const opening = { viewerUserId: session.user.id, viewerRole: ROLE.Advisor, studentUserId, classId, kind: "studentPage" } as const;
+  const [placement, warning] = await Promise.all([
+    placementOf(db, access.referenceId, session.user.id),
+    // A given warning, read-only; a draft is the teachers' alone (ADR 0008).
+    warningFor(db, access),
+    recordOpening(db, opening),
+  ]);
   if (!placement) notFound();
   const language = getLanguage(context);
-  // A given warning, read-only; a draft is the teachers' alone (ADR 0008).
-  const warning = await warningFor(db, access);
   return {
     placement: placementForView(placement, language),
     relation: access.relation,

@@ -10,6 +10,7 @@ import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, FieldError, PageHeading, Select, Table, VisuallyHidden } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
+import { recordOpening } from "~/services/platform/record-openings.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound, parseId } from "~/services/platform/ids";
 import { requireStudentAccess, placementOf, addExtraSupervisor, displayNameOf, placementForView, removeExtraSupervisor, setAssignedSupervisor, supervisorsOfClass } from "~/services/placements/index.server";
@@ -35,15 +36,19 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { session, db, access, classId } = await guard(args);
-  const placement = await placementOf(db, access.referenceId, session.user.id);
+  const { session, db, access, classId, studentUserId } = await guard(args);
+  const opening = { viewerUserId: session.user.id, viewerRole: ROLE.Teacher, studentUserId, classId, kind: "studentPage" } as const;
+  const [placement, supervisors, warning] = await Promise.all([
+    placementOf(db, access.referenceId, session.user.id),
+    supervisorsOfClass(db, classId),
+    warningFor(db, access),
+    recordOpening(db, opening),
+  ]);
   if (!placement) notFound();
-  const supervisors = await supervisorsOfClass(db, classId);
   // The current supervisor stays choosable even when not attached to the class (an invited one).
   const current = placement.advisor;
   const choices = current && !supervisors.some((s) => s.userId === current.userId) ? [current, ...supervisors] : supervisors;
   const following = new Set([current?.userId, ...placement.extraSupervisors.map((p) => p.userId)]);
-  const warning = await warningFor(db, access);
   return {
     placement: placementForView(placement, getLanguage(args.context)),
     warning: warning ? warningForView(warning, getLanguage(args.context)) : null,

@@ -12,6 +12,7 @@ import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, TextArea }
 import { useHydrated } from "~/components/ui/internal";
 import { classHeader } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
+import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
@@ -59,12 +60,18 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db, access, classId, studentUserId, studentPage, self } = await guard(args);
-  const header = (await classHeader(db, classId)) ?? notFound();
-  const warning = await warningFor(db, access);
+  const { session, db, access, classId, studentUserId, studentPage, self } = await guard(args);
+  const opening = { viewerUserId: session.user.id, viewerRole: ROLE.Teacher, studentUserId, classId, kind: "warning" } as const;
+  const [header, warning, studentName] = await Promise.all([
+    classHeader(db, classId),
+    warningFor(db, access),
+    displayNameOf(db, studentUserId),
+    recordOpening(db, opening),
+  ]);
+  if (!header) notFound();
   return {
     header: { subjectCode: header.subjectCode, subjectName: header.subjectName },
-    studentName: await displayNameOf(db, studentUserId),
+    studentName,
     warning: warning ? warningForView(warning, getLanguage(args.context)) : null,
     paths: {
       student: studentPage,

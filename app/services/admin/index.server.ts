@@ -7,3 +7,5 @@ export type { SemesterRow } from "./semesters.server";
 export { createSubject, findSubject, listSubjects, updateSubject } from "./subjects.server";
 export { USERS_PAGE_SIZE, USER_SEARCH_MAX_LENGTH, escapeLike, getUserForEdit, listUsers, naturalSortKey, setUserActive, updateUser } from "./users.server";
 export type { SemesterClasses, UserListQuery } from "./users.server";
+export { AUDIT_EXPORT_LIMIT, AUDIT_PAGE_SIZE, OPENED_ACTION, SEARCHABLE_ACTIONS, allAuditEntries, auditQueryParams, isFiltered, isOpeningKind, readAuditQuery, searchAuditLog } from "./audit-log.server";
+export type { AuditEntry, AuditQuery, PersonRole, SearchableAction } from "./audit-log.server";

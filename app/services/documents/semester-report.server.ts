@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { CSV_BOM, csvRow } from "./csv";
 import type { Db } from "~/services/platform/db/client.server";
+import { recordOpeningsOf } from "~/services/platform/record-openings.server";
 import {
   answerSets,
   assignmentForms,
@@ -15,6 +16,7 @@ import {
   subjects,
   users,
   warnings,
+  type RoleId,
   type SigningForm,
 } from "~/services/platform/db/schema";
 
@@ -289,6 +291,16 @@ export interface SemesterReport {
  * page are read before this returns, so a failing database fails here, while the caller can still
  * answer with an error page; the rest is read as the stream is consumed.
  */
+/** Every student the semester report names has had their row opened by the admin who downloads it. */
+export async function recordReportOpenings(db: Db, viewer: { userId: number; role: RoleId }, periodId: number): Promise<void> {
+  await recordOpeningsOf(
+    db,
+    viewer,
+    "semesterReport",
+    sql`select ${studentReferences.studentUserId}, ${studentReferences.classId} from ${studentReferences} join ${classes} on ${classes.id} = ${studentReferences.classId} where ${classes.periodId} = ${periodId}`,
+  );
+}
+
 export async function openSemesterReport(
   db: Db,
   periodId: number,

@@ -19,8 +19,12 @@ export const ROLE_MENU: Record<RoleId, { href: string; labelKey: string }[]> = {
     { href: "/admin/forms", labelKey: "menu.admin.forms" },
     { href: "/admin/subjects", labelKey: "menu.admin.subjects" },
     { href: "/admin/users", labelKey: "menu.admin.users" },
+    { href: "/admin/audit", labelKey: "menu.admin.audit" },
   ],
-  2: [{ href: "/student/forms", labelKey: "menu.student.forms" }],
+  2: [
+    { href: "/student/forms", labelKey: "menu.student.forms" },
+    { href: "/student/my-data", labelKey: "menu.student.myData" },
+  ],
   3: [],
   4: [],
 };

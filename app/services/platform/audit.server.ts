@@ -1,52 +1,59 @@
 import type { Db } from "./db/client.server";
 import { auditEvents } from "./db/schema";
 
-export type AuditAction =
-  | "login"
-  | "login.failed"
-  | "logout"
-  | "role.selected"
-  | "privacy.accepted"
-  | "privacy.declined"
-  | "otp.requested"
-  | "user.created"
-  | "user.updated"
-  | "user.roles_changed"
-  | "user.activated"
-  | "user.deactivated"
-  | "subject.created"
-  | "subject.updated"
-  | "semester.created"
-  | "class.created"
-  | "class.updated"
-  | "scheme.created"
-  | "form.created"
-  | "form.updated"
-  | "form.deleted"
-  | "report.downloaded"
-  | "class.joined"
-  | "class.left"
-  | "student.joined_class"
-  | "student.teacher_assigned"
-  | "student.advisor_assigned"
-  | "student.extra_supervisor_added"
-  | "student.extra_supervisor_removed"
-  | "advisor.added_to_class"
-  | "invitation.sent"
-  | "invitation.accepted"
-  | "answers.sent"
-  | "expectations.saved"
-  | "signing_form.created"
-  | "signing_form.saved"
-  | "signing_form.signed"
-  | "signing_form.cancelled"
-  | "result.submitted"
-  | "result.submission_failed"
-  | "document.downloaded"
-  | "warning.created"
-  | "warning.submitted"
-  | "warning.deleted"
-  | "warning.confirmed";
+/** Every action the trail records; the admin's audit search offers them as its filter. */
+export const AUDIT_ACTIONS = [
+  "login",
+  "login.failed",
+  "logout",
+  "role.selected",
+  "privacy.accepted",
+  "privacy.declined",
+  "otp.requested",
+  "user.created",
+  "user.updated",
+  "user.roles_changed",
+  "user.activated",
+  "user.deactivated",
+  "subject.created",
+  "subject.updated",
+  "semester.created",
+  "class.created",
+  "class.updated",
+  "scheme.created",
+  "form.created",
+  "form.updated",
+  "form.deleted",
+  "report.downloaded",
+  "class.joined",
+  "class.left",
+  "student.joined_class",
+  "student.teacher_assigned",
+  "student.advisor_assigned",
+  "student.extra_supervisor_added",
+  "student.extra_supervisor_removed",
+  "advisor.added_to_class",
+  "invitation.sent",
+  "invitation.accepted",
+  "answers.sent",
+  "expectations.saved",
+  "signing_form.created",
+  "signing_form.saved",
+  "signing_form.signed",
+  "signing_form.cancelled",
+  "result.submitted",
+  "result.submission_failed",
+  "document.downloaded",
+  "warning.created",
+  "warning.submitted",
+  "warning.deleted",
+  "warning.confirmed",
+  "my_data.downloaded",
+  "audit.searched",
+  "audit.exported",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export async function audit(
   db: Db,

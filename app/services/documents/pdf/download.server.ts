@@ -1,5 +1,6 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { audit } from "~/services/platform/audit.server";
+import { recordOpening, type OpeningKind } from "~/services/platform/record-openings.server";
 import { contentDisposition } from "~/services/documents/csv";
 import type { Db } from "~/services/platform/db/client.server";
 import { getDb } from "~/services/platform/db/index.server";
@@ -17,6 +18,13 @@ import type { DocumentFileName, DocumentSettings } from "./documents.server";
  */
 
 export type StudentDocumentKind = "answers" | "warning" | "signingForm" | "full";
+
+const OPENING_OF: Record<StudentDocumentKind, OpeningKind> = {
+  answers: "answersPdf",
+  warning: "warningPdf",
+  signingForm: "signingFormPdf",
+  full: "fullPdf",
+};
 
 interface Args {
   request: Request;
@@ -87,18 +95,21 @@ export async function studentDocument(
   const db = await getDb();
   const access = await requireStudentAccess(db, viewer, classId, studentUserId);
   const made = await make({ db, viewer, access, settings: documentSettings(args.context) });
-  await audit(db, {
-    action: "document.downloaded",
-    actorUserId: viewer.userId,
-    subjectUserId: studentUserId,
-    classId,
-    ip: clientAddress(args.request),
-    details: {
-      document: kind,
-      ...made.details,
-      relation: access.relation,
-      disposition: wantsAttachment(args.request) ? "attachment" : "inline",
-    },
-  });
+  await Promise.all([
+    recordOpening(db, { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId, classId, kind: OPENING_OF[kind] }),
+    audit(db, {
+      action: "document.downloaded",
+      actorUserId: viewer.userId,
+      subjectUserId: studentUserId,
+      classId,
+      ip: clientAddress(args.request),
+      details: {
+        document: kind,
+        ...made.details,
+        relation: access.relation,
+        disposition: wantsAttachment(args.request) ? "attachment" : "inline",
+      },
+    }),
+  ]);
   return pdfResponse(args.request, made.bytes, made.fileName);
 }

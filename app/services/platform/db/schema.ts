@@ -568,7 +568,41 @@ export const auditEvents = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>(),
     ip: text("ip"),
   },
-  (t) => [index("audit_events_at_idx").on(t.at), index("audit_events_actor_idx").on(t.actorUserId)],
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_actor_idx").on(t.actorUserId),
+    // A person's trail as the one it is about (the student's copy of their data, the admin's search).
+    index("audit_events_subject_idx").on(t.subjectUserId, t.at),
+  ],
+);
+
+/**
+ * Who opened a page or document about a student (GDPR art. 15): one row per viewer, student, kind
+ * of page and clock hour, written with ON CONFLICT DO NOTHING, so a teacher reloading a page adds
+ * nothing and the hot pages pay one cheap statement. Apart from audit_events because it is read by
+ * the student and deduplicated by its key; the primary key leads with the student, so the
+ * student's list (newest first) reads one index. No foreign keys, as for the audit trail.
+ */
+export const recordOpenings = pgTable(
+  "record_openings",
+  {
+    studentUserId: integer("student_user_id").notNull(),
+    hour: instant("hour")
+      .notNull()
+      .default(sql`date_trunc('hour', now())`),
+    viewerUserId: integer("viewer_user_id").notNull(),
+    kind: text("kind").notNull(),
+    /** The role the viewer opened it in (an admin may also teach). */
+    viewerRole: smallint("viewer_role").$type<RoleId>().notNull(),
+    /** The first opening in the hour. */
+    at: instant("at").notNull().defaultNow(),
+    classId: integer("class_id"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.studentUserId, t.hour, t.viewerUserId, t.kind] }),
+    index("record_openings_viewer_idx").on(t.viewerUserId, t.at),
+    index("record_openings_at_idx").on(t.at),
+  ],
 );
 
 // ─── Relations (for the relational query API) ────────────────────────────────
@@ -789,3 +823,4 @@ export type AdvisorInvitation = typeof advisorInvitations.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type OneTimeCode = typeof oneTimeCodes.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;
+export type RecordOpening = typeof recordOpenings.$inferSelect;
