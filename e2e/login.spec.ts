@@ -10,6 +10,17 @@ test("the main log-in page offers the e-mail code", async ({ page }, testInfo) =
   await checkPage(page, testInfo, "login");
 });
 
+test("a code mail the mail server refuses: the page says so, keeps the address, and no error page", async ({ page }, testInfo) => {
+  await page.goto("/login");
+  await page.getByLabel("E-postadresse").fill("refused@example.org");
+  await page.getByRole("button", { name: "Send kode" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Logg inn med e-post" })).toBeVisible();
+  await expect(page.getByText("Vi fikk ikke sendt e-posten med koden akkurat nå.")).toBeVisible();
+  await expect(page.getByLabel("E-postadresse")).toHaveValue("refused@example.org");
+  await expect(page).toHaveURL(/\/login$/);
+  await checkPage(page, testInfo, "login-mail-not-sent");
+});
+
 // These people's first log-in is this file's: no other file logs them in (laerer3 again below,
 // after these in the same worker), so the privacy gate is there to be seen.
 for (const [email, home, heading] of [

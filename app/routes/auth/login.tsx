@@ -36,6 +36,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     t: getInstance(context).t,
     appName: appName(currentInstitution(), language),
   });
+  if (!outcome.ok && outcome.reason === "mail_not_sent") {
+    // The typed address comes back in the form; the page says to try again in a while.
+    return data(submission.reply({ formErrors: ["auth:errors.mailNotSent"] }), { status: 503, headers: { "Retry-After": "60" } });
+  }
   if (!outcome.ok) {
     return data(
       submission.reply({ formErrors: ["auth:errors.tooManyRequests"] }),
