@@ -10,6 +10,22 @@ test("the main log-in page offers the e-mail code", async ({ page }, testInfo) =
   await checkPage(page, testInfo, "login");
 });
 
+test("demo mode (asked for by the e2e server) shows a small Demo banner on every page, also at 320 px", async ({ page }, testInfo) => {
+  for (const [width, name] of [[1280, "demo-banner-1280"], [390, "demo-banner-390"], [320, "demo-banner-320"]] as const) {
+    await page.setViewportSize({ width, height: 700 });
+    for (const url of ["/", "/login", "/privacy-policy"]) {
+      await page.goto(url);
+      const banner = page.getByRole("complementary", { name: "Demo" });
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText("Demo: Dette er en demonstrasjon med oppdiktede personer.");
+      // The e2e server sends mail through SMTP: no outbox to point to.
+      await expect(banner.getByRole("link")).toHaveCount(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    await checkPage(page, testInfo, name);
+  }
+});
+
 test("a code mail the mail server refuses: the page says so, keeps the address, and no error page", async ({ page }, testInfo) => {
   await page.goto("/login");
   await page.getByLabel("E-postadresse").fill("refused@example.org");

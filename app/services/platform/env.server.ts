@@ -57,8 +57,11 @@ export const envSchema = z
       }),
     OTP_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     OTP_REQUESTS_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+    // Demo mode: the demo seed, the "Demo" banner and the public /dev/outbox (README). On only when
+    // asked for; `npm start` asks for it on a fresh embedded database (scripts/demo-mode.mjs).
+    DEMO_MODE: booleanFlag.optional(),
+    // The older name of DEMO_MODE, still understood (DEMO_MODE wins when both are set).
     SEED_DEMO: booleanFlag.optional(),
-    DEV_OUTBOX: booleanFlag.optional(),
     TRUST_PROXY: booleanFlag.default(false),
     // Feide (OpenID Connect). Offered on the log-in page when the client id and secret are set.
     FEIDE_CLIENT_ID: optionalText,
@@ -83,18 +86,19 @@ export const envSchema = z
     DEBUG_FS: booleanFlag.default(false),
   })
   .transform((env) => {
-    // The demo is seeded on the embedded database unless switched off; not on a PostgreSQL of one's own.
     const embedded = env.EMBEDDED_DATABASE || !env.DATABASE_URL;
-    const seedDemo = env.SEED_DEMO ?? embedded;
+    // Never by default: the launcher says DEMO_MODE=true for a fresh embedded database, and an
+    // operator who wants the demo on a PostgreSQL of their own (or with SMTP) says so.
+    const demoMode = env.DEMO_MODE ?? env.SEED_DEMO ?? false;
     return {
       ...env,
       isProduction: env.NODE_ENV === "production",
       embedded,
       OUTBOX_DIR: env.OUTBOX_DIR ?? `${env.DATA_DIR.replace(/\/+$/, "")}/outbox`,
-      seedDemo,
-      // /dev/outbox lists mails written to the local outbox, log-in codes included: outside
-      // development only for the demo (whose log-ins are public anyway), unless asked for.
-      devOutbox: env.DEV_OUTBOX ?? (env.NODE_ENV !== "production" || seedDemo),
+      demoMode,
+      // /dev/outbox lists mails written to the local outbox, log-in codes included: public, so only
+      // in demo mode (whose log-ins are public anyway), and only when mail goes there (no SMTP_URL).
+      devOutbox: demoMode && !env.SMTP_URL,
     };
   });
 
