@@ -11,6 +11,7 @@ import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { appName, currentInstitution } from "~/services/platform/institution.server";
 import { appCookies, clientAddress, readFormData } from "~/services/platform/request.server";
 import { isSimpleLogin, safeRedirect } from "~/services/identity";
+import { EMAIL_MAX } from "~/services/platform/field-limits";
 import { schema } from "./login.schema";
 import type { Route } from "./+types/login";
 
@@ -74,6 +75,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           autoComplete="email"
           spellCheck={false}
           required
+          maxLength={EMAIL_MAX}
           defaultValue={fields.email.initialValue ?? ""}
           error={firstError(t, fields.email.errors)}
         />

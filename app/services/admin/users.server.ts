@@ -19,13 +19,13 @@ import {
 import { isRoleId, ROLE, type RoleId } from "~/services/identity";
 import { semesterStatus, type SemesterStatus } from "~/services/platform/semesters";
 import { destroyUserSessions } from "~/services/identity/index.server";
+import { DISPLAY_NAME_MAX_LENGTH, USER_SEARCH_MAX_LENGTH } from "./limits";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Spec §9: the users list loads 20 at a time. */
 export const USERS_PAGE_SIZE = 20;
-export const DISPLAY_NAME_MAX_LENGTH = 200;
-export const USER_SEARCH_MAX_LENGTH = 200;
+export { DISPLAY_NAME_MAX_LENGTH, USER_SEARCH_MAX_LENGTH } from "./limits";
 
 interface Actor {
   userId: number;
