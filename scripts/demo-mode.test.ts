@@ -2,14 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, expect, test } from "vitest";
-import { DEMO_MARKER, applyDemoMode, demoModeRule } from "./demo-mode.mjs";
+import { DEMO_MARKER, applyDemoMode, demoModeRule, type DemoModeInput } from "./demo-mode.mjs";
+
+type Vars = Partial<Pick<DemoModeInput, "DEMO_MODE" | "SEED_DEMO" | "databaseUrl" | "SMTP_URL">>;
+type Found = Partial<Pick<DemoModeInput, "freshDatabase" | "demoDatabase">>;
 
 const base = { freshDatabase: false, demoDatabase: false };
 const PG = "postgres://praksis:pw@db.example.org/praksis";
 const SMTP = "smtp://mail.example.org";
 
 // Every combination of what the operator sets and what the launcher finds: on or off, and why.
-test.each([
+test.each<[Vars, Found, boolean, string]>([
   // Nothing set: only a fresh embedded database, or one started as the demo.
   [{}, { freshDatabase: true }, true, "write"],
   [{}, { demoDatabase: true }, true, "keep"],

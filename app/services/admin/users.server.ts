@@ -19,7 +19,6 @@ import {
 import { isRoleId, ROLE, type RoleId } from "~/services/identity";
 import { semesterStatus, type SemesterStatus } from "~/services/platform/semesters";
 import { destroyUserSessions } from "~/services/identity/index.server";
-import { DISPLAY_NAME_MAX_LENGTH, USER_SEARCH_MAX_LENGTH } from "./limits";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
