@@ -36,7 +36,7 @@ export function demoModeRule(input) {
   if (input.SMTP_URL) return { on: false, set: "false", marker: "keep", why: "SMTP_URL is set" };
   if (input.freshDatabase) return { on: true, set: "true", marker: "write", why: "a fresh embedded database" };
   if (input.demoDatabase) return { on: true, set: "true", marker: "keep", why: "the embedded database started as the demo" };
-  return { on: false, set: "false", marker: "keep", why: "this embedded database is not marked as the demo: not created by this app as one, or switched off" };
+  return { on: false, set: "false", marker: "keep", why: "this embedded database is not marked as the demo: it was not created as one, or demo mode was switched off" };
 }
 
 /**
