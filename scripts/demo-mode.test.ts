@@ -37,6 +37,7 @@ test.each<[Vars, Found, boolean, string]>([
   [{ SEED_DEMO: "false", DEMO_MODE: "true" }, {}, true, "keep"],
   // Empty means unset.
   [{ DEMO_MODE: "", SEED_DEMO: "" }, { freshDatabase: true }, true, "write"],
+  [{ DEMO_MODE: "", SEED_DEMO: "true", databaseUrl: PG }, {}, true, "keep"],
 ])("%j on %j: %s", (vars, found, on, marker) => {
   const decision = demoModeRule({ ...base, ...found, ...vars });
   expect(decision.on).toBe(on);

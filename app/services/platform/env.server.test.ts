@@ -91,6 +91,8 @@ test.each([
   [{ DEMO_MODE: "true", ...withDb, ...smtp }, true, false],
   [{ DEMO_MODE: "false" }, false, false],
   [{ DEMO_MODE: "" }, false, false],
+  // Empty is unset, as the launcher reads it: the older name then decides.
+  [{ DEMO_MODE: "", SEED_DEMO: "true" }, true, true],
   [{ SEED_DEMO: "true" }, true, true],
   [{ SEED_DEMO: "true", ...withDb }, true, true],
   [{ SEED_DEMO: "true", ...smtp }, true, false],

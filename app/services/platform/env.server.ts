@@ -6,6 +6,12 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
   .transform((v) => v === "true" || v === "1");
 
+/** A flag that may be left unset; empty means unset too (as the launcher, scripts/demo-mode.mjs, reads it). */
+const optionalFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1"));
+
 const optionalText = z
   .string()
   .optional()
@@ -59,9 +65,9 @@ export const envSchema = z
     OTP_REQUESTS_PER_EMAIL: z.coerce.number().int().min(1).default(5),
     // Demo mode: the demo seed, the "Demo" banner and the public /dev/outbox (README). On only when
     // asked for; `npm start` asks for it on a fresh embedded database (scripts/demo-mode.mjs).
-    DEMO_MODE: booleanFlag.optional(),
+    DEMO_MODE: optionalFlag,
     // The older name of DEMO_MODE, still understood (DEMO_MODE wins when both are set).
-    SEED_DEMO: booleanFlag.optional(),
+    SEED_DEMO: optionalFlag,
     TRUST_PROXY: booleanFlag.default(false),
     // Feide (OpenID Connect). Offered on the log-in page when the client id and secret are set.
     FEIDE_CLIENT_ID: optionalText,
