@@ -15,6 +15,9 @@ else await worker();
 
 async function primary() {
   let database = null;
+  // DATABASE_URL as the operator set it: the embedded server's is set below, for the app processes.
+  const ownDatabaseUrl = process.env.DATABASE_URL;
+  let freshDatabase = false;
   if (!process.env.DATABASE_URL) {
     const { startEmbeddedPostgres, EmbeddedPostgresError } = await import("./scripts/embedded-postgres.mjs");
     const dataDir = path.resolve(process.env.DATA_DIR || "data");
@@ -30,6 +33,8 @@ async function primary() {
     process.env.EMBEDDED_DATABASE = "true";
     const { hasPgliteData, carryOverPglite } = await import("./scripts/carry-over-pglite.mjs");
     const pgliteDir = path.join(dataDir, "pglite");
+    // A database carried over from PGlite holds someone's data: not a fresh one for demo mode.
+    freshDatabase = database.fresh && !hasPgliteData(pgliteDir);
     if (hasPgliteData(pgliteDir)) {
       try {
         const result = await carryOverPglite({ pgliteDir, url: database.url, log: console });
@@ -42,6 +47,11 @@ async function primary() {
       }
     }
   }
+
+  // Demo mode (the seed, the banner, the public outbox) when asked for, or for a fresh embedded
+  // database; decided once here, handed to every app process as DEMO_MODE.
+  const { applyDemoMode } = await import("./scripts/demo-mode.mjs");
+  applyDemoMode({ dataDir: path.resolve(process.env.DATA_DIR || "data"), databaseUrl: ownDatabaseUrl, freshDatabase });
 
   // The demo's own Feide and Vipps (scripts/demo-providers.mjs): started here once, their settings
   // passed on to the app processes; not outside the demo, nor for a provider that is configured.

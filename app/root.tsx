@@ -53,7 +53,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           }
         : null,
       flash: flash ? { type: flash.type, message: t(flash.key as never, flash.values) as string } : null,
-      devOutbox: env().devOutbox && !env().SMTP_URL,
+      demo: env().demoMode,
+      devOutbox: env().devOutbox,
     },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
   );
@@ -156,6 +157,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         <SkipLink />
+        {root?.demo ? <DemoBanner outbox={root.devOutbox} /> : null}
         <Header appName={appName} homeHref="/">
           {root?.user ? <span className="app-header__user">{root.user.displayName}</span> : null}
           <Form method="post" action="/settings" className="app-header__language">
@@ -200,6 +202,23 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+/** Demo mode (README): made-up people, and, without SMTP, log-in codes anyone can read. */
+function DemoBanner({ outbox }: { outbox: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <aside className="app-demo" aria-label={t("demo.label")}>
+      <p>
+        <strong>{t("demo.title")}</strong> {t("demo.text")}{" "}
+        {outbox ? (
+          <>
+            {t("demo.codesPublic")} <Link to="/dev/outbox">{t("outbox.title")}</Link>.
+          </>
+        ) : null}
+      </p>
+    </aside>
   );
 }
 

@@ -46,7 +46,13 @@ test("a student answers the whole form page by page and sends it; the server ref
   const long = "Lang kommentar. ".repeat(126);
   expect(long.length).toBeGreaterThan(2000);
   await page.getByText("Legg til kommentar").first().click();
-  await page.getByRole("textbox", { name: "Kommentar" }).first().fill(long);
+  const comment = page.getByRole("textbox", { name: "Kommentar" }).first();
+  // The field's maxlength stops the typing at 2000 characters (spec §5), with JavaScript or without.
+  await comment.fill(long);
+  await expect(comment).toHaveValue(long.slice(0, 2000));
+  // The server's check stays, for a browser that lets more through: it refuses and keeps the text.
+  await comment.evaluate((field) => field.removeAttribute("maxlength"));
+  await comment.fill(long);
   await page.getByRole("button", { name: "Neste" }).click();
   await expect(summary(page).getByRole("link", { name: "Kommentaren kan ha høyst 2000 tegn. Kort den ned, så lagres den." })).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Kommentar" }).first()).toHaveValue(long.replace(/\r\n/g, "\n"));

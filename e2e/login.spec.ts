@@ -10,6 +10,33 @@ test("the main log-in page offers the e-mail code", async ({ page }, testInfo) =
   await checkPage(page, testInfo, "login");
 });
 
+test("demo mode (asked for by the e2e server) shows a small Demo banner on every page, also at 320 px", async ({ page }, testInfo) => {
+  for (const [width, name] of [[1280, "demo-banner-1280"], [390, "demo-banner-390"], [320, "demo-banner-320"]] as const) {
+    await page.setViewportSize({ width, height: 700 });
+    for (const url of ["/", "/login", "/privacy-policy"]) {
+      await page.goto(url);
+      const banner = page.getByRole("complementary", { name: "Demo" });
+      await expect(banner).toBeVisible();
+      await expect(banner).toContainText("Demo: Dette er en demonstrasjon med oppdiktede personer.");
+      // The e2e server sends mail through SMTP: no outbox to point to.
+      await expect(banner.getByRole("link")).toHaveCount(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    await checkPage(page, testInfo, name);
+  }
+});
+
+test("a code mail the mail server refuses: the page says so, keeps the address, and no error page", async ({ page }, testInfo) => {
+  await page.goto("/login");
+  await page.getByLabel("E-postadresse").fill("refused@example.org");
+  await page.getByRole("button", { name: "Send kode" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Logg inn med e-post" })).toBeVisible();
+  await expect(page.getByText("Vi fikk ikke sendt e-posten med koden akkurat nå.")).toBeVisible();
+  await expect(page.getByLabel("E-postadresse")).toHaveValue("refused@example.org");
+  await expect(page).toHaveURL(/\/login$/);
+  await checkPage(page, testInfo, "login-mail-not-sent");
+});
+
 // These people's first log-in is this file's: no other file logs them in (laerer3 again below,
 // after these in the same worker), so the privacy gate is there to be seen.
 for (const [email, home, heading] of [

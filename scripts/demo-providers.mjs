@@ -9,12 +9,12 @@ import { courseGroup, orgGroup, startOidcPeer } from "./oidc-peer.mjs";
 const flag = (value) => value === "true" || value === "1";
 
 /**
- * Whether this start is the demo. The same rule as env.server.ts (`seedDemo`): SEED_DEMO when set,
- * else on for the embedded database (EMBEDDED_DATABASE, or no DATABASE_URL at all).
+ * Whether this start is the demo: demo mode (scripts/demo-mode.mjs, which server.mjs applies first and
+ * which fills in DEMO_MODE when the operator set neither variable), or the older SEED_DEMO.
  */
 export function isDemo(env) {
-  const embedded = flag(env.EMBEDDED_DATABASE) || !env.DATABASE_URL;
-  return env.SEED_DEMO !== undefined ? flag(env.SEED_DEMO) : embedded;
+  const demoMode = env.DEMO_MODE !== undefined && env.DEMO_MODE !== "" ? env.DEMO_MODE : env.SEED_DEMO;
+  return flag(demoMode ?? "");
 }
 
 /** The providers that get a demo stand-in: in the demo, each one that is not configured. */

@@ -12,22 +12,25 @@ import { demoPeople, demoProviderKinds, isDemo, semesterOf } from "./demo-provid
 const root = path.resolve(import.meta.dirname, "..");
 
 describe("when the demo providers start", () => {
-  test("in the demo: the embedded database, or SEED_DEMO", () => {
-    expect(isDemo({})).toBe(true);
-    expect(isDemo({ DATABASE_URL: "postgres://x@127.0.0.1/db", EMBEDDED_DATABASE: "true" })).toBe(true);
-    expect(isDemo({ DATABASE_URL: "postgres://x@127.0.0.1/db" })).toBe(false);
-    expect(isDemo({ DATABASE_URL: "postgres://x@127.0.0.1/db", SEED_DEMO: "true" })).toBe(true);
+  test("in demo mode: DEMO_MODE as server.mjs decided it (scripts/demo-mode.mjs), or the older SEED_DEMO", () => {
+    expect(isDemo({ DEMO_MODE: "true" })).toBe(true);
+    expect(isDemo({ DEMO_MODE: "1", DATABASE_URL: "postgres://x@127.0.0.1/db" })).toBe(true);
+    expect(isDemo({ SEED_DEMO: "true" })).toBe(true);
+    expect(isDemo({ DEMO_MODE: "false", SEED_DEMO: "true" })).toBe(false);
     expect(isDemo({ SEED_DEMO: "false" })).toBe(false);
     expect(isDemo({ SEED_DEMO: "0" })).toBe(false);
+    // Neither said: server.mjs always fills DEMO_MODE in first, so unset means not the demo.
+    expect(isDemo({})).toBe(false);
   });
 
   test("each provider that is not configured, and none outside the demo", () => {
-    expect(demoProviderKinds({})).toEqual(["feide", "vipps"]);
-    expect(demoProviderKinds({ FEIDE_CLIENT_ID: "real", FEIDE_CLIENT_SECRET: "secret" })).toEqual(["vipps"]);
-    expect(demoProviderKinds({ VIPPS_CLIENT_ID: "real" })).toEqual(["feide"]);
-    expect(demoProviderKinds({ FEIDE_CLIENT_SECRET: "s", VIPPS_CLIENT_SECRET: "s" })).toEqual([]);
-    expect(demoProviderKinds({ SEED_DEMO: "false" })).toEqual([]);
-    expect(demoProviderKinds({ DATABASE_URL: "postgres://x@127.0.0.1/db" })).toEqual([]);
+    const demo = { DEMO_MODE: "true" };
+    expect(demoProviderKinds(demo)).toEqual(["feide", "vipps"]);
+    expect(demoProviderKinds({ ...demo, FEIDE_CLIENT_ID: "real", FEIDE_CLIENT_SECRET: "secret" })).toEqual(["vipps"]);
+    expect(demoProviderKinds({ ...demo, VIPPS_CLIENT_ID: "real" })).toEqual(["feide"]);
+    expect(demoProviderKinds({ ...demo, FEIDE_CLIENT_SECRET: "s", VIPPS_CLIENT_SECRET: "s" })).toEqual([]);
+    expect(demoProviderKinds({ DEMO_MODE: "false" })).toEqual([]);
+    expect(demoProviderKinds({ DATABASE_URL: "postgres://x@127.0.0.1/db", DEMO_MODE: "false" })).toEqual([]);
   });
 
   test("the Feide course memberships are of today's semester in Norway, as the demo seed's classes", () => {
@@ -117,7 +120,7 @@ async function startLikeNpmStart(port: number) {
   const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, WEB_CONCURRENCY: "1" };
   // As a fresh `npm start`: no database of its own, no providers, nothing of the test run's.
   for (const key of Object.keys(env)) {
-    if (/^(DATABASE_URL|EMBEDDED_DATABASE|SEED_DEMO|APP_URL|SMTP_URL|SESSION_SECRET|NODE_OPTIONS|FEIDE_|VIPPS_|VITEST|TEST_)/.test(key)) delete env[key];
+    if (/^(DATABASE_URL|EMBEDDED_DATABASE|SEED_DEMO|DEMO_MODE|APP_URL|SMTP_URL|SESSION_SECRET|NODE_OPTIONS|FEIDE_|VIPPS_|VITEST|TEST_)/.test(key)) delete env[key];
   }
   const child = spawn(process.execPath, ["server.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];

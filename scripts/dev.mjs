@@ -6,8 +6,9 @@ import { EmbeddedPostgresError, startEmbeddedPostgres } from "./embedded-postgre
 
 const root = path.resolve(import.meta.dirname, "..");
 let database = null;
+const ownDatabaseUrl = process.env.DATABASE_URL;
+const dataDir = path.resolve(root, process.env.DATA_DIR || "data");
 if (!process.env.DATABASE_URL) {
-  const dataDir = path.resolve(root, process.env.DATA_DIR || "data");
   try {
     database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), log: console });
   } catch (error) {
@@ -17,6 +18,9 @@ if (!process.env.DATABASE_URL) {
   console.info(`[db] embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port}`);
   Object.assign(process.env, { DATABASE_URL: database.url, EMBEDDED_DATABASE: "true" });
 }
+// Demo mode as for `npm start` (scripts/demo-mode.mjs): on for a fresh embedded database unless set.
+const { applyDemoMode } = await import("./demo-mode.mjs");
+applyDemoMode({ dataDir, databaseUrl: ownDatabaseUrl, freshDatabase: Boolean(database?.fresh) });
 const child = spawn("npx", ["react-router", "dev", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
 let stopping = false;
 const stop = async (code) => {

@@ -8,6 +8,8 @@ export interface EmbeddedPostgres {
   port: number;
   dataDir: string;
   credentials: { user: string; password: string };
+  /** The cluster was created by this start (initdb): a fresh, empty database. */
+  fresh: boolean;
   readonly pid: number | undefined;
   crash(signal?: NodeJS.Signals): void;
   stopping(): void;

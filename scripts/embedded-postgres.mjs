@@ -391,6 +391,8 @@ export async function startEmbeddedPostgres(options) {
     port,
     dataDir,
     credentials,
+    /** The cluster was created by this start (initdb): a fresh, empty database. */
+    fresh,
     get pid() {
       return child.pid;
     },

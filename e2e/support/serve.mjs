@@ -21,6 +21,13 @@ const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ["STARTTLS", "AUTH"],
   logger: false,
+  // A mailbox that refuses (as a real server answers a dead address): the app's mail-failure message.
+  onRcptTo(address, session, callback) {
+    if (/^refused[.@]/i.test(address.address)) {
+      return callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+    }
+    callback();
+  },
   onData(stream, session, callback) {
     const chunks = [];
     stream.on("data", (c) => chunks.push(c));
@@ -59,6 +66,8 @@ Object.assign(process.env, {
   WEB_CONCURRENCY: "1",
   OUTBOX_DIR: path.join(root, "outbox"),
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
+  // The demo's people, with SMTP_URL set: asked for (demo mode is never on by itself with SMTP).
+  DEMO_MODE: "true",
   // Many log-ins from one address in one run; the limits themselves are tested in the unit tests.
   OTP_REQUESTS_PER_ADDRESS: "10000",
   OTP_REQUESTS_PER_EMAIL: "1000",

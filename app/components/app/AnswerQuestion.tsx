@@ -98,7 +98,6 @@ export function AnswerQuestion({
           label={legend}
           rows={6}
           maxLength={TEXT_ANSWER_LIMIT}
-          softLimit
           defaultValue={value ?? ""}
           error={valueError}
         />
@@ -120,8 +119,7 @@ export function AnswerQuestion({
             hint={t("question.commentHint")}
             rows={3}
             maxLength={COMMENT_LIMIT}
-            softLimit
-            defaultValue={comment ?? ""}
+              defaultValue={comment ?? ""}
             error={commentError}
           />
         </details>

@@ -207,6 +207,7 @@ function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, p
                 name={fieldName.question(g, q, "helpText")}
                 id={fieldId(fieldName.question(g, q, "helpText"))}
                 rows={2}
+                maxLength={LIMITS.helpText}
                 defaultValue={question.helpText}
                 error={error(fieldName.question(g, q, "helpText"))}
               />

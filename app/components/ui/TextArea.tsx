@@ -4,9 +4,13 @@ import { FieldError } from "./FieldError";
 import { Hint, Label } from "./Label";
 import { cx, describedBy, useHydrated } from "./internal";
 
-/** Characters as the server and the database count them: an emoji is one, not two UTF-16 units. */
+/**
+ * Characters as the browser's `maxlength` counts them (UTF-16 units: an emoji is two), so the
+ * counter reaches 0 where typing stops. The server counts an emoji as one, so whatever the
+ * browser lets through is within the server's limit too.
+ */
 function characters(text: string): number {
-  return Array.from(text).length;
+  return text.length;
 }
 
 /** How long typing must pause before the remaining count is announced to screen readers. */
@@ -23,14 +27,10 @@ export type TextAreaProps = Omit<
   error?: string | null;
   /**
    * The most characters allowed. Sets the native `maxLength` (the browser ignores longer
-   * input, as the specification asks) and shows a character counter.
+   * input, as the specification asks, with JavaScript or without) and shows a character counter
+   * (with JavaScript, a live one that screen readers hear when typing pauses).
    */
   maxLength?: number;
-  /**
-   * Count against `maxLength` without stopping the typing (no native `maxLength`): the server
-   * refuses the longer text with a message and keeps it, so nothing typed is cut off unseen.
-   */
-  softLimit?: boolean;
   defaultValue?: string;
   isPageHeading?: boolean;
   optional?: boolean;
@@ -43,7 +43,6 @@ export function TextArea({
   hint,
   error,
   maxLength,
-  softLimit,
   defaultValue,
   rows = 5,
   isPageHeading,
@@ -107,7 +106,7 @@ export function TextArea({
         id={id}
         name={name}
         rows={rows}
-        maxLength={softLimit ? undefined : maxLength}
+        maxLength={maxLength}
         defaultValue={defaultValue}
         className={cx("ui-textarea", (error || remaining < 0) && "ui-textarea--error")}
         aria-invalid={error ? true : undefined}

@@ -11,6 +11,7 @@ import { redirectWithFlash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
+import { SUBJECT_CODE_MAX, SUBJECT_NAME_MAX } from "~/services/admin";
 import { schema } from "./subjects.schema";
 import type { Route } from "./+types/subjects";
 import { notFound } from "~/services/platform/ids";
@@ -105,6 +106,7 @@ function SubjectsPage({ loaderData, actionData }: Route.ComponentProps) {
             autoComplete="off"
             spellCheck={false}
             required
+            maxLength={SUBJECT_CODE_MAX}
             defaultValue={typeof typedCode === "string" ? typedCode : (editing?.subjectCode ?? "")}
             error={firstError(t, fields.subjectCode.errors)}
           />
@@ -115,6 +117,7 @@ function SubjectsPage({ loaderData, actionData }: Route.ComponentProps) {
             id={fields.name.id}
             autoComplete="off"
             required
+            maxLength={SUBJECT_NAME_MAX}
             defaultValue={typeof typedName === "string" ? typedName : (editing?.name ?? "")}
             error={firstError(t, fields.name.errors)}
           />

@@ -1,5 +1,6 @@
 // The validation of user.tsx, its own module so the page loads zod only once it is interactive (ADR 0012).
 import { z } from "zod";
+import { DISPLAY_NAME_MAX_LENGTH } from "~/services/admin";
 
 export const classId = z.coerce
   .number({ error: "adminUsers:user.errors.classUnknown" })
@@ -12,7 +13,7 @@ export const schema = z.object({
     .string({ error: "adminUsers:user.errors.nameRequired" })
     .trim()
     .min(1, { error: "adminUsers:user.errors.nameRequired" })
-    .max(200, { error: "adminUsers:user.errors.nameTooLong" }),
+    .max(DISPLAY_NAME_MAX_LENGTH, { error: "adminUsers:user.errors.nameTooLong" }),
   roles: z
     .array(z.enum(["1", "2", "3", "4"], { error: "adminUsers:user.errors.roleUnknown" }), {
       error: "adminUsers:user.errors.rolesRequired",

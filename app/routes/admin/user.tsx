@@ -29,6 +29,7 @@ import { redirectWithFlash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE, ROLE_NAMES, type RoleId } from "~/services/identity";
+import { DISPLAY_NAME_MAX_LENGTH } from "~/services/admin";
 import { schema } from "./user.schema";
 import type { Route } from "./+types/user";
 import { idParam, notFound } from "~/services/platform/ids";
@@ -245,6 +246,7 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
           autoComplete="off"
           spellCheck={false}
           required
+          maxLength={DISPLAY_NAME_MAX_LENGTH}
           defaultValue={displayName}
           error={firstError(t, fields.displayName.errors)}
         />

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { Button, CheckboxGroup, Pagination, Select, Table, Tag, TextField } from "~/components/ui";
-import { listUsers, USER_SEARCH_MAX_LENGTH, USERS_PAGE_SIZE } from "~/services/admin/index.server";
+import { USER_SEARCH_MAX_LENGTH } from "~/services/admin";
+import { listUsers, USERS_PAGE_SIZE } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { requireRole } from "~/services/identity/index.server";
 import { isRoleId, ROLE, ROLE_NAMES, type RoleId } from "~/services/identity";
@@ -102,6 +103,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               width="20"
               autoComplete="off"
               spellCheck={false}
+              maxLength={USER_SEARCH_MAX_LENGTH}
               defaultValue={filters.search}
             />
           </div>

@@ -1,5 +1,7 @@
 // The validation of accept-invitation.tsx, its own module so the page loads zod only once it is interactive (ADR 0012).
 import { z } from "zod";
+import { INVITED_PHONE_MAX } from "~/services/placements";
+import { PERSON_NAME_MAX } from "~/services/platform/field-limits";
 
 // Digits, spaces and a leading +; 8 to 15 digits (E.164). The service applies the same rule.
 export const phonePattern = /^\+?\d{8,15}$/;
@@ -10,12 +12,12 @@ export const newSupervisorSchema = z.object({
     .string({ error: "student:errors.nameRequired" })
     .trim()
     .min(1, { error: "student:errors.nameRequired" })
-    .max(200, { error: "student:errors.nameTooLong" }),
+    .max(PERSON_NAME_MAX, { error: "student:errors.nameTooLong" }),
   phone: z
     .string({ error: "student:errors.phoneRequired" })
     .trim()
     .min(1, { error: "student:errors.phoneRequired" })
-    .max(20, { error: "student:errors.phoneInvalid", abort: true })
+    .max(INVITED_PHONE_MAX, { error: "student:errors.phoneInvalid", abort: true })
     .refine((value) => phonePattern.test(value.replace(/\s+/g, "")), { error: "student:errors.phoneInvalid" }),
 });
 

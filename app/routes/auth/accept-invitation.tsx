@@ -12,6 +12,8 @@ import { flashHeader, redirectWithFlash } from "~/services/platform/flash.server
 import { acceptInvitation, lookUpInvitation } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { safeRedirect } from "~/services/identity";
+import { INVITED_PHONE_MAX } from "~/services/placements";
+import { PERSON_NAME_MAX } from "~/services/platform/field-limits";
 import { existingSupervisorSchema, newSupervisorSchema } from "./accept-invitation.schema";
 import type { Route } from "./+types/accept-invitation";
 
@@ -199,7 +201,7 @@ function NewSupervisorFields({ email, fields }: { email: string; fields: ReturnT
           id={fields.fullName.id}
           autoComplete="name"
           required
-          maxLength={200}
+          maxLength={PERSON_NAME_MAX}
           width="30"
           defaultValue={(fields.fullName.initialValue as string | undefined) ?? ""}
           error={firstError(t, fields.fullName.errors)}
@@ -223,7 +225,7 @@ function NewSupervisorFields({ email, fields }: { email: string; fields: ReturnT
           autoComplete="tel"
           inputMode="tel"
           required
-          maxLength={20}
+          maxLength={INVITED_PHONE_MAX}
           width="20"
           defaultValue={(fields.phone.initialValue as string | undefined) ?? ""}
           error={firstError(t, fields.phone.errors)}

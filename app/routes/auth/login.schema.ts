@@ -1,11 +1,12 @@
 // The validation of login.tsx, its own module so the page loads zod only once it is interactive (ADR 0012).
 import { z } from "zod";
+import { EMAIL_MAX } from "~/services/platform/field-limits";
 
 export const schema = z.object({
   email: z
     .string({ error: "auth:errors.emailRequired" })
     .trim()
-    .max(254, { error: "auth:errors.emailInvalid" })
+    .max(EMAIL_MAX, { error: "auth:errors.emailInvalid" })
     .pipe(z.email({ error: "auth:errors.emailInvalid" })),
   redirectTo: z.string().optional(),
 });

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import resources from "~/locales";
+import { resetEnvForTests } from "~/services/platform/env.server";
 import { appCookies } from "~/services/platform/request.server";
 import { clearOutbox, codeIn, mailsTo, silenceMailLog, startTestApp, stopTestApp } from "~/test/app";
 import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";
+import { closedPortUrl, startSilentServer, startSmtpPeer } from "~/test/smtp";
 import * as login from "./login";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -149,4 +151,75 @@ test("responses carry the security headers", async () => {
   expect(response.headers.get("X-Frame-Options")).toBe("DENY");
   expect(response.headers.get("Referrer-Policy")).toBe("same-origin");
   expect(response.headers.get("Cache-Control")).toBe("no-store");
+});
+
+describe("when the code cannot be mailed", () => {
+  afterEach(() => {
+    delete process.env.SMTP_URL;
+    resetEnvForTests();
+  });
+
+  async function withSmtp(url: string, email: string, ip: string) {
+    process.env.SMTP_URL = url;
+    resetEnvForTests();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const response = await callAction(login, postForm("/login", { email, redirectTo: "/teacher" }, { ip }));
+    return { response, warnings: warn.mock.calls.map((c) => String(c[0])) };
+  }
+
+  async function expectMessage(response: Response, email: string) {
+    // A message on the page (503, the form again), not an error page; what was typed is kept.
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("60");
+    const body = await response.json();
+    expect(body.error[""]).toEqual(["auth:errors.mailNotSent"]);
+    expect(body.initialValue).toMatchObject({ email, redirectTo: "/teacher" });
+    expect(setCookieFor(response, "praksis_login")).toBeUndefined();
+  }
+
+  test.each([
+    ["a known user's code", "laerer2@example.org"],
+    ["the mail to an unknown address (the same answer: no enumeration)", "ingen.her@example.org"],
+  ])("the SMTP server refusing %s gives the message, keeps the address, and logs one warning", async (_what, email) => {
+    const peer = await startSmtpPeer({ refuse: "rcpt" });
+    try {
+      const { response, warnings } = await withSmtp(peer.url, email, "198.51.100.21");
+      await expectMessage(response, email);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^\[mail\] not sent \(log-in (code|explanation)\): refused: /);
+    } finally {
+      await peer.close();
+    }
+  });
+
+  test("a mail server that never answers gives the message within the timeout", async () => {
+    const silent = await startSilentServer();
+    try {
+      const began = performance.now();
+      const { response, warnings } = await withSmtp(silent.url, "Student02@Example.org", "198.51.100.22");
+      expect(performance.now() - began).toBeLessThan(3_000);
+      await expectMessage(response, "Student02@Example.org");
+      expect(warnings).toEqual([expect.stringMatching(/: timeout: /)]);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  test("a closed port gives the message", async () => {
+    const { response, warnings } = await withSmtp(await closedPortUrl(), "veileder2@example.org", "198.51.100.23");
+    await expectMessage(response, "veileder2@example.org");
+    expect(warnings).toEqual([expect.stringMatching(/: unreachable: /)]);
+  });
+
+  test("once the server takes mail again, the same address gets its code", async () => {
+    const peer = await startSmtpPeer();
+    try {
+      const { response, warnings } = await withSmtp(peer.url, "laerer3@example.org", "198.51.100.24");
+      expect(response.status).toBe(303);
+      expect(peer.received).toEqual(["laerer3@example.org"]);
+      expect(warnings).toEqual([]);
+    } finally {
+      await peer.close();
+    }
+  });
 });

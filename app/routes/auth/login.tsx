@@ -11,6 +11,7 @@ import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { appName, currentInstitution } from "~/services/platform/institution.server";
 import { appCookies, clientAddress, readFormData } from "~/services/platform/request.server";
 import { isSimpleLogin, safeRedirect } from "~/services/identity";
+import { EMAIL_MAX } from "~/services/platform/field-limits";
 import { schema } from "./login.schema";
 import type { Route } from "./+types/login";
 
@@ -36,6 +37,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     t: getInstance(context).t,
     appName: appName(currentInstitution(), language),
   });
+  if (!outcome.ok && outcome.reason === "mail_not_sent") {
+    // The typed address comes back in the form; the page says to try again in a while.
+    return data(submission.reply({ formErrors: ["auth:errors.mailNotSent"] }), { status: 503, headers: { "Retry-After": "60" } });
+  }
   if (!outcome.ok) {
     return data(
       submission.reply({ formErrors: ["auth:errors.tooManyRequests"] }),
@@ -70,6 +75,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           autoComplete="email"
           spellCheck={false}
           required
+          maxLength={EMAIL_MAX}
           defaultValue={fields.email.initialValue ?? ""}
           error={firstError(t, fields.email.errors)}
         />

@@ -307,7 +307,6 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   id={endFields.teacherComment.id}
                   rows={5}
                   maxLength={TEACHER_COMMENT_LIMIT}
-                  softLimit
                   optional
                   defaultValue={(endFields.teacherComment.initialValue as string | undefined) ?? view.end.teacherComment ?? ""}
                   error={firstError(t, endFields.teacherComment.errors)}

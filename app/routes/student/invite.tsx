@@ -14,6 +14,7 @@ import { clientAddress, mailOrigin, readFormData } from "~/services/platform/req
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { formatDayTime, osloDate } from "~/services/platform/semesters";
+import { EMAIL_MAX } from "~/services/platform/field-limits";
 import { schema } from "./invite.schema";
 import type { Route } from "./+types/invite";
 
@@ -125,7 +126,7 @@ export default function InviteSupervisor({ loaderData, actionData }: Route.Compo
             autoComplete="off"
             spellCheck={false}
             required
-            maxLength={254}
+            maxLength={EMAIL_MAX}
             width="30"
             defaultValue={(fields.email.initialValue as string | undefined) ?? ""}
             error={firstError(t, fields.email.errors)}

@@ -9,7 +9,8 @@ import { classHeader } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { idParam, notFound, parseId } from "~/services/platform/ids";
-import { requireClassTeacher, STUDENT_PICKER_PAGE_SIZE, STUDENT_SEARCH_MAX_LENGTH, studentPicker, takeStudentsAsTeacher } from "~/services/placements/index.server";
+import { STUDENT_SEARCH_MAX_LENGTH } from "~/services/placements";
+import { requireClassTeacher, STUDENT_PICKER_PAGE_SIZE, studentPicker, takeStudentsAsTeacher } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
@@ -134,6 +135,7 @@ export default function AddStudents({ loaderData, actionData }: Route.ComponentP
             width="20"
             autoComplete="off"
             spellCheck={false}
+            maxLength={STUDENT_SEARCH_MAX_LENGTH}
             defaultValue={q}
           />
           <Button variant="secondary">{t("addStudents.searchSubmit")}</Button>

@@ -1,7 +1,9 @@
 // Shared by the browser's checks and the server's (so not from a .server module).
-export const SUPERVISOR_NAME_MAX = 200;
+import { EMAIL_MAX, PERSON_NAME_MAX } from "~/services/platform/field-limits";
 
-export const SUPERVISOR_EMAIL_MAX = 254;
+export const SUPERVISOR_NAME_MAX = PERSON_NAME_MAX;
+
+export const SUPERVISOR_EMAIL_MAX = EMAIL_MAX;
 
 export const SUPERVISOR_PHONE_MAX = 32;
 

@@ -1,9 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { auditEvents, classAdvisors, classes, subjects, userRoles, users } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
+import { closedPortUrl } from "~/test/smtp";
+import { resetEnvForTests } from "~/services/platform/env.server";
 import * as addSupervisor from "./add-supervisor";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -162,5 +164,27 @@ describe("adding a supervisor", () => {
     const [user] = await db().select().from(users).where(eq(users.email, "kari@example.org"));
     expect(user).toBeUndefined();
     expect(await mailsTo("kari@example.org")).toEqual([]);
+  });
+});
+
+describe("when the welcome mail cannot be sent", () => {
+  test("a closed mail port: the supervisor is added, the teacher is told to pass the word on, one warning in the log", async () => {
+    process.env.SMTP_URL = await closedPortUrl();
+    resetEnvForTests();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const response = await post({ name: "Uten Post", email: "uten.post@example.org", phone: "" });
+      expect(response.status).toBe(303);
+      expect(await flashOf(response)).toEqual({
+        type: "info",
+        key: "teacher:addSupervisor.addedMailFailed",
+        values: { name: "Uten Post", email: "uten.post@example.org" },
+      });
+      expect(await attached("uten.post@example.org")).toBe(true);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^\[mail\] not sent \(welcome to a supervisor\): unreachable: /)]);
+    } finally {
+      delete process.env.SMTP_URL;
+      resetEnvForTests();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { errorMessage, errorSummaryItems, firstError } from "~/components/form-e
 import { useValidatedForm } from "~/components/use-validated-form";
 import { classHeader } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
-import { sendMail } from "~/services/platform/email.server";
+import { MailNotSent, sendMail } from "~/services/platform/email.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getInstance } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
@@ -73,10 +73,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         appName: appName(institution, "nb"),
         phoneNumber: user.phoneNumber,
       }),
+      { purpose: "welcome to a supervisor" },
     );
   } catch (error) {
-    // The supervisor is added either way; the teacher is told to pass the word on themselves.
-    console.error("[mail] welcome mail to a supervisor failed:", error instanceof Error ? error.message : error);
+    if (!(error instanceof MailNotSent)) throw error;
+    // The supervisor is added either way (the mail service logged why the mail was not); the
+    // teacher is told to pass the word on themselves.
     mailSent = false;
   }
   return redirectWithFlash(`/teacher/class/${classId}`, {

@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { auditEvents, studentReferences, warnings } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { WARNING_TEXT_LIMIT } from "~/services/warnings";
 import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
+import { startSmtpPeer } from "~/test/smtp";
+import { resetEnvForTests } from "~/services/platform/env.server";
 import * as api from "../api/warning";
 import * as supervisorStudentPage from "../supervisor/student";
 import * as studentPage from "./student";
@@ -335,5 +337,28 @@ describe("the warning on the staff's student pages", () => {
     expect(supervisor.warning).toMatchObject({ state: "given", text: FULL, teacherName: "Ada Administrator" });
     const teacher = (await (await teacherStudent(cookies.laerer3, ids.student17)).json()) as PageData;
     expect(teacher.warning).toBeNull();
+  });
+});
+
+describe("when the notice cannot be mailed", () => {
+  test("the SMTP server refusing it: the warning is given, the teacher is told to tell the student, one warning in the log", async () => {
+    const peer = await startSmtpPeer({ refuse: "rcpt" });
+    process.env.SMTP_URL = peer.url;
+    resetEnvForTests();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const student22 = await userIdOf(db(), "student22@example.org");
+      expect(await warningOf(student22)).toEqual([]);
+      const response = await post(cookies.admin, student22, { intent: "submit", warningId: "", ...FULL });
+      expect(response.status).toBe(303);
+      expect(await flashOf(response)).toMatchObject({ type: "info", key: "warnings:teacher.givenMailFailed" });
+      const [given] = await warningOf(student22);
+      expect(given.submittedAt).not.toBeNull();
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^\[mail\] not sent \(warning notice\): refused: /)]);
+    } finally {
+      delete process.env.SMTP_URL;
+      resetEnvForTests();
+      await peer.close();
+    }
   });
 });

@@ -218,7 +218,6 @@ function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warnin
             hint={t(`fields.${field}.hint`)}
             rows={field === "passRequirementSummary" ? 4 : 8}
             maxLength={WARNING_TEXT_LIMIT}
-            softLimit
             defaultValue={initial(field)}
             error={firstError(t, fields[field].errors)}
           />

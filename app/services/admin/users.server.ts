@@ -24,8 +24,7 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Spec §9: the users list loads 20 at a time. */
 export const USERS_PAGE_SIZE = 20;
-export const DISPLAY_NAME_MAX_LENGTH = 200;
-export const USER_SEARCH_MAX_LENGTH = 200;
+export { DISPLAY_NAME_MAX_LENGTH, USER_SEARCH_MAX_LENGTH } from "./limits";
 
 interface Actor {
   userId: number;

@@ -288,12 +288,16 @@ export async function insertSchemes(
 }
 
 
-/** At start-up, when the configuration asks for the demo: seeds an empty database and prints the log-ins. */
+/** At start-up, in demo mode: seeds an empty database and prints the log-ins. */
 export async function seedDemoWhenAsked(database: Database): Promise<void> {
-  if (!env().seedDemo) return;
+  if (!env().demoMode) return;
   const result = await seedDemo(database.db);
   if (!result.seeded) return;
-  console.info("[db] Demo data seeded. Log in with an e-mail code (the code is shown at /dev/outbox):");
+  console.info(
+    env().devOutbox
+      ? "[db] Demo data seeded. Log in with an e-mail code (the code is shown at /dev/outbox):"
+      : "[db] Demo data seeded. Log in with an e-mail code (sent through SMTP_URL):",
+  );
   for (const login of result.logins) {
     console.info(`       ${login.role.padEnd(10)} ${login.email.padEnd(28)} ${login.name}`);
   }

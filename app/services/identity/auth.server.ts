@@ -6,7 +6,7 @@ import { Strategy } from "remix-auth/strategy";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { privacyAcceptances, userRoles, users } from "~/services/platform/db/schema";
-import { sendMail } from "~/services/platform/email.server";
+import { MailNotSent, sendMail, type Mail } from "~/services/platform/email.server";
 import { env } from "~/services/platform/env.server";
 import { countCodeRequest, issueCode, normaliseEmail, OTP_TTL_MS, otpLimits, verifyCode } from "./otp.server";
 import { appCookies, readFormData } from "~/services/platform/request.server";
@@ -44,7 +44,22 @@ export function mayUseEmailCode(roles: readonly RoleId[], allowed: readonly stri
   return roles.some((r) => allowed.includes(ROLE_NAMES[r]));
 }
 
-export type CodeRequestOutcome = { ok: true } | { ok: false; reason: "rate_limited"; retryAfterSeconds: number };
+export type CodeRequestOutcome =
+  | { ok: true }
+  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number }
+  // The mail server refused, timed out or could not be reached (logged by the mail service).
+  | { ok: false; reason: "mail_not_sent" };
+
+/** Sends a log-in mail; false when it did not go out (MailNotSent), anything else is a bug and thrown. */
+async function sendLoginMail(mail: Mail, purpose: string): Promise<boolean> {
+  try {
+    await sendMail(mail, { purpose });
+    return true;
+  } catch (error) {
+    if (error instanceof MailNotSent) return false;
+    throw error;
+  }
+}
 
 /**
  * Sends the log-in mail. The page says the same for every address (no account enumeration); the
@@ -65,11 +80,16 @@ export async function requestLoginCode(
   if (user && allowed) {
     const issued = await issueCode(db, { email, userId: user.id, ip: input.ip, secret: appSecret(), limits, now: input.now });
     if (!issued.ok) return issued;
-    await sendMail({
-      to: email,
-      subject: mailT("mail.code.subject", { code: issued.code }),
-      text: mailT("mail.code.body", { name: user.displayName, code: issued.code, minutes: OTP_TTL_MS / 60_000 }),
-    });
+    const sent = await sendLoginMail(
+      {
+        to: email,
+        subject: mailT("mail.code.subject", { code: issued.code }),
+        text: mailT("mail.code.body", { name: user.displayName, code: issued.code, minutes: OTP_TTL_MS / 60_000 }),
+      },
+      "log-in code",
+    );
+    // The code nobody got stays unusable to anyone; the request still counts toward the limits.
+    if (!sent) return { ok: false, reason: "mail_not_sent" };
     await audit(db, { action: "otp.requested", actorUserId: user.id, ip: input.ip });
     return { ok: true };
   }
@@ -78,12 +98,12 @@ export async function requestLoginCode(
   const limited = await countCodeRequest(db, { email, ip: input.ip, limits, now: input.now });
   if (limited) return limited;
   const kind = !user ? "unknown" : !user.isActive ? "deactivated" : "method";
-  await sendMail({
-    to: email,
-    subject: mailT(`mail.${kind}.subject`),
-    text: mailT(`mail.${kind}.body`, { name: user?.displayName ?? "" }),
-  });
-  return { ok: true };
+  // The page answers as for a real code, mail or no mail: the same message when the server is down.
+  const sent = await sendLoginMail(
+    { to: email, subject: mailT(`mail.${kind}.subject`), text: mailT(`mail.${kind}.body`, { name: user?.displayName ?? "" }) },
+    "log-in explanation",
+  );
+  return sent ? { ok: true } : { ok: false, reason: "mail_not_sent" };
 }
 
 export class LoginError extends Error {

@@ -10,6 +10,7 @@ import type { Mail } from "~/services/platform/email.server";
 import { normaliseEmail, phoneDigits } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import type { StudentName } from "./teacher-class.server";
+import { STUDENT_SEARCH_MAX_LENGTH } from "./limits";
 
 /**
  * Staffing a class (spec §6): the teacher takes students who have no teacher, and adds supervisors
@@ -18,7 +19,7 @@ import type { StudentName } from "./teacher-class.server";
 
 
 export const STUDENT_PICKER_PAGE_SIZE = 20;
-export const STUDENT_SEARCH_MAX_LENGTH = 100;
+export { STUDENT_SEARCH_MAX_LENGTH } from "./limits";
 
 export interface PickableStudent {
   userId: number;

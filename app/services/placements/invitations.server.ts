@@ -13,7 +13,7 @@ import {
   userRoles,
   users,
 } from "~/services/platform/db/schema";
-import { sendMail } from "~/services/platform/email.server";
+import { MailNotSent, sendMail } from "~/services/platform/email.server";
 import { hitRateLimit } from "~/services/platform/rate-limit.server";
 import { ROLE } from "~/services/identity";
 import { placeConflict, studiesInClass, type PlaceConflict } from "./placement-roles.server";
@@ -144,19 +144,22 @@ export async function createInvitation(
   if (!created.ok) return created;
 
   try {
-    await sendMail({
-      to: email,
-      subject: `${facts.studentName} inviterer deg som praksisveileder i ${facts.subjectCode}`,
-      text: invitationMailText({
-        studentName: facts.studentName,
-        subject: `${facts.subjectCode} ${facts.subjectName}`,
-        link: invitationLink(input.origin, secret),
-        validUntil: formatDayTime(expiresAt, "nb"),
-      }),
-    });
+    await sendMail(
+      {
+        to: email,
+        subject: `${facts.studentName} inviterer deg som praksisveileder i ${facts.subjectCode}`,
+        text: invitationMailText({
+          studentName: facts.studentName,
+          subject: `${facts.subjectCode} ${facts.subjectName}`,
+          link: invitationLink(input.origin, secret),
+          validUntil: formatDayTime(expiresAt, "nb"),
+        }),
+      },
+      { purpose: "invitation" },
+    );
   } catch (error) {
-    // Nobody got the link: the student is told to try again, and the invitation is gone.
-    console.error("[mail] invitation mail failed:", error instanceof Error ? error.message : error);
+    if (!(error instanceof MailNotSent)) throw error;
+    // Nobody got the link (the mail service logged why): the student is told to try again, and the invitation is gone.
     await db.delete(advisorInvitations).where(eq(advisorInvitations.id, created.invitationId));
     return { ok: false, error: "mailFailed" };
   }

@@ -27,18 +27,19 @@ test("an empty environment gives the documented defaults", () => {
     OTP_REQUESTS_PER_EMAIL: 5,
     TRUST_PROXY: false,
     isProduction: false,
-    seedDemo: true,
-    devOutbox: true,
+    // Demo mode is never on by itself: `npm start` asks for it on a fresh embedded database (scripts/demo-mode.mjs).
+    demoMode: false,
+    devOutbox: false,
   });
   expect(config.DATABASE_URL).toBeUndefined();
 });
 
 test("numbers and flags are parsed from strings", () => {
-  const config = parseEnv({ PORT: "8080", TRUST_PROXY: "1", OTP_REQUESTS_PER_EMAIL: "3", SEED_DEMO: "false" });
+  const config = parseEnv({ PORT: "8080", TRUST_PROXY: "1", OTP_REQUESTS_PER_EMAIL: "3", DEMO_MODE: "1" });
   expect(config.PORT).toBe(8080);
   expect(config.TRUST_PROXY).toBe(true);
   expect(config.OTP_REQUESTS_PER_EMAIL).toBe(3);
-  expect(config.seedDemo).toBe(false);
+  expect(config.demoMode).toBe(true);
 });
 
 test.each([
@@ -65,16 +66,47 @@ test("DATABASE_URL without SESSION_SECRET is refused", () => {
 test("DATABASE_URL with SESSION_SECRET is accepted and switches the demo off", () => {
   const config = parseEnv({ DATABASE_URL: "postgresql://localhost/praksis", SESSION_SECRET: secret, NODE_ENV: "production" });
   expect(config.DATABASE_URL).toBe("postgresql://localhost/praksis");
-  expect(config.seedDemo).toBe(false);
+  expect(config.demoMode).toBe(false);
   expect(config.devOutbox).toBe(false);
   expect(config.isProduction).toBe(true);
 });
 
-test("in production the outbox page is open only for the demo: a real deployment on the embedded database keeps it shut", () => {
-  expect(parseEnv({ NODE_ENV: "production" }).devOutbox).toBe(true);
-  expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "false" }).devOutbox).toBe(false);
-  expect(parseEnv({ NODE_ENV: "production", SEED_DEMO: "false", DEV_OUTBOX: "true" }).devOutbox).toBe(true);
-  expect(parseEnv({ NODE_ENV: "development", SEED_DEMO: "false" }).devOutbox).toBe(true);
+const withDb = { DATABASE_URL: "postgres://localhost/praksis", SESSION_SECRET: secret };
+const smtp = { SMTP_URL: "smtp://mail.example.org" };
+
+// Every combination: demo mode only when asked for (DEMO_MODE, or the older SEED_DEMO; DEMO_MODE
+// wins), whatever the database, mail and NODE_ENV; the outbox page only in demo mode without SMTP.
+test.each([
+  [{}, false, false],
+  [{ NODE_ENV: "development" }, false, false],
+  [{ NODE_ENV: "production" }, false, false],
+  [{ EMBEDDED_DATABASE: "true", DATABASE_URL: "postgres://praksis:pw@127.0.0.1:5999/praksis" }, false, false],
+  [withDb, false, false],
+  [smtp, false, false],
+  [{ ...withDb, ...smtp }, false, false],
+  [{ DEMO_MODE: "true" }, true, true],
+  [{ DEMO_MODE: "true", NODE_ENV: "production" }, true, true],
+  [{ DEMO_MODE: "true", ...withDb }, true, true],
+  [{ DEMO_MODE: "true", ...smtp }, true, false],
+  [{ DEMO_MODE: "true", ...withDb, ...smtp }, true, false],
+  [{ DEMO_MODE: "false" }, false, false],
+  [{ DEMO_MODE: "" }, false, false],
+  // Empty is unset, as the launcher reads it: the older name then decides.
+  [{ DEMO_MODE: "", SEED_DEMO: "true" }, true, true],
+  [{ SEED_DEMO: "true" }, true, true],
+  [{ SEED_DEMO: "true", ...withDb }, true, true],
+  [{ SEED_DEMO: "true", ...smtp }, true, false],
+  [{ SEED_DEMO: "false" }, false, false],
+  [{ SEED_DEMO: "true", DEMO_MODE: "false" }, false, false],
+  [{ SEED_DEMO: "false", DEMO_MODE: "true" }, true, true],
+  // The variable that used to open the outbox by itself opens nothing now.
+  [{ DEV_OUTBOX: "true", NODE_ENV: "production" }, false, false],
+])("%j: demo mode %s, the outbox page %s", (source, demoMode, devOutbox) => {
+  expect(parseEnv(source)).toMatchObject({ demoMode, devOutbox });
+});
+
+test("a wrong DEMO_MODE is refused with a message naming it", () => {
+  expect(errorOf({ DEMO_MODE: "yes" }).message).toContain("DEMO_MODE:");
 });
 
 test("mail without SMTP_URL goes to DATA_DIR/outbox unless OUTBOX_DIR says otherwise", () => {
@@ -87,9 +119,9 @@ test("an empty DATABASE_URL means the embedded database", () => {
   expect(parseEnv({ DATABASE_URL: "" }).embedded).toBe(true);
 });
 
-test("the embedded server's DATABASE_URL, as the launcher sets it, keeps the demo and the generated secret", () => {
-  const config = parseEnv({ DATABASE_URL: "postgres://praksis:pw@127.0.0.1:5999/praksis", EMBEDDED_DATABASE: "true", NODE_ENV: "production" });
-  expect(config).toMatchObject({ embedded: true, seedDemo: true, devOutbox: true });
+test("the embedded server's DATABASE_URL, as the launcher sets it with demo mode, keeps the demo and the generated secret", () => {
+  const config = parseEnv({ DATABASE_URL: "postgres://praksis:pw@127.0.0.1:5999/praksis", EMBEDDED_DATABASE: "true", DEMO_MODE: "true", NODE_ENV: "production" });
+  expect(config).toMatchObject({ embedded: true, demoMode: true, devOutbox: true });
   expect(config.SESSION_SECRET).toBeUndefined();
 });
 

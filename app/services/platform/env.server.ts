@@ -6,6 +6,12 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
   .transform((v) => v === "true" || v === "1");
 
+/** A flag that may be left unset; empty means unset too (as the launcher, scripts/demo-mode.mjs, reads it). */
+const optionalFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1"));
+
 const optionalText = z
   .string()
   .optional()
@@ -57,8 +63,11 @@ export const envSchema = z
       }),
     OTP_REQUESTS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
     OTP_REQUESTS_PER_EMAIL: z.coerce.number().int().min(1).default(5),
-    SEED_DEMO: booleanFlag.optional(),
-    DEV_OUTBOX: booleanFlag.optional(),
+    // Demo mode: the demo seed, the "Demo" banner and the public /dev/outbox (README). On only when
+    // asked for; `npm start` asks for it on a fresh embedded database (scripts/demo-mode.mjs).
+    DEMO_MODE: optionalFlag,
+    // The older name of DEMO_MODE, still understood (DEMO_MODE wins when both are set).
+    SEED_DEMO: optionalFlag,
     TRUST_PROXY: booleanFlag.default(false),
     // Feide (OpenID Connect). Offered on the log-in page when the client id and secret are set.
     FEIDE_CLIENT_ID: optionalText,
@@ -83,18 +92,19 @@ export const envSchema = z
     DEBUG_FS: booleanFlag.default(false),
   })
   .transform((env) => {
-    // The demo is seeded on the embedded database unless switched off; not on a PostgreSQL of one's own.
     const embedded = env.EMBEDDED_DATABASE || !env.DATABASE_URL;
-    const seedDemo = env.SEED_DEMO ?? embedded;
+    // Never by default: the launcher says DEMO_MODE=true for a fresh embedded database, and an
+    // operator who wants the demo on a PostgreSQL of their own (or with SMTP) says so.
+    const demoMode = env.DEMO_MODE ?? env.SEED_DEMO ?? false;
     return {
       ...env,
       isProduction: env.NODE_ENV === "production",
       embedded,
       OUTBOX_DIR: env.OUTBOX_DIR ?? `${env.DATA_DIR.replace(/\/+$/, "")}/outbox`,
-      seedDemo,
-      // /dev/outbox lists mails written to the local outbox, log-in codes included: outside
-      // development only for the demo (whose log-ins are public anyway), unless asked for.
-      devOutbox: env.DEV_OUTBOX ?? (env.NODE_ENV !== "production" || seedDemo),
+      demoMode,
+      // /dev/outbox lists mails written to the local outbox, log-in codes included: public, so only
+      // in demo mode (whose log-ins are public anyway), and only when mail goes there (no SMTP_URL).
+      devOutbox: demoMode && !env.SMTP_URL,
     };
   });
 

@@ -3,7 +3,7 @@ import type { TFunction } from "i18next";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { classes, studentReferences, subjects, users, warnings, type Warning } from "~/services/platform/db/schema";
-import { sendMail, type Mail } from "~/services/platform/email.server";
+import { MailNotSent, sendMail, type Mail } from "~/services/platform/email.server";
 import type { Language } from "~/locales";
 import type { StudentAccess } from "~/services/placements/index.server";
 import { formatDayTime } from "~/services/platform/semesters";
@@ -268,11 +268,13 @@ async function mailStudent(db: Db, access: Access, mail: WarningMailContext): Pr
         origin: mail.origin,
         appName: mail.appName,
       }),
+      { purpose: "warning notice" },
     );
     return true;
   } catch (error) {
-    // The warning is given either way; the teacher is told to let the student know themself.
-    console.error("[mail] warning notice to a student failed:", error instanceof Error ? error.message : error);
+    if (!(error instanceof MailNotSent)) throw error;
+    // The warning is given either way (the mail service logged why the mail was not); the teacher
+    // is told to let the student know themself.
     return false;
   }
 }

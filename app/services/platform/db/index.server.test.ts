@@ -19,7 +19,7 @@ test("without DATABASE_URL the app refuses to start and says how to get a databa
   await expect(getDatabase()).rejects.toThrow(/DATABASE_URL: not set\. Start the app with `npm start`/);
 });
 
-test("on the embedded database (as the launcher sets it) the app migrates and, through the entry's hook, seeds the demo", async () => {
+test("on the embedded database in demo mode (as the launcher sets it) the app migrates and, through the entry's hook, seeds the demo", async () => {
   const pg = (await import("pg")).default;
   const server = process.env.TEST_DATABASE_URL!;
   const name = `praksis_embedded_${Date.now()}`;
@@ -29,7 +29,8 @@ test("on the embedded database (as the launcher sets it) the app migrates and, t
   const url = new URL(server);
   url.pathname = `/${name}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-db-"));
-  Object.assign(process.env, { DATABASE_URL: url.toString(), EMBEDDED_DATABASE: "true", DATA_DIR: dir });
+  // In demo mode, as `npm start` sets it for a fresh embedded database (scripts/demo-mode.mjs).
+  Object.assign(process.env, { DATABASE_URL: url.toString(), EMBEDDED_DATABASE: "true", DATA_DIR: dir, DEMO_MODE: "true" });
   delete process.env.SESSION_SECRET;
   delete process.env.SEED_DEMO;
   vi.spyOn(console, "info").mockImplementation(() => {});
