@@ -26,9 +26,12 @@ export function readableLine(entry, { time = true } = {}) {
   if (time) parts.push(new Date(entry.time ?? Date.now()).toTimeString().slice(0, 8));
   if (time) parts.push((LEVELS[entry.level] ?? String(entry.level)).padEnd(5));
   if (entry.component) parts.push(`[${entry.component}]`);
-  if (entry.msg) parts.push(entry.msg);
+  // A request's line reads like an access log: `GET /login 303 12.5 ms`, then the rest.
+  const request = (entry.msg === "request" || entry.msg === "request failed") && "method" in entry;
+  if (request) parts.push(`${entry.method} ${entry.route ?? "-"} ${entry.status} ${entry.ms} ms`);
+  if (entry.msg && !(request && entry.msg === "request")) parts.push(entry.msg);
   const rest = Object.entries(entry)
-    .filter(([key]) => !SHOWN_APART.has(key))
+    .filter(([key]) => !SHOWN_APART.has(key) && !(request && ["method", "route", "status", "ms"].includes(key)))
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
   if (rest.length > 0) parts.push(rest.join(" "));
   let line = parts.join(" ");

@@ -80,5 +80,8 @@ describe("what an error line says", () => {
     expect(readableLine({ level: 50, msg: "request failed", err: { type: "Error", message: "x", stack: "Error: x\n    at f" } }, { time: false })).toBe(
       "request failed\nError: x\n    at f",
     );
+    expect(readableLine({ level: 30, msg: "request", reqId: "abc", method: "GET", route: "/login", status: 200, ms: 12.5, userId: 3 }, { time: false })).toBe(
+      "GET /login 200 12.5 ms reqId=abc userId=3",
+    );
   });
 });
