@@ -78,10 +78,17 @@ export function serializeError(error) {
 }
 
 /** The root logger; `bindings` are on every line (e.g. `{ component: "server" }`). */
+const LEVEL_NAMES = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+
 export function createLog({ env = process.env, bindings } = {}) {
   const format = logFormat(env);
+  const wrong = [];
+  if (env.LOG_FORMAT && env.LOG_FORMAT !== format) wrong.push(`LOG_FORMAT=${env.LOG_FORMAT} is not json, pretty or console: ${format} it is`);
+  let level = format === "console" ? "warn" : "info";
+  if (LEVEL_NAMES.includes(env.LOG_LEVEL)) level = env.LOG_LEVEL;
+  else if (env.LOG_LEVEL) wrong.push(`LOG_LEVEL=${env.LOG_LEVEL} is not one of ${LEVEL_NAMES.join(", ")}: ${level} it is`);
   const options = {
-    level: env.LOG_LEVEL || "info",
+    level,
     // No pid/hostname noise in development; in production the pid tells the app processes apart.
     base: format === "json" ? { pid: process.pid } : {},
     // Never in a line, whatever a caller passes by mistake.
@@ -91,6 +98,7 @@ export function createLog({ env = process.env, bindings } = {}) {
   const destination =
     format === "json" ? pino.destination({ dest: 1, sync: true }) : format === "console" ? consoleDestination() : readableDestination();
   const log = pino(options, destination);
+  for (const message of wrong) log.warn({ component: "config" }, message);
   return bindings ? log.child(bindings) : log;
 }
 
