@@ -6,6 +6,7 @@ import { register } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { createLog, logFormat, routeConsoleTo } from "./scripts/log.mjs";
 
 const began = Date.now();
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
@@ -14,6 +15,11 @@ if (cluster.isPrimary) await primary();
 else await worker();
 
 async function primary() {
+  // The primary's own lines (and the embedded PostgreSQL's, through console) in the log's format.
+  const log = createLog();
+  if (logFormat() !== "console") routeConsoleTo(log);
+  const serverLog = log.child({ component: "server" });
+  const dbLog = log.child({ component: "db" });
   let database = null;
   // DATABASE_URL as the operator set it: the embedded server's is set below, for the app processes.
   const ownDatabaseUrl = process.env.DATABASE_URL;
@@ -24,10 +30,11 @@ async function primary() {
     try {
       database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), log: console });
     } catch (error) {
-      console.error(error instanceof EmbeddedPostgresError ? error.message : error);
+      if (error instanceof EmbeddedPostgresError) dbLog.error(error.message);
+      else dbLog.error({ err: error }, "the embedded PostgreSQL could not start");
       process.exit(1);
     }
-    console.info(`[db] embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port} (started in ${Date.now() - began} ms)`);
+    dbLog.info(`embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port} (started in ${Date.now() - began} ms)`);
     // Set for the app processes: the database they share, and that it is the embedded one.
     process.env.DATABASE_URL = database.url;
     process.env.EMBEDDED_DATABASE = "true";
@@ -38,11 +45,11 @@ async function primary() {
     if (hasPgliteData(pgliteDir)) {
       try {
         const result = await carryOverPglite({ pgliteDir, url: database.url, log: console });
-        if ("skipped" in result) console.warn(`[db] ${pgliteDir} was not carried over: ${result.skipped}`);
+        if ("skipped" in result) dbLog.warn(`${pgliteDir} was not carried over: ${result.skipped}`);
       } catch (error) {
         await database.stop();
-        console.error(`[db] carrying ${pgliteDir} over into PostgreSQL failed (nothing was changed): ${error instanceof Error ? error.message : error}`);
-        console.error(`[db] run it alone to see more: node scripts/carry-over-pglite.mjs ${pgliteDir} <postgres://…>, or move ${pgliteDir} away to start without it`);
+        dbLog.error(`carrying ${pgliteDir} over into PostgreSQL failed (nothing was changed): ${error instanceof Error ? error.message : error}`);
+        dbLog.error(`run it alone to see more: node scripts/carry-over-pglite.mjs ${pgliteDir} <postgres://…>, or move ${pgliteDir} away to start without it`);
         process.exit(1);
       }
     }
@@ -92,8 +99,8 @@ async function primary() {
           reject(new Error(`an app process could not start (${signal ?? `exit code ${code}`})`));
           return;
         }
-        console.error(`[server] app process ${child.process.pid} ended (${signal ?? `exit code ${code}`}); starting another`);
-        setTimeout(() => fork().catch((error) => console.error(`[server] ${error.message}`)), 1_000).unref();
+        serverLog.error(`app process ${child.process.pid} ended (${signal ?? `exit code ${code}`}); starting another`);
+        setTimeout(() => fork().catch((error) => serverLog.error(error.message)), 1_000).unref();
       });
       child.once("listening", () => {
         child.listened = true;
@@ -121,12 +128,12 @@ async function primary() {
     await fork();
     await Promise.all(Array.from({ length: workers - 1 }, fork));
   } catch (error) {
-    console.error(`[server] ${error.message}`);
+    serverLog.error(error.message);
     await shutdown(1);
     return;
   }
   const port = Number(process.env.PORT ?? 3000);
-  console.info(`[server] Praksis listening on http://localhost:${port}: ${workers} app process${workers === 1 ? "" : "es"} (ready in ${Date.now() - began} ms)`);
+  serverLog.info(`Praksis listening on http://localhost:${port}: ${workers} app process${workers === 1 ? "" : "es"} (ready in ${Date.now() - began} ms)`);
 }
 
 async function worker() {
@@ -138,32 +145,73 @@ async function worker() {
     import("@react-router/express"),
   ]);
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
+  const entry = build.entry.module;
+  // One log for the app and this server: every line, and stray console lines too, in its format.
+  if (logFormat() !== "console") routeConsoleTo(entry.log);
+  const serverLog = entry.log.child({ component: "server" });
 
   // Configuration is checked and the database migrated (and seeded for the demo) before listening.
   try {
-    await build.entry.module.startup();
+    await entry.startup();
   } catch (error) {
-    console.error(error instanceof Error && error.name === "EnvError" ? error.message : error);
+    if (error instanceof Error && error.name === "EnvError") serverLog.error(error.message);
+    else serverLog.error({ err: error }, "the app could not start");
     process.exit(1);
   }
 
+  // The security headers of every answer that is not the app's own (static files, the service
+  // worker, refusals, the server's error answers): the app's (request.server.ts), without a nonce.
+  const securityHeaders = Object.entries(entry.securityHeaders());
   const app = express();
   app.disable("x-powered-by");
+  app.use((req, res, next) => {
+    // The request's record: its id (X-Request-Id), what the app adds (route, user, an error),
+    // and one log line when the answer has gone (or the client went away).
+    const record = entry.serverRequestRecord(req.method, req.headers["x-request-id"]);
+    res.locals.record = record;
+    const writeHead = res.writeHead;
+    res.writeHead = function (...args) {
+      // Filled in without overwriting: the app's answers have them already (with the page's nonce).
+      if (!res.hasHeader("X-Request-Id")) res.setHeader("X-Request-Id", record.id);
+      for (const [name, value] of securityHeaders) if (!res.hasHeader(name)) res.setHeader(name, value);
+      return writeHead.apply(this, args);
+    };
+    res.once("close", () => entry.logRequest(record, res.statusCode, res.writableFinished ? {} : { aborted: true }));
+    // A path whose percent-encoding does not decode (`/%E0%A4%A`) is the client's mistake: the app
+    // answers with its own 400 page (request.server.ts), handed a path that decodes.
+    const query = req.url.indexOf("?");
+    const pathname = query === -1 ? req.url : req.url.slice(0, query);
+    try {
+      decodeURIComponent(pathname);
+    } catch {
+      record.malformedUrl = true;
+      req.url = pathname.replaceAll("%", "%25") + (query === -1 ? "" : req.url.slice(query));
+      req.originalUrl = req.url;
+    }
+    next();
+  });
   app.use(compression());
+  const staticFile = (req, res, next) => {
+    res.locals.record.route = "static";
+    next();
+  };
   app.use(
     "/assets",
+    staticFile,
     express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
   );
   // The service worker (ADR 0011) is checked for a new version on every visit: never kept by a cache.
-  app.get("/sw.js", (req, res) => {
-    res.set({ "Cache-Control": "no-cache", "Service-Worker-Allowed": "/", "X-Content-Type-Options": "nosniff" });
+  app.get("/sw.js", staticFile, (req, res) => {
+    res.set({ "Cache-Control": "no-cache", "Service-Worker-Allowed": "/" });
     res.sendFile(path.join(buildDir, "client/sw.js"), { maxAge: 0, lastModified: true }, (error) => {
       if (error && !res.headersSent) res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found");
     });
   });
-  app.use(express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
+  app.use(staticFile, express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
   app.use((req, res, next) => {
-    const refusal = build.entry.module.crossSiteRefusal({
+    // Not a static file: the app's route pattern, once it has matched one.
+    res.locals.record.route = undefined;
+    const refusal = entry.crossSiteRefusal({
       method: req.method,
       origin: req.headers.origin,
       referer: req.headers.referer,
@@ -177,7 +225,28 @@ async function worker() {
     req.headers["x-praksis-remote-address"] = req.socket.remoteAddress ?? "unknown";
     next();
   });
-  app.all("/{*splat}", createRequestHandler({ build, mode: "production" }));
+  app.all("/{*splat}", createRequestHandler({ build, mode: "production", getLoadContext: (req, res) => entry.requestContext(res.locals.record) }));
+  // What went wrong before the app answered (the app makes its own error pages): a client's
+  // mistake gets its status, anything else a 500 logged with its stack; a plain page in both
+  // languages, with the security headers (above).
+  app.use((error, req, res, next) => {
+    const status = Number(error?.status ?? error?.statusCode);
+    const clientMistake = status >= 400 && status < 500;
+    if (!clientMistake) res.locals.record.error ??= error;
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const code = clientMistake ? status : 500;
+    const [nb, en] = clientMistake ? ["Ugyldig forespørsel", "Bad request"] : ["Noe gikk galt", "Something went wrong"];
+    res
+      .status(code)
+      .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" })
+      .send(
+        `<!doctype html><html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${nb} – Praksis</title></head>` +
+          `<body><main><h1>${nb}</h1><p lang="en">${en}</p><p>Referanse / reference: <code>${res.locals.record.id}</code></p><p><a href="/">Praksis</a></p></main></body></html>`,
+      );
+  });
 
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? "0.0.0.0";

@@ -3,8 +3,12 @@ import { hydrateRoot } from "react-dom/client";
 // In the client build this is app/i18n-client/react-i18next.ts (vite.config.ts, ADR 0012).
 import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
+import { watchFailedRequests } from "~/components/request-id";
 import { ClientI18n } from "~/i18n-client/react-i18next";
 import { DEFAULT_LANGUAGE } from "~/locales/languages";
+
+// A server error's request id, for the error page rendered here (components/request-id.tsx).
+watchFailedRequests();
 
 async function main() {
   // The server chose the language; the page says which in <html lang>. Only that language (and the

@@ -1,14 +1,24 @@
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { NonceContext } from "~/components/nonce";
+import { RequestIdContext } from "~/components/request-id";
 import { seedDemoWhenAsked } from "~/services/demo/index.server";
 import { getDatabase, prepareDatabaseWith } from "~/services/platform/db/index.server";
 import { env } from "~/services/platform/env.server";
 import { getInstance } from "~/services/platform/i18n.server";
 import { appSecret } from "~/services/platform/secret.server";
 import { currentInstitution } from "~/services/platform/institution.server";
+import {
+  chooseRequestId,
+  logFor,
+  newRequestRecord,
+  noteError,
+  requestRecord,
+  requestRecordContext,
+  type RequestRecord,
+} from "~/services/platform/log.server";
 import { nonceContext } from "~/services/platform/request.server";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "~/services/platform/security";
 
@@ -17,6 +27,24 @@ export const streamTimeout = 5_000;
 // The demo is seeded when the database is first opened: before the first request, in `npm start`
 // (startup below) and in the development server alike.
 prepareDatabaseWith(seedDemoWhenAsked);
+
+// For the HTTP server in front (server.mjs): the log, the request's record, the security headers.
+export { log, logRequest } from "~/services/platform/log.server";
+export { securityHeaders } from "~/services/platform/request.server";
+
+/** The server's record of a request (it writes the line): the id a trusted proxy sent, or a new one. */
+export function serverRequestRecord(method: string, forwardedId: string | undefined): RequestRecord {
+  const record = newRequestRecord(method, chooseRequestId(forwardedId, env().TRUST_PROXY));
+  record.loggedByServer = true;
+  return record;
+}
+
+/** The load context the server hands the app: the request's record, which the server logs. */
+export function requestContext(record: RequestRecord): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(requestRecordContext, record);
+  return context;
+}
 
 /**
  * For the HTTP server in front: React Router refuses a cross-site action with a bare 400 before any
@@ -39,14 +67,15 @@ export function crossSiteRefusal(input: { method: string; origin?: string; refer
  */
 export async function startup(): Promise<void> {
   const config = env();
+  const log = logFor("config");
   if (config.isProduction && !config.APP_URL) {
-    console.warn(
-      `[config] APP_URL is not set: links in e-mails point to http://localhost:${config.PORT}, and the Feide/Vipps redirect addresses follow each request's address. Set APP_URL to the public address in production.`,
+    log.warn(
+      `APP_URL is not set: links in e-mails point to http://localhost:${config.PORT}, and the Feide/Vipps redirect addresses follow each request's address. Set APP_URL to the public address in production.`,
     );
   }
   if (config.isProduction && config.APP_URL?.startsWith("http://")) {
-    console.warn(
-      "[config] APP_URL is http: the cookies cannot be Secure (nor carry the __Host- prefix) and no HSTS is sent. Serve the app over https and set APP_URL=https://… in production.",
+    log.warn(
+      "APP_URL is http: the cookies cannot be Secure (nor carry the __Host- prefix) and no HSTS is sent. Serve the app over https and set APP_URL=https://… in production.",
     );
   }
   currentInstitution();
@@ -65,16 +94,24 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
+  // React Router renders OPTIONS without running the middleware: no page to render, just what a
+  // page takes (it answered 500 for want of the language before).
+  if (request.method.toUpperCase() === "OPTIONS") {
+    return new Response(null, { status: 204, headers: { Allow: "GET, HEAD, POST, OPTIONS", "Cache-Control": "no-store" } });
+  }
   const nonce = routerContext.get(nonceContext);
+  const requestId = requestRecord(routerContext)?.id ?? "";
 
   return new Promise((resolve, reject) => {
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
     // Whole pages, not streamed shells: the no-JS browser must get the complete document.
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <I18nextProvider i18n={getInstance(routerContext)}>
-          <ServerRouter context={entryContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        <RequestIdContext.Provider value={requestId}>
+          <I18nextProvider i18n={getInstance(routerContext)}>
+            <ServerRouter context={entryContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </RequestIdContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,
@@ -103,15 +140,20 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          console.error(error);
+          noteError(routerContext, error);
         },
       },
     );
   });
 }
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+/**
+ * An error React Router caught: kept with the request's record and logged once, with the stack and
+ * the request id, if the request ends in a 5xx (log.server.ts). A client's mistake that React
+ * Router reports here as an error (a POST to a route without an action answers 405) is not.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  if (error instanceof Response) return;
-  console.error(`[error] ${request.method} ${new URL(request.url).pathname}:`, error);
+  if (error instanceof Response || isRouteErrorResponse(error)) return;
+  noteError(context, error);
 };

@@ -16,19 +16,27 @@ import {
 } from "react-router";
 import { clearAllUnsent } from "~/components/app/unsentStore";
 import { useNonce } from "~/components/nonce";
+import { RequestIdCode, useRequestId } from "~/components/request-id";
 import { Button, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
 import { DEFAULT_LANGUAGE } from "~/locales/languages";
 import { env } from "~/services/platform/env.server";
 import { takeFlash } from "~/services/platform/flash.server";
 import { getInstance, getLanguage, i18nextMiddleware } from "~/services/platform/i18n.server";
 import { currentInstitution, publicInstitution } from "~/services/platform/institution.server";
-import { securityMiddleware } from "~/services/platform/request.server";
+import { requestLogMiddleware } from "~/services/platform/log.server";
+import { malformedUrlMiddleware, securityMiddleware } from "~/services/platform/request.server";
 import { currentSession, sessionMiddleware } from "~/services/identity/index.server";
 import { ROLE_HOME, ROLE_MENU, ROLE_NAMES, type RoleId } from "~/services/identity";
 import type { Route } from "./+types/root";
 import appCss from "./styles/app.css?url";
 
-export const middleware: Route.MiddlewareFunction[] = [securityMiddleware, i18nextMiddleware, sessionMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [
+  requestLogMiddleware,
+  securityMiddleware,
+  i18nextMiddleware,
+  malformedUrlMiddleware,
+  sessionMiddleware,
+];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -134,7 +142,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root") as RootData | undefined;
   const { t, i18n } = useTranslation();
   const nonce = useNonce();
-  const language = root?.language ?? DEFAULT_LANGUAGE;
+  // Without the root loader's data (an error page: a bad address, a refusal) the language the
+  // request was read in: the server's i18n instance has it, and in the browser <html lang>.
+  const language = root?.language ?? i18n.language ?? DEFAULT_LANGUAGE;
   const institution = root?.institution;
   const appName = institution?.appName ?? "Praksis";
   const location = useLocation();
@@ -244,6 +254,18 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </div>
     );
   }
+  if (isRouteErrorResponse(error) && error.status === 400) {
+    // A malformed address, a form that cannot be read: the client's mistake.
+    return (
+      <div className="app-content">
+        <h1>{t("errors.badRequestTitle")}</h1>
+        <p>{t("errors.badRequestText")}</p>
+        <p>
+          <Link to="/">{t("errors.home")}</Link>
+        </p>
+      </div>
+    );
+  }
   if (isRouteErrorResponse(error) && error.status === 503) {
     // The database cannot be reached (client.server.ts): a clear page, not an error code.
     return (
@@ -275,10 +297,23 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <OfflineReload error={error} />
       <h1>{t("errors.somethingWrong")}</h1>
       <p>{t("errors.serverError")}</p>
+      <RequestReference />
       <p>
         <Link to="/">{t("errors.home")}</Link>
       </p>
     </div>
+  );
+}
+
+/** The request id of a server error, for the user to quote to the support desk (it is in the log line). */
+function RequestReference() {
+  const { t } = useTranslation();
+  const id = useRequestId();
+  if (!id) return null;
+  return (
+    <p>
+      {t("errors.reference")} <RequestIdCode id={id} />
+    </p>
   );
 }
 

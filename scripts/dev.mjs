@@ -3,8 +3,13 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./embedded-postgres.mjs";
+import { createLog, routeConsoleTo } from "./log.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
+// Readable lines (scripts/log.mjs); the embedded server's own lines come through console.
+const log = createLog();
+routeConsoleTo(log);
+const dbLog = log.child({ component: "db" });
 let database = null;
 const ownDatabaseUrl = process.env.DATABASE_URL;
 const dataDir = path.resolve(root, process.env.DATA_DIR || "data");
@@ -12,10 +17,11 @@ if (!process.env.DATABASE_URL) {
   try {
     database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "postgres"), log: console });
   } catch (error) {
-    console.error(error instanceof EmbeddedPostgresError ? error.message : error);
+    if (error instanceof EmbeddedPostgresError) dbLog.error(error.message);
+    else dbLog.error({ err: error }, "the embedded PostgreSQL could not start");
     process.exit(1);
   }
-  console.info(`[db] embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port}`);
+  dbLog.info(`embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port}`);
   Object.assign(process.env, { DATABASE_URL: database.url, EMBEDDED_DATABASE: "true" });
 }
 // Demo mode as for `npm start` (scripts/demo-mode.mjs): on for a fresh embedded database unless set.

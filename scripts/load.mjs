@@ -408,7 +408,8 @@ try {
   console.log(`    heaviest page (${heaviest.name}): ${show(heavy)}`);
   console.log(`    minimal page (GET /privacy-policy): ${show(minimal)}`);
   console.log(`    ratio heaviest/minimal throughput: ${(heavy.rps / minimal.rps).toFixed(3)}`);
-  const serverErrors = server.output.filter((line) => /error/i.test(line) && !/\[mail\]/.test(line));
+  // Error-level lines of the JSON log (scripts/log.mjs).
+  const serverErrors = server.output.join("").split("\n").filter((line) => /"level":(50|60)\b/.test(line));
   if (serverErrors.length) console.log(`  server log lines mentioning errors: ${serverErrors.length}, first: ${serverErrors[0].trim().slice(0, 300)}`);
   if (options.profile) {
     await server.stop();

@@ -4,6 +4,11 @@ import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
+process.env.NODE_ENV ??= "production";
+// The log's format from the start (JSON in production): this script's lines and the build's.
+const { createLog, logFormat, routeConsoleTo } = await import("./log.mjs");
+const log = createLog({ bindings: { component: "start" } });
+if (logFormat() !== "console") routeConsoleTo(log);
 const serverBuild = path.join(root, "build/server/index.js");
 
 function newestMtime(dir) {
@@ -21,7 +26,7 @@ const sources = Math.max(
 );
 const built = fs.existsSync(serverBuild) ? fs.statSync(serverBuild).mtimeMs : 0;
 if (built < sources) {
-  console.info("[start] Building the app (first start or changed sources)…");
+  log.info("Building the app (first start or changed sources)…");
   // The same build as `npm run build` (package.json), so it prints no warning either (ADR 0014).
   const result = spawnSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
@@ -30,5 +35,4 @@ if (built < sources) {
 const { ensureServiceWorker } = await import("./build-sw.mjs");
 await ensureServiceWorker(path.join(root, "build"));
 
-process.env.NODE_ENV ??= "production";
 await import(path.join(root, "server.mjs"));

@@ -303,8 +303,8 @@ describe("PostgreSQL restarted under load", () => {
     assert.equal(health.status, "ok");
     assert.equal(health.database.kind, "external");
     const log = server.output.join("");
-    assert.match(log, /\[db\] PostgreSQL is unavailable/);
-    assert.match(log, /\[db\] PostgreSQL answers again/);
+    assert.match(log, /"component":"db","msg":"PostgreSQL is unavailable/);
+    assert.match(log, /"component":"db","msg":"PostgreSQL answers again/);
     console.log(`[faults] PostgreSQL restart: ${down.length} requests during the outage (${down.filter((s) => s.status === 503).length} × 503), all 200 again without restarting the app`);
   });
 });

@@ -105,8 +105,9 @@ export async function startApp({ port, dir, databaseUrl, env = {}, log = false }
   });
   const keep = (chunk) => {
     const text = chunk.toString();
-    // Mail bodies are logged to the console when there is no SMTP server: not kept.
-    if (!text.startsWith("[mail]")) output.push(text);
+    // Mail bodies are logged when there is no SMTP server: not kept (a JSON log line each).
+    const kept = text.startsWith("[mail]") ? "" : text.split(/(?<=\n)/).filter((line) => !line.includes('"component":"mail"')).join("");
+    if (kept) output.push(kept);
     if (output.length > 2000) output.splice(0, 1000);
     if (log) process.stderr.write(text);
   };

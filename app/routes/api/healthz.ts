@@ -1,5 +1,6 @@
 import { getDatabase } from "~/services/platform/db/index.server";
 import { migrationStatus, ping } from "~/services/platform/db/client.server";
+import { logFor } from "~/services/platform/log.server";
 
 const started = Date.now();
 
@@ -22,7 +23,7 @@ export async function loader() {
     const migrations = await migrationStatus(database.db);
     return Response.json({ status: "ok", database: { kind, answering: true, latencyMs }, migrations, uptimeSeconds }, { headers });
   } catch (error) {
-    console.error(`[healthz] database not answering: ${error instanceof Error ? error.message : error instanceof Response ? `${error.status}` : String(error)}`);
+    logFor("healthz").error(`database not answering: ${error instanceof Error ? error.message : error instanceof Response ? `${error.status}` : String(error)}`);
     return Response.json(
       { status: "unavailable", database: { kind, answering: false }, uptimeSeconds, error: "database unavailable" },
       { status: 503, headers },

@@ -4,6 +4,7 @@ import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { clientAddress } from "~/services/platform/request.server";
+import { logFor } from "~/services/platform/log.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { openSemesterReport, recordReportOpenings, type SemesterReport, type Translate } from "~/services/documents/index.server";
@@ -37,7 +38,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     }
   } catch (error) {
     // Nothing has been sent yet, so the admin can be taken back to the page with a message.
-    console.error("[semester report]", error);
+    logFor("semester report").error({ err: error }, "the report could not be made");
     await report?.stream.cancel().catch(() => {});
     return redirectWithFlash(`/admin/semesters/${periodId}`, { type: "error", key: "adminSemesters:report.failed" });
   }

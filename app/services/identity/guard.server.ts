@@ -1,6 +1,7 @@
 import { redirect, createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { getDb } from "~/services/platform/db/index.server";
 import { currentInstitution } from "~/services/platform/institution.server";
+import { noteUser } from "~/services/platform/log.server";
 import { appCookies } from "~/services/platform/request.server";
 import { ROLE_HOME, type RoleId } from "./roles";
 import { loadSession, type CurrentSession } from "./session.server";
@@ -73,6 +74,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   if (typeof token === "string" && token.length > 0) {
     const session = await loadSession(await getDb(), token, currentInstitution().privacyPolicyVersion);
     context.set(sessionContext, session);
+    // The request's log line names the user (by id only).
+    noteUser(context, session?.user.id);
     stale = session === null;
   }
   const response = await next();

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
 import { userRoles, users } from "~/services/platform/db/schema";
 import { audit } from "~/services/platform/audit.server";
+import { logFor } from "~/services/platform/log.server";
 import { completeLogin, findUserByEmail, type LoginUser } from "./auth.server";
 import { env } from "~/services/platform/env.server";
 import {
@@ -170,7 +171,7 @@ async function feideLogin(db: Db, config: ProviderConfig, identity: OidcIdentity
     if (!(error instanceof GroupsError)) throw error;
     // Not fatal: the last known memberships stay as they are.
     groupsError = error.message;
-    console.warn(`[feide] course memberships not updated for ${feideUserIdOf(profile)}: ${error.message}`);
+    logFor("feide").warn(`course memberships not updated for ${feideUserIdOf(profile)}: ${error.message}`);
   }
   const { user, created } = await resolveFeideUser(db, profile, memberships);
   if (memberships) await storeCourseMemberships(db, user.id, memberships);

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
-import { createContext, createCookie, type MiddlewareFunction } from "react-router";
+import { createContext, createCookie, data, type MiddlewareFunction } from "react-router";
 import { env, whenEnvResets } from "./env.server";
+import { requestRecord } from "./log.server";
 import { appSecret } from "./secret.server";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "./security";
 
@@ -155,11 +156,16 @@ export function crossSite(request: Request): boolean {
   });
 }
 
-function contentSecurityPolicy(nonce: string): string {
+/**
+ * The Content-Security-Policy: with the page's nonce on pages; without one (no inline script or
+ * style at all) on everything else the server sends (static files, refusals, its own error answers).
+ */
+function contentSecurityPolicy(nonce: string | null): string {
+  const inline = nonce ? ` 'nonce-${nonce}'` : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self'${inline}`,
+    `style-src 'self'${inline}`,
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -172,8 +178,27 @@ function contentSecurityPolicy(nonce: string): string {
 }
 
 /**
- * First in the chain: refuses cross-site writes, makes the CSP nonce, and puts the security
- * headers on every response the app renders.
+ * The security headers, the one place they are made (DESIGN.md §4; docs/security-review.md rules
+ * 25–26): the app's middleware puts them on every answer the app makes (with the page's CSP
+ * nonce), and the server in front (server.mjs) on every other answer (static files, the service
+ * worker, refusals, its own error answers), without overwriting what the app set. HSTS when the
+ * app is served over https (APP_URL). No CSP in the Vite development server (its client injects
+ * inline scripts).
+ */
+export function securityHeaders(nonce: string | null = null): Record<string, string> {
+  return {
+    ...(import.meta.env.DEV ? {} : { "Content-Security-Policy": contentSecurityPolicy(nonce) }),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    ...(secureCookies() ? { "Strict-Transport-Security": "max-age=31536000" } : {}),
+  };
+}
+
+/**
+ * First in the chain after the request log: refuses cross-site writes, makes the CSP nonce, and
+ * puts the security headers on every response the app renders.
  */
 export const securityMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const nonce = crypto.randomBytes(16).toString("base64");
@@ -185,13 +210,33 @@ export const securityMiddleware: MiddlewareFunction<Response> = async ({ request
       })
     : await next();
   const headers = response.headers;
-  if (!import.meta.env.DEV) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "same-origin");
-  headers.set("X-Frame-Options", "DENY");
-  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-  if (secureCookies()) headers.set("Strict-Transport-Security", "max-age=31536000");
+  for (const [name, value] of Object.entries(securityHeaders(nonce))) headers.set(name, value);
   // Pages for a logged-in user are marked no-store by the session middleware (identity/guard).
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");
   return response;
+};
+
+/** Whether a path's percent-encoding decodes (`/%E0%A4%A` does not). */
+export function decodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A path with bad percent-encoding is the client's mistake: the app's own 400 page, in the user's
+ * language (so after the language middleware), not a server error. The server in front hands such
+ * a request on with its path escaped and the record marked (server.mjs); the check of the path
+ * itself is for the development server and tests.
+ */
+export const malformedUrlMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const record = requestRecord(context);
+  if (record?.malformedUrl || !decodablePath(new URL(request.url).pathname)) {
+    if (record) record.route = undefined;
+    throw data("Bad Request", { status: 400 });
+  }
+  return next();
 };

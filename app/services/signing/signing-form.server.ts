@@ -2,6 +2,7 @@ import { and, count, eq, inArray, isNull, max, ne, or, isNotNull } from "drizzle
 import type { Language } from "~/locales";
 import { classHeader, type ClassHeader } from "~/services/admin/index.server";
 import { audit } from "~/services/platform/audit.server";
+import { logFor } from "~/services/platform/log.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
   answers,
@@ -166,7 +167,7 @@ async function handOver(db: Db, place: SigningPlace, form: SigningForm, actor: A
     return (await exporter.submit(db, signedResultOf(place, form), actor)) ? "submitted" : "skipped";
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`[result] submission to ${exporter.name} failed:`, message);
+    logFor("result").error(`submission to ${exporter.name} failed: ${message}`);
     await audit(db, {
       action: "result.submission_failed",
       ...auditBase(place, actor),

@@ -5,7 +5,10 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { PgPreparedQuery, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { logFor } from "../log.server";
 import * as schema from "./schema";
+
+const dbLog = logFor("db");
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -52,7 +55,7 @@ let down = false;
 function unavailable(error: unknown): Response {
   if (!down) {
     down = true;
-    console.error(`[db] PostgreSQL is unavailable: ${error instanceof Error ? error.message : String(error)}; answering 503 until it returns`);
+    dbLog.error(`PostgreSQL is unavailable: ${error instanceof Error ? error.message : String(error)}; answering 503 until it returns`);
   }
   return databaseUnavailable();
 }
@@ -60,7 +63,7 @@ function unavailable(error: unknown): Response {
 function answered<T>(value: T): T {
   if (down) {
     down = false;
-    console.info("[db] PostgreSQL answers again");
+    dbLog.info("PostgreSQL answers again");
   }
   return value;
 }
@@ -96,7 +99,7 @@ function guardedPool(pool: pg.Pool, size: number): pg.Pool {
         // Every connection was in use for the whole wait: overloaded, not down (one line a minute).
         if (Date.now() - busySince > 60_000) {
           busySince = Date.now();
-          console.error(`[db] all ${size} PostgreSQL connections stayed busy for the whole wait: answering 503 (raise DATABASE_POOL_SIZE or add capacity)`);
+          dbLog.error(`all ${size} PostgreSQL connections stayed busy for the whole wait: answering 503 (raise DATABASE_POOL_SIZE or add capacity)`);
         }
         throw databaseUnavailable();
       }
@@ -145,8 +148,8 @@ export async function openDatabase(options: {
   });
   // A client that loses its server must not crash the process: an idle one is reported to the
   // pool (which replaces it), a checked-out one to the client itself (its query fails as well).
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
-  pool.on("connect", (client) => client.on("error", (error) => console.error("[db] client error:", error.message)));
+  pool.on("error", (error) => dbLog.error(`idle client error: ${error.message}`));
+  pool.on("connect", (client) => client.on("error", (error) => dbLog.error(`client error: ${error.message}`)));
   const db = drizzlePg({ client: guardedPool(pool, options.poolSize ?? 10), schema, logger: options.logger });
   let client: pg.PoolClient;
   try {

@@ -1,4 +1,5 @@
 import { env, EnvError } from "~/services/platform/env.server";
+import { logFor } from "~/services/platform/log.server";
 import { openDatabase, type Database, type Db } from "./client.server";
 
 export type { Db } from "./client.server";
@@ -28,7 +29,7 @@ async function start(): Promise<Database> {
     kind: config.EMBEDDED_DATABASE ? "embedded" : "external",
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  console.info(`[db] ${database.kind === "embedded" ? "embedded PostgreSQL" : "PostgreSQL"}: migrations applied in ${Date.now() - began} ms`);
+  logFor("db").info(`${database.kind === "embedded" ? "embedded PostgreSQL" : "PostgreSQL"}: migrations applied in ${Date.now() - began} ms`);
   await prepare?.(database);
   return database;
 }

@@ -1,0 +1,87 @@
+import { RouterContextProvider } from "react-router";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { readableLine, serializeError } from "../../../scripts/log.mjs";
+import { chooseRequestId, log, logRequest, newRequestRecord, noteError, noteUser, requestRecordContext } from "./log.server";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the request id", () => {
+  test("is made here unless a trusted proxy sent a sane one", () => {
+    expect(chooseRequestId(undefined, false)).toMatch(/^[0-9a-f]{12}$/);
+    expect(chooseRequestId("proxy-id-1", false)).not.toBe("proxy-id-1");
+    expect(chooseRequestId("proxy-id-1", true)).toBe("proxy-id-1");
+    expect(chooseRequestId("d6f1c0de:42.a_b-c", true)).toBe("d6f1c0de:42.a_b-c");
+    // Not a log injection, not a novel.
+    for (const bad of ["two\nlines", "<script>", "x".repeat(101), "", "a b"]) expect(chooseRequestId(bad, true)).toMatch(/^[0-9a-f]{12}$/);
+  });
+});
+
+describe("the request's line", () => {
+  function spies() {
+    return { info: vi.spyOn(log, "info").mockImplementation(() => {}), warn: vi.spyOn(log, "warn").mockImplementation(() => {}), error: vi.spyOn(log, "error").mockImplementation(() => {}) };
+  }
+
+  test("a client's mistake is an info line, even when React Router reported an error for it (405)", () => {
+    const { info, error } = spies();
+    const context = new RouterContextProvider();
+    const record = newRequestRecord("POST", "abc123abc123");
+    context.set(requestRecordContext, record);
+    record.route = "/healthz";
+    noteError(context, new Error('You made a POST request to "/healthz" but did not provide an `action`'));
+    noteUser(context, 7);
+    logRequest(record, 405);
+    expect(error).not.toHaveBeenCalled();
+    expect(info).toHaveBeenCalledWith({ reqId: "abc123abc123", method: "POST", route: "/healthz", status: 405, ms: expect.any(Number), userId: 7 }, "request");
+  });
+
+  test("a 5xx is one error line with the first error (its stack) and the request id; a 503 a warning", () => {
+    const { warn, error } = spies();
+    const context = new RouterContextProvider();
+    const record = newRequestRecord("GET", "feedfacecafe");
+    context.set(requestRecordContext, record);
+    const first = new Error("first");
+    noteError(context, first);
+    noteError(context, new Error("second, from rendering the error page"));
+    logRequest(record, 500);
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error).toHaveBeenCalledWith(expect.objectContaining({ reqId: "feedfacecafe", status: 500, err: first }), "request failed");
+    logRequest(newRequestRecord("GET", "a"), 503);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ status: 503 }), "request");
+    expect(error).toHaveBeenCalledTimes(1);
+  });
+
+  test("an error outside any request is logged at once", () => {
+    const { error } = spies();
+    noteError(undefined, new Error("at start-up"));
+    expect(error).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("what an error line says", () => {
+  test("a failed query's parameters (what was typed, an address, a code) are kept out", () => {
+    const cause = new Error('relation "answers" does not exist');
+    const failed = Object.assign(new Error('Failed query: insert into "answers" ("text") values ($1)\nparams: Min hemmelige refleksjon\nover to linjer,123456', { cause }), {
+      name: "DrizzleQueryError",
+      query: 'insert into "answers" ("text") values ($1)',
+      params: ["Min hemmelige refleksjon\nover to linjer", "123456"],
+    });
+    const serialised = JSON.stringify(serializeError(failed));
+    expect(serialised).toContain('Failed query: insert into \\"answers\\"');
+    expect(serialised).toContain("relation \\\"answers\\\" does not exist");
+    expect(serialised).toContain("DrizzleQueryError");
+    expect(serialised).not.toMatch(/hemmelige|to linjer|123456/);
+  });
+
+  test("the readable line (development): level, component, message, fields, then the stack", () => {
+    const line = readableLine({ level: 40, time: 0, component: "db", msg: "PostgreSQL is unavailable", reqId: "abc", status: 503 });
+    expect(line).toMatch(/^\d\d:\d\d:\d\d WARN  \[db\] PostgreSQL is unavailable reqId=abc status=503$/);
+    expect(readableLine({ level: 50, msg: "request failed", err: { type: "Error", message: "x", stack: "Error: x\n    at f" } }, { time: false })).toBe(
+      "request failed\nError: x\n    at f",
+    );
+    expect(readableLine({ level: 30, msg: "request", reqId: "abc", method: "GET", route: "/login", status: 200, ms: 12.5, userId: 3 }, { time: false })).toBe(
+      "GET /login 200 12.5 ms reqId=abc userId=3",
+    );
+  });
+});
