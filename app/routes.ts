@@ -87,6 +87,8 @@ export default [
     route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "teacher-signing-form" }),
     route("class/:classId/student/:studentUserId/warning", "routes/teacher/warning.tsx"),
     route("class/:classId/student/:studentUserId/warning/delete", "routes/teacher/warning-delete.tsx"),
+    // A form to read, what the student will be asked (spec §2): one implementation for the teacher and the supervisor.
+    route("form/:formId", "routes/shared/form-read.tsx", { id: "teacher-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
   route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [
@@ -100,6 +102,7 @@ export default [
       id: "supervisor-results",
     }),
     route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "supervisor-signing-form" }),
+    route("form/:formId", "routes/shared/form-read.tsx", { id: "supervisor-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
   ]),
   // The Advisor role's area is /supervisor (DESIGN.md §3).
