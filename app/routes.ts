@@ -38,6 +38,8 @@ export default [
   route("settings", "routes/shared/settings.tsx"),
   // Reference for everyone who grades (opened in a new tab from the form page); no personal data.
   route("independence-scale", "routes/shared/independence-scale.tsx"),
+  // What Praksis meets of universal design, and whom to contact; linked from every page's footer. No personal data.
+  route("accessibility", "routes/shared/accessibility.tsx"),
 
   // Role areas
   route("admin", "routes/shared/area-layout.tsx", { id: "admin-area" }, [

@@ -1,11 +1,13 @@
 import type { Resource } from "i18next";
 import en from "./en";
+import enAccessibility from "./en/accessibility.json";
 import enDocuments from "./en/documents.json";
 import enScale from "./en/scale.json";
 import enAdminUsers from "./en/adminUsers.json";
 import enAdminSemesters from "./en/adminSemesters.json";
 import enSupervisor from "./en/supervisor.json";
 import nb from "./nb";
+import nbAccessibility from "./nb/accessibility.json";
 import nbDocuments from "./nb/documents.json";
 import nbScale from "./nb/scale.json";
 import nbAdminUsers from "./nb/adminUsers.json";
@@ -16,8 +18,8 @@ export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters },
-  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters },
+  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, accessibility: nbAccessibility },
+  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, accessibility: enAccessibility },
 } satisfies Resource;
 
 export default resources;

@@ -207,6 +207,7 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "routes/shared/privacy-consent": { loader: loggedIn, action: loggedIn, body: { intent: "accept" }, freshSession: true },
     "routes/shared/settings": { loader: PUBLIC, action: PUBLIC, body: { language: "nb" } },
     "routes/shared/independence-scale": { loader: PUBLIC },
+    "routes/shared/accessibility": { loader: PUBLIC },
 
     // Admin area
     "admin-area": { loader: admin },
