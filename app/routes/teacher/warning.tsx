@@ -4,7 +4,8 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
-import { autosaveStatusText, useAutosave } from "~/components/app/useAutosave";
+import { warningKeeper } from "~/components/app/unsentWarning";
+import { autosaveStatusText, logInAgainHref, useAutosave } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -59,7 +60,7 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db, access, classId, studentUserId, studentPage, self } = await guard(args);
+  const { session, db, access, classId, studentUserId, studentPage, self } = await guard(args);
   const header = (await classHeader(db, classId)) ?? notFound();
   const warning = await warningFor(db, access);
   return {
@@ -72,6 +73,8 @@ export async function loader(args: Route.LoaderArgs) {
       autosave: `/api/classes/${classId}/students/${studentUserId}/warning`,
       pdf: `/api/classes/${classId}/students/${studentUserId}/warning/pdf`,
     },
+    // Whose draft the browser keeps when the session has ended (ADR 0011): never another person's.
+    keeper: { userId: String(session.user.id), classId: String(classId), studentUserId: String(studentUserId) },
   };
 }
 
@@ -160,13 +163,23 @@ export default function TeacherWarning({ loaderData, actionData }: Route.Compone
           </p>
         </>
       ) : (
-        <DraftForm warning={warning} paths={paths} actionData={actionData} />
+        <DraftForm warning={warning} paths={paths} keeper={loaderData.keeper} actionData={actionData} />
       )}
     </div>
   );
 }
 
-function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warning"]; paths: LoaderData["paths"]; actionData: ActionData }) {
+function DraftForm({
+  warning,
+  paths,
+  keeper,
+  actionData,
+}: {
+  warning: LoaderData["warning"];
+  paths: LoaderData["paths"];
+  keeper: LoaderData["keeper"];
+  actionData: ActionData;
+}) {
   const { t, i18n } = useTranslation("warnings");
   const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
@@ -178,6 +191,7 @@ function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warnin
     delayMs: AUTOSAVE_DELAY_MS,
     enabled: hydrated && refused === null,
     adapter: warningAutosave({ onRefused: setRefused }),
+    offline: warningKeeper(keeper),
   });
 
   const initial = (field: WarningField): string => {
@@ -219,6 +233,12 @@ function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warnin
         {hydrated ? (
           <p className="warning-form__status" role="status">
             {autosaveStatusText(t as never, status, i18n.language)}
+            {status.state === "loggedOut" ? (
+              <>
+                {" "}
+                <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
+              </>
+            ) : null}
           </p>
         ) : null}
         <p id="give-hint">{t("teacher.giveHint")}</p>
