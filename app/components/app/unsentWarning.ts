@@ -24,36 +24,29 @@ export function unsentWarningKey(userId: string, classId: string, studentUserId:
 
 /** An entry as stored; anything malformed reads as nothing. */
 export function parseUnsentWarning(text: string | null): UnsentWarning | null {
-  if (!text) return null;
   try {
-    const parsed = JSON.parse(text) as Partial<UnsentWarning> | null;
-    if (!parsed || typeof parsed.warningId !== "string" || typeof parsed.at !== "number" || typeof parsed.texts !== "object" || !parsed.texts) return null;
-    const texts: Record<string, string> = {};
-    for (const field of WARNING_FIELDS) {
-      const value = (parsed.texts as Record<string, unknown>)[field];
-      if (typeof value !== "string") return null;
-      texts[field] = value;
-    }
-    return { warningId: parsed.warningId, texts, at: parsed.at };
+    const entry = JSON.parse(text ?? "") as UnsentWarning;
+    const valid =
+      typeof entry.warningId === "string" &&
+      typeof entry.at === "number" &&
+      WARNING_FIELDS.every((field) => typeof entry.texts[field] === "string");
+    return valid ? entry : null;
   } catch {
     return null;
   }
 }
 
-export function warningKeeper(options: { userId: string; classId: string; studentUserId: string; now?: () => number }): OfflineKeeper {
+export function warningKeeper(options: { userId: string; classId: string; studentUserId: string }): OfflineKeeper {
   const key = unsentWarningKey(options.userId, options.classId, options.studentUserId);
-  const now = options.now ?? Date.now;
   return {
     keep(form) {
-      const store = storage();
-      if (!store) return false;
       const entry: UnsentWarning = {
         warningId: fieldValue(form, "warningId"),
         texts: Object.fromEntries(WARNING_FIELDS.map((field) => [field, fieldValue(form, field)])),
-        at: now(),
+        at: Date.now(),
       };
       try {
-        store.setItem(key, JSON.stringify(entry));
+        storage()!.setItem(key, JSON.stringify(entry));
         return true;
       } catch {
         return false;
@@ -63,20 +56,19 @@ export function warningKeeper(options: { userId: string; classId: string; studen
       if (keys.includes(KEY)) storage()?.removeItem(key);
     },
     restore(form) {
-      const store = storage();
-      const kept = store ? parseUnsentWarning(store.getItem(key)) : null;
-      if (!store || !kept) return [];
+      const kept = parseUnsentWarning(storage()?.getItem(key) ?? null);
+      if (!kept) return [];
       if (WARNING_FIELDS.every((field) => fieldValue(form, field) === kept.texts[field])) {
-        store.removeItem(key);
+        storage()?.removeItem(key);
         return [];
       }
       // Continued from the warning it was typed on: if that one is gone or given, the server says so.
-      const id = form.elements.namedItem("warningId");
-      if (id instanceof HTMLInputElement) id.value = kept.warningId;
+      const elements = form.elements as unknown as Record<string, HTMLInputElement | undefined>;
+      if (elements.warningId) elements.warningId.value = kept.warningId;
       for (const field of WARNING_FIELDS) {
-        const area = form.elements.namedItem(field);
-        if (area instanceof HTMLTextAreaElement && area.value !== kept.texts[field]) {
-          Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(area, kept.texts[field]);
+        const area = elements[field];
+        if (area && area.value !== kept.texts[field]) {
+          area.value = kept.texts[field];
           area.dispatchEvent(new Event("input", { bubbles: true }));
         }
       }

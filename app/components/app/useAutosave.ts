@@ -150,6 +150,8 @@ export function useAutosave(
     }
   }, [formRef]);
 
+  // A keeper that arrives later (loaded lazily) restores what it kept as soon as it is there.
+  const hasKeeper = options.offline !== undefined;
   useEffect(() => {
     const form = formRef.current;
     if (!form || !options.enabled) return;
@@ -246,7 +248,7 @@ export function useAutosave(
       // Leaving the page inside the app (a link, the back button): the same.
       flush();
     };
-  }, [formRef, options.enabled, save]);
+  }, [formRef, options.enabled, hasKeeper, save]);
 
   return { status };
 }

@@ -8,8 +8,14 @@ import { requireRole } from "~/services/identity/index.server";
 import { areaOfPath, ROLE, safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/form-read";
 import "~/styles/read-pages.css";
+import enDocuments from "~/locales/en/documents.json";
+import nbDocuments from "~/locales/nb/documents.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
 
-export const handle = { titleKey: "placement:formRead.title" };
+// The page's texts are not in the language chunk every page loads (ADR 0012).
+provideNamespace("documents", { nb: nbDocuments, en: enDocuments });
+
+export const handle = { titleKey: "documents:formRead.title" };
 
 /**
  * A form as a page to read (spec §2 `/teacher/form/{formId}`, `/supervisor/form/{formId}`): its
@@ -34,9 +40,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export default function FormRead({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("placement");
+  const { t } = useTranslation("documents");
   const { form, classes, back, pdfHref } = loaderData;
-  const halfName = (half: "mid" | "end") => t(half === "mid" ? "half.mid" : "half.end");
+  const halfName = (half: "mid" | "end") => t(half === "mid" ? "placement:half.mid" : "placement:half.end");
   const graded = form.groups.some((group) => group.type === "grading");
   return (
     <div className="app-content read-page">

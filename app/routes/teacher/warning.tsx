@@ -1,11 +1,10 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
-import { warningKeeper } from "~/components/app/unsentWarning";
-import { autosaveStatusText, logInAgainHref, useAutosave } from "~/components/app/useAutosave";
+import { autosaveStatusText, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -186,12 +185,26 @@ function DraftForm({
   const formRef = useRef<HTMLFormElement>(null);
   const [form, fields] = useValidatedForm(() => import("./warning.schema").then((m) => m.schema), actionData?.result);
   const [refused, setRefused] = useState<WarningAutosaveRefusal | null>(null);
+  // The draft's keeper for an ended session (ADR 0011) is loaded after the page, like the form's
+  // schema (ADR 0012): the page's first load stays within its weight.
+  const [draftKeeper, setDraftKeeper] = useState<OfflineKeeper | undefined>(undefined);
+  const { userId, classId, studentUserId } = keeper;
+  useEffect(() => {
+    let live = true;
+    void import("~/components/app/unsentWarning").then(
+      (module) => live && setDraftKeeper(module.warningKeeper({ userId, classId, studentUserId })),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId, classId, studentUserId]);
   const { status } = useAutosave(formRef, {
     endpoint: paths.autosave,
     delayMs: AUTOSAVE_DELAY_MS,
     enabled: hydrated && refused === null,
     adapter: warningAutosave({ onRefused: setRefused }),
-    offline: warningKeeper(keeper),
+    offline: draftKeeper,
   });
 
   const initial = (field: WarningField): string => {
