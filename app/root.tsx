@@ -186,26 +186,35 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </main>
         </div>
         <footer className="app-footer">
-          <p>
+          {institution ? (
+            <p>
+              {institution.institutionName} · {t("footer.organisationNumber")} {institution.organisationNumber}
+            </p>
+          ) : null}
+          {/* Universal design: the institution's statement (uustatus.no) and the app's own page, on every page. */}
+          <ul className="app-footer__links">
+            <li>
+              <Link to="/privacy-policy">{t("menu.privacy")}</Link>
+            </li>
+            <li>
+              <Link to="/accessibility">{t("footer.accessibility")}</Link>
+            </li>
             {institution ? (
               <>
-                {institution.institutionName} · {t("footer.organisationNumber")} {institution.organisationNumber} ·{" "}
-              </>
-            ) : null}
-            <Link to="/privacy-policy">{t("menu.privacy")}</Link>
-            {institution ? (
-              <>
-                {" · "}
-                <a href={institution.aboutUrl}>{t("menu.about")}</a>
+                <li>
+                  <a href={institution.accessibilityStatementUrl}>{t("footer.accessibilityStatement")}</a>
+                </li>
+                <li>
+                  <a href={institution.aboutUrl}>{t("menu.about")}</a>
+                </li>
               </>
             ) : null}
             {root?.devOutbox ? (
-              <>
-                {" · "}
+              <li>
                 <Link to="/dev/outbox">{t("outbox.title")}</Link>
-              </>
+              </li>
             ) : null}
-          </p>
+          </ul>
         </footer>
         <PageTitle appName={appName} />
         <ScrollRestoration nonce={nonce} />

@@ -41,6 +41,8 @@ export default [
   route("settings", "routes/shared/settings.tsx"),
   // Reference for everyone who grades (opened in a new tab from the form page); no personal data.
   route("independence-scale", "routes/shared/independence-scale.tsx"),
+  // What Praksis meets of universal design, and whom to contact; linked from every page's footer. No personal data.
+  route("accessibility", "routes/shared/accessibility.tsx"),
 
   // Role areas
   route("admin", "routes/shared/area-layout.tsx", { id: "admin-area" }, [
@@ -93,6 +95,8 @@ export default [
     route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "teacher-signing-form" }),
     route("class/:classId/student/:studentUserId/warning", "routes/teacher/warning.tsx"),
     route("class/:classId/student/:studentUserId/warning/delete", "routes/teacher/warning-delete.tsx"),
+    // A form to read, what the student will be asked (spec §2): one implementation for the teacher and the supervisor.
+    route("form/:formId", "routes/shared/form-read.tsx", { id: "teacher-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
   route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [
@@ -106,6 +110,7 @@ export default [
       id: "supervisor-results",
     }),
     route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "supervisor-signing-form" }),
+    route("form/:formId", "routes/shared/form-read.tsx", { id: "supervisor-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
   ]),
   // The Advisor role's area is /supervisor (DESIGN.md §3).

@@ -147,10 +147,11 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   await page.goto(formPage);
   await expect(questions(page).nth(1).getByRole("radio", { name: "Uselvstendig" })).toBeChecked();
 
-  // Logged out meanwhile (another tab, an expired session): the save fails, and says so.
+  // Logged out meanwhile (another tab, an expired session): the save is refused, and the page says so
+  // with a way to log in again (logged-out.spec.ts follows it through the log-in and back).
   await page.context().clearCookies();
   await questions(page).nth(1).getByRole("radio", { name: "Veiledet" }).check();
-  await expect(page.locator(".answer-form__status")).toHaveText(/^Klarte ikke lagre \(feil 401\)/, { timeout: 8000 });
+  await expect(page.locator(".answer-form__status")).toHaveText(/^Ikke lagret – du er logget ut\. .* Logg inn igjen$/, { timeout: 8000 });
   await expect(questions(page).nth(1).getByRole("radio", { name: "Veiledet" })).toBeChecked();
 });
 

@@ -1,5 +1,6 @@
 import type { Resource } from "i18next";
 import en from "./en";
+import enAccessibility from "./en/accessibility.json";
 import enDocuments from "./en/documents.json";
 import enScale from "./en/scale.json";
 import enAdminUsers from "./en/adminUsers.json";
@@ -7,6 +8,7 @@ import enAdminSemesters from "./en/adminSemesters.json";
 import enSupervisor from "./en/supervisor.json";
 import enPrivacyData from "./en/privacyData.json";
 import nb from "./nb";
+import nbAccessibility from "./nb/accessibility.json";
 import nbDocuments from "./nb/documents.json";
 import nbScale from "./nb/scale.json";
 import nbAdminUsers from "./nb/adminUsers.json";
@@ -18,8 +20,8 @@ export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData },
-  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData },
+  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility },
+  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility },
 } satisfies Resource;
 
 export default resources;

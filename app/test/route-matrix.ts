@@ -78,6 +78,8 @@ export interface MatrixEntry {
 export interface SeedIds {
   classA: number;
   mainForm: number;
+  /** A specific-competency form that only class A answers (the medication form). */
+  formOfA: number;
   midA: number;
   period: number;
   student01: number;
@@ -93,6 +95,7 @@ export async function seedIds(db: Db): Promise<SeedIds> {
     .where(eq(subjects.subjectCode, "SYK2001"))
     .orderBy(periods.startDate);
   const [mainForm] = await db.select({ id: forms.id }).from(forms).where(eq(forms.isMainForm, true));
+  const [formOfA] = await db.select({ id: forms.id }).from(forms).where(eq(forms.name, "Legemiddelhåndtering"));
   const [midA] = await db
     .select({ id: assignments.id })
     .from(assignments)
@@ -100,6 +103,7 @@ export async function seedIds(db: Db): Promise<SeedIds> {
   return {
     classA: classA.id,
     mainForm: mainForm.id,
+    formOfA: formOfA.id,
     midA: midA.id,
     period: classA.periodId,
     student01: await userIdOf(db, "student01@example.org"),
@@ -206,6 +210,7 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "routes/shared/privacy-consent": { loader: loggedIn, action: loggedIn, body: { intent: "accept" }, freshSession: true },
     "routes/shared/settings": { loader: PUBLIC, action: PUBLIC, body: { language: "nb" } },
     "routes/shared/independence-scale": { loader: PUBLIC },
+    "routes/shared/accessibility": { loader: PUBLIC },
 
     // Admin area
     "admin-area": { loader: admin },
@@ -253,6 +258,8 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "teacher-signing-form": { loader: teacher, action: teacher, body: { intent: "sign" } },
     "routes/teacher/warning": { loader: teacher, action: teacher, body: { intent: "none-such" } },
     "routes/teacher/warning-delete": { loader: teacher, action: teacher },
+    // A form that only class A answers: its teachers; not a teacher whose classes do not use it.
+    "teacher-form-read": { loader: teacher, params: { formId: String(ids.formOfA) } },
     "teacher-fallback": { loader: teachers, action: teachers },
 
     // Supervisor area
@@ -264,6 +271,8 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "supervisor-form": { loader: advisor, action: advisor, body: formPost },
     "supervisor-results": { loader: advisor },
     "supervisor-signing-form": { loader: advisor, action: advisor, body: { intent: "sign" } },
+    // Both supervisors are attached to class A, which answers the form.
+    "supervisor-form-read": { loader: advisors, params: { formId: String(ids.formOfA) } },
     "supervisor-fallback": { loader: advisors, action: advisors },
 
     "routes/shared/advisor-redirect": { loader: PUBLIC, action: PUBLIC },

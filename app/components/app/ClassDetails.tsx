@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { SummaryList, Table, Tag } from "~/components/ui";
 
 /** A class's header with its dates as text in the reader's language (classHeaderView). */
@@ -53,8 +54,11 @@ export interface SchemeRow {
   forms: { formId: number; name: string; isMainForm: boolean }[];
 }
 
-/** The class's response schemes as the teacher and the supervisor see them: each half and its forms. */
-export function SchemesTable({ schemes }: { schemes: SchemeRow[] }) {
+/**
+ * The class's response schemes as the teacher and the supervisor see them: each half and its forms;
+ * with `formHref`, each form's name links to the form to read (spec §2 `/teacher/form/{formId}`).
+ */
+export function SchemesTable({ schemes, formHref }: { schemes: SchemeRow[]; formHref?: (formId: number) => string }) {
   const { t } = useTranslation();
   if (schemes.length === 0) return <p>{t("schemes.none")}</p>;
   return (
@@ -73,7 +77,7 @@ export function SchemesTable({ schemes }: { schemes: SchemeRow[] }) {
             <ul className="placement-list" key="forms">
               {scheme.forms.map((form) => (
                 <li key={form.formId}>
-                  {form.name}{" "}
+                  {formHref ? <Link to={formHref(form.formId)}>{form.name}</Link> : form.name}{" "}
                   <Tag variant={form.isMainForm ? "info" : "neutral"}>
                     {form.isMainForm ? t("schemes.mainForm") : t("schemes.specific")}
                   </Tag>

@@ -11,7 +11,12 @@ export type AutosaveStatus =
   | { state: "refused"; reason: string }
   | { state: "failed"; status: number | null }
   /** No network: the changes are kept in the browser and sent when it is back (ADR 0011). */
-  | { state: "offline" };
+  | { state: "offline" }
+  /**
+   * The session has ended (401 `loggedOut`): nothing was saved. `kept`: the changes are kept in the
+   * browser (the page's OfflineKeeper) and sent when the page is opened again after logging in.
+   */
+  | { state: "loggedOut"; kept: boolean };
 
 /** The endpoint's answer as the adapter reads it. */
 export interface AutosaveAnswer {
@@ -53,6 +58,12 @@ export interface OfflineKeeper {
   restore(form: HTMLFormElement): string[];
 }
 
+/** The log-in page, coming back to this page afterwards (the guards' `redirectTo`). */
+export function logInAgainHref(): string {
+  if (typeof window === "undefined") return "/";
+  return `/?redirectTo=${encodeURIComponent(window.location.pathname + window.location.search)}`;
+}
+
 /** Whether the browser knows it has no network (a failed fetch says so too). */
 function knownOffline(): boolean {
   return typeof navigator !== "undefined" && navigator.onLine === false;
@@ -72,6 +83,8 @@ export function useAutosave(
   const dirty = useRef(new Set<string>());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const inFlight = useRef<Promise<void> | null>(null);
+  /** The last save was refused for an ended session: what is left is kept, not posted in vain. */
+  const loggedOut = useRef(false);
   const optionsRef = useRef(options);
   useEffect(() => {
     optionsRef.current = options;
@@ -107,10 +120,15 @@ export function useAutosave(
           headers: { Accept: "application/json" },
           credentials: "same-origin",
         });
-        // An ended session answers with the log-in page (a redirect fetch follows): nothing was saved.
-        const answer = response.redirected
-          ? { ok: false, status: 401, body: {} }
-          : { ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) };
+        // An ended session (401; a redirect to the log-in page from an older server): nothing was saved.
+        // What changed is kept in the browser, to be sent once the person has logged in again.
+        if (response.status === 401 || response.redirected) {
+          loggedOut.current = true;
+          setStatus({ state: "loggedOut", kept: offline?.keep(form, dirty.current) ?? false });
+          return;
+        }
+        loggedOut.current = false;
+        const answer = { ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) };
         const settled = adapter.settle(form, answer);
         for (const key of settled.dropped) dirty.current.delete(key);
         // Changed again while the save was under way: it stays to be saved.
@@ -132,6 +150,8 @@ export function useAutosave(
     }
   }, [formRef]);
 
+  // A keeper that arrives later (loaded lazily) restores what it kept as soon as it is there.
+  const hasKeeper = options.offline !== undefined;
   useEffect(() => {
     const form = formRef.current;
     if (!form || !options.enabled) return;
@@ -162,6 +182,13 @@ export function useAutosave(
         setStatus(dirty.current.size === 0 || offline.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
         return;
       }
+      if (offline && loggedOut.current) {
+        // Logged out: the post leads to the log-in page and what it carries is lost, so it is kept
+        // first, and sent when the page is opened again after logging in.
+        if (dirty.current.size > 0) offline.keep(form, dirty.current);
+        dirty.current.clear();
+        return;
+      }
       if (!pending) {
         // The post carries them.
         offline?.forget([...dirty.current]);
@@ -181,11 +208,17 @@ export function useAutosave(
       const { adapter, endpoint, offline } = optionsRef.current;
       const { body, sent } = adapter.collect(form, dirty.current);
       if (sent.size === 0) return;
-      if (offline && knownOffline()) {
+      if (offline && (knownOffline() || loggedOut.current)) {
         offline.keep(form, sent);
       } else {
         // The form's fields keep their values after it leaves the page, for a keep if the post fails.
-        void fetch(endpoint, { method: "POST", body, keepalive: true, credentials: "same-origin" }).catch(() => offline?.keep(form, sent));
+        // A session that has ended is kept too, when the page is still there to hear the answer (a link inside the app).
+        void fetch(endpoint, { method: "POST", body, keepalive: true, credentials: "same-origin" }).then(
+          (response) => {
+            if (response.status === 401) offline?.keep(form, sent);
+          },
+          () => offline?.keep(form, sent),
+        );
       }
       dirty.current.clear();
     };
@@ -215,7 +248,7 @@ export function useAutosave(
       // Leaving the page inside the app (a link, the back button): the same.
       flush();
     };
-  }, [formRef, options.enabled, save]);
+  }, [formRef, options.enabled, hasKeeper, save]);
 
   return { status };
 }
@@ -257,5 +290,7 @@ export function autosaveStatusText(t: (key: string, options?: Record<string, unk
       return status.status ? t("autosave.failedStatus", { status: status.status }) : t("autosave.failed");
     case "offline":
       return t("autosave.offline");
+    case "loggedOut":
+      return t(status.kept ? "autosave.loggedOutKept" : "autosave.loggedOut");
   }
 }

@@ -1,8 +1,9 @@
 import { getDb } from "~/services/platform/db/index.server";
 import { idParam, notFound } from "~/services/platform/ids";
+import { apiError, jsonApi, postOnly } from "~/services/platform/json-api.server";
 import { requireStudentAccess } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
-import { requireRole } from "~/services/identity/index.server";
+import { requireApiRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { postedWarningId, postedWarningText } from "~/services/warnings";
 import { saveWarningDraft } from "~/services/warnings/index.server";
@@ -11,14 +12,20 @@ import type { Route } from "./+types/warning";
 /**
  * The warning page's autosave (spec §7 `POST api/classes/{c}/students/{s}/warning`): the teacher's
  * draft, saved without leaving the page, by the same rules and checks as the page's own "Lagre
- * utkast" (a teacher of the class; warnings.server.ts). Answers in JSON: the warning's id, or why not.
+ * utkast" (a teacher of the class; warnings.server.ts). Answers in JSON: the warning's id, or why not;
+ * a refusal (logged out, another role, a student the teacher may not see: 404 as on the page) in
+ * JSON too (json-api.server.ts).
  */
-export async function loader() {
-  throw new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST" } });
+export function loader() {
+  return postOnly();
 }
 
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const session = requireRole(request, context, ROLE.Teacher);
+export function action(args: Route.ActionArgs) {
+  return jsonApi(() => saveDraft(args));
+}
+
+async function saveDraft({ request, context, params }: Route.ActionArgs) {
+  const session = requireApiRole(context, ROLE.Teacher);
   const db = await getDb();
   const access = await requireStudentAccess(
     db,
@@ -29,7 +36,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await readFormData(request);
   const seenId = postedWarningId(form.get("warningId"));
   const headers = { "Cache-Control": "no-store" };
-  if (seenId === undefined) return Response.json({ error: "malformed" }, { status: 400, headers });
+  if (seenId === undefined) return apiError(400, "malformed");
   const outcome = await saveWarningDraft(db, {
     access,
     actorUserId: session.user.id,

@@ -1,9 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { answerToken, EMPTY } from "~/services/answering";
-import { answerSets, assignments, formQuestionGroups, formQuestions, forms, signingForms, studentReferences } from "~/services/platform/db/schema";
+import { answers, answerSets, assignments, formQuestionGroups, formQuestions, forms, signingForms, studentReferences } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
+import { acceptPrivacyPolicy, createSession } from "~/services/identity/index.server";
+import { currentInstitution } from "~/services/platform/institution.server";
+import { appCookies } from "~/services/platform/request.server";
+import { cookieActingAs, sessionCookieFor, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as api from "../api/answers";
 import * as page from "./form-page";
@@ -296,16 +299,54 @@ describe("the autosave endpoint", () => {
     expect((await stale.json()).conflicts).toEqual([{ questionId: q.id, value: "3", comment: "Lagret automatisk" }]);
   });
 
-  test("a missing place, another student, a too-long comment, or a GET: a clear 4xx", async () => {
-    expect((await autosave({ formId: String(mainForm) }, cookies.student05)).status).toBe(400);
-    expect((await autosave(place(student06), cookies.student05)).status).toBe(404);
+  test("a missing place, another student, a too-long comment, or a GET: a clear 4xx, in JSON", async () => {
+    const malformed = await autosave({ formId: String(mainForm) }, cookies.student05);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ error: "malformed" });
+    // Another student's place: 404 as on the page, which hides whether it exists.
+    const foreign = await autosave(place(student06), cookies.student05);
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: "notFound" });
     const data = await pageData(`${studentPath()}?group=4`, cookies.student05);
     const q = data.view.group!.questions[0];
     const long = await autosave({ ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "1", [`c:${q.id}`]: "x".repeat(2001) }, cookies.student05);
     expect(long.status).toBe(400);
     expect(await long.json()).toMatchObject({ error: "invalid", fieldErrors: { [q.id]: "commentTooLong" } });
-    expect((await callLoader(api, getPage("/api/answers", { cookie: cookies.student05 }))).status).toBe(405);
-    const anonymous = await callAction(api, postForm("/api/answers", place()));
-    expect([302, 303]).toContain(anonymous.status);
+    const get = await callLoader(api, getPage("/api/answers", { cookie: cookies.student05 }));
+    expect(get.status).toBe(405);
+    expect(get.headers.get("Allow")).toBe("POST");
+    expect(await get.json()).toEqual({ error: "methodNotAllowed" });
+  });
+
+  test("the script's refusals in JSON: logged out 401, policy not accepted or no role 403, never a redirect to a page", async () => {
+    const q = (await pageData(`${studentPath()}?group=4`, cookies.student05)).view.group!.questions[0];
+    const answer = { ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "2", [`c:${q.id}`]: "" };
+    const anonymous = await callAction(api, postForm("/api/answers", answer));
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("Location")).toBeNull();
+    expect(anonymous.headers.get("Cache-Control")).toBe("no-store");
+    expect(await anonymous.json()).toEqual({ error: "loggedOut" });
+    // A session that ended (the cookie of a logged-out session) is logged out too.
+    const ended = cookies.student05.replace(/=.*/, "=s%3Anot-a-session.x");
+    const stale = await callAction(api, postForm("/api/answers", answer, { cookie: ended }));
+    expect(stale.status).toBe(401);
+    expect(await stale.json()).toEqual({ error: "loggedOut" });
+
+    const notAccepted = await sessionCookieFor(db(), "student25@example.org");
+    const gate = await callAction(api, postForm("/api/answers", answer, { cookie: notAccepted }));
+    expect(gate.status).toBe(403);
+    expect(await gate.json()).toEqual({ error: "privacyNotAccepted" });
+
+    const student05Id = await userIdOf(db(), "student05@example.org");
+    await acceptPrivacyPolicy(db(), await userIdOf(db(), "admin@example.org"), currentInstitution().privacyPolicyVersion, "192.0.2.1");
+    const { token } = await createSession(db(), { userId: await userIdOf(db(), "admin@example.org") });
+    const noRole = (await appCookies().session.serialize(token)).split(";")[0];
+    const chooser = await callAction(api, postForm("/api/answers", answer, { cookie: noRole }));
+    expect(chooser.status).toBe(403);
+    expect(await chooser.json()).toEqual({ error: "forbidden" });
+    // None of them wrote anything.
+    const [set] = await db().select({ id: answerSets.id }).from(answerSets).where(and(eq(answerSets.authorUserId, student05Id), eq(answerSets.studentUserId, student05Id)));
+    const stored = set ? await db().select().from(answers).where(and(eq(answers.answerSetId, set.id), eq(answers.questionId, q.id))) : [];
+    expect(stored.map((a) => a.value)).not.toContain("2");
   });
 });

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
 import { answerAutosave, type AutosaveConflict } from "~/components/app/answerAutosave";
 import { answerKeeper } from "~/components/app/unsentAnswers";
-import { autosaveStatusText, useAutosave } from "~/components/app/useAutosave";
+import { autosaveStatusText, logInAgainHref, useAutosave } from "~/components/app/useAutosave";
 import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, Progress, VisuallyHidden } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
@@ -290,6 +290,12 @@ function AnswerForm({
         {hydrated ? (
           <p className="answer-form__status" role="status">
             {autosaveStatusText(t as never, status, i18n.language)}
+            {status.state === "loggedOut" ? (
+              <>
+                {" "}
+                <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
+              </>
+            ) : null}
           </p>
         ) : null}
 

@@ -100,7 +100,7 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
       <ClassDetails header={header} deadline={classHalf} />
 
       <h2>{t("common:schemes.heading")}</h2>
-      <SchemesTable schemes={schemes} />
+      <SchemesTable schemes={schemes} formHref={(formId) => `/supervisor/form/${formId}?${new URLSearchParams({ from: `/supervisor/class/${classId}` })}`} />
 
       <h2>{t("students.heading", { count: students.length })}</h2>
       <PeopleTable

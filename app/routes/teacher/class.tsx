@@ -244,7 +244,11 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
       ) : null}
 
       <h2 id="schemes">{t("common:schemes.heading")}</h2>
-      <SchemesTable schemes={schemes} />
+      {/* The forms to read are for the class's teachers (an outsider joins first). */}
+      <SchemesTable
+        schemes={schemes}
+        formHref={members ? (formId) => `/teacher/form/${formId}?${new URLSearchParams({ from: `/teacher/class/${classId}` })}` : undefined}
+      />
 
       {members ? (
         <section aria-labelledby="leave-heading">

@@ -257,12 +257,22 @@ describe("the autosave endpoint", () => {
     expect((await warningOf(ids.student16))[0].comment).toBe(FULL.comment);
   });
 
-  test("guarded like the page: other roles 403, a teacher of another class 404, another site 403, GET 405", async () => {
-    expect((await save(cookies.veileder4, ids.student20, FULL)).status).toBe(403);
-    expect((await save(cookies.laerer1, ids.student20, FULL)).status).toBe(404);
+  test("guarded like the page, answered in JSON: logged out 401, other roles 403, a teacher of another class 404, another site 403, GET 405", async () => {
+    const anonymous = await save("", ids.student20, FULL);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("Location")).toBeNull();
+    expect(await anonymous.json()).toEqual({ error: "loggedOut" });
+    const supervisor = await save(cookies.veileder4, ids.student20, FULL);
+    expect(supervisor.status).toBe(403);
+    expect(await supervisor.json()).toEqual({ error: "forbidden" });
+    // A student the teacher may not see: 404 as on the page, which hides whether there is one.
+    const foreign = await save(cookies.laerer1, ids.student20, FULL);
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: "notFound" });
     expect((await save(cookies.admin, ids.student20, FULL, "https://evil.example")).status).toBe(403);
     const get = await callLoader(api, getPage(endpoint(ids.student20), { cookie: cookies.admin }), params(ids.student20));
     expect(get.status).toBe(405);
+    expect(await get.json()).toEqual({ error: "methodNotAllowed" });
     expect(await warningOf(ids.student20)).toEqual([]);
   });
 });

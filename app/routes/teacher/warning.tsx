@@ -1,10 +1,10 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
-import { autosaveStatusText, useAutosave } from "~/components/app/useAutosave";
+import { autosaveStatusText, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -79,6 +79,8 @@ export async function loader(args: Route.LoaderArgs) {
       autosave: `/api/classes/${classId}/students/${studentUserId}/warning`,
       pdf: `/api/classes/${classId}/students/${studentUserId}/warning/pdf`,
     },
+    // Whose draft the browser keeps when the session has ended (ADR 0011): never another person's.
+    keeper: { userId: String(session.user.id), classId: String(classId), studentUserId: String(studentUserId) },
   };
 }
 
@@ -167,24 +169,49 @@ export default function TeacherWarning({ loaderData, actionData }: Route.Compone
           </p>
         </>
       ) : (
-        <DraftForm warning={warning} paths={paths} actionData={actionData} />
+        <DraftForm warning={warning} paths={paths} keeper={loaderData.keeper} actionData={actionData} />
       )}
     </div>
   );
 }
 
-function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warning"]; paths: LoaderData["paths"]; actionData: ActionData }) {
+function DraftForm({
+  warning,
+  paths,
+  keeper,
+  actionData,
+}: {
+  warning: LoaderData["warning"];
+  paths: LoaderData["paths"];
+  keeper: LoaderData["keeper"];
+  actionData: ActionData;
+}) {
   const { t, i18n } = useTranslation("warnings");
   const hydrated = useHydrated();
   const busy = useNavigation().state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
   const [form, fields] = useValidatedForm(() => import("./warning.schema").then((m) => m.schema), actionData?.result);
   const [refused, setRefused] = useState<WarningAutosaveRefusal | null>(null);
+  // The draft's keeper for an ended session (ADR 0011) is loaded after the page, like the form's
+  // schema (ADR 0012): the page's first load stays within its weight.
+  const [draftKeeper, setDraftKeeper] = useState<OfflineKeeper | undefined>(undefined);
+  const { userId, classId, studentUserId } = keeper;
+  useEffect(() => {
+    let live = true;
+    void import("~/components/app/unsentWarning").then(
+      (module) => live && setDraftKeeper(module.warningKeeper({ userId, classId, studentUserId })),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId, classId, studentUserId]);
   const { status } = useAutosave(formRef, {
     endpoint: paths.autosave,
     delayMs: AUTOSAVE_DELAY_MS,
     enabled: hydrated && refused === null,
     adapter: warningAutosave({ onRefused: setRefused }),
+    offline: draftKeeper,
   });
 
   const initial = (field: WarningField): string => {
@@ -225,6 +252,12 @@ function DraftForm({ warning, paths, actionData }: { warning: LoaderData["warnin
         {hydrated ? (
           <p className="warning-form__status" role="status">
             {autosaveStatusText(t as never, status, i18n.language)}
+            {status.state === "loggedOut" ? (
+              <>
+                {" "}
+                <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
+              </>
+            ) : null}
           </p>
         ) : null}
         <p id="give-hint">{t("teacher.giveHint")}</p>

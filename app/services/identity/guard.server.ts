@@ -2,6 +2,7 @@ import { redirect, createContext, type MiddlewareFunction, type RouterContextPro
 import { getDb } from "~/services/platform/db/index.server";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { noteUser } from "~/services/platform/log.server";
+import { apiError } from "~/services/platform/json-api.server";
 import { appCookies } from "~/services/platform/request.server";
 import { ROLE_HOME, type RoleId } from "./roles";
 import { loadSession, type CurrentSession } from "./session.server";
@@ -87,3 +88,22 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   }
   return response;
 };
+
+/**
+ * requireSession for a JSON endpoint that a page's script calls (platform/json-api.server.ts): the
+ * same checks, each refused in JSON the script can act on (401 `loggedOut`, 403
+ * `privacyNotAccepted`) instead of a redirect that fetch would follow to an HTML page.
+ */
+export function requireApiSession(context: Readonly<RouterContextProvider>): CurrentSession {
+  const session = currentSession(context);
+  if (!session) throw apiError(401, "loggedOut");
+  if (!session.privacyAccepted) throw apiError(403, "privacyNotAccepted");
+  return session;
+}
+
+/** requireRole for a JSON endpoint: another active role is 403 `forbidden`. */
+export function requireApiRole(context: Readonly<RouterContextProvider>, role: RoleId): CurrentSession & { activeRole: RoleId } {
+  const session = requireApiSession(context);
+  if (session.activeRole !== role) throw apiError(403, "forbidden");
+  return session as CurrentSession & { activeRole: RoleId };
+}

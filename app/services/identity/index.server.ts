@@ -2,7 +2,7 @@
 export { LoginError, acceptPrivacyPolicy, completeLogin, createAuthenticator, findUserByEmail, logout, requestLoginCode } from "./auth.server";
 export type { LoginUser } from "./auth.server";
 export { debugIdentity } from "./debug-fs.server";
-export { currentSession, homeOf, requireRole, requireSession, sessionMiddleware } from "./guard.server";
+export { currentSession, homeOf, requireApiRole, requireApiSession, requireRole, requireSession, sessionMiddleware } from "./guard.server";
 export { matchingClasses } from "./memberships.server";
 export type { CourseMembership } from "./memberships.server";
 export { isProviderName } from "./oidc.server";

@@ -49,6 +49,20 @@ test("appName follows the language", () => {
   expect(appName(fjordbyen, "nb")).toBe("Praksis Fjordbyen");
 });
 
+test("each variant has its own accessibility statement on uustatus.no and a contact address, marked while invented", () => {
+  const all = Object.values(institutions);
+  for (const institution of all) {
+    expect(institution.accessibility.statementUrl).toMatch(/^https:\/\/uustatus\.no\/nb\/erklaringer\/publisert\/[0-9a-f-]{36}$/);
+    expect(institution.accessibility.contactEmail).toMatch(/^[^@\s]+@[^@\s]+$/);
+    // The demo's values are invented: the marker tells an operator to replace them (README).
+    expect(institution.accessibility.placeholder).toBe(true);
+  }
+  expect(new Set(all.map((i) => i.accessibility.statementUrl)).size).toBe(all.length);
+  expect(new Set(all.map((i) => i.accessibility.contactEmail)).size).toBe(all.length);
+  const broken = { ...institutions.fjordbyen, accessibility: { ...institutions.fjordbyen.accessibility, statementUrl: "not a url" } };
+  expect(institutionSchema.safeParse(broken).success).toBe(false);
+});
+
 test("formatOrganisationNumber groups nine digits in threes and leaves anything else", () => {
   expect(formatOrganisationNumber("991258736")).toBe("991 258 736");
   expect(formatOrganisationNumber("12345")).toBe("12345");
@@ -56,7 +70,15 @@ test("formatOrganisationNumber groups nine digits in threes and leaves anything 
 
 test("publicInstitution gives the browser names, colours and links only", () => {
   const view = publicInstitution(institutions.nordlys, "en");
-  expect(Object.keys(view).sort()).toEqual(["aboutUrl", "appName", "colours", "id", "institutionName", "organisationNumber"]);
+  expect(Object.keys(view).sort()).toEqual([
+    "aboutUrl",
+    "accessibilityStatementUrl",
+    "appName",
+    "colours",
+    "id",
+    "institutionName",
+    "organisationNumber",
+  ]);
   expect(view.institutionName).toBe(institutions.nordlys.en.institutionName);
   expect(view.organisationNumber).toMatch(/^\d{3} \d{3} \d{3}$/);
 });

@@ -25,6 +25,17 @@ export const institutionSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),
   organisationNumber: z.string().regex(/^\d{9}$/),
   aboutUrl: z.url(),
+  /**
+   * Universal design (the ICT regulation): the institution's published accessibility statement
+   * (uustatus.no), linked from every page's footer, and whom to write to about it (the in-app
+   * /accessibility page). `placeholder: true` marks values invented for the demo, which an operator
+   * replaces with the institution's own (README, "Accessibility statement").
+   */
+  accessibility: z.object({
+    placeholder: z.boolean(),
+    statementUrl: z.url(),
+    contactEmail: z.email(),
+  }),
   privacyPolicyVersion: z.string().min(1),
   colours: z.object({ brand: hex, brandDark: hex, brandContrast: hex }),
   nb: text,
@@ -70,6 +81,7 @@ export function publicInstitution(institution: Institution, language: Language) 
     institutionName: institution[language].institutionName,
     organisationNumber: formatOrganisationNumber(institution.organisationNumber),
     aboutUrl: institution.aboutUrl,
+    accessibilityStatementUrl: institution.accessibility.statementUrl,
     colours: institution.colours,
   };
 }

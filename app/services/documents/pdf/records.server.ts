@@ -157,7 +157,7 @@ export async function mayReadForm(db: Db, viewer: Viewer, formId: number): Promi
 }
 
 /** The viewer's link to the class of `assignments.class_id`, as a condition; null for a role with none. */
-function memberOfClass(viewer: Viewer) {
+export function memberOfClass(viewer: Viewer) {
   const classId = assignments.classId;
   switch (viewer.role) {
     case ROLE.Teacher:

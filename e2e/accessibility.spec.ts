@@ -1,0 +1,63 @@
+import { expect, type Page } from "@playwright/test";
+import { checkPage, logIn, test } from "./support/fixtures";
+
+/**
+ * The accessibility statement (issue 19): every page's footer links to the institution's statement
+ * on uustatus.no and to the app's own page, which says what Praksis meets, how it is tested, its
+ * known exceptions and whom to contact; public, in Norwegian and English, and readable on a phone.
+ */
+const footer = (page: Page) => page.getByRole("contentinfo");
+
+async function footerLinks(page: Page): Promise<void> {
+  await expect(footer(page).getByRole("link", { name: "Tilgjengelighetserklæring" })).toHaveAttribute(
+    "href",
+    /^https:\/\/uustatus\.no\/nb\/erklaringer\/publisert\/[0-9a-f-]{36}$/,
+  );
+  await expect(footer(page).getByRole("link", { name: "Tilgjengelighet i Praksis" })).toHaveAttribute("href", "/accessibility");
+}
+
+test("the footer links to both statements; the app's page says what it meets, its exceptions and whom to contact", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await footerLinks(page);
+  await footer(page).getByRole("link", { name: "Tilgjengelighet i Praksis" }).click();
+  await expect(page).toHaveURL(/\/accessibility$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Tilgjengelighet i Praksis" })).toBeVisible();
+  for (const heading of ["Hva Praksis oppfyller", "Slik tester vi", "Kjente avvik", "Kontakt oss"]) {
+    await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
+  }
+  await expect(page.getByRole("list", { name: "Hva Praksis oppfyller" })).toContainText("WCAG 2.1 på nivå AA");
+  await expect(page.getByRole("list", { name: "Kjente avvik" })).toContainText("PDF/UA");
+  await expect(page.getByRole("link", { name: /^uu@[a-z]+\.example\.no$/ })).toHaveAttribute("href", /^mailto:uu@/);
+  await expect(page.getByRole("link", { name: "Den offisielle tilgjengelighetserklæringen for Praksis står på uustatus.no" })).toHaveAttribute(
+    "href",
+    /^https:\/\/uustatus\.no\//,
+  );
+  await checkPage(page, testInfo, "accessibility");
+
+  await page.getByRole("button", { name: "English" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Accessibility in Praksis" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "Known exceptions" })).toBeVisible();
+  await expect(footer(page).getByRole("link", { name: "Accessibility statement" })).toBeVisible();
+  await checkPage(page, testInfo, "accessibility-en");
+  await page.getByRole("button", { name: "Norsk" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Tilgjengelighet i Praksis" })).toBeVisible();
+});
+
+test("a logged-in page has the same footer links", async ({ page }) => {
+  await logIn(page, "student05@example.org");
+  await footerLinks(page);
+});
+
+test("on a phone (320 px) the page and its footer do not scroll sideways", async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto("/accessibility");
+  await expect(page.getByRole("heading", { level: 1, name: "Tilgjengelighet i Praksis" })).toBeVisible();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(320);
+  // Each footer link is a tap target of at least 24 px (WCAG 2.2 2.5.8).
+  for (const link of await footer(page).getByRole("link").all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(24);
+  }
+  await checkPage(page, testInfo, "accessibility-320");
+});
