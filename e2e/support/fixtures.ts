@@ -166,6 +166,60 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
   // Only violations fail the check, so axe need not gather the details of passes and inapplicable rules.
   const result = await new AxeBuilder({ page: scanned }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] }).analyze();
   expect(result.violations, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
+  await checkReflow(scanned, name);
+}
+
+/** The phone widths every checked page is measured at: WCAG 2.1 1.4.10's 320 CSS px and a common phone. */
+const REFLOW_WIDTHS = [320, 390];
+
+/**
+ * Reflow (WCAG 2.1 1.4.10): at 320 and 390 CSS px wide the document is no wider than the viewport,
+ * so nothing scrolls sideways (a wide table may scroll inside its own region). Measured in the page
+ * axe scanned (for the no-JS project the served document, its scripts off), then the viewport is
+ * put back. On failure the message names the page, the width and the outermost elements that stick
+ * out (those inside a region that scrolls or clips on its own do not widen the page).
+ */
+async function checkReflow(page: Page, name: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const failures: string[] = [];
+  try {
+    for (const width of REFLOW_WIDTHS) {
+      await page.setViewportSize({ width, height: viewport.height });
+      const measured = await page.evaluate(measureReflow);
+      if (measured.scrollWidth > measured.clientWidth) {
+        failures.push(`${width} px: the page is ${measured.scrollWidth} px wide; sticking out: ${measured.offenders.join(", ")}`);
+      }
+    }
+  } finally {
+    await page.setViewportSize(viewport);
+  }
+  expect(failures, `"${name}" scrolls sideways on a phone`).toEqual([]);
+}
+
+/** Runs in the page: the document's widths after layout, and the outermost elements wider than the viewport. */
+async function measureReflow(): Promise<{ scrollWidth: number; clientWidth: number; offenders: string[] }> {
+  // A frame for what lays itself out on a resize (ResizeObserver callbacks run before the paint).
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const root = document.documentElement;
+  const { scrollWidth, clientWidth } = root;
+  const offenders: { right: number; label: string }[] = [];
+  if (scrollWidth > clientWidth) {
+    const walk = (element: Element): void => {
+      for (const child of Array.from(element.children)) {
+        const right = Math.round(child.getBoundingClientRect().right + window.scrollX);
+        if (right > clientWidth) {
+          const label = child.tagName.toLowerCase() + (child.id ? `#${child.id}` : "") + Array.from(child.classList, (c) => `.${c}`).join("");
+          offenders.push({ right, label: `${label} (to ${right} px)` });
+          continue; // its own descendants are part of it
+        }
+        const style = getComputedStyle(child);
+        if (style.overflowX === "visible") walk(child);
+      }
+    };
+    walk(document.body);
+  }
+  offenders.sort((a, b) => b.right - a.right);
+  return { scrollWidth, clientWidth, offenders: offenders.slice(0, 3).map((o) => o.label) };
 }
 
 export const test = base;
