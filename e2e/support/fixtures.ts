@@ -145,7 +145,8 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
 }
 
 /**
- * The axe scan (zero violations) plus a screenshot for a person to look at. axe needs script in the
+ * The axe scan (zero violations), the reflow check at phone widths (checkReflow) and screenshots
+ * for a person to look at (at 1280 px, and with JavaScript also at 390 px). axe needs script in the
  * page, so the no-JS project scans the exact document its page shows (the served HTML, after a
  * post too) at the same URL, in a scanning page where the app's own scripts are blocked.
  */
@@ -166,7 +167,7 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
   // Only violations fail the check, so axe need not gather the details of passes and inapplicable rules.
   const result = await new AxeBuilder({ page: scanned }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] }).analyze();
   expect(result.violations, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
-  await checkReflow(scanned, name);
+  await checkReflow(scanned, name, testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined);
 }
 
 /** The phone widths every checked page is measured at: WCAG 2.1 1.4.10's 320 CSS px and a common phone. */
@@ -179,13 +180,17 @@ const REFLOW_WIDTHS = [320, 390];
  * put back. On failure the message names the page, the width and the outermost elements that stick
  * out (those inside a region that scrolls or clips on its own do not widen the page).
  */
-async function checkReflow(page: Page, name: string): Promise<void> {
+async function checkReflow(page: Page, name: string, shot?: string): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   const failures: string[] = [];
+  const widths: string[] = [];
   try {
     for (const width of REFLOW_WIDTHS) {
       await page.setViewportSize({ width, height: viewport.height });
       const measured = await page.evaluate(measureReflow);
+      widths.push(`${width}:${measured.scrollWidth}`);
+      // A phone-sized look for a person (the page as a whole; its no-JS twin has the same styles).
+      if (shot && width === 390) await page.screenshot({ path: shot, fullPage: true, type: "jpeg", quality: 70 });
       if (measured.scrollWidth > measured.clientWidth) {
         failures.push(`${width} px: the page is ${measured.scrollWidth} px wide; sticking out: ${measured.offenders.join(", ")}`);
       }
@@ -193,32 +198,40 @@ async function checkReflow(page: Page, name: string): Promise<void> {
   } finally {
     await page.setViewportSize(viewport);
   }
+  if (process.env.REFLOW_LOG) { fs.appendFileSync(process.env.REFLOW_LOG, `${test.info().project.name}\t${name}\t${new URL(page.url()).pathname}\t${widths.join(" ")}\t${failures.join(" | ")}\n`); return; }
   expect(failures, `"${name}" scrolls sideways on a phone`).toEqual([]);
 }
 
-/** Runs in the page: the document's widths after layout, and the outermost elements wider than the viewport. */
+/** Runs in the page: the document's widths after layout, and the outermost elements that widen it. */
 async function measureReflow(): Promise<{ scrollWidth: number; clientWidth: number; offenders: string[] }> {
   // A frame for what lays itself out on a resize (ResizeObserver callbacks run before the paint).
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  const root = document.documentElement;
-  const { scrollWidth, clientWidth } = root;
-  const offenders: { right: number; label: string }[] = [];
-  if (scrollWidth > clientWidth) {
-    const walk = (element: Element): void => {
-      for (const child of Array.from(element.children)) {
-        const right = Math.round(child.getBoundingClientRect().right + window.scrollX);
-        if (right > clientWidth) {
-          const label = child.tagName.toLowerCase() + (child.id ? `#${child.id}` : "") + Array.from(child.classList, (c) => `.${c}`).join("");
-          offenders.push({ right, label: `${label} (to ${right} px)` });
-          continue; // its own descendants are part of it
-        }
-        const style = getComputedStyle(child);
-        if (style.overflowX === "visible") walk(child);
-      }
-    };
-    walk(document.body);
-  }
-  offenders.sort((a, b) => b.right - a.right);
+  const { scrollWidth, clientWidth } = document.documentElement;
+  if (scrollWidth <= clientWidth) return { scrollWidth, clientWidth, offenders: [] };
+  // Whether a region that scrolls or clips on its own holds the element: for an absolutely positioned
+  // one only from its containing block (its nearest positioned ancestor) up, as a visually hidden text
+  // in a scrolling table escapes the table's region unless the region is positioned.
+  const contained = (element: Element): boolean => {
+    for (let el: Element | null = element; el && el !== document.body; ) {
+      const position = getComputedStyle(el).position;
+      if (position === "fixed") return true;
+      let next = el.parentElement;
+      if (position === "absolute") while (next && next !== document.body && getComputedStyle(next).position === "static") next = next.parentElement;
+      if (!next || next === document.body) return false;
+      if (getComputedStyle(next).overflowX !== "visible") return true;
+      el = next;
+    }
+    return false;
+  };
+  const sticking = new Set(Array.from(document.body.querySelectorAll("*")).filter((el) => el.getBoundingClientRect().right > clientWidth && !contained(el)));
+  const offenders = Array.from(sticking)
+    .filter((el) => !sticking.has(el.parentElement!))
+    .map((el) => {
+      const right = Math.round(el.getBoundingClientRect().right);
+      const text = (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+      return { right, label: `${el.tagName.toLowerCase()}${Array.from(el.classList, (c) => `.${c}`).join("")} "${text}" (to ${right} px)` };
+    })
+    .sort((a, b) => b.right - a.right);
   return { scrollWidth, clientWidth, offenders: offenders.slice(0, 3).map((o) => o.label) };
 }
 
