@@ -62,6 +62,7 @@ export function SchemesTable({ schemes }: { schemes: SchemeRow[] }) {
       caption={t("schemes.heading")}
       captionHidden
       rowHeaders
+      stack={false}
       columns={[{ header: t("schemes.half") }, { header: t("schemes.forms") }]}
       rows={schemes.map((scheme) => ({
         key: String(scheme.assignmentId),

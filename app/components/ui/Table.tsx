@@ -26,8 +26,8 @@ export type TableProps = {
   rows: TableRow[];
   /** Render each row's first cell as its row header (`<th scope="row">`). */
   rowHeaders?: boolean;
-  /** Keep the table a table on narrow screens, scrolling in its region (by default its rows stack). */
-  wide?: boolean;
+  /** Whether the rows stack on narrow screens (by default); if not, the table scrolls in its region. */
+  stack?: boolean;
   className?: string;
 };
 
@@ -35,8 +35,8 @@ export type TableProps = {
  * A data table in a focusable, labelled region. On a narrow screen (below 40em) each row becomes a
  * block, its cells one under the other, each after its column's name (data-label, shown by the
  * CSS), so nothing scrolls sideways at 320 px (WCAG 1.4.10); the explicit roles keep it a table for
- * screen readers in browsers that drop the semantics of a table not displayed as one. A `wide`
- * table stays a table and scrolls inside its region instead.
+ * screen readers in browsers that drop the semantics of a table not displayed as one. A table
+ * that does not stack scrolls inside its region instead.
  */
 export function Table({
   caption,
@@ -44,15 +44,15 @@ export function Table({
   columns,
   rows,
   rowHeaders,
-  wide,
+  stack = true,
   className,
 }: TableProps) {
   const captionId = useId();
-  const role = (name: string) => (wide ? undefined : name);
+  const role = (name: string) => (stack ? name : undefined);
   const labels = columns.map((column) => column.label ?? (typeof column.header === "string" ? column.header : undefined));
   return (
     <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
-      <table className={cx("ui-table", !wide && "ui-table--stack", className)} role={role("table")}>
+      <table className={cx("ui-table", stack && "ui-table--stack", className)} role={role("table")}>
         <caption
           id={captionId}
           className={cx("ui-table__caption", captionHidden && "ui-visually-hidden")}
@@ -82,7 +82,7 @@ export function Table({
             >
               {row.cells.map((cell, index) => {
                 const numeric = columns[index]?.numeric;
-                const label = wide ? undefined : labels[index];
+                const label = stack ? labels[index] : undefined;
                 return rowHeaders && index === 0 ? (
                   <th key={index} scope="row" role={role("rowheader")} className="ui-table__header ui-table__header--row">
                     {cell}

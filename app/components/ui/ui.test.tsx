@@ -306,7 +306,7 @@ describe("Table", () => {
         caption="Brukere"
         captionHidden
         rowHeaders
-        wide
+        stack={false}
         columns={[{ header: "Navn" }, { header: "Roller", numeric: true }]}
         rows={[
           { key: "1", cells: ["Kari", 2] },

@@ -50,7 +50,7 @@ function FullTable() {
     <div className="scale-full">
       <Table
         className="scale-table"
-        wide
+        stack={false}
         caption={t("table.caption")}
         rowHeaders
         columns={[{ header: t("aspect") }, ...SCALE_LEVELS.map((level) => ({ header: t(`levels.${level}`) }))]}
