@@ -145,8 +145,8 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
 }
 
 /**
- * The axe scan (zero violations), the reflow check at phone widths (checkReflow) and screenshots
- * for a person to look at (at 1280 px, and with JavaScript also at 390 px). axe needs script in the
+ * The axe scan (zero violations), the reflow check at phone widths (checkReflow) and a screenshot
+ * for a person to look at (and one at 390 px with E2E_PHONE_SCREENSHOTS=1). axe needs script in the
  * page, so the no-JS project scans the exact document its page shows (the served HTML, after a
  * post too) at the same URL, in a scanning page where the app's own scripts are blocked.
  */
@@ -167,7 +167,8 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
   // Only violations fail the check, so axe need not gather the details of passes and inapplicable rules.
   const result = await new AxeBuilder({ page: scanned }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] }).analyze();
   expect(result.violations, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
-  await checkReflow(scanned, name, testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined);
+  const phoneShot = process.env.E2E_PHONE_SCREENSHOTS && testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined;
+  await checkReflow(scanned, name, phoneShot);
 }
 
 /** The phone widths every checked page is measured at: WCAG 2.1 1.4.10's 320 CSS px and a common phone. */
@@ -183,13 +184,11 @@ const REFLOW_WIDTHS = [320, 390];
 async function checkReflow(page: Page, name: string, shot?: string): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   const failures: string[] = [];
-  const widths: string[] = [];
   try {
     for (const width of REFLOW_WIDTHS) {
       await page.setViewportSize({ width, height: viewport.height });
       const measured = await page.evaluate(measureReflow);
-      widths.push(`${width}:${measured.scrollWidth}`);
-      // A phone-sized look for a person (the page as a whole; its no-JS twin has the same styles).
+      // On request (E2E_PHONE_SCREENSHOTS=1), a phone-sized look for a person; its no-JS twin has the same styles.
       if (shot && width === 390) await page.screenshot({ path: shot, fullPage: true, type: "jpeg", quality: 70 });
       if (measured.scrollWidth > measured.clientWidth) {
         failures.push(`${width} px: the page is ${measured.scrollWidth} px wide; sticking out: ${measured.offenders.join(", ")}`);
@@ -198,14 +197,12 @@ async function checkReflow(page: Page, name: string, shot?: string): Promise<voi
   } finally {
     await page.setViewportSize(viewport);
   }
-  if (process.env.REFLOW_LOG) { fs.appendFileSync(process.env.REFLOW_LOG, `${test.info().project.name}\t${name}\t${new URL(page.url()).pathname}\t${widths.join(" ")}\t${failures.join(" | ")}\n`); return; }
   expect(failures, `"${name}" scrolls sideways on a phone`).toEqual([]);
 }
 
 /** Runs in the page: the document's widths after layout, and the outermost elements that widen it. */
-async function measureReflow(): Promise<{ scrollWidth: number; clientWidth: number; offenders: string[] }> {
-  // A frame for what lays itself out on a resize (ResizeObserver callbacks run before the paint).
-  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+function measureReflow(): { scrollWidth: number; clientWidth: number; offenders: string[] } {
+  // Reading the widths lays the page out at the new size (no page re-lays itself out from script on a resize).
   const { scrollWidth, clientWidth } = document.documentElement;
   if (scrollWidth <= clientWidth) return { scrollWidth, clientWidth, offenders: [] };
   // Whether a region that scrolls or clips on its own holds the element: for an absolutely positioned
