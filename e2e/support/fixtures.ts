@@ -212,7 +212,7 @@ function measureReflow(): { scrollWidth: number; clientWidth: number; offenders:
     for (let el: Element | null = element; el && el !== document.body; ) {
       const position = getComputedStyle(el).position;
       if (position === "fixed") return true;
-      let next = el.parentElement;
+      let next: Element | null = el.parentElement;
       if (position === "absolute") while (next && next !== document.body && getComputedStyle(next).position === "static") next = next.parentElement;
       if (!next || next === document.body) return false;
       if (getComputedStyle(next).overflowX !== "visible") return true;
