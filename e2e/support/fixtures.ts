@@ -145,7 +145,8 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
 }
 
 /**
- * The axe scan (zero violations) plus a screenshot for a person to look at. axe needs script in the
+ * The axe scan (zero violations), the reflow check at phone widths (checkReflow) and a screenshot
+ * for a person to look at (and one at 390 px with E2E_PHONE_SCREENSHOTS=1). axe needs script in the
  * page, so the no-JS project scans the exact document its page shows (the served HTML, after a
  * post too) at the same URL, in a scanning page where the app's own scripts are blocked.
  */
@@ -166,6 +167,69 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
   // Only violations fail the check, so axe need not gather the details of passes and inapplicable rules.
   const result = await new AxeBuilder({ page: scanned }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] }).analyze();
   expect(result.violations, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
+  const phoneShot = process.env.E2E_PHONE_SCREENSHOTS && testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined;
+  await checkReflow(scanned, name, phoneShot);
+}
+
+/** The phone widths every checked page is measured at: WCAG 2.1 1.4.10's 320 CSS px and a common phone. */
+const REFLOW_WIDTHS = [320, 390];
+
+/**
+ * Reflow (WCAG 2.1 1.4.10): at 320 and 390 CSS px wide the document is no wider than the viewport,
+ * so nothing scrolls sideways (a wide table may scroll inside its own region). Measured in the page
+ * axe scanned (for the no-JS project the served document, its scripts off), then the viewport is
+ * put back. On failure the message names the page, the width and the outermost elements that stick
+ * out (those inside a region that scrolls or clips on its own do not widen the page).
+ */
+async function checkReflow(page: Page, name: string, shot?: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const failures: string[] = [];
+  try {
+    for (const width of REFLOW_WIDTHS) {
+      await page.setViewportSize({ width, height: viewport.height });
+      const measured = await page.evaluate(measureReflow);
+      // On request (E2E_PHONE_SCREENSHOTS=1), a phone-sized look for a person; its no-JS twin has the same styles.
+      if (shot && width === 390) await page.screenshot({ path: shot, fullPage: true, type: "jpeg", quality: 70 });
+      if (measured.scrollWidth > measured.clientWidth) {
+        failures.push(`${width} px: the page is ${measured.scrollWidth} px wide; sticking out: ${measured.offenders.join(", ")}`);
+      }
+    }
+  } finally {
+    await page.setViewportSize(viewport);
+  }
+  expect(failures, `"${name}" scrolls sideways on a phone`).toEqual([]);
+}
+
+/** Runs in the page: the document's widths after layout, and the outermost elements that widen it. */
+function measureReflow(): { scrollWidth: number; clientWidth: number; offenders: string[] } {
+  // Reading the widths lays the page out at the new size (no page re-lays itself out from script on a resize).
+  const { scrollWidth, clientWidth } = document.documentElement;
+  if (scrollWidth <= clientWidth) return { scrollWidth, clientWidth, offenders: [] };
+  // Whether a region that scrolls or clips on its own holds the element: for an absolutely positioned
+  // one only from its containing block (its nearest positioned ancestor) up, as a visually hidden text
+  // in a scrolling table escapes the table's region unless the region is positioned.
+  const contained = (element: Element): boolean => {
+    for (let el: Element | null = element; el && el !== document.body; ) {
+      const position = getComputedStyle(el).position;
+      if (position === "fixed") return true;
+      let next: Element | null = el.parentElement;
+      if (position === "absolute") while (next && next !== document.body && getComputedStyle(next).position === "static") next = next.parentElement;
+      if (!next || next === document.body) return false;
+      if (getComputedStyle(next).overflowX !== "visible") return true;
+      el = next;
+    }
+    return false;
+  };
+  const sticking = new Set(Array.from(document.body.querySelectorAll("*")).filter((el) => el.getBoundingClientRect().right > clientWidth && !contained(el)));
+  const offenders = Array.from(sticking)
+    .filter((el) => !sticking.has(el.parentElement!))
+    .map((el) => {
+      const right = Math.round(el.getBoundingClientRect().right);
+      const text = (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
+      return { right, label: `${el.tagName.toLowerCase()}${Array.from(el.classList, (c) => `.${c}`).join("")} "${text}" (to ${right} px)` };
+    })
+    .sort((a, b) => b.right - a.right);
+  return { scrollWidth, clientWidth, offenders: offenders.slice(0, 3).map((o) => o.label) };
 }
 
 export const test = base;

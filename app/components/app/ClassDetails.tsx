@@ -66,6 +66,7 @@ export function SchemesTable({ schemes, formHref }: { schemes: SchemeRow[]; form
       caption={t("schemes.heading")}
       captionHidden
       rowHeaders
+      stack={false}
       columns={[{ header: t("schemes.half") }, { header: t("schemes.forms") }]}
       rows={schemes.map((scheme) => ({
         key: String(scheme.assignmentId),

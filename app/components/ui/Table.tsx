@@ -3,6 +3,11 @@ import { cx } from "./internal";
 
 export type TableColumn = {
   header: ReactNode;
+  /**
+   * The column's name beside each value when the rows are stacked on a narrow screen; by default the
+   * header when it is text. Say none for a column whose values speak for themselves (links, buttons).
+   */
+  label?: string;
   /** Right-aligns the column (numbers, dates). */
   numeric?: boolean;
 };
@@ -21,12 +26,17 @@ export type TableProps = {
   rows: TableRow[];
   /** Render each row's first cell as its row header (`<th scope="row">`). */
   rowHeaders?: boolean;
+  /** Whether the rows stack on narrow screens (by default); if not, the table scrolls in its region. */
+  stack?: boolean;
   className?: string;
 };
 
 /**
- * A data table. It sits in a focusable, labelled scroll region so a wide table scrolls on
- * its own at 320 px instead of making the page scroll sideways (WCAG 1.4.10).
+ * A data table in a focusable, labelled region. On a narrow screen (below 40em) each row becomes a
+ * block, its cells one under the other, each after its column's name (data-label, shown by the
+ * CSS), so nothing scrolls sideways at 320 px (WCAG 1.4.10); the explicit roles keep it a table for
+ * screen readers in browsers that drop the semantics of a table not displayed as one. A table
+ * that does not stack scrolls inside its region instead.
  */
 export function Table({
   caption,
@@ -34,24 +44,28 @@ export function Table({
   columns,
   rows,
   rowHeaders,
+  stack = true,
   className,
 }: TableProps) {
   const captionId = useId();
+  const role = (name: string) => (stack ? name : undefined);
+  const labels = columns.map((column) => column.label ?? (typeof column.header === "string" ? column.header : undefined));
   return (
     <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
-      <table className={cx("ui-table", className)}>
+      <table className={cx("ui-table", stack && "ui-table--stack", className)} role={role("table")}>
         <caption
           id={captionId}
           className={cx("ui-table__caption", captionHidden && "ui-visually-hidden")}
         >
           {caption}
         </caption>
-        <thead className="ui-table__head">
-          <tr className="ui-table__row">
+        <thead className="ui-table__head" role={role("rowgroup")}>
+          <tr className="ui-table__row" role={role("row")}>
             {columns.map((column, index) => (
               <th
                 key={index}
                 scope="col"
+                role={role("columnheader")}
                 className={cx("ui-table__header", column.numeric && "ui-table__header--numeric")}
               >
                 {column.header}
@@ -59,22 +73,26 @@ export function Table({
             ))}
           </tr>
         </thead>
-        <tbody className="ui-table__body">
+        <tbody className="ui-table__body" role={role("rowgroup")}>
           {rows.map((row) => (
             <tr
               key={row.key}
+              role={role("row")}
               className={cx("ui-table__row", row.inactive && "ui-table__row--inactive")}
             >
               {row.cells.map((cell, index) => {
                 const numeric = columns[index]?.numeric;
+                const label = stack ? labels[index] : undefined;
                 return rowHeaders && index === 0 ? (
-                  <th key={index} scope="row" className="ui-table__header ui-table__header--row">
+                  <th key={index} scope="row" role={role("rowheader")} className="ui-table__header ui-table__header--row">
                     {cell}
                   </th>
                 ) : (
                   <td
                     key={index}
+                    role={role("cell")}
                     className={cx("ui-table__cell", numeric && "ui-table__cell--numeric")}
+                    data-label={label}
                   >
                     {cell}
                   </td>

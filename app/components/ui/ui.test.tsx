@@ -29,6 +29,7 @@ import {
   Tag,
   TextArea,
   TextField,
+  VisuallyHidden,
 } from "./index";
 
 function render(node: ReactNode, lng: "nb" | "en" = "nb") {
@@ -305,6 +306,7 @@ describe("Table", () => {
         caption="Brukere"
         captionHidden
         rowHeaders
+        stack={false}
         columns={[{ header: "Navn" }, { header: "Roller", numeric: true }]}
         rows={[
           { key: "1", cells: ["Kari", 2] },
@@ -317,6 +319,24 @@ describe("Table", () => {
     expect(html).toContain('<th scope="row" class="ui-table__header ui-table__header--row">Kari</th>');
     expect(html).toContain('<td class="ui-table__cell ui-table__cell--numeric">2</td>');
     expect(html).toContain('<tr class="ui-table__row ui-table__row--inactive">');
+  });
+
+  it("stacks on narrow screens: roles that keep it a table, and each value's column name", () => {
+    const html = render(
+      <Table
+        caption="Skjemaer"
+        rowHeaders
+        columns={[{ header: "Skjema" }, { header: "Status" }, { header: <VisuallyHidden>Handling</VisuallyHidden> }, { header: "Antall", label: "Tall", numeric: true }]}
+        rows={[{ key: "1", cells: ["Midtveis", "Sendt", "Åpne", 3] }]}
+      />,
+    );
+    expect(html).toContain('<table class="ui-table ui-table--stack" role="table">');
+    expect(html).toContain('<th scope="col" role="columnheader" class="ui-table__header">Skjema</th>');
+    expect(html).toContain('<tr role="row" class="ui-table__row"><th scope="row" role="rowheader" class="ui-table__header ui-table__header--row">Midtveis</th>');
+    expect(html).toContain('<td role="cell" class="ui-table__cell" data-label="Status">Sendt</td>');
+    // A column whose header is not text has no name beside its values unless it is given one.
+    expect(html).toContain('<td role="cell" class="ui-table__cell">Åpne</td>');
+    expect(html).toContain('<td role="cell" class="ui-table__cell ui-table__cell--numeric" data-label="Tall">3</td>');
   });
 });
 

@@ -51,6 +51,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
         caption={t("home.admin.users")}
         captionHidden
         rowHeaders
+        stack={false}
         columns={[{ header: t("home.admin.role") }, { header: t("home.admin.activeUsers"), numeric: true }]}
         rows={loaderData.roleCounts.map((r) => ({
           key: String(r.roleId),

@@ -50,6 +50,7 @@ function FullTable() {
     <div className="scale-full">
       <Table
         className="scale-table"
+        stack={false}
         caption={t("table.caption")}
         rowHeaders
         columns={[{ header: t("aspect") }, ...SCALE_LEVELS.map((level) => ({ header: t(`levels.${level}`) }))]}

@@ -310,19 +310,21 @@ function ProgressTable({
   return (
     <>
     <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
-      <table className="ui-table teacher-progress">
+      {/* Stacks on a narrow screen as the Table component does (its roles and data-labels), with the sort links kept in view. */}
+      <table className="ui-table ui-table--stack teacher-progress" role="table">
         <caption id={captionId} className="ui-table__caption ui-visually-hidden">
           {t("class.progress.captionSorted", {
             column: label[sort],
             direction: dir === "asc" ? t("class.progress.ascending") : t("class.progress.descending"),
           })}
         </caption>
-        <thead className="ui-table__head">
-          <tr className="ui-table__row">
+        <thead className="ui-table__head" role="rowgroup">
+          <tr className="ui-table__row" role="row" data-label={t("class.progress.sortBy")}>
             {COLUMNS.map((key) => (
               <th
                 key={key}
                 scope="col"
+                role="columnheader"
                 className="ui-table__header"
                 aria-sort={key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
               >
@@ -338,18 +340,22 @@ function ProgressTable({
             ))}
           </tr>
         </thead>
-        <tbody className="ui-table__body">
+        <tbody className="ui-table__body" role="rowgroup">
           {rows.map((row) => (
-            <tr key={row.userId} className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
-              <th scope="row" className="ui-table__header ui-table__header--row">
+            <tr key={row.userId} role="row" className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
+              <th scope="row" role="rowheader" className="ui-table__header ui-table__header--row">
                 <Link to={`/teacher/class/${classId}/student/${row.userId}`}>{row.displayName}</Link>
               </th>
-              <td className="ui-table__cell">{row.teacherName ?? t("class.progress.noOne")}</td>
-              <td className="ui-table__cell">{row.advisorName ?? t("class.progress.noOne")}</td>
-              <td className="ui-table__cell">
+              <td role="cell" className="ui-table__cell" data-label={label.teacher}>
+                {row.teacherName ?? t("class.progress.noOne")}
+              </td>
+              <td role="cell" className="ui-table__cell" data-label={label.supervisor}>
+                {row.advisorName ?? t("class.progress.noOne")}
+              </td>
+              <td role="cell" className="ui-table__cell" data-label={label.mid}>
                 <HalfCell {...row.mid} total={formCount.mid} texts={texts} />
               </td>
-              <td className="ui-table__cell">
+              <td role="cell" className="ui-table__cell" data-label={label.end}>
                 <HalfCell {...row.end} total={formCount.end} texts={texts} />
               </td>
             </tr>
