@@ -5,19 +5,21 @@ import enScale from "./en/scale.json";
 import enAdminUsers from "./en/adminUsers.json";
 import enAdminSemesters from "./en/adminSemesters.json";
 import enSupervisor from "./en/supervisor.json";
+import enReminders from "./en/reminders.json";
 import nb from "./nb";
 import nbDocuments from "./nb/documents.json";
 import nbScale from "./nb/scale.json";
 import nbAdminUsers from "./nb/adminUsers.json";
 import nbAdminSemesters from "./nb/adminSemesters.json";
 import nbSupervisor from "./nb/supervisor.json";
+import nbReminders from "./nb/reminders.json";
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters },
-  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters },
+  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, reminders: nbReminders },
+  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, reminders: enReminders },
 } satisfies Resource;
 
 export default resources;

@@ -46,7 +46,8 @@ export type AuditAction =
   | "warning.created"
   | "warning.submitted"
   | "warning.deleted"
-  | "warning.confirmed";
+  | "warning.confirmed"
+  | "reminders.settings_saved";
 
 export async function audit(
   db: Db,

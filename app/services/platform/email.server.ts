@@ -8,6 +8,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (the reminders); the plain text stays the mail's main part. */
+  html?: string;
 }
 
 export interface StoredMail extends Mail {
@@ -29,7 +31,7 @@ export async function sendMail(mail: Mail): Promise<void> {
   const config = env();
   if (config.SMTP_URL) {
     transport ??= nodemailer.createTransport(config.SMTP_URL);
-    await transport.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+    await transport.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
     return;
   }
   const sentAt = new Date().toISOString();
