@@ -54,6 +54,7 @@ export default [
     route("class/:classId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", { id: "admin-form" }),
     route("users", "routes/admin/users.tsx"),
     route("users/:userId", "routes/admin/user.tsx"),
+    route("reminders", "routes/admin/reminders.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
   ]),
   route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [

@@ -20,6 +20,7 @@ const ADMIN_SECTIONS = [
   { key: "forms", href: "/admin/forms" },
   { key: "subjects", href: "/admin/subjects" },
   { key: "users", href: "/admin/users" },
+  { key: "reminders", href: "/admin/reminders" },
 ] as const;
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {
