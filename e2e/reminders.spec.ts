@@ -33,6 +33,8 @@ test("a student switches the deadline reminders off in Settings, and on again", 
 });
 
 test("the admin sets the day counts; npm run reminders sends each reminder once, listed on the admin page", async ({ page, baseURL }, testInfo) => {
+  // Two runs of `npm run reminders`, each a Node process that loads the app's build.
+  test.setTimeout(180_000);
   await logInAsAdmin(page);
   await page.getByRole("link", { name: "Påminnelser" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Påminnelser" })).toBeVisible();

@@ -19,6 +19,7 @@ export const ROLE_MENU: Record<RoleId, { href: string; labelKey: string }[]> = {
     { href: "/admin/forms", labelKey: "menu.admin.forms" },
     { href: "/admin/subjects", labelKey: "menu.admin.subjects" },
     { href: "/admin/users", labelKey: "menu.admin.users" },
+    { href: "/admin/reminders", labelKey: "menu.admin.reminders" },
   ],
   2: [{ href: "/student/forms", labelKey: "menu.student.forms" }],
   3: [],
