@@ -20,14 +20,14 @@ test("a student switches the deadline reminders off in Settings, and on again", 
   await checkPage(page, testInfo, "settings-reminders");
 
   await deadline.uncheck();
-  await reminders.getByRole("button", { name: "Lagre påminnelser" }).click();
+  await reminders.getByRole("button", { name: "Oppdater påminnelsene" }).click();
   await expect(flash(page)).toContainText("Påminnelsene er lagret.");
   await page.reload();
   await expect(page.getByRole("checkbox", { name: "Frister for skjemaer jeg ikke har sendt" })).not.toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Signeringsskjemaer som venter på signaturen min" })).toBeChecked();
 
   await page.getByRole("checkbox", { name: "Frister for skjemaer jeg ikke har sendt" }).check();
-  await page.getByRole("button", { name: "Lagre påminnelser" }).click();
+  await page.getByRole("button", { name: "Oppdater påminnelsene" }).click();
   await expect(flash(page)).toContainText("Påminnelsene er lagret.");
   await expect(page.getByRole("checkbox", { name: "Frister for skjemaer jeg ikke har sendt" })).toBeChecked();
 });
