@@ -18,10 +18,10 @@ export type OccasionContent =
       deadline: string;
       subject: string;
       /** For a student: one item without a name, their own forms; for a supervisor: one per student. */
-      items: { student: string | null; forms: string[] }[];
+      items: { studentUserId: number; student: string | null; forms: string[] }[];
       path: string;
     }
-  | { kind: "digest"; half: "mid" | "end"; deadline: string; subject: string; students: { name: string; missing: Party[] }[]; path: string }
+  | { kind: "digest"; half: "mid" | "end"; deadline: string; subject: string; students: { userId: number; name: string; missing: Party[] }[]; path: string }
   | { kind: "warning"; subject: string; student: string; path: string }
   | { kind: "signing"; subject: string; student: string; self: boolean; round: number; path: string }
   | { kind: "admin"; period: string; end: string; classes: { name: string; noSchemes: boolean; noEndDate: boolean }[]; path: string };

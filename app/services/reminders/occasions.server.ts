@@ -100,13 +100,14 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
     if (phase === "remind") {
       if (row.is_mid && row.mid_confirmed) continue;
       if (!row.student_sent) {
-        const content = take("deadline", row.student_user_id, key, () => ({ kind: "deadline", half, deadline: row.deadline, subject, items: [{ student: null, forms: [] }], path: "/student/forms" }));
+        const content = take("deadline", row.student_user_id, key, () => ({ kind: "deadline", half, deadline: row.deadline, subject, items: [{ studentUserId: row.student_user_id, student: null, forms: [] }], path: "/student/forms" }));
         if (content.kind === "deadline") content.items[0].forms.push(row.form_name);
       }
       if (!row.advisor_sent && row.advisor_user_id !== null) {
         const content = take("deadline", row.advisor_user_id, key, () => ({ kind: "deadline", half, deadline: row.deadline, subject, items: [], path: `/supervisor/class/${row.class_id}` }));
         if (content.kind === "deadline") {
-          const item = content.items.find((i) => i.student === row.student_name) ?? (content.items.push({ student: row.student_name, forms: [] }), content.items.at(-1)!);
+          let item = content.items.find((i) => i.studentUserId === row.student_user_id);
+          if (!item) content.items.push((item = { studentUserId: row.student_user_id, student: row.student_name, forms: [] }));
           item.forms.push(row.form_name);
         }
       }
@@ -118,8 +119,8 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
       if (missing.length === 0) continue;
       const content = take("digest", row.teacher_user_id, key, () => ({ kind: "digest", half, deadline: row.deadline, subject, students: [], path: `/teacher/class/${row.class_id}` }));
       if (content.kind === "digest") {
-        let entry = content.students.find((s) => s.name === row.student_name);
-        if (!entry) content.students.push((entry = { name: row.student_name, missing: [] }));
+        let entry = content.students.find((s) => s.userId === row.student_user_id);
+        if (!entry) content.students.push((entry = { userId: row.student_user_id, name: row.student_name, missing: [] }));
         for (const party of missing) if (!entry.missing.includes(party)) entry.missing.push(party);
       }
     }

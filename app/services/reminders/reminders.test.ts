@@ -90,7 +90,7 @@ describe("the mail", () => {
 
   test("plain text and HTML say the same, escaped, with the log-in and settings links", () => {
     const mail = renderReminder(
-      { kind: "deadline", half: "mid", deadline: "2026-10-08", subject: "SYK<1> & co", items: [{ student: "Ola <b>", forms: ["A", "B"] }], path: "/supervisor/class/1" },
+      { kind: "deadline", half: "mid", deadline: "2026-10-08", subject: "SYK<1> & co", items: [{ studentUserId: 1, student: "Ola <b>", forms: ["A", "B"] }], path: "/supervisor/class/1" },
       "Kari",
       ctx,
     );
