@@ -42,7 +42,8 @@ interface FormRow {
   student_user_id: number;
   student_name: string;
   advisor_user_id: number | null;
-  teacher_user_id: number | null;
+  /** The assigned teacher; without one, every teacher of the class. */
+  teacher_ids: number[];
   form_name: string;
   student_sent: boolean;
   advisor_sent: boolean;
@@ -53,7 +54,8 @@ interface FormRow {
 /**
  * (a) Before a deadline, a student whose part of a form of that half is not sent, and their
  * assigned supervisor whose part is not (any supervisor's sent answers count, as on the teacher's
- * overview); after it, the student's teacher a digest of their students still missing forms.
+ * overview); after it, the student's teacher (without an assigned one, every teacher of the class)
+ * a digest of their students still missing forms.
  * A mid-semester reminder stops once the teacher has confirmed the mid-semester part (deadline.ts).
  */
 export async function deadlineOccasions(db: Db, days: ReminderDays, today: string): Promise<Occasion[]> {
@@ -69,7 +71,9 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
       )
       select h.class_id, h.is_mid, h.deadline::text as deadline, h.days_before,
              s.subject_code, s.name as subject_name,
-             sr.student_user_id, st.display_name as student_name, sr.advisor_user_id, sr.teacher_user_id,
+             sr.student_user_id, st.display_name as student_name, sr.advisor_user_id,
+             (case when sr.teacher_user_id is not null then array[sr.teacher_user_id]
+                   else coalesce((select array_agg(ct.user_id order by ct.user_id) from class_teachers ct where ct.class_id = sr.class_id), '{}'::int[]) end) as teacher_ids,
              f.name as form_name,
              ${sent(ROLE.Student)} as student_sent, ${sent(ROLE.Advisor)} as advisor_sent, ${sent(ROLE.Teacher)} as teacher_sent,
              (sf.mid_semester_completed_date is not null) as mid_confirmed
@@ -111,17 +115,19 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
           item.forms.push(row.form_name);
         }
       }
-    } else if (phase === "digest" && row.teacher_user_id !== null) {
+    } else if (phase === "digest") {
       const missing: Party[] = [];
       if (!row.student_sent) missing.push("student");
       if (!row.advisor_sent) missing.push("advisor");
       if (!row.teacher_sent) missing.push("teacher");
       if (missing.length === 0) continue;
-      const content = take("digest", row.teacher_user_id, key, () => ({ kind: "digest", half, deadline: row.deadline, subject, students: [], path: `/teacher/class/${row.class_id}` }));
-      if (content.kind === "digest") {
-        let entry = content.students.find((s) => s.userId === row.student_user_id);
-        if (!entry) content.students.push((entry = { userId: row.student_user_id, name: row.student_name, missing: [] }));
-        for (const party of missing) if (!entry.missing.includes(party)) entry.missing.push(party);
+      for (const teacherId of row.teacher_ids) {
+        const content = take("digest", teacherId, key, () => ({ kind: "digest", half, deadline: row.deadline, subject, students: [], path: `/teacher/class/${row.class_id}` }));
+        if (content.kind === "digest") {
+          let entry = content.students.find((s) => s.userId === row.student_user_id);
+          if (!entry) content.students.push((entry = { userId: row.student_user_id, name: row.student_name, missing: [] }));
+          for (const party of missing) if (!entry.missing.includes(party)) entry.missing.push(party);
+        }
       }
     }
   }
@@ -179,7 +185,8 @@ interface SigningRow {
   student_user_id: number;
   student_name: string;
   advisor_user_id: number | null;
-  teacher_user_id: number | null;
+  /** The assigned teacher; without one, every teacher of the class (any of them may sign). */
+  teacher_ids: number[];
   subject_code: string;
   subject_name: string;
   end_date: string;
@@ -203,7 +210,8 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
   const rows = await rowsOf<SigningRow>(
     db,
     sql`select sr.id as reference_id, sr.class_id, sr.student_user_id, st.display_name as student_name,
-               sr.advisor_user_id, sr.teacher_user_id, s.subject_code, s.name as subject_name,
+               sr.advisor_user_id, (case when sr.teacher_user_id is not null then array[sr.teacher_user_id]
+                   else coalesce((select array_agg(ct.user_id order by ct.user_id) from class_teachers ct where ct.class_id = sr.class_id), '{}'::int[]) end) as teacher_ids, s.subject_code, s.name as subject_name,
                sf.end_semester_completed_date::text as end_date,
                (sf.signed_by_student_date at time zone 'Europe/Oslo')::date::text as student_signed_on,
                sf.signed_by_advisor_date is not null as advisor_signed,
@@ -239,7 +247,7 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
     const studentSigned = row.student_signed_on !== null;
     if (!studentSigned) add("student", row.student_user_id, row.end_date, "student");
     if (!row.advisor_signed && !row.without_advisor && row.advisor_user_id !== null) add("advisor", row.advisor_user_id, row.end_date, "supervisor");
-    if (studentSigned && !row.teacher_signed && row.teacher_user_id !== null) add("teacher", row.teacher_user_id, row.student_signed_on!, "teacher");
+    if (studentSigned && !row.teacher_signed) for (const teacherId of row.teacher_ids) add("teacher", teacherId, row.student_signed_on!, "teacher");
   }
   return out;
 }

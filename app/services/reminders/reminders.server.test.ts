@@ -185,6 +185,12 @@ describe("deadline reminders (a)", () => {
     const digest = to("laerer1@example.org")[0];
     expect(digest.subject).toBe("Studenter som ligger etter i SYK2001 Praksis i sykehjem");
     expect(digest.text).toMatch(/mangler fra studenten, veileder, praksislærer/);
+    // A student without an assigned teacher is in every class teacher's digest.
+    const unassigned = await referenceOf("student11@example.org", classA);
+    expect(unassigned.teacherUserId).toBeNull();
+    const [{ name }] = await db.select({ name: users.displayName }).from(users).where(eq(users.id, unassigned.studentUserId));
+    expect(to("laerer1@example.org")[0].text).toContain(`- ${name}: `);
+    expect(to("laerer2@example.org")[0].text).toContain(`- ${name}: `);
     sent.length = 0;
     await run();
     expect(sent).toEqual([]);
