@@ -5,7 +5,8 @@ import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryCo
 import { NonceContext } from "~/components/nonce";
 import { RequestIdContext } from "~/components/request-id";
 import { seedDemoWhenAsked } from "~/services/demo/index.server";
-import { getDatabase, prepareDatabaseWith } from "~/services/platform/db/index.server";
+import { reminderInstitution, runReminders, scheduleReminders, type RunSummary } from "~/services/reminders/index.server";
+import { getDatabase, getDb, prepareDatabaseWith } from "~/services/platform/db/index.server";
 import { env } from "~/services/platform/env.server";
 import { getInstance } from "~/services/platform/i18n.server";
 import { appSecret } from "~/services/platform/secret.server";
@@ -19,7 +20,7 @@ import {
   requestRecordContext,
   type RequestRecord,
 } from "~/services/platform/log.server";
-import { nonceContext } from "~/services/platform/request.server";
+import { mailOrigin, nonceContext } from "~/services/platform/request.server";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "~/services/platform/security";
 
 export const streamTimeout = 5_000;
@@ -82,6 +83,15 @@ export async function startup(): Promise<void> {
   // Made here (on the embedded database) by the first app process, before the others start.
   appSecret();
   await getDatabase();
+  // Reminders every REMINDERS_INTERVAL_MINUTES in each app process; the reminder record's unique
+  // key makes each go once however many processes and instances run (issue 20).
+  scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin() });
+}
+
+/** One reminder run, for `npm run reminders` (cron): the same run as the app's own. */
+export async function runRemindersOnce(): Promise<RunSummary> {
+  env();
+  return runReminders(await getDb(), { institution: reminderInstitution(currentInstitution()), origin: mailOrigin() });
 }
 
 export default function handleRequest(

@@ -60,6 +60,7 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("users/:userId", "routes/admin/user.tsx"),
     route("audit", "routes/admin/audit.tsx"),
+    route("reminders", "routes/admin/reminders.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
   ]),
   route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [

@@ -42,6 +42,8 @@ export async function startBenchServer(url: string, dir: string, port: number): 
       SESSION_SECRET: BENCH_SESSION_SECRET,
       APP_URL: `http://127.0.0.1:${port}`,
       SEED_DEMO: "false",
+      // No reminder runs in the middle of a measurement.
+      REMINDERS_INTERVAL_MINUTES: "0",
     },
     stdio: "ignore",
   });

@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
-test("the admin start page leads to semesters, forms, subjects and users, in the page and in the menu", async ({ page }, testInfo) => {
+test("the admin start page leads to semesters, forms, subjects, users and reminders, in the page and in the menu", async ({ page }, testInfo) => {
   await logInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
   const sections = page.getByRole("navigation", { name: "Administrasjon" });
@@ -10,6 +10,7 @@ test("the admin start page leads to semesters, forms, subjects and users, in the
     ["Skjemaer", "/admin/forms"],
     ["Emner", "/admin/subjects"],
     ["Brukere", "/admin/users"],
+    ["Påminnelser", "/admin/reminders"],
   ]) {
     await expect(sections.getByRole("link", { name })).toHaveAttribute("href", path);
     await expect(page.getByRole("navigation", { name: "Hovedmeny" }).getByRole("link", { name })).toHaveAttribute("href", path);

@@ -7,6 +7,7 @@ import enAdminUsers from "./en/adminUsers.json";
 import enAdminSemesters from "./en/adminSemesters.json";
 import enSupervisor from "./en/supervisor.json";
 import enPrivacyData from "./en/privacyData.json";
+import enReminders from "./en/reminders.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
 import nbDocuments from "./nb/documents.json";
@@ -15,13 +16,14 @@ import nbAdminUsers from "./nb/adminUsers.json";
 import nbAdminSemesters from "./nb/adminSemesters.json";
 import nbSupervisor from "./nb/supervisor.json";
 import nbPrivacyData from "./nb/privacyData.json";
+import nbReminders from "./nb/reminders.json";
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility },
-  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility },
+  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders },
+  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders },
 } satisfies Resource;
 
 export default resources;

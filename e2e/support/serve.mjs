@@ -68,6 +68,9 @@ Object.assign(process.env, {
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}?ignoreTLS=true`,
   // The demo's people, with SMTP_URL set: asked for (demo mode is never on by itself with SMTP).
   DEMO_MODE: "true",
+  // No reminder runs of the app's own: they would mail demo users while other tests read their
+  // mail. e2e/reminders.spec.ts runs `npm run reminders` against this server, with a mail server of its own.
+  REMINDERS_INTERVAL_MINUTES: "0",
   // Many log-ins from one address in one run; the limits themselves are tested in the unit tests.
   OTP_REQUESTS_PER_ADDRESS: "10000",
   OTP_REQUESTS_PER_EMAIL: "1000",

@@ -21,6 +21,7 @@ const ADMIN_SECTIONS = [
   { key: "subjects", href: "/admin/subjects" },
   { key: "users", href: "/admin/users" },
   { key: "audit", href: "/admin/audit" },
+  { key: "reminders", href: "/admin/reminders" },
 ] as const;
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {

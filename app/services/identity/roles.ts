@@ -20,6 +20,7 @@ export const ROLE_MENU: Record<RoleId, { href: string; labelKey: string }[]> = {
     { href: "/admin/subjects", labelKey: "menu.admin.subjects" },
     { href: "/admin/users", labelKey: "menu.admin.users" },
     { href: "/admin/audit", labelKey: "menu.admin.audit" },
+    { href: "/admin/reminders", labelKey: "menu.admin.reminders" },
   ],
   2: [
     { href: "/student/forms", labelKey: "menu.student.forms" },

@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   "my_data.downloaded",
   "audit.searched",
   "audit.exported",
+  "reminders.settings_saved",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -8,6 +8,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (the reminders); the plain text stays the mail's main part. */
+  html?: string;
 }
 
 export interface StoredMail extends Mail {
@@ -100,7 +102,7 @@ async function deliver(mail: Mail): Promise<void> {
   const config = env();
   if (config.SMTP_URL) {
     transport ??= nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS });
-    await transport.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+    await transport.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
     return;
   }
   const sentAt = new Date().toISOString();

@@ -88,6 +88,8 @@ export const envSchema = z
     VIPPS_USERINFO_URL: z.url().default("https://api.vipps.no/vipps-userinfo-api/userinfo"),
     VIPPS_JWKS_URL: optionalUrl,
     VIPPS_SCOPES: z.string().default("openid name email phoneNumber"),
+    // Minutes between the app's reminder runs (issue 20); 0 switches the app's own runs off (cron can run `npm run reminders`).
+    REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
     // /debug/fs for admins: identity, memberships and roles as raw data.
     DEBUG_FS: booleanFlag.default(false),
   })

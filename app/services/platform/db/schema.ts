@@ -605,6 +605,63 @@ export const recordOpenings = pgTable(
   ],
 );
 
+// ─── Reminders ───────────────────────────────────────────────────────────────
+
+/** What a user chose for themself: the language of their mails, and the reminder kinds they switched off. */
+export const userPreferences = pgTable("user_preferences", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** "nb" or "en"; null until chosen in Settings (mails then go in Norwegian). */
+  language: text("language"),
+  reminderOptOuts: text("reminder_opt_outs").array().notNull().default(emptyTextArray),
+  updatedAt: updatedAt(),
+});
+
+/** The day counts of the reminders, set by an admin, one row per institution variant. */
+export const reminderSettings = pgTable("reminder_settings", {
+  institutionId: text("institution_id").primaryKey(),
+  midDaysBefore: integer("mid_days_before").notNull(),
+  endDaysBefore: integer("end_days_before").notNull(),
+  signingRepeatDays: integer("signing_repeat_days").notNull(),
+  adminWeeksBefore: integer("admin_weeks_before").notNull(),
+  updatedByUserId: integer("updated_by_user_id").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * One reminder to one recipient for one occasion. The unique key is what makes it go once: the
+ * process whose insert takes the row sends it; every other process (or a later run) finds it taken.
+ * `status`: sending (taken, being sent), sent (accepted by SMTP), failed (to be tried again at
+ * `nextAttemptAt`, or given up when that is null), dropped (no longer due when its retry came).
+ */
+export const reminders = pgTable(
+  "reminders",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    recipientUserId: integer("recipient_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    occasionKey: text("occasion_key").notNull(),
+    status: text("status").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    claimedAt: instant("claimed_at"),
+    nextAttemptAt: instant("next_attempt_at"),
+    sentAt: instant("sent_at"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("reminders_kind_recipient_occasion_unique").on(t.kind, t.recipientUserId, t.occasionKey),
+    index("reminders_status_next_attempt_idx").on(t.status, t.nextAttemptAt),
+    index("reminders_created_at_idx").on(t.createdAt),
+  ],
+);
+
 // ─── Relations (for the relational query API) ────────────────────────────────
 
 export const rolesRelations = relations(roles, ({ many }) => ({
@@ -824,3 +881,6 @@ export type Session = typeof sessions.$inferSelect;
 export type OneTimeCode = typeof oneTimeCodes.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;
 export type RecordOpening = typeof recordOpenings.$inferSelect;
+export type UserPreferences = typeof userPreferences.$inferSelect;
+export type ReminderSettingsRow = typeof reminderSettings.$inferSelect;
+export type Reminder = typeof reminders.$inferSelect;
