@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { env, whenEnvResets } from "./env.server";
+import { logFor } from "./log.server";
 
 export interface Mail {
   to: string;
@@ -68,7 +69,7 @@ export function mailFailureKind(error: unknown): MailFailureKind {
  */
 function warnNotSent(failure: MailNotSent, purpose: string | undefined): void {
   const cause = failure.cause instanceof Error ? failure.cause.message : String(failure.cause);
-  console.warn(`[mail] not sent${purpose ? ` (${purpose})` : ""}: ${failure.kind}: ${cause}`);
+  logFor("mail").warn(`not sent${purpose ? ` (${purpose})` : ""}: ${failure.kind}: ${cause}`);
 }
 
 let transport: Transporter | undefined;
