@@ -218,7 +218,7 @@ async function worker() {
       host: req.headers.host,
     });
     if (refusal) {
-      res.status(403).set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" }).send(refusal);
+      sendPlainPage(res, 403, { nb: "Forespørselen ble avvist", en: "The request was refused", text: refusal });
       return;
     }
     // Overwritten on every request, so a client cannot choose its own address.
@@ -237,16 +237,25 @@ async function worker() {
       res.destroy();
       return;
     }
-    const code = clientMistake ? status : 500;
     const [nb, en] = clientMistake ? ["Ugyldig forespørsel", "Bad request"] : ["Noe gikk galt", "Something went wrong"];
+    sendPlainPage(res, clientMistake ? status : 500, { nb, en });
+  });
+
+  /**
+   * A page for what the server answers before the app can (the app makes its own pages): in both
+   * languages, with the request's reference and a way back; the security headers are added above.
+   */
+  function sendPlainPage(res, status, { nb, en, text }) {
+    const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
     res
-      .status(code)
+      .status(status)
       .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" })
       .send(
         `<!doctype html><html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${nb} – Praksis</title></head>` +
-          `<body><main><h1>${nb}</h1><p lang="en">${en}</p><p>Referanse / reference: <code>${res.locals.record.id}</code></p><p><a href="/">Praksis</a></p></main></body></html>`,
+          `<body><main><h1>${nb}</h1><p lang="en">${en}</p>${text ? `<p>${escape(text)}</p>` : ""}` +
+          `<p>Referanse / reference: <code>${escape(res.locals.record.id)}</code></p><p><a href="/">Praksis</a></p></main></body></html>`,
       );
-  });
+  }
 
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? "0.0.0.0";

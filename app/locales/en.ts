@@ -1,9 +1,7 @@
 // The namespaces of one language that every page may need: the client loads only the page's
-// language (ADR 0012). scale, documents, supervisor, adminSemesters, adminUsers and accessibility are provided by the
+// language (ADR 0012). scale, documents, supervisor, adminSemesters, adminUsers, adminClass, adminForms and accessibility are provided by the
 // few pages that use them
 // (app/i18n-client/page-namespaces.ts); index.ts adds them for the server.
-import adminForms from "./en/adminForms.json";
-import adminClass from "./en/adminClass.json";
 import student from "./en/student.json";
 import teacher from "./en/teacher.json";
 import placement from "./en/placement.json";
@@ -18,8 +16,6 @@ export default {
   common,
   auth,
   ui,
-  adminForms,
-  adminClass,
   student,
   teacher,
   placement,

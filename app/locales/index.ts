@@ -1,6 +1,8 @@
 import type { Resource } from "i18next";
 import en from "./en";
 import enAccessibility from "./en/accessibility.json";
+import enAdminClass from "./en/adminClass.json";
+import enAdminForms from "./en/adminForms.json";
 import enDocuments from "./en/documents.json";
 import enScale from "./en/scale.json";
 import enAdminUsers from "./en/adminUsers.json";
@@ -10,6 +12,8 @@ import enPrivacyData from "./en/privacyData.json";
 import enReminders from "./en/reminders.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
+import nbAdminClass from "./nb/adminClass.json";
+import nbAdminForms from "./nb/adminForms.json";
 import nbDocuments from "./nb/documents.json";
 import nbScale from "./nb/scale.json";
 import nbAdminUsers from "./nb/adminUsers.json";
@@ -22,8 +26,8 @@ export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders },
-  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders },
+  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: nbAdminClass, adminForms: nbAdminForms },
+  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: enAdminClass, adminForms: enAdminForms },
 } satisfies Resource;
 
 export default resources;

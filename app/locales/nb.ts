@@ -1,9 +1,7 @@
 // The namespaces of one language that every page may need: the client loads only the page's
-// language (ADR 0012). scale, documents, supervisor, adminSemesters, adminUsers and accessibility are provided by the
+// language (ADR 0012). scale, documents, supervisor, adminSemesters, adminUsers, adminClass, adminForms and accessibility are provided by the
 // few pages that use them
 // (app/i18n-client/page-namespaces.ts); index.ts adds them for the server.
-import adminForms from "./nb/adminForms.json";
-import adminClass from "./nb/adminClass.json";
 import student from "./nb/student.json";
 import teacher from "./nb/teacher.json";
 import placement from "./nb/placement.json";
@@ -18,8 +16,6 @@ export default {
   common,
   auth,
   ui,
-  adminForms,
-  adminClass,
   student,
   teacher,
   placement,

@@ -39,7 +39,7 @@ export interface FormViewProps {
  * `<form>` (the editor's preview, the answering page).
  */
 export function FormView({ groups, idPrefix, inputName, values = {}, errors = {}, disabled }: FormViewProps) {
-  const { t } = useTranslation("adminForms");
+  const { t } = useTranslation();
   const withQuestions = groups.filter((group) => group.questions.length > 0);
   if (withQuestions.length === 0) return <p>{t("formView.empty")}</p>;
   return (

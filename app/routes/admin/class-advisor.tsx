@@ -8,6 +8,12 @@ import { ROLE } from "~/services/identity";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import type { Route } from "./+types/class-advisor";
 import { idParam, notFound } from "~/services/platform/ids";
+import enAdminClass from "~/locales/en/adminClass.json";
+import nbAdminClass from "~/locales/nb/adminClass.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+// Only the admin's class pages use these texts: not in the language chunk every page loads (ADR 0012).
+provideNamespace("adminClass", { nb: nbAdminClass, en: enAdminClass });
 
 export const handle = { titleKey: "adminClass:advisor.title" };
 

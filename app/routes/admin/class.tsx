@@ -31,6 +31,12 @@ import { PeopleTable } from "~/components/app/PeopleTable";
 import { endDateSchema, schemeSchema } from "./class.schema";
 import type { Route } from "./+types/class";
 import { idParam, notFound } from "~/services/platform/ids";
+import enAdminClass from "~/locales/en/adminClass.json";
+import nbAdminClass from "~/locales/nb/adminClass.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+// Only the admin's class pages use these texts: not in the language chunk every page loads (ADR 0012).
+provideNamespace("adminClass", { nb: nbAdminClass, en: enAdminClass });
 
 export const handle = { titleKey: "adminClass:title" };
 

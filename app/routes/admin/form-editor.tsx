@@ -15,6 +15,12 @@ import { ROLE } from "~/services/identity";
 import { idParam, notFound } from "~/services/platform/ids";
 import type { Route } from "./+types/form-editor";
 import { DraftFields, DraftHiddenFields } from "~/components/app/FormEditorFields";
+import enAdminForms from "~/locales/en/adminForms.json";
+import nbAdminForms from "~/locales/nb/adminForms.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+// Only the admin's form pages use these texts: not in the language chunk every page loads (ADR 0012).
+provideNamespace("adminForms", { nb: nbAdminForms, en: enAdminForms });
 
 // One module for /admin/forms/create and /admin/forms/edit/:formId: the same editor, with or without a stored form.
 export const handle = { titleKey: "adminForms:editor.title" };

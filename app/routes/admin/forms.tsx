@@ -9,6 +9,11 @@ import type { Route } from "./+types/forms";
 import enDocuments from "~/locales/en/documents.json";
 import nbDocuments from "~/locales/nb/documents.json";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
+import enAdminForms from "~/locales/en/adminForms.json";
+import nbAdminForms from "~/locales/nb/adminForms.json";
+
+// Only the admin's form pages use these texts: not in the language chunk every page loads (ADR 0012).
+provideNamespace("adminForms", { nb: nbAdminForms, en: enAdminForms });
 
 provideNamespace("documents", { nb: nbDocuments, en: enDocuments });
 

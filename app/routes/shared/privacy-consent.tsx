@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const clear = await logout(db, { sessionId: session.id, userId: session.user.id, ip });
     return redirectWithFlash("/", { type: "info", key: "common:privacy.declined" }, { "Set-Cookie": clear });
   }
-  return new Response("Unknown intent", { status: 400 });
+  throw new Response("Unknown intent", { status: 400 });
 }
 
 export default function PrivacyConsent({ loaderData }: Route.ComponentProps) {
