@@ -190,8 +190,9 @@ test("npm start in the demo: both buttons, and a Feide and a Vipps log-in throug
   const port = await freePort();
   const base = await startLikeNpmStart(port);
   const log = server!.output.join("");
-  expect(log).toMatch(/\[demo\] a demo Feide \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
-  expect(log).toMatch(/\[demo\] a demo Vipps \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
+  // The log is JSON in production (README "Logs"): the demo's lines carry the component "demo".
+  expect(log).toMatch(/"component":"demo","msg":"a demo Feide \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
+  expect(log).toMatch(/"component":"demo","msg":"a demo Vipps \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
 
   const loginPage = await (await fetch(`${base}/`)).text();
   expect(loginPage).toContain("Logg inn med Feide");
@@ -211,7 +212,7 @@ test("npm start in the demo: both buttons, and a Feide and a Vipps log-in throug
   expect(await finishAt(supervisor, base, vippsBack, "/supervisor")).toContain("Marte Solberg");
 
   // Stopped with the rest.
-  const issuers = [...log.matchAll(/\[demo\] a demo \w+ \(not the real one\) on (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]);
+  const issuers = [...log.matchAll(/"msg":"a demo \w+ \(not the real one\) on (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]);
   expect(issuers).toHaveLength(2);
   server!.child.kill("SIGTERM");
   await server!.exited;

@@ -40,7 +40,9 @@ export class MailNotSent extends Error {
   readonly permanent: boolean;
 
   constructor(kind: MailFailureKind, options: { cause?: unknown; responseCode?: number; message?: string } = {}) {
-    super(options.message ?? `mail not sent (${kind})`, { cause: options.cause });
+    // The server's own words (e.g. "421 … try again later") are kept: the reminders' list of failures shows them.
+    const because = options.cause instanceof Error ? `: ${options.cause.message}` : "";
+    super(options.message ?? `mail not sent (${kind})${because}`, { cause: options.cause });
     this.kind = kind;
     this.responseCode = options.responseCode;
     this.permanent = kind === "refused" && (options.responseCode ?? 0) >= 500;

@@ -49,6 +49,11 @@ describe("the request's line", () => {
     expect(error).toHaveBeenCalledWith(expect.objectContaining({ reqId: "feedfacecafe", status: 500, err: first }), "request failed");
     logRequest(newRequestRecord("GET", "a"), 503);
     expect(warn).toHaveBeenCalledWith(expect.objectContaining({ status: 503 }), "request");
+    // A provider (Feide, Vipps) that answered nonsense or nothing: the app says so with a 502 or 504 page.
+    logRequest(newRequestRecord("GET", "b"), 502);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ status: 502 }), "request");
+    logRequest(newRequestRecord("GET", "c"), 504);
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ status: 504 }), "request");
     expect(error).toHaveBeenCalledTimes(1);
   });
 

@@ -76,7 +76,12 @@ export function noteError(context: Readonly<RouterContextProvider> | undefined, 
   else log.error({ err: error }, "unexpected error outside a request");
 }
 
-/** The request's one line: info for answers below 500, warn for 503 (the database away: logged apart), error with the stack for other 5xx. */
+/**
+ * The request's one line: info for answers below 500; warn for a 502, 503 or 504 the app chose to give
+ * because something it depends on failed or is away (the database: logged apart; Feide or Vipps
+ * answering nonsense or nothing); error with the stack for any other 5xx (an error no one handled is a
+ * 500).
+ */
 export function logRequest(record: RequestRecord, status: number, extra: Record<string, unknown> = {}): void {
   const fields: Record<string, unknown> = {
     reqId: record.id,
@@ -87,7 +92,8 @@ export function logRequest(record: RequestRecord, status: number, extra: Record<
     ...(record.userId === undefined ? {} : { userId: record.userId }),
     ...extra,
   };
-  if (status >= 500 && status !== 503) {
+  const upstream = status === 502 || status === 503 || status === 504;
+  if (status >= 500 && !upstream) {
     log.error(record.error === undefined ? fields : { ...fields, err: record.error }, "request failed");
   } else if (status >= 500) {
     log.warn(fields, "request");
