@@ -86,24 +86,39 @@ async function primary() {
   cluster.setupPrimary({ exec: import.meta.filename, args: [], execArgv });
   let stopping = false;
   const forks = [];
-  const fork = () =>
+  // Starts between failures, for the pause before the next try (1, 2, 4 … 30 s).
+  let failedStarts = 0;
+  /**
+   * Starts an app process; resolves when it listens. The first one is alone: when it cannot start,
+   * the configuration or the database is wrong, and the server stops saying why (its message). Once
+   * one has started, a process that ends, or cannot start (the database restarting just then), is
+   * started again after a pause that grows while the starts keep failing: the others serve meanwhile.
+   */
+  const fork = ({ first = false } = {}) =>
     new Promise((resolve, reject) => {
       const child = cluster.fork();
       forks.push(child);
-      child.once("listening", () => resolve(child));
+      child.once("listening", () => {
+        child.listened = true;
+        failedStarts = 0;
+        resolve(child);
+      });
       child.once("exit", (code, signal) => {
         forks.splice(forks.indexOf(child), 1);
         if (stopping) return;
-        if (!child.listened) {
-          // Could not start (configuration, database): the first worker's message says why.
-          reject(new Error(`an app process could not start (${signal ?? `exit code ${code}`})`));
+        const how = signal ?? `exit code ${code}`;
+        if (!child.listened && first) {
+          reject(new Error(`an app process could not start (${how})`));
           return;
         }
-        serverLog.error(`app process ${child.process.pid} ended (${signal ?? `exit code ${code}`}); starting another`);
-        setTimeout(() => fork().catch((error) => serverLog.error(error.message)), 1_000).unref();
-      });
-      child.once("listening", () => {
-        child.listened = true;
+        const pause = Math.min(30_000, 1_000 * 2 ** (child.listened ? 0 : failedStarts++));
+        if (child.listened) serverLog.error(`app process ${child.process.pid} ended (${how}); starting another`);
+        else serverLog.error(`app process ${child.process.pid} could not start (${how}); trying again in ${pause / 1000} s`);
+        // An app process that had started has been replaced once its replacement listens (`resolve`
+        // has been called already: a second call does nothing).
+        setTimeout(() => {
+          if (!stopping) fork().then(resolve, reject);
+        }, pause);
       });
     });
 
@@ -125,8 +140,8 @@ async function primary() {
 
   try {
     // The first process checks the configuration, migrates (and seeds the demo) alone; then the others.
-    await fork();
-    await Promise.all(Array.from({ length: workers - 1 }, fork));
+    await fork({ first: true });
+    await Promise.all(Array.from({ length: workers - 1 }, () => fork()));
   } catch (error) {
     serverLog.error(error.message);
     await shutdown(1);

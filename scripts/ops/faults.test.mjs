@@ -4,11 +4,13 @@
 //     database server (started again by the app), of the app on a PostgreSQL of one's own: every
 //     save answered 2xx is there afterwards;
 //  2. PostgreSQL restarted while requests flow: 503 with a clear page, /healthz "unavailable", a log
-//     line, no crash; the same process serves again when the database is back;
+//     line, no crash; the same process serves again when the database is back; an app process that
+//     ends while the database is down is started again (with a growing pause) until it can start;
 //  3. two clustered app instances (each with two app processes) on one PostgreSQL: sessions, e-mail
 //     codes and rate limits work across them.
 // Run: node --test scripts/ops/faults.test.mjs (needs build/).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { after, describe, test } from "node:test";
 import { cookieHeader, embeddedPostgresPid, ensureBuild, freePort, logIn, Outbox, sleep, startApp, startPostgres, tempDir } from "./support.mjs";
@@ -43,6 +45,12 @@ async function app(options) {
   const server = await startApp(options);
   cleanups.push(() => server.stop());
   return server;
+}
+
+/** The app processes the server's primary runs (its child processes: on a PostgreSQL of one's own, nothing else). */
+function appProcesses(primaryPid) {
+  const result = spawnSync("ps", ["-o", "pid=", "--ppid", String(primaryPid)], { encoding: "utf8" });
+  return result.stdout.split("\n").map(Number).filter(Boolean);
 }
 
 const DEMO_STUDENTS = Array.from({ length: 6 }, (_, i) => `student${String(i + 1).padStart(2, "0")}@example.org`);
@@ -306,6 +314,40 @@ describe("PostgreSQL restarted under load", () => {
     assert.match(log, /"component":"db","msg":"PostgreSQL is unavailable/);
     assert.match(log, /"component":"db","msg":"PostgreSQL answers again/);
     console.log(`[faults] PostgreSQL restart: ${down.length} requests during the outage (${down.filter((s) => s.status === 503).length} × 503), all 200 again without restarting the app`);
+  });
+});
+
+describe("an app process that cannot start while the others serve", () => {
+  test("one that ends while PostgreSQL is down is started again until it can; the server keeps running", async () => {
+    const postgres = await cluster();
+    const server = await app({ port: await freePort(), dir: scratch(), databaseUrl: postgres.url, env: { WEB_CONCURRENCY: "2" } });
+    const log = () => server.output.join("");
+    const until = async (what, done, ms = 60_000) => {
+      const deadline = Date.now() + ms;
+      while (!done()) {
+        if (Date.now() > deadline) assert.fail(`${what} in ${ms / 1000} s; the log:\n${log().slice(-4000)}`);
+        await sleep(100);
+      }
+    };
+    await until("two app processes", () => /2 app processes/.test(log()));
+    const [victim] = appProcesses(server.child.pid);
+    assert.equal(appProcesses(server.child.pid).length, 2);
+    await postgres.stop();
+    const failuresBefore = log().split('"the app could not start"').length;
+    process.kill(victim, "SIGKILL");
+    // Its replacement starts while the database is down, and cannot (twice, to see the pause grow).
+    await until("the replacement failing twice", () => log().split('"the app could not start"').length >= failuresBefore + 2);
+    assert.equal(server.child.exitCode, null, `the server is still running; its log:\n${log().slice(-4000)}`);
+    assert.equal((await fetch(`${server.base}/healthz`)).status, 503, "the other app process answers meanwhile");
+    await postgres.start();
+    await until("two app processes again", () => appProcesses(server.child.pid).length === 2);
+    for (let i = 0; i < 100 && (await fetch(`${server.base}/healthz`)).status !== 200; i++) await sleep(100);
+    assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
+    assert.equal(server.child.exitCode, null);
+    assert.match(log(), /app process \d+ ended \(SIGKILL\); starting another/);
+    assert.match(log(), /could not start \(exit code 1\); trying again in 1 s/);
+    assert.match(log(), /could not start \(exit code 1\); trying again in 2 s/);
+    assert.ok(!appProcesses(server.child.pid).includes(victim));
   });
 });
 
