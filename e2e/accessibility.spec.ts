@@ -61,3 +61,23 @@ test("on a phone (320 px) the page and its footer do not scroll sideways", async
   }
   await checkPage(page, testInfo, "accessibility-320");
 });
+
+/** A page served by the browser's route (not the app), for the check of the check below. */
+async function servePage(page: Page, path: string, body: string): Promise<void> {
+  await page.route(`**${path}`, (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: `<!doctype html><html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sjekk</title></head><body><main><h1>Sjekk</h1>${body}</main></body></html>`,
+    }),
+  );
+  await page.goto(path);
+}
+
+test("the page check itself fails on an axe violation and on a page that scrolls sideways at 320 px", async ({ page }, testInfo) => {
+  await servePage(page, "/check-the-check/fine", "<p>Ingenting å utsette.</p>");
+  await checkPage(page, testInfo, "check-the-check-fine");
+  await servePage(page, "/check-the-check/unnamed-button", "<button></button>");
+  await expect(checkPage(page, testInfo, "check-the-check-unnamed-button")).rejects.toThrow(/button-name/);
+  await servePage(page, "/check-the-check/wide", '<p style="width: 360px">Bred</p>');
+  await expect(checkPage(page, testInfo, "check-the-check-wide")).rejects.toThrow(/scrolls sideways on a phone[\s\S]*320 px: the page is \d+ px wide; sticking out: p \\"Bred\\"/);
+});

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
+import { createRequire } from "node:module";
+import type { AxeResults, RunOptions } from "axe-core";
 import { expect, test as base, type Browser, type Page, type TestInfo } from "@playwright/test";
 
 function portOf(baseURL: string | undefined): number {
@@ -123,6 +124,23 @@ export async function logInAsAdmin(page: Page): Promise<void> {
 
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
+/** axe-core itself (ADR 0016), read once per worker and put into each document scanned. */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * The axe scan of the page's document: WCAG 2.0, 2.1 and 2.2 A and AA, and only the violations (axe
+ * need not gather the details of passes and inapplicable rules). axe-core is put into the page and
+ * run there with axe.run, two round trips; the app has no frames.
+ */
+async function axeViolations(page: Page): Promise<AxeResults["violations"]> {
+  await page.evaluate(AXE_SOURCE);
+  const options: RunOptions = { runOnly: { type: "tag", values: AXE_TAGS }, resultTypes: ["violations"] };
+  return page.evaluate(
+    async (options) => (await (window as unknown as { axe: { run: (context: Document, options: RunOptions) => Promise<AxeResults> } }).axe.run(document, options)).violations,
+    options,
+  );
+}
+
 /** One scanning page per worker and browser for the no-JS project (see checkPage). */
 let scanner: { browser: Browser; page: Page; html: string } | undefined;
 
@@ -130,6 +148,9 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
   if (scanner?.browser === browser && !scanner.page.isClosed()) return scanner;
   const context = await browser.newContext({ javaScriptEnabled: true, locale: "nb-NO", baseURL });
   const made = { browser, page: await context.newPage(), html: "" };
+  // Routing turns the browser's HTTP cache off: the stylesheets, fonts and images are kept here
+  // instead, so each scan does not fetch them again (they do not change while the tests run).
+  const kept = new Map<string, { status: number; headers: Record<string, string>; body: Buffer }>();
   // The document to scan is the one the no-JS page shows (set by checkPage); its stylesheets and
   // images load from the app; the app's own scripts never run, as with JavaScript off.
   await context.route("**/*", async (route) => {
@@ -137,23 +158,36 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
     if (request.isNavigationRequest()) {
       return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: made.html });
     }
-    if (/\/assets\/.*\.js(\?|$)/.test(new URL(request.url()).pathname)) return route.abort();
-    return route.continue();
+    const { pathname } = new URL(request.url());
+    if (/\/assets\/.*\.js$/.test(pathname)) return route.abort();
+    if (request.method() !== "GET" || !/\.(css|woff2?|svg|png|ico|jpe?g|webp)$/.test(pathname)) return route.continue();
+    let file = kept.get(request.url());
+    if (!file) {
+      const response = await route.fetch();
+      file = { status: response.status(), headers: response.headers(), body: await response.body() };
+      if (response.ok()) kept.set(request.url(), file);
+    }
+    return route.fulfill(file);
   });
   scanner = made;
   return made;
 }
 
 /**
- * The axe scan (zero violations), the reflow check at phone widths (checkReflow) and a screenshot
- * for a person to look at (and one at 390 px with E2E_PHONE_SCREENSHOTS=1). axe needs script in the
- * page, so the no-JS project scans the exact document its page shows (the served HTML, after a
- * post too) at the same URL, in a scanning page where the app's own scripts are blocked.
+ * The axe scan (zero violations) and the reflow check at phone widths (checkReflow); with
+ * E2E_SCREENSHOTS=1 a screenshot for a person to look at (1280 px unless the test says otherwise;
+ * with E2E_PHONE_SCREENSHOTS=1 also one at 390 px). axe needs script in the page, so the no-JS
+ * project scans the exact document its page shows (the served HTML, after a post too) at the same
+ * URL, in a scanning page where the app's own scripts are blocked.
  */
 export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const shots = path.join("test-results", "screenshots");
-  fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${testInfo.project.name}-${name}.jpeg`), fullPage: true, type: "jpeg", quality: 80 });
+  if (process.env.E2E_SCREENSHOTS || process.env.E2E_PHONE_SCREENSHOTS) fs.mkdirSync(shots, { recursive: true });
+  // Not by default: a full-page screenshot costs about 0.2 s, 300 times a run, for pictures nobody
+  // opens in CI (a failed test keeps its trace, with the DOM at every step).
+  if (process.env.E2E_SCREENSHOTS) {
+    await page.screenshot({ path: path.join(shots, `${testInfo.project.name}-${name}.jpeg`), fullPage: true, type: "jpeg", quality: 80 });
+  }
 
   let scanned: Page = page;
   if (testInfo.project.name !== "js") {
@@ -164,9 +198,8 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
     await scan.page.goto(url.href);
     scanned = scan.page;
   }
-  // Only violations fail the check, so axe need not gather the details of passes and inapplicable rules.
-  const result = await new AxeBuilder({ page: scanned }).withTags(AXE_TAGS).options({ resultTypes: ["violations"] }).analyze();
-  expect(result.violations, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
+  const violations = await axeViolations(scanned);
+  expect(violations, JSON.stringify(violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
   const phoneShot = process.env.E2E_PHONE_SCREENSHOTS && testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined;
   await checkReflow(scanned, name, phoneShot);
 }
