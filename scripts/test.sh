@@ -64,9 +64,9 @@ build() {
   node scripts/check-weight.mjs && node scripts/check-built-css.mjs
 }
 
-# The fault tests, then the server's edges (security headers on every kind of answer, the log of bad
-# requests and of a real 5xx): one after the other, each starting servers of its own.
-faults() { node --test --test-concurrency=1 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs; }
+# The fault tests beside the server's edges (security headers on every kind of answer, the log of bad
+# requests and of a real 5xx): side by side (as the fault tests' suites are), each with servers of its own.
+faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs; }
 
 parallel "production build, page weight and built CSS" build "CSS against the grade-X browsers" css
 parallel "types" types "faults and two instances against the production build (SIGKILL of the app and of its PostgreSQL mid-autosave, PostgreSQL restart), and the server's edges (headers, log)" faults

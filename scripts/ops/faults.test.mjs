@@ -163,246 +163,250 @@ async function killAndRecover({ server, restart, outbox, kill = () => server.kil
   return { writers: writers.length, acknowledged, afterKill };
 }
 
-describe("SIGKILL during an autosave load", () => {
-  test("embedded default: the app killed, its database server left running; the next start stops that server, starts cleanly, and has every acknowledged save", async () => {
-    const dir = scratch();
-    const port = await freePort();
-    const server = await startApp({ port, dir });
-    cleanups.push(() => server.stop());
-    const left = embeddedPostgresPid(dir);
-    assert.ok(left, "the embedded server's pid file");
-    const outbox = new Outbox(server.outboxDir);
-    let again;
-    const result = await killAndRecover({
-      server,
-      outbox,
-      restart: async () => {
-        again = await app({ port, dir });
-        return again;
-      },
+// The suites (and the three SIGKILL tests) run side by side: each has its own servers, ports, folders
+// and PostgreSQL, and they mostly wait on starts and restarts, so the step takes as long as the longest.
+describe("faults", { concurrency: true }, () => {
+  describe("SIGKILL during an autosave load", { concurrency: true }, () => {
+    test("embedded default: the app killed, its database server left running; the next start stops that server, starts cleanly, and has every acknowledged save", async () => {
+      const dir = scratch();
+      const port = await freePort();
+      const server = await startApp({ port, dir });
+      cleanups.push(() => server.stop());
+      const left = embeddedPostgresPid(dir);
+      assert.ok(left, "the embedded server's pid file");
+      const outbox = new Outbox(server.outboxDir);
+      let again;
+      const result = await killAndRecover({
+        server,
+        outbox,
+        restart: async () => {
+          again = await app({ port, dir });
+          return again;
+        },
+      });
+      assert.match(again.output.join(""), /left running by an earlier run \(pid \d+\) is stopped/);
+      assert.throws(() => process.kill(left, 0), "the server left behind is gone");
+      assert.notEqual(embeddedPostgresPid(dir), left);
+      console.log(`[faults] embedded, app killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
     });
-    assert.match(again.output.join(""), /left running by an earlier run \(pid \d+\) is stopped/);
-    assert.throws(() => process.kill(left, 0), "the server left behind is gone");
-    assert.notEqual(embeddedPostgresPid(dir), left);
-    console.log(`[faults] embedded, app killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
-  });
 
-  test("embedded default: the database server killed; the app starts it again, answers 503 meanwhile, and has every acknowledged save", async () => {
-    const dir = scratch();
-    const server = await app({ port: await freePort(), dir });
-    const outbox = new Outbox(server.outboxDir);
-    const killed = embeddedPostgresPid(dir);
-    const result = await killAndRecover({
-      server,
-      outbox,
-      kill: async () => process.kill(killed, "SIGKILL"),
-      restart: async () => {
-        const deadline = Date.now() + 60_000;
-        while (Date.now() < deadline) {
-          if ((await fetch(`${server.base}/healthz`).catch(() => null))?.ok) return server;
-          await sleep(100);
-        }
-        throw new Error(`the database did not come back:\n${server.output.join("").slice(-4000)}`);
-      },
+    test("embedded default: the database server killed; the app starts it again, answers 503 meanwhile, and has every acknowledged save", async () => {
+      const dir = scratch();
+      const server = await app({ port: await freePort(), dir });
+      const outbox = new Outbox(server.outboxDir);
+      const killed = embeddedPostgresPid(dir);
+      const result = await killAndRecover({
+        server,
+        outbox,
+        kill: async () => process.kill(killed, "SIGKILL"),
+        restart: async () => {
+          const deadline = Date.now() + 60_000;
+          while (Date.now() < deadline) {
+            if ((await fetch(`${server.base}/healthz`).catch(() => null))?.ok) return server;
+            await sleep(100);
+          }
+          throw new Error(`the database did not come back:\n${server.output.join("").slice(-4000)}`);
+        },
+      });
+      assert.equal(server.child.exitCode, null, "the app kept running");
+      // While the database was down the saves were answered, with a 503 (never a 500 as for a bug).
+      assert.ok(result.afterKill.length > 0, "saves were refused while the database was down");
+      assert.deepEqual([...new Set(result.afterKill)], [503]);
+      assert.notEqual(embeddedPostgresPid(dir), killed);
+      assert.match(server.output.join(""), /the embedded PostgreSQL server stopped unexpectedly \(SIGKILL\)/);
+      console.log(`[faults] embedded, database server killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
     });
-    assert.equal(server.child.exitCode, null, "the app kept running");
-    // While the database was down the saves were answered, with a 503 (never a 500 as for a bug).
-    assert.ok(result.afterKill.length > 0, "saves were refused while the database was down");
-    assert.deepEqual([...new Set(result.afterKill)], [503]);
-    assert.notEqual(embeddedPostgresPid(dir), killed);
-    assert.match(server.output.join(""), /the embedded PostgreSQL server stopped unexpectedly \(SIGKILL\)/);
-    console.log(`[faults] embedded, database server killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+
+    test("PostgreSQL of one's own: every acknowledged save is in the database after the app is killed and restarted", async () => {
+      const postgres = await cluster();
+      const dir = scratch();
+      const port = await freePort();
+      const env = { SEED_DEMO: "true" };
+      const server = await startApp({ port, dir, databaseUrl: postgres.url, env });
+      cleanups.push(() => server.stop());
+      const outbox = new Outbox(server.outboxDir);
+      const result = await killAndRecover({ server, outbox, restart: () => app({ port, dir, databaseUrl: postgres.url, env }) });
+      console.log(`[faults] PostgreSQL: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+    });
   });
 
-  test("PostgreSQL of one's own: every acknowledged save is in the database after the app is killed and restarted", async () => {
-    const postgres = await cluster();
-    const dir = scratch();
-    const port = await freePort();
-    const env = { SEED_DEMO: "true" };
-    const server = await startApp({ port, dir, databaseUrl: postgres.url, env });
-    cleanups.push(() => server.stop());
-    const outbox = new Outbox(server.outboxDir);
-    const result = await killAndRecover({ server, outbox, restart: () => app({ port, dir, databaseUrl: postgres.url, env }) });
-    console.log(`[faults] PostgreSQL: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
-  });
-});
-
-describe("PostgreSQL restarted under load", () => {
-  test("503 with a clear page and /healthz unavailable during the outage; the same process serves afterwards", async () => {
-    const postgres = await cluster();
-    const dir = scratch();
-    const server = await app({ port: await freePort(), dir, databaseUrl: postgres.url, env: { SEED_DEMO: "true" } });
-    const { base } = server;
-    const [student] = await logInStudents(server, new Outbox(server.outboxDir));
-    assert.ok(student);
-    const seen = [];
-    let phase = "before";
-    let stop = false;
-    const flow = async (name, request) => {
-      while (!stop) {
-        let status = 0;
-        let body = "";
-        try {
-          const response = await request();
-          status = response.status;
-          body = await response.text();
-        } catch (error) {
-          body = String(error);
+  describe("PostgreSQL restarted under load", () => {
+    test("503 with a clear page and /healthz unavailable during the outage; the same process serves afterwards", async () => {
+      const postgres = await cluster();
+      const dir = scratch();
+      const server = await app({ port: await freePort(), dir, databaseUrl: postgres.url, env: { SEED_DEMO: "true" } });
+      const { base } = server;
+      const [student] = await logInStudents(server, new Outbox(server.outboxDir));
+      assert.ok(student);
+      const seen = [];
+      let phase = "before";
+      let stop = false;
+      const flow = async (name, request) => {
+        while (!stop) {
+          let status = 0;
+          let body = "";
+          try {
+            const response = await request();
+            status = response.status;
+            body = await response.text();
+          } catch (error) {
+            body = String(error);
+          }
+          seen.push({ name, phase, status, body });
+          await sleep(50);
         }
-        seen.push({ name, phase, status, body });
-        await sleep(50);
-      }
-    };
-    const [questionId, answer] = [...student.page.answers][0];
-    let token = answer.base;
-    let n = 0;
-    const flows = [
-      flow("page", () => fetch(`${base}/student/forms`, { headers: { cookie: student.cookie }, redirect: "manual" })),
-      flow("healthz", () => fetch(`${base}/healthz`)),
-      flow("autosave", async () => {
-        const response = await fetch(`${base}/api/answers`, {
-          method: "POST",
-          headers: { cookie: student.cookie, Origin: base, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ ...student.page.place, [`b:${questionId}`]: token, [`a:${questionId}`]: `etter omstart ${++n}`, [`c:${questionId}`]: "" }),
-        });
-        if (response.ok) token = (await response.clone().json()).tokens[questionId];
-        return response;
-      }),
-    ];
-    await sleep(1_000);
-    phase = "down";
-    await postgres.stop();
-    await sleep(2_000);
-    await postgres.start();
-    phase = "back";
-    // Back without a restart of the app: the pool connects again.
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const recent = seen.filter((s) => s.phase === "back").slice(-9);
-      if (recent.length === 9 && recent.every((s) => s.status === 200)) break;
-      await sleep(100);
-    }
-    phase = "after";
-    await sleep(500);
-    stop = true;
-    await Promise.all(flows);
-
-    assert.equal(server.child.exitCode, null, `the app process is still running; its log:\n${server.output.join("").slice(-4000)}`);
-    assert.equal(server.child.signalCode, null);
-    const before = seen.filter((s) => s.phase === "before");
-    const down = seen.filter((s) => s.phase === "down");
-    const afterwards = seen.filter((s) => s.phase === "after");
-    assert.ok(before.length > 0, "requests before the restart");
-    assert.deepEqual(before.filter((s) => s.status !== 200).map((s) => `${s.name} ${s.status} ${s.body.slice(0, 200)}`), [], "all answered before the restart");
-    // Nothing but 200 or a 503 at any time: no 500, no dropped connection.
-    assert.deepEqual(seen.filter((s) => s.status !== 200 && s.status !== 503).map((s) => `${s.name} ${s.phase} ${s.status} ${s.body.slice(0, 200)}`), []);
-    const page503 = down.find((s) => s.name === "page" && s.status === 503);
-    assert.ok(page503, "a page answered 503 while the database was down");
-    assert.match(page503.body, /midlertidig utilgjengelig/);
-    assert.match(page503.body, /<h1[^>]*>Tjenesten er midlertidig utilgjengelig<\/h1>/);
-    const health503 = down.find((s) => s.name === "healthz" && s.status === 503);
-    assert.ok(health503, "/healthz answered 503 while the database was down");
-    assert.equal(JSON.parse(health503.body).status, "unavailable");
-    assert.doesNotMatch(health503.body, /127\.0\.0\.1|praksis@|postgres:\/\//, "no connection details in /healthz");
-    const save503 = down.find((s) => s.name === "autosave" && s.status === 503);
-    assert.ok(save503, "an autosave answered 503 while the database was down");
-    assert.ok(afterwards.length > 0 && afterwards.every((s) => s.status === 200), "every request answered 200 after the database came back");
-    const health = JSON.parse(afterwards.find((s) => s.name === "healthz").body);
-    assert.equal(health.status, "ok");
-    assert.equal(health.database.kind, "external");
-    const log = server.output.join("");
-    assert.match(log, /"component":"db","msg":"PostgreSQL is unavailable/);
-    assert.match(log, /"component":"db","msg":"PostgreSQL answers again/);
-    console.log(`[faults] PostgreSQL restart: ${down.length} requests during the outage (${down.filter((s) => s.status === 503).length} × 503), all 200 again without restarting the app`);
-  });
-});
-
-describe("an app process that cannot start while the others serve", () => {
-  test("one that ends while PostgreSQL is down is started again until it can; the server keeps running", async () => {
-    const postgres = await cluster();
-    const server = await app({ port: await freePort(), dir: scratch(), databaseUrl: postgres.url, env: { WEB_CONCURRENCY: "2" } });
-    const log = () => server.output.join("");
-    const until = async (what, done, ms = 60_000) => {
-      const deadline = Date.now() + ms;
-      while (!done()) {
-        if (Date.now() > deadline) assert.fail(`${what} in ${ms / 1000} s; the log:\n${log().slice(-4000)}`);
+      };
+      const [questionId, answer] = [...student.page.answers][0];
+      let token = answer.base;
+      let n = 0;
+      const flows = [
+        flow("page", () => fetch(`${base}/student/forms`, { headers: { cookie: student.cookie }, redirect: "manual" })),
+        flow("healthz", () => fetch(`${base}/healthz`)),
+        flow("autosave", async () => {
+          const response = await fetch(`${base}/api/answers`, {
+            method: "POST",
+            headers: { cookie: student.cookie, Origin: base, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ ...student.page.place, [`b:${questionId}`]: token, [`a:${questionId}`]: `etter omstart ${++n}`, [`c:${questionId}`]: "" }),
+          });
+          if (response.ok) token = (await response.clone().json()).tokens[questionId];
+          return response;
+        }),
+      ];
+      await sleep(1_000);
+      phase = "down";
+      await postgres.stop();
+      await sleep(2_000);
+      await postgres.start();
+      phase = "back";
+      // Back without a restart of the app: the pool connects again.
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const recent = seen.filter((s) => s.phase === "back").slice(-9);
+        if (recent.length === 9 && recent.every((s) => s.status === 200)) break;
         await sleep(100);
       }
-    };
-    await until("two app processes", () => /2 app processes/.test(log()));
-    const [victim] = appProcesses(server.child.pid);
-    assert.equal(appProcesses(server.child.pid).length, 2);
-    await postgres.stop();
-    const failuresBefore = log().split('"the app could not start"').length;
-    process.kill(victim, "SIGKILL");
-    // Its replacement starts while the database is down, and cannot (twice, to see the pause grow).
-    await until("the replacement failing twice", () => log().split('"the app could not start"').length >= failuresBefore + 2);
-    assert.equal(server.child.exitCode, null, `the server is still running; its log:\n${log().slice(-4000)}`);
-    assert.equal((await fetch(`${server.base}/healthz`)).status, 503, "the other app process answers meanwhile");
-    await postgres.start();
-    await until("two app processes again", () => appProcesses(server.child.pid).length === 2);
-    for (let i = 0; i < 100 && (await fetch(`${server.base}/healthz`)).status !== 200; i++) await sleep(100);
-    assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
-    assert.equal(server.child.exitCode, null);
-    assert.match(log(), /app process \d+ ended \(SIGKILL\); starting another/);
-    assert.match(log(), /could not start \(exit code 1\); trying again in 1 s/);
-    assert.match(log(), /could not start \(exit code 1\); trying again in 2 s/);
-    assert.ok(!appProcesses(server.child.pid).includes(victim));
+      phase = "after";
+      await sleep(500);
+      stop = true;
+      await Promise.all(flows);
+
+      assert.equal(server.child.exitCode, null, `the app process is still running; its log:\n${server.output.join("").slice(-4000)}`);
+      assert.equal(server.child.signalCode, null);
+      const before = seen.filter((s) => s.phase === "before");
+      const down = seen.filter((s) => s.phase === "down");
+      const afterwards = seen.filter((s) => s.phase === "after");
+      assert.ok(before.length > 0, "requests before the restart");
+      assert.deepEqual(before.filter((s) => s.status !== 200).map((s) => `${s.name} ${s.status} ${s.body.slice(0, 200)}`), [], "all answered before the restart");
+      // Nothing but 200 or a 503 at any time: no 500, no dropped connection.
+      assert.deepEqual(seen.filter((s) => s.status !== 200 && s.status !== 503).map((s) => `${s.name} ${s.phase} ${s.status} ${s.body.slice(0, 200)}`), []);
+      const page503 = down.find((s) => s.name === "page" && s.status === 503);
+      assert.ok(page503, "a page answered 503 while the database was down");
+      assert.match(page503.body, /midlertidig utilgjengelig/);
+      assert.match(page503.body, /<h1[^>]*>Tjenesten er midlertidig utilgjengelig<\/h1>/);
+      const health503 = down.find((s) => s.name === "healthz" && s.status === 503);
+      assert.ok(health503, "/healthz answered 503 while the database was down");
+      assert.equal(JSON.parse(health503.body).status, "unavailable");
+      assert.doesNotMatch(health503.body, /127\.0\.0\.1|praksis@|postgres:\/\//, "no connection details in /healthz");
+      const save503 = down.find((s) => s.name === "autosave" && s.status === 503);
+      assert.ok(save503, "an autosave answered 503 while the database was down");
+      assert.ok(afterwards.length > 0 && afterwards.every((s) => s.status === 200), "every request answered 200 after the database came back");
+      const health = JSON.parse(afterwards.find((s) => s.name === "healthz").body);
+      assert.equal(health.status, "ok");
+      assert.equal(health.database.kind, "external");
+      const log = server.output.join("");
+      assert.match(log, /"component":"db","msg":"PostgreSQL is unavailable/);
+      assert.match(log, /"component":"db","msg":"PostgreSQL answers again/);
+      console.log(`[faults] PostgreSQL restart: ${down.length} requests during the outage (${down.filter((s) => s.status === 503).length} × 503), all 200 again without restarting the app`);
+    });
   });
-});
 
-describe("two clustered instances on one PostgreSQL", () => {
-  test("sessions, e-mail codes and rate limits work across the two (and their four app processes)", async () => {
-    const postgres = await cluster();
-    const env = { SEED_DEMO: "true", OTP_REQUESTS_PER_EMAIL: "3", WEB_CONCURRENCY: "2" };
-    const [portA, portB] = [await freePort(), await freePort()];
-    const [dirA, dirB] = [scratch(), scratch()];
-    // Started at once: both migrate and seed the same empty database.
-    const [a, b] = await Promise.all([
-      app({ port: portA, dir: dirA, databaseUrl: postgres.url, env }),
-      app({ port: portB, dir: dirB, databaseUrl: postgres.url, env }),
-    ]);
-    // Each instance says it runs two app processes once the second has started too. The second starts
-    // after the first has migrated and seeded: on a busy 2-core machine that can take a while.
-    for (const server of [a, b]) {
-      for (let i = 0; i < 600 && !/2 app processes/.test(server.output.join("")); i++) await sleep(100);
-      assert.match(server.output.join(""), /2 app processes/);
-    }
-    const outboxA = new Outbox(a.outboxDir);
-    const outboxB = new Outbox(b.outboxDir);
+  describe("an app process that cannot start while the others serve", () => {
+    test("one that ends while PostgreSQL is down is started again until it can; the server keeps running", async () => {
+      const postgres = await cluster();
+      const server = await app({ port: await freePort(), dir: scratch(), databaseUrl: postgres.url, env: { WEB_CONCURRENCY: "2" } });
+      const log = () => server.output.join("");
+      const until = async (what, done, ms = 60_000) => {
+        const deadline = Date.now() + ms;
+        while (!done()) {
+          if (Date.now() > deadline) assert.fail(`${what} in ${ms / 1000} s; the log:\n${log().slice(-4000)}`);
+          await sleep(100);
+        }
+      };
+      await until("two app processes", () => /2 app processes/.test(log()));
+      const [victim] = appProcesses(server.child.pid);
+      assert.equal(appProcesses(server.child.pid).length, 2);
+      await postgres.stop();
+      const failuresBefore = log().split('"the app could not start"').length;
+      process.kill(victim, "SIGKILL");
+      // Its replacement starts while the database is down, and cannot (twice, to see the pause grow).
+      await until("the replacement failing twice", () => log().split('"the app could not start"').length >= failuresBefore + 2);
+      assert.equal(server.child.exitCode, null, `the server is still running; its log:\n${log().slice(-4000)}`);
+      assert.equal((await fetch(`${server.base}/healthz`)).status, 503, "the other app process answers meanwhile");
+      await postgres.start();
+      await until("two app processes again", () => appProcesses(server.child.pid).length === 2);
+      for (let i = 0; i < 100 && (await fetch(`${server.base}/healthz`)).status !== 200; i++) await sleep(100);
+      assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
+      assert.equal(server.child.exitCode, null);
+      assert.match(log(), /app process \d+ ended \(SIGKILL\); starting another/);
+      assert.match(log(), /could not start \(exit code 1\); trying again in 1 s/);
+      assert.match(log(), /could not start \(exit code 1\); trying again in 2 s/);
+      assert.ok(!appProcesses(server.child.pid).includes(victim));
+    });
+  });
 
-    // A code requested on A is accepted on B; the session B made works on A.
-    const first = await logIn({ base: a.base, via: b.base, email: "student01@example.org", outbox: outboxA });
-    assert.equal(first.verified.status, 303, "B accepted the code A mailed");
-    const cookie = cookieHeader(first.jar);
-    await acceptPrivacy(b.base, cookie);
-    for (const server of [a, b, a]) {
-      const page = await fetch(`${server.base}/student/forms`, { headers: { cookie }, redirect: "manual" });
-      assert.equal(page.status, 200, `the session works on ${server.base}`);
-    }
-    // And the other way round.
-    const second = await logIn({ base: b.base, via: a.base, email: "laerer1@example.org", outbox: outboxB });
-    assert.equal(second.verified.status, 303, "A accepted the code B mailed");
-    await acceptPrivacy(a.base, cookieHeader(second.jar));
-    assert.equal((await fetch(`${b.base}/teacher`, { headers: { cookie: cookieHeader(second.jar) }, redirect: "manual" })).status, 200);
-    // A log-out on one ends the session on the other.
-    const out = await fetch(`${a.base}/logout`, { method: "POST", headers: { cookie, Origin: a.base }, redirect: "manual" });
-    assert.ok(out.status === 303 || out.status === 302, `log-out: ${out.status}`);
-    assert.notEqual((await fetch(`${b.base}/student/forms`, { headers: { cookie }, redirect: "manual" })).status, 200, "the session ended on B too");
+  describe("two clustered instances on one PostgreSQL", () => {
+    test("sessions, e-mail codes and rate limits work across the two (and their four app processes)", async () => {
+      const postgres = await cluster();
+      const env = { SEED_DEMO: "true", OTP_REQUESTS_PER_EMAIL: "3", WEB_CONCURRENCY: "2" };
+      const [portA, portB] = [await freePort(), await freePort()];
+      const [dirA, dirB] = [scratch(), scratch()];
+      // Started at once: both migrate and seed the same empty database.
+      const [a, b] = await Promise.all([
+        app({ port: portA, dir: dirA, databaseUrl: postgres.url, env }),
+        app({ port: portB, dir: dirB, databaseUrl: postgres.url, env }),
+      ]);
+      // Each instance says it runs two app processes once the second has started too. The second starts
+      // after the first has migrated and seeded: on a busy 2-core machine that can take a while.
+      for (const server of [a, b]) {
+        for (let i = 0; i < 600 && !/2 app processes/.test(server.output.join("")); i++) await sleep(100);
+        assert.match(server.output.join(""), /2 app processes/);
+      }
+      const outboxA = new Outbox(a.outboxDir);
+      const outboxB = new Outbox(b.outboxDir);
 
-    // Three code requests per address (OTP_REQUESTS_PER_EMAIL=3), alternating: the fourth is refused wherever it lands.
-    const email = "student02@example.org";
-    const statuses = [];
-    for (const server of [a, b, a, b]) {
-      const response = await fetch(`${server.base}/login`, {
-        method: "POST",
-        headers: { Origin: server.base, "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ email }),
-        redirect: "manual",
-      });
-      statuses.push(response.status);
-    }
-    assert.deepEqual(statuses, [303, 303, 303, 429]);
-    console.log("[faults] two instances: code from A accepted on B (and B→A), sessions shared, log-out shared, code limit counted across both");
+      // A code requested on A is accepted on B; the session B made works on A.
+      const first = await logIn({ base: a.base, via: b.base, email: "student01@example.org", outbox: outboxA });
+      assert.equal(first.verified.status, 303, "B accepted the code A mailed");
+      const cookie = cookieHeader(first.jar);
+      await acceptPrivacy(b.base, cookie);
+      for (const server of [a, b, a]) {
+        const page = await fetch(`${server.base}/student/forms`, { headers: { cookie }, redirect: "manual" });
+        assert.equal(page.status, 200, `the session works on ${server.base}`);
+      }
+      // And the other way round.
+      const second = await logIn({ base: b.base, via: a.base, email: "laerer1@example.org", outbox: outboxB });
+      assert.equal(second.verified.status, 303, "A accepted the code B mailed");
+      await acceptPrivacy(a.base, cookieHeader(second.jar));
+      assert.equal((await fetch(`${b.base}/teacher`, { headers: { cookie: cookieHeader(second.jar) }, redirect: "manual" })).status, 200);
+      // A log-out on one ends the session on the other.
+      const out = await fetch(`${a.base}/logout`, { method: "POST", headers: { cookie, Origin: a.base }, redirect: "manual" });
+      assert.ok(out.status === 303 || out.status === 302, `log-out: ${out.status}`);
+      assert.notEqual((await fetch(`${b.base}/student/forms`, { headers: { cookie }, redirect: "manual" })).status, 200, "the session ended on B too");
+
+      // Three code requests per address (OTP_REQUESTS_PER_EMAIL=3), alternating: the fourth is refused wherever it lands.
+      const email = "student02@example.org";
+      const statuses = [];
+      for (const server of [a, b, a, b]) {
+        const response = await fetch(`${server.base}/login`, {
+          method: "POST",
+          headers: { Origin: server.base, "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ email }),
+          redirect: "manual",
+        });
+        statuses.push(response.status);
+      }
+      assert.deepEqual(statuses, [303, 303, 303, 429]);
+      console.log("[faults] two instances: code from A accepted on B (and B→A), sessions shared, log-out shared, code limit counted across both");
+    });
   });
 });
