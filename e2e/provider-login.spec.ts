@@ -121,6 +121,8 @@ test("an admin logs in with Feide and reads /debug/fs", async ({ page }, testInf
   if (new URL(page.url()).pathname === "/role") {
     await page.getByRole("button", { name: "Fortsett som Administrator" }).click();
   }
+  // The role is chosen once the admin page shows: going on before that cancelled the choice's post.
+  await expect(page).toHaveURL(/\/admin$/);
   await page.goto("/debug/fs");
   await expect(page.getByRole("heading", { level: 1, name: "Feide-data (feilsøking)" })).toBeVisible();
   await expect(page.getByText("feide:admin@fjordbyen.no").first()).toBeVisible();
