@@ -5,7 +5,7 @@ import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryCo
 import { NonceContext } from "~/components/nonce";
 import { RequestIdContext } from "~/components/request-id";
 import { seedDemoWhenAsked } from "~/services/demo/index.server";
-import { reminderInstitution, runReminders, scheduleReminders, type RunSummary } from "~/services/reminders/index.server";
+import { reminderInstitution, runReminders, scheduleReminders, type RunSummary, type Schedule } from "~/services/reminders/index.server";
 import { getDatabase, getDb, prepareDatabaseWith } from "~/services/platform/db/index.server";
 import { env } from "~/services/platform/env.server";
 import { getInstance } from "~/services/platform/i18n.server";
@@ -66,7 +66,9 @@ export function crossSiteRefusal(input: { method: string; origin?: string; refer
  * Called by the server before it listens: a wrong configuration stops the app here with a clear
  * message, and the database is migrated (and seeded for the demo) before the first request.
  */
-export async function startup(): Promise<void> {
+let reminderSchedule: Schedule | null = null;
+
+export async function startup(): Promise<Schedule | null> {
   const config = env();
   const log = logFor("config");
   if (config.isProduction && !config.APP_URL) {
@@ -84,8 +86,11 @@ export async function startup(): Promise<void> {
   appSecret();
   await getDatabase();
   // Reminders every REMINDERS_INTERVAL_MINUTES in each app process; the reminder record's unique
-  // key makes each go once however many processes and instances run (issue 20).
-  scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin() });
+  // key makes each go once however many processes and instances run (issue 20). One schedule per
+  // process: a second start-up (tests) replaces the first instead of adding a second timer.
+  reminderSchedule?.stop();
+  reminderSchedule = scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin() });
+  return reminderSchedule;
 }
 
 /** One reminder run, for `npm run reminders` (cron): the same run as the app's own. */

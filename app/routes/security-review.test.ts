@@ -121,14 +121,23 @@ describe("cookies", () => {
 
   test("a production start with an http APP_URL warns that the cookies are not Secure; an https one does not", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    let schedule: Awaited<ReturnType<typeof startup>> = null;
+    vi.useFakeTimers({ toFake: ["setTimeout", "setInterval", "clearTimeout", "clearInterval"] });
     try {
       runAs({ NODE_ENV: "production", APP_URL: "https://praksis.example.org" });
-      await startup();
+      const first = await startup();
       expect(warn.mock.calls.flat().join("\n")).not.toMatch(/Secure/);
       runAs({ NODE_ENV: "production", APP_URL: "http://praksis.example.org" });
-      await startup();
+      schedule = await startup();
       expect(warn.mock.calls.flat().join("\n")).toMatch(/APP_URL is http: the cookies cannot be Secure/);
+      // The second start-up replaced the first's reminder schedule (its first-run timeout and its
+      // interval) rather than adding one: a schedule left behind ran a minute later in another test
+      // file of the worker, on a database dropped by then.
+      expect(first).not.toBeNull();
+      expect(vi.getTimerCount()).toBe(2);
     } finally {
+      schedule?.stop();
+      vi.useRealTimers();
       warn.mockRestore();
     }
   });
