@@ -6,11 +6,12 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { seedDemo } from "~/services/demo/index.server";
 import type { Database, Db } from "~/services/platform/db/client.server";
-import { answerSets, classes, periods, reminders, signingForms, studentReferences, subjects, userPreferences, warnings } from "~/services/platform/db/schema";
+import { classes, periods, reminders, signingForms, studentReferences, subjects, warnings } from "~/services/platform/db/schema";
 import { resetEnvForTests } from "~/services/platform/env.server";
 import { openTestDatabase } from "~/test/db";
+import { clearReminderState, REMINDER_INSTITUTION, REMINDER_NOW, REMINDER_ORIGIN } from "~/test/reminders";
 import { userIdOf } from "~/test/app";
-import { runReminders, saveLanguagePreference, type ReminderInstitution } from "./reminders.server";
+import { runReminders, saveLanguagePreference } from "./reminders.server";
 
 /**
  * The reminders end to end through a real SMTP server (smtp-server, as the e2e peer): what arrives,
@@ -18,13 +19,9 @@ import { runReminders, saveLanguagePreference, type ReminderInstitution } from "
  * racing on one database, counted at the SMTP server.
  */
 
-const NOW = new Date("2026-10-01T08:00:00Z");
-const INSTITUTION: ReminderInstitution = {
-  id: "fjordbyen",
-  appName: { nb: "Praksis Fjordbyen", en: "Praksis Fjordbyen" },
-  institutionName: { nb: "Fjordbyen høgskole", en: "Fjordbyen University College" },
-};
-const ORIGIN = "https://praksis.example.org";
+const NOW = REMINDER_NOW;
+const INSTITUTION = REMINDER_INSTITUTION;
+const ORIGIN = REMINDER_ORIGIN;
 
 interface Received {
   to: string;
@@ -145,12 +142,7 @@ afterAll(async () => {
 beforeEach(async () => {
   received.length = 0;
   refusing = false;
-  await db.delete(reminders);
-  await db.delete(answerSets);
-  await db.delete(warnings);
-  await db.delete(signingForms);
-  await db.delete(userPreferences);
-  await db.update(classes).set({ midSemesterDate: "2030-01-10", endSemesterDate: "2030-02-10" });
+  await clearReminderState(db);
 });
 
 async function classOf(code: string): Promise<number> {

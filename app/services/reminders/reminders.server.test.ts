@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
@@ -12,13 +12,13 @@ import {
   signingForms,
   studentReferences,
   subjects,
-  userPreferences,
   users,
   warnings,
 } from "~/services/platform/db/schema";
 import type { Mail } from "~/services/platform/email.server";
 import { ROLE } from "~/services/identity";
 import { openTestDatabase } from "~/test/db";
+import { clearReminderState, REMINDER_INSTITUTION, REMINDER_NOW, REMINDER_ORIGIN } from "~/test/reminders";
 import { userIdOf } from "~/test/app";
 import {
   reminderDaysOf,
@@ -28,17 +28,12 @@ import {
   saveLanguagePreference,
   saveReminderDays,
   saveReminderPreferences,
-  type ReminderInstitution,
 } from "./reminders.server";
 
-const NOW = new Date("2026-10-01T08:00:00Z");
+const NOW = REMINDER_NOW;
 const TODAY = "2026-10-01";
-const INSTITUTION: ReminderInstitution = {
-  id: "fjordbyen",
-  appName: { nb: "Praksis Fjordbyen", en: "Praksis Fjordbyen" },
-  institutionName: { nb: "Fjordbyen høgskole", en: "Fjordbyen University College" },
-};
-const ORIGIN = "https://praksis.example.org";
+const INSTITUTION = REMINDER_INSTITUTION;
+const ORIGIN = REMINDER_ORIGIN;
 
 let database: Database;
 let db: Db;
@@ -112,13 +107,7 @@ afterAll(async () => {
 beforeEach(async () => {
   sent.length = 0;
   failing = false;
-  await db.delete(reminders);
-  await db.delete(answerSets);
-  await db.delete(warnings);
-  await db.delete(signingForms);
-  await db.delete(userPreferences);
-  await db.execute(sql`delete from reminder_settings`);
-  await db.update(classes).set({ midSemesterDate: "2030-01-10", endSemesterDate: "2030-02-10" });
+  await clearReminderState(db);
 });
 
 describe("deadline reminders (a)", () => {
