@@ -69,6 +69,7 @@ test("a warning draft typed after logging out elsewhere is kept, and saved after
   test.setTimeout(90_000);
   await logInAsAdmin(page);
   await page.getByRole("button", { name: "Bytt til Praksislærer" }).first().click();
+  await expect(page).toHaveURL(/\/teacher$/);
   await page.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
   await page.getByRole("link", { name: "Frida Sæther", exact: true }).first().click();
   await page.getByRole("region", { name: /^Varsel/ }).getByRole("link", { name: "Skriv varsel" }).click();
@@ -94,6 +95,8 @@ test("a warning draft typed after logging out elsewhere is kept, and saved after
   await page.context().clearCookies();
   await logInAsAdmin(page);
   await page.getByRole("button", { name: "Bytt til Praksislærer" }).first().click();
+  // The switch has landed before the page is left (a goto could cancel its post).
+  await expect(page).toHaveURL(/\/teacher$/);
   await page.goto(warningUrl.pathname);
   await expect(status(page, /^Utkastet ble lagret kl\. \d{2}:\d{2}$/)).toBeVisible();
   await expect(page.getByLabel("Begrunnelse")).toHaveValue(reason);
