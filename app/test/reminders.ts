@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
 import { answerSets, classes, reminders, signingForms, userPreferences, warnings } from "~/services/platform/db/schema";
-import type { ReminderInstitution } from "~/services/reminders/reminders.server";
+import type { ReminderInstitution } from "~/services/reminders/index.server";
 
 /** The moment, institution and address the reminder tests run at (the demo's classes, dates far ahead). */
 export const REMINDER_NOW = new Date("2026-10-01T08:00:00Z");
