@@ -21,7 +21,12 @@ export default defineConfig({
   outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // A failed test runs once more, and only that run records a trace (the DOM at every step) for whoever
+  // reads the failure: recording one for every test cost 5 % of the e2e time (ADR 0002). A test that
+  // passes only on its retry still fails the run (failOnFlakyTests): the retry is for the trace, never
+  // for a pass. E2E_TRACE=1 records every test's and keeps the failed ones', as before.
+  retries: 1,
+  failOnFlakyTests: true,
   // A test visits several pages and scans each with axe; on a busy 2-core machine that can take a while.
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -30,9 +35,8 @@ export default defineConfig({
     locale: "nb-NO",
     timezoneId: "Europe/Oslo",
     launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
-    // A trace of a failed test keeps the DOM at each step; without the screencast, which recorded every
-    // frame of every test (about a tenth of the run's CPU) only to be thrown away when the test passed.
-    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
+    // Without the screencast, which recorded every frame (about a tenth of the run's CPU).
+    trace: { mode: process.env.E2E_TRACE ? "retain-on-failure" : "on-first-retry", screenshots: false, snapshots: true, sources: true },
   },
   projects: [
     // The service worker (ADR 0011) only where a file asks for it (offline.spec.ts): otherwise every

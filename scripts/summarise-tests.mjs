@@ -4,12 +4,15 @@ import fs from "node:fs";
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let flaky = 0;
 for (const file of process.argv.slice(2)) {
   if (!fs.existsSync(file)) continue;
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   if (report.stats) {
-    passed += report.stats.expected + report.stats.flaky;
+    // A test that failed and passed on its retry is a failure (playwright.config.ts: failOnFlakyTests).
+    passed += report.stats.expected;
     failed += report.stats.unexpected;
+    flaky += report.stats.flaky;
     skipped += report.stats.skipped;
   } else {
     passed += report.numPassedTests;
@@ -17,5 +20,6 @@ for (const file of process.argv.slice(2)) {
     skipped += report.numPendingTests + (report.numTodoTests ?? 0);
   }
 }
-console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(failed > 0 ? 1 : 0);
+const flakyNote = flaky > 0 ? `, ${flaky} failed and then passed on the retry (a failure too)` : "";
+console.log(`Tests: ${passed} passed, ${failed} failed${flakyNote}, ${skipped} skipped`);
+process.exit(failed + flaky > 0 ? 1 : 0);
