@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every check CI runs. The machine has 2 cores and most steps fill both, so they run one
-# after another; the CSS lint overlaps the build, and the type check (one core) the fault tests
+# after another; the type check (one core) and the CSS lint overlap the build and the fault tests
 # (which mostly wait on restarts). Each step's time is printed at the end (and kept in
 # test-results/reports/steps.tsv).
 set -euo pipefail
@@ -56,7 +56,7 @@ build() {
   # The production build with its service worker, shared by the checks below, the fault tests and e2e;
   # it prints no warning (rolldown's [CODE] warnings, React Router's future flags, Vite's deprecations).
   # Then no page's first load over budget, and nothing in the built CSS that the grade-X browsers lack.
-  npm run build 2>&1 | tee "$reports/build-output.log"
+  npm run build 2>&1 | tee "$reports/build-output.log" || return 1
   if grep -nE '\[[A-Z]+(_[A-Z]+)+\]|Future Flag Warning|is deprecated|\(!\)|npm warn' "$reports/build-output.log"; then
     echo "The build printed the warnings above; a build has none." >&2
     return 1
@@ -68,8 +68,22 @@ build() {
 # requests and of a real 5xx): side by side (as the fault tests' suites are), each with servers of its own.
 faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs; }
 
-parallel "production build, page weight and built CSS" build "CSS against the grade-X browsers" css
-parallel "types" types "faults and two instances against the production build (SIGKILL of the app and of its PostgreSQL mid-autosave, PostgreSQL restart), and the server's edges (headers, log)" faults
+# timed NAME COMMAND…: a step inside one of parallel's, with its own line in the times.
+timed() {
+  local name=$1 start status=0
+  shift
+  start=$(date +%s)
+  "$@" || status=$?
+  printf '%s\t%s\n' "$name" "$(( $(date +%s) - start ))" >>"$steps"
+  return $status
+}
+build_then_faults() {
+  timed "production build, page weight and built CSS" build &&
+    timed "faults and two instances against the production build (SIGKILL of the app and of its PostgreSQL mid-autosave, PostgreSQL restart), and the server's edges (headers, log)" faults
+}
+
+# The type check needs no build: it runs from the start, beside the build and then the fault tests.
+parallel "types" types "CSS against the grade-X browsers" css "the build, then the fault tests, together" build_then_faults
 
 # Every test that opens a database gets one of its own on a throwaway PostgreSQL (the npm-shipped
 # binaries; app/test/postgres.global.ts), copied from a template migrated once.
