@@ -22,14 +22,20 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
-# step NAME COMMAND…: runs a step in the foreground and records its time.
-step() {
-  local name=$1 start
+# timed NAME COMMAND…: runs a command and records its time under NAME, passing on its status.
+timed() {
+  local name=$1 start status=0
   shift
-  echo "== $name"
   start=$(date +%s)
-  "$@"
+  "$@" || status=$?
   printf '%s\t%s\n' "$name" "$(( $(date +%s) - start ))" >>"$steps"
+  return $status
+}
+
+# step NAME COMMAND…: a step in the foreground (its failure ends the run).
+step() {
+  echo "== $1"
+  timed "$@"
 }
 
 # Steps run side by side: each writes to its own log, shown when all have ended; the first failure
@@ -40,7 +46,7 @@ parallel() {
     local name=$1 fn=$2
     shift 2
     local log="$reports/${name// /-}.log"
-    ( start=$(date +%s); if "$fn" >"$log" 2>&1; then status=0; else status=$?; fi; printf '%s\t%s\n' "$name" "$(( $(date +%s) - start ))" >>"$steps"; exit $status ) &
+    timed "$name" "$fn" >"$log" 2>&1 &
     pids+=($!) names+=("$name") logs+=("$log")
   done
   for i in "${!pids[@]}"; do
@@ -68,15 +74,6 @@ build() {
 # requests and of a real 5xx): side by side (as the fault tests' suites are), each with servers of its own.
 faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs; }
 
-# timed NAME COMMAND…: a step inside one of parallel's, with its own line in the times.
-timed() {
-  local name=$1 start status=0
-  shift
-  start=$(date +%s)
-  "$@" || status=$?
-  printf '%s\t%s\n' "$name" "$(( $(date +%s) - start ))" >>"$steps"
-  return $status
-}
 build_then_faults() {
   timed "production build, page weight and built CSS" build &&
     timed "faults and two instances against the production build (SIGKILL of the app and of its PostgreSQL mid-autosave, PostgreSQL restart), and the server's edges (headers, log)" faults

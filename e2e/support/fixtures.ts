@@ -186,7 +186,7 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
   const shots = path.join("test-results", "screenshots");
   if (process.env.E2E_SCREENSHOTS || process.env.E2E_PHONE_SCREENSHOTS) fs.mkdirSync(shots, { recursive: true });
   // Not by default: a full-page screenshot costs about 0.2 s, 300 times a run, for pictures nobody
-  // opens in CI (a failed test keeps its trace, with the DOM at every step).
+  // opens in CI (a failed test's retry records a trace, with the DOM at every step).
   if (process.env.E2E_SCREENSHOTS) {
     await page.screenshot({ path: path.join(shots, `${testInfo.project.name}-${name}.jpeg`), fullPage: true, type: "jpeg", quality: 80 });
   }
