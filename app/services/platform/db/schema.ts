@@ -52,8 +52,13 @@ export const users = pgTable(
     id: serial("id").primaryKey(),
     displayName: text("display_name").notNull(),
     email: text("email").notNull(),
+    /** As typed (by a teacher, or on an invitation's page): nobody has proved it, so it alone never logs anyone in. */
     phoneNumber: text("phone_number"),
     feideUserId: text("feide_user_id").unique(),
+    /** The Vipps identity (`sub`) bound to this user once they proved the account; Vipps log-ins find them by it. */
+    vippsSub: text("vipps_sub").unique(),
+    /** The number Vipps vouched for when the identity was bound (digits with country code); one user per number. */
+    verifiedPhone: text("verified_phone").unique(),
     isActive: boolean("is_active").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
