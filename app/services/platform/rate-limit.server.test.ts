@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Database } from "./db/client.server";
 import { openTestDatabase } from "~/test/db";
 import { rateLimits } from "./db/schema";
-import { hitRateLimit, pruneRateLimits } from "./rate-limit.server";
+import { hitRateLimit, peekRateLimit, pruneRateLimits, releaseRateLimit, takeRateLimit } from "./rate-limit.server";
 
 let database: Database;
 
@@ -59,4 +59,35 @@ test("pruneRateLimits removes only older windows", async () => {
   await pruneRateLimits(database.db, new Date("2026-05-01T00:00:00Z"));
   const keys = (await database.db.select({ key: rateLimits.key }).from(rateLimits)).map((r) => r.key);
   expect(keys).toEqual(["new"]);
+});
+
+test("takeRateLimit counts only while places are left, and says when the window ends", async () => {
+  const now = new Date("2026-03-01T14:00:20Z");
+  const results = [];
+  for (let i = 0; i < 5; i++) results.push(await takeRateLimit(database.db, "take", rule, now));
+  expect(results.map((r) => r.taken)).toEqual([true, true, true, false, false]);
+  expect(results.map((r) => r.count)).toEqual([1, 2, 3, 3, 3]);
+  expect(results[0].windowEnd).toEqual(new Date("2026-03-01T14:01:00Z"));
+  expect(await peekRateLimit(database.db, "take", rule, now)).toBe(3);
+  const next = await takeRateLimit(database.db, "take", rule, new Date("2026-03-01T14:01:00Z"));
+  expect(next).toMatchObject({ taken: true, count: 1 });
+});
+
+test("concurrent takes never give out more places than the limit", async () => {
+  const now = new Date("2026-03-01T15:00:00Z");
+  const results = await Promise.all(Array.from({ length: 10 }, () => takeRateLimit(database.db, "take-race", rule, now)));
+  expect(results.filter((r) => r.taken)).toHaveLength(3);
+  expect(results.filter((r) => r.taken).map((r) => r.count).sort()).toEqual([1, 2, 3]);
+  expect(await peekRateLimit(database.db, "take-race", rule, now)).toBe(3);
+});
+
+test("releaseRateLimit gives a place back in the window it was taken in", async () => {
+  const now = new Date("2026-03-01T16:00:30Z");
+  for (let i = 0; i < 3; i++) await takeRateLimit(database.db, "release", rule, now);
+  await releaseRateLimit(database.db, "release", rule, now);
+  expect(await peekRateLimit(database.db, "release", rule, now)).toBe(2);
+  expect((await takeRateLimit(database.db, "release", rule, now)).taken).toBe(true);
+  // Never below nothing, and a window never counted is left alone.
+  await releaseRateLimit(database.db, "never", rule, now);
+  expect(await peekRateLimit(database.db, "never", rule, now)).toBe(0);
 });

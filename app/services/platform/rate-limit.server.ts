@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "./db/client.server";
 import { rateLimits } from "./db/schema";
 
@@ -38,7 +38,62 @@ export async function hitRateLimit(
   return { allowed: count <= rule.limit, count, retryAfterSeconds };
 }
 
-/** Old windows are of no use; called now and then so the table stays small. */
+/** The fixed window `now` falls in: windows start at multiples of `windowMs` since the epoch (UTC). */
+export function windowOf(rule: RateLimit, now: Date): { start: Date; end: Date } {
+  const start = Math.floor(now.getTime() / rule.windowMs) * rule.windowMs;
+  return { start: new Date(start), end: new Date(start + rule.windowMs) };
+}
+
+export interface TakeResult {
+  /** Whether this call got one of the window's places (and counted). */
+  taken: boolean;
+  /** The window's count after this call: at most `limit`. */
+  count: number;
+  windowEnd: Date;
+}
+
+/**
+ * Takes one of the window's `limit` places if one is left, in one statement: unlike hitRateLimit, a
+ * refusal does not count, so a full window stays at `limit` and concurrent calls never get more
+ * places than there are. For limits on what happened (wrong codes), not on what was asked for.
+ */
+export async function takeRateLimit(db: Db, key: string, rule: RateLimit, now = new Date()): Promise<TakeResult> {
+  const { start, end } = windowOf(rule, now);
+  if (rule.limit < 1) return { taken: false, count: 0, windowEnd: end };
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, windowStart: start, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimits.key, rateLimits.windowStart],
+      set: { count: sql`${rateLimits.count} + 1` },
+      setWhere: sql`${rateLimits.count} < ${rule.limit}`,
+    })
+    .returning({ count: rateLimits.count });
+  if (row) return { taken: true, count: row.count, windowEnd: end };
+  return { taken: false, count: await peekRateLimit(db, key, rule, now), windowEnd: end };
+}
+
+/** Gives back a place taken by takeRateLimit (pass the same `now`, so it is the same window). */
+export async function releaseRateLimit(db: Db, key: string, rule: RateLimit, now = new Date()): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowOf(rule, now).start)));
+}
+
+/** The window's count so far, without counting. */
+export async function peekRateLimit(db: Db, key: string, rule: RateLimit, now = new Date()): Promise<number> {
+  const [row] = await db
+    .select({ count: rateLimits.count })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, key), eq(rateLimits.windowStart, windowOf(rule, now).start)));
+  return row?.count ?? 0;
+}
+
+/**
+ * Old windows are of no use; for keeping the table small. `olderThan` must lie at least a day back:
+ * the e-mail codes' cap on wrong codes counts in windows of a day.
+ */
 export async function pruneRateLimits(db: Db, olderThan: Date): Promise<void> {
   await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${olderThan}`);
 }
