@@ -14,6 +14,7 @@ import { acceptPrivacyPolicy, createSession, sessionIdOf, setActiveRole } from "
 import { currentInstitution } from "~/services/platform/institution.server";
 import type { RoleId } from "~/services/identity";
 import { classes, periods, subjects, users } from "~/services/platform/db/schema";
+import { calendar } from "~/test/calendar";
 
 /**
  * Points the app at a fresh temporary directory (secret, outbox) and a seeded database of its own on
@@ -65,7 +66,7 @@ export function clearOutbox(): void {
  * The id of a demo class by its subject: in the demo's current semester unless another is named,
  * or in any semester (`null`) for a subject the demo has one class of.
  */
-export async function classIdOf(db: Db, subjectCode: string, periodName: string | null = "Høst 2026"): Promise<number> {
+export async function classIdOf(db: Db, subjectCode: string, periodName: string | null = calendar.current.name): Promise<number> {
   const [row] = await db
     .select({ id: classes.id })
     .from(classes)

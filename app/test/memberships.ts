@@ -1,6 +1,7 @@
 import type { CourseMembership } from "~/services/identity/index.server";
+import { calendar } from "~/test/calendar";
 
-/** A Feide course membership in the demo's current semester (Høst 2026), as the app stores it. */
+/** A Feide course membership in the demo's current semester (and a month after it), as the app stores it. */
 export function courseMembership(code: string, overrides: Partial<CourseMembership> = {}): CourseMembership {
   return {
     groupId: `fc:fs:fs:emne:fjordbyen.no:${code}:1`,
@@ -8,8 +9,8 @@ export function courseMembership(code: string, overrides: Partial<CourseMembersh
     subjectVersion: "1",
     displayName: code,
     active: true,
-    notBefore: new Date("2026-08-01T00:00:00Z"),
-    notAfter: new Date("2027-01-31T22:00:00Z"),
+    notBefore: new Date(`${calendar.current.startDate}T00:00:00Z`),
+    notAfter: new Date(Date.parse(`${calendar.current.endDate}T22:00:00Z`) + 31 * 86_400_000),
     fsRoles: ["student"],
     ...overrides,
   };

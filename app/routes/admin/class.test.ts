@@ -4,6 +4,7 @@ import { assignmentForms, assignments, auditEvents, classes, forms } from "~/ser
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, TEST_ORIGIN, flashOf } from "~/test/route";
+import { addDays, calendar, dateText } from "~/test/calendar";
 import * as advisorPage from "./class-advisor";
 import * as classPage from "./class";
 
@@ -17,6 +18,7 @@ let medicationForm: number;
 let woundForm: number;
 
 const db = () => app.database.db;
+const { current } = calendar;
 
 async function formIdOf(name: string): Promise<number> {
   const [row] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, name));
@@ -68,10 +70,10 @@ describe("the class page", () => {
     const body = await response.json();
     expect(body.header).toMatchObject({
       subjectCode: "SYK2001",
-      periodName: "Høst 2026",
-      periodStartText: "1.7.2026",
-      periodEndText: "31.12.2026",
-      endSemesterText: "17.12.2026",
+      periodName: current.name,
+      periodStartText: dateText(current.startDate),
+      periodEndText: dateText(current.endDate),
+      endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate),
     });
     expect(body.schemes).toHaveLength(2);
     expect(body.schemes[0]).toMatchObject({ isMidSemester: true, sentAnswerSets: 6 });
@@ -99,39 +101,43 @@ describe("the class page", () => {
 });
 
 describe("changing the end-semester date", () => {
+  // Dates inside the current semester after SYK2002's mid-semester date, and some that are not.
+  const endOfB = calendar.classes.SYK2002.endSemesterDate;
+  const [earlier, later, latest] = [addDays(endOfB, -6), addDays(endOfB, -5), addDays(endOfB, -4)];
   const post = (fields: Record<string, string>, cookie = admin, classId = String(syk2002)) =>
     callAction(classPage, postForm(`/admin/class/${classId}`, { intent: "endDate", ...fields }, { cookie }), { classId });
 
   test("the admin saves a date and is sent back to the page with a message", async () => {
-    const response = await post({ endSemesterDate: "2026-12-18" });
+    const response = await post({ endSemesterDate: earlier });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe(`/admin/class/${syk2002}`);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "adminClass:endDate.saved", values: { date: "18.12.2026" } });
-    expect(await endDateOf(syk2002)).toBe("2026-12-18");
+    expect(await flashOf(response)).toEqual({ type: "success", key: "adminClass:endDate.saved", values: { date: dateText(earlier) } });
+    expect(await endDateOf(syk2002)).toBe(earlier);
     const events = await db()
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "class.updated"), eq(auditEvents.classId, syk2002)));
     expect(events.at(-1)).toMatchObject({
       actorUserId: await userIdOf(db(), "admin@example.org"),
-      details: { endSemesterDate: { to: "2026-12-18" } },
+      details: { endSemesterDate: { to: earlier } },
     });
   });
 
   test("a date typed the Norwegian way is understood", async () => {
-    const response = await post({ endSemesterDate: "19.12.2026" });
+    const [year, month, day] = later.split("-");
+    const response = await post({ endSemesterDate: `${day}.${month}.${year}` });
     expect(response.status).toBe(303);
-    expect(await endDateOf(syk2002)).toBe("2026-12-19");
+    expect(await endDateOf(syk2002)).toBe(later);
   });
 
   test("bad dates get a clear message, keep what was typed, and change nothing", async () => {
     const before = await endDateOf(syk2002);
     for (const [typed, key] of [
       ["", "adminClass:errors.endDate.required"],
-      ["2027-03-01", "adminClass:errors.endDate.afterEnd"],
-      ["2026-05-01", "adminClass:errors.endDate.beforeStart"],
-      ["2026-07-02", "adminClass:errors.endDate.beforeMid"],
-      ["31.02.2026", "adminClass:errors.endDate.invalid"],
+      [addDays(current.endDate, 60), "adminClass:errors.endDate.afterEnd"],
+      [addDays(current.startDate, -61), "adminClass:errors.endDate.beforeStart"],
+      [addDays(current.startDate, 1), "adminClass:errors.endDate.beforeMid"],
+      [`31.02.${current.startDate.slice(0, 4)}`, "adminClass:errors.endDate.invalid"],
       ["snart", "adminClass:errors.endDate.invalid"],
       ["x".repeat(5000), "adminClass:errors.endDate.invalid"],
     ]) {
@@ -154,10 +160,10 @@ describe("changing the end-semester date", () => {
 
   test("a teacher may not; unknown classes are not found", async () => {
     const before = await endDateOf(syk2002);
-    expect((await post({ endSemesterDate: "2026-12-20" }, teacher)).status).toBe(403);
+    expect((await post({ endSemesterDate: latest }, teacher)).status).toBe(403);
     expect(await endDateOf(syk2002)).toBe(before);
-    expect((await post({ endSemesterDate: "2026-12-20" }, admin, "999999")).status).toBe(404);
-    expect((await post({ endSemesterDate: "2026-12-20" }, admin, "x1")).status).toBe(404);
+    expect((await post({ endSemesterDate: latest }, admin, "999999")).status).toBe(404);
+    expect((await post({ endSemesterDate: latest }, admin, "x1")).status).toBe(404);
   });
 
   test("an unknown intent is a bad request", async () => {

@@ -4,6 +4,7 @@ import { auditEvents, classes, periods, subjects } from "~/services/platform/db/
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, TEST_ORIGIN, flashOf } from "~/test/route";
+import { calendar, dateText, englishDateText } from "~/test/calendar";
 import * as semester from "./semester";
 import * as semesters from "./semesters";
 
@@ -22,6 +23,7 @@ afterAll(async () => {
 });
 
 const db = () => app.database.db;
+const { current, next } = calendar;
 
 /** A form post with repeated fields (checkboxes), as a browser sends it. */
 function postEntries(path: string, entries: [string, string][], cookie: string): Request {
@@ -48,9 +50,9 @@ describe("/admin/semesters", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.future).toEqual([]);
-    expect(body.current).toEqual([expect.objectContaining({ name: "Høst 2026", start: "1.7.2026", end: "31.12.2026", classCount: 2, studentCount: 24 })]);
-    expect(body.past.map((p: { name: string }) => p.name)).toEqual(["Vår 2026"]);
-    expect(body.next).toMatchObject({ name: "Vår 2027", start: "1.1.2027", end: "30.6.2027" });
+    expect(body.current).toEqual([expect.objectContaining({ name: current.name, start: dateText(current.startDate), end: dateText(current.endDate), classCount: 2, studentCount: 24 })]);
+    expect(body.past.map((p: { name: string }) => p.name)).toEqual([calendar.previous.name]);
+    expect(body.next).toMatchObject({ name: next.name, start: dateText(next.startDate), end: dateText(next.endDate) });
     expect(body.createOpen).toBe(false);
     const open = await callLoader(semesters, getPage("/admin/semesters?create=next", { cookie: admin }));
     expect((await open.json()).createOpen).toBe(true);
@@ -58,7 +60,7 @@ describe("/admin/semesters", () => {
 
   test("dates follow the admin's language", async () => {
     const response = await callLoader(semesters, getPage("/admin/semesters", { cookie: admin, headers: { "Accept-Language": "en" } }));
-    expect((await response.json()).next).toMatchObject({ start: "1 Jan 2027", end: "30 Jun 2027" });
+    expect((await response.json()).next).toMatchObject({ start: englishDateText(next.startDate), end: englishDateText(next.endDate) });
   });
 
   test("someone else is sent to the role chooser, or to log in", async () => {
@@ -83,12 +85,12 @@ describe("/admin/semesters", () => {
     expect(await db().select().from(periods)).toHaveLength(2);
   });
 
-  test("the admin creates Vår 2027 and lands on its page; a second create is refused with 409", async () => {
+  test("the admin creates the next semester and lands on its page; a second create is refused with 409", async () => {
     const response = await callAction(semesters, postForm("/admin/semesters", { intent: "create-next" }, { cookie: admin }));
     expect(response.status).toBe(303);
-    const id = await periodIdOf("Vår 2027");
+    const id = await periodIdOf(next.name);
     expect(response.headers.get("Location")).toBe(`/admin/semesters/${id}`);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "adminSemesters:create.created", values: { name: "Vår 2027" } });
+    expect(await flashOf(response)).toEqual({ type: "success", key: "adminSemesters:create.created", values: { name: next.name } });
     const [event] = await db().select().from(auditEvents).where(eq(auditEvents.action, "semester.created"));
     expect(event).toMatchObject({ actorUserId: await userIdOf(db(), "admin@example.org"), details: { periodId: id } });
 
@@ -98,18 +100,18 @@ describe("/admin/semesters", () => {
     expect(await db().select().from(periods)).toHaveLength(3);
 
     const list = await (await callLoader(semesters, getPage("/admin/semesters", { cookie: admin }))).json();
-    expect(list.future.map((p: { name: string }) => p.name)).toEqual(["Vår 2027"]);
+    expect(list.future.map((p: { name: string }) => p.name)).toEqual([next.name]);
     expect(list.next).toBeNull();
   });
 });
 
 describe("/admin/semesters/:semesterId", () => {
   test("the admin sees the semester's classes and the subjects that can be added", async () => {
-    const id = await periodIdOf("Høst 2026");
+    const id = await periodIdOf(current.name);
     const response = await callLoader(semester, getPage(`/admin/semesters/${id}`, { cookie: admin }), { semesterId: String(id) });
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.period).toMatchObject({ id, name: "Høst 2026", status: "current", start: "1.7.2026", end: "31.12.2026" });
+    expect(body.period).toMatchObject({ id, name: current.name, status: "current", start: dateText(current.startDate), end: dateText(current.endDate) });
     expect(body.classes.map((c: { subjectCode: string }) => c.subjectCode)).toEqual(["SYK2001", "SYK2002"]);
     expect(body.availableSubjects.map((s: { subjectCode: string }) => s.subjectCode)).toEqual(["SYK1002"]);
     expect(body.addOpen).toBe(false);
@@ -127,7 +129,7 @@ describe("/admin/semesters/:semesterId", () => {
   });
 
   test("a non-admin cannot add subjects", async () => {
-    const id = await periodIdOf("Vår 2027");
+    const id = await periodIdOf(next.name);
     const response = await callAction(
       semester,
       postEntries(`/admin/semesters/${id}`, [["subjectIds", String(await subjectIdOf("SYK2001"))]], teacher),
@@ -138,7 +140,7 @@ describe("/admin/semesters/:semesterId", () => {
   });
 
   test("choosing no subject gives a message and 400", async () => {
-    const id = await periodIdOf("Vår 2027");
+    const id = await periodIdOf(next.name);
     const response = await callAction(semester, postEntries(`/admin/semesters/${id}`, [], admin), { semesterId: String(id) });
     expect(response.status).toBe(400);
     const reply = await response.json();
@@ -146,7 +148,7 @@ describe("/admin/semesters/:semesterId", () => {
   });
 
   test("a subject value that is not an id gives a message and keeps the choices", async () => {
-    const id = await periodIdOf("Vår 2027");
+    const id = await periodIdOf(next.name);
     const good = String(await subjectIdOf("SYK2001"));
     const response = await callAction(
       semester,
@@ -161,7 +163,7 @@ describe("/admin/semesters/:semesterId", () => {
   });
 
   test("a subject that does not exist is 404 and adds nothing", async () => {
-    const id = await periodIdOf("Vår 2027");
+    const id = await periodIdOf(next.name);
     const response = await callAction(
       semester,
       postEntries(`/admin/semesters/${id}`, [["subjectIds", String(await subjectIdOf("SYK2001"))], ["subjectIds", "999999"]], admin),
@@ -172,7 +174,7 @@ describe("/admin/semesters/:semesterId", () => {
   });
 
   test("the admin adds SYK2001 and SYK2002; posting them again changes nothing", async () => {
-    const id = await periodIdOf("Vår 2027");
+    const id = await periodIdOf(next.name);
     const entries: [string, string][] = [
       ["subjectIds", String(await subjectIdOf("SYK2001"))],
       ["subjectIds", String(await subjectIdOf("SYK2002"))],
@@ -205,7 +207,7 @@ describe("/admin/semesters/:semesterId", () => {
   });
 
   test("a post from another site is refused", async () => {
-    const id = await periodIdOf("Vår 2027");
+    const id = await periodIdOf(next.name);
     const response = await callAction(
       semester,
       postForm(`/admin/semesters/${id}`, { subjectIds: String(await subjectIdOf("SYK1002")) }, { cookie: admin, origin: "https://evil.example" }),

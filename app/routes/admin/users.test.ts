@@ -7,6 +7,7 @@ import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";
 import * as userPage from "./user";
 import * as usersPage from "./users";
+import { calendar } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let admin: string;
@@ -130,7 +131,7 @@ test("the user page shows the user, roles, classes and semesters; unknown ids ar
   };
   expect(body.user.email).toBe("laerer3@example.org");
   expect(body.roles).toEqual([ROLE.Teacher]);
-  expect(body.teacherClassIds).toEqual([await classId("SYK2002", "Høst 2026")]);
+  expect(body.teacherClassIds).toEqual([await classId("SYK2002", calendar.current.name)]);
   expect(body.semesters.length).toBeGreaterThanOrEqual(2);
   expect(body.isSelf).toBe(false);
   expect(body.confirmDeactivate).toBe(false);
@@ -158,8 +159,8 @@ test("every action on the user page is refused (403) for someone not acting as a
 
 test("saving roles and classes redirects (303) with a message, and the role change is audited", async () => {
   const userId = await id("laerer2@example.org");
-  const classA = await classId("SYK2001", "Høst 2026");
-  const classB = await classId("SYK2002", "Høst 2026");
+  const classA = await classId("SYK2001", calendar.current.name);
+  const classB = await classId("SYK2002", calendar.current.name);
   const response = await save(userId, {
     displayName: "Lars Bakken",
     roles: [String(ROLE.Teacher), String(ROLE.Advisor)],
@@ -181,7 +182,7 @@ test("saving roles and classes redirects (303) with a message, and the role chan
 
 test("a student's class select posts one value per semester; 'no class' is an empty value", async () => {
   const userId = await id("student25@example.org");
-  const classB = await classId("SYK2002", "Høst 2026");
+  const classB = await classId("SYK2002", calendar.current.name);
   const response = await save(userId, {
     displayName: "Amalie Vik",
     roles: [String(ROLE.Student)],
@@ -229,8 +230,8 @@ test("the rules of the service come back as messages: own Admin role, two classe
   expect(own.status).toBe(400);
   expect(((await own.json()) as Reply).result.error?.roles).toEqual(["adminUsers:user.errors.ownAdminRole"]);
 
-  const classA = await classId("SYK2001", "Høst 2026");
-  const classB = await classId("SYK2002", "Høst 2026");
+  const classA = await classId("SYK2001", calendar.current.name);
+  const classB = await classId("SYK2002", calendar.current.name);
   const student24 = await id("student24@example.org");
   const two = await save(student24, {
     displayName: "Magnus Knutsen",
@@ -241,7 +242,7 @@ test("the rules of the service come back as messages: own Admin role, two classe
   expect(((await two.json()) as Reply).result.error?.studentClasses).toEqual(["adminUsers:user.errors.twoClassesInSemester"]);
 
   const student01 = await id("student01@example.org");
-  const old = await classId("SYK1002", "Vår 2026");
+  const old = await classId("SYK1002", calendar.previous.name);
   const answered = await save(student01, {
     displayName: "Emma Andersen",
     roles: [String(ROLE.Student)],
@@ -250,7 +251,7 @@ test("the rules of the service come back as messages: own Admin role, two classe
   expect(answered.status).toBe(409);
   const reply = (await answered.json()) as Reply;
   expect(reply.result.error?.studentClasses).toEqual([
-    `adminUsers:user.errors.studentHasAssessments?${new URLSearchParams({ classes: "SYK2001 (Høst 2026)" })}`,
+    `adminUsers:user.errors.studentHasAssessments?${new URLSearchParams({ classes: `SYK2001 (${calendar.current.name})` })}`,
   ]);
   expect(reply.result.initialValue?.studentClasses).toEqual([String(classB), String(old)]);
 });

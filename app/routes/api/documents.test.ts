@@ -13,6 +13,7 @@ import * as formPdf from "./form-pdf";
 import * as fullPdf from "./full-pdf";
 import * as signingFormPdf from "./signing-form-pdf";
 import * as warningPdf from "./warning-pdf";
+import { calendar, encodedSlug, fileSlug } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;
@@ -75,7 +76,7 @@ describe("the full placement record", () => {
     const before = (await downloads()).length;
     const response = await load(fullPdf, studentPath("SYK1002", "student03", "full/pdf"), await as("student03", ROLE.Student));
     expect(response.headers.get("Content-Disposition")).toBe(
-      `inline; filename="praksismappe-SYK1002-vaar-2026-nora-hansen.pdf"; filename*=UTF-8''praksismappe-SYK1002-v%C3%A5r-2026-nora-hansen.pdf`,
+      `inline; filename="praksismappe-SYK1002-${fileSlug(calendar.previous.name)}-nora-hansen.pdf"; filename*=UTF-8''praksismappe-SYK1002-${encodedSlug(calendar.previous.name)}-nora-hansen.pdf`,
     );
     const pdf = await expectPdf(response);
     expect(pdf.info).toMatchObject({ Title: "Praksismappe – Nora Hansen", Language: "nb-NO" });
@@ -97,7 +98,7 @@ describe("the full placement record", () => {
       "Accept-Language": "en",
     });
     expect(response.headers.get("Content-Disposition")).toBe(
-      `attachment; filename="placement-record-SYK1002-vaar-2026-nora-hansen.pdf"; filename*=UTF-8''placement-record-SYK1002-v%C3%A5r-2026-nora-hansen.pdf`,
+      `attachment; filename="placement-record-SYK1002-${fileSlug(calendar.previous.name)}-nora-hansen.pdf"; filename*=UTF-8''placement-record-SYK1002-${encodedSlug(calendar.previous.name)}-nora-hansen.pdf`,
     );
     expect((await expectPdf(response)).info).toMatchObject({ Language: "en" });
     expect((await downloads()).at(-1)?.details).toMatchObject({ disposition: "attachment" });
@@ -155,7 +156,7 @@ describe("the warning", () => {
       ["veileder1", ROLE.Advisor],
     ] as const) {
       const response = await load(warningPdf, studentPath("SYK1002", "student03", "warning/pdf"), await as(name, role));
-      expect(response.headers.get("Content-Disposition")).toContain(`filename="varsel-SYK1002-vaar-2026-nora-hansen.pdf"`);
+      expect(response.headers.get("Content-Disposition")).toContain(`filename="varsel-SYK1002-${fileSlug(calendar.previous.name)}-nora-hansen.pdf"`);
       const pdf = await expectPdf(response);
       expect(pdf.text).toContain("Varsel om fare for ikke bestått praksis");
       expect(pdf.text).toContain("Du må vise at du selvstendig kan beregne doser");
@@ -202,7 +203,7 @@ describe("the signing form", () => {
   test("the signed form of an earlier class, in the institution's wording", async () => {
     const response = await load(signingFormPdf, studentPath("SYK1002", "student01", "signingform/pdf"), await as("student01", ROLE.Student));
     expect(response.headers.get("Content-Disposition")).toBe(
-      `inline; filename="signeringsskjema-SYK1002-vaar-2026-emma-andersen.pdf"; filename*=UTF-8''signeringsskjema-SYK1002-v%C3%A5r-2026-emma-andersen.pdf`,
+      `inline; filename="signeringsskjema-SYK1002-${fileSlug(calendar.previous.name)}-emma-andersen.pdf"; filename*=UTF-8''signeringsskjema-SYK1002-${encodedSlug(calendar.previous.name)}-emma-andersen.pdf`,
     );
     const pdf = await expectPdf(response);
     expect(pdf.info).toMatchObject({ Title: "Vurderingsskjema for praksisstudier – Emma Andersen" });
@@ -222,7 +223,7 @@ describe("a form's answers about a student", () => {
     const path = studentPath("SYK2001", "student01", `forms/${formId["Vurdering av kliniske kompetanser"]}/pdf`);
     const response = await load(answersPdf, path, await as("laerer1", ROLE.Teacher));
     expect(response.headers.get("Content-Disposition")).toContain(
-      `filename="vurdering-vurdering-av-kliniske-kompetanser-SYK2001-hoest-2026-emma-andersen.pdf"`,
+      `filename="vurdering-vurdering-av-kliniske-kompetanser-SYK2001-${fileSlug(calendar.current.name)}-emma-andersen.pdf"`,
     );
     const pdf = await expectPdf(response);
     expect(pdf.text).toContain("Student: Emma Andersen, sendt");

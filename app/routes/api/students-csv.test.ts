@@ -7,6 +7,7 @@ import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as csv from "./students-csv";
+import { asciiName, calendar } from "~/test/calendar";
 
 /** Lets one test make the report fail before anything is streamed, as a lost database would. */
 const failure = vi.hoisted(() => ({ next: false }));
@@ -27,11 +28,12 @@ vi.mock("~/services/documents/semester-report.server", async (importOriginal) =>
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let admin: string;
 let autumn: number;
+const { current } = calendar;
 
 beforeAll(async () => {
   app = await startTestApp();
   admin = await cookieActingAs(app.database.db, "admin@example.org", ROLE.Admin);
-  [{ id: autumn }] = await app.database.db.select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
+  [{ id: autumn }] = await app.database.db.select({ id: periods.id }).from(periods).where(eq(periods.name, current.name));
 });
 
 afterAll(async () => {
@@ -51,7 +53,7 @@ test("the admin downloads the semester's report: a CSV attachment, not cached, a
   expect(response.status).toBe(200);
   expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
   expect(response.headers.get("Content-Disposition")).toBe(
-    `attachment; filename="Semesterrapport Host 2026.csv"; filename*=UTF-8''Semesterrapport%20H%C3%B8st%202026.csv`,
+    `attachment; filename="Semesterrapport ${asciiName(current.name)}.csv"; filename*=UTF-8''Semesterrapport%20${encodeURIComponent(current.name)}.csv`,
   );
   expect(response.headers.get("Cache-Control")).toBe("no-store");
 
@@ -77,7 +79,7 @@ test("an admin reading English gets English headings and file name", async () =>
     getPage(path(autumn), { cookie: admin, headers: { "Accept-Language": "en" } }),
     { periodId: String(autumn) },
   );
-  expect(response.headers.get("Content-Disposition")).toContain("filename*=UTF-8''Semester%20report%20H%C3%B8st%202026.csv");
+  expect(response.headers.get("Content-Disposition")).toContain(`filename*=UTF-8''Semester%20report%20${encodeURIComponent(current.name)}.csv`);
   const text = await response.text();
   // Response.text() drops the byte-order mark, as UTF-8 decoding does.
   expect(text).toMatch(/^Student;E-mail;Subject code;/);

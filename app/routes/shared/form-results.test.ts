@@ -5,6 +5,7 @@ import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as results from "./form-results";
+import { calendar } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;
@@ -18,7 +19,7 @@ beforeAll(async () => {
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, "SYK2001"), eq(periods.name, "Høst 2026")));
+    .where(and(eq(subjects.subjectCode, "SYK2001"), eq(periods.name, calendar.current.name)));
   [{ id: mainForm }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
 });
 

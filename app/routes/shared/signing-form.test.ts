@@ -8,6 +8,7 @@ import * as studentForms from "../student/forms";
 import * as supervisorStudent from "../supervisor/student";
 import * as teacherStudent from "../teacher/student";
 import * as page from "./signing-form";
+import { calendar, dateText } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;
@@ -76,7 +77,8 @@ const midFields = {
   intent: "saveMid",
   midSemesterSpecificCompetenceAreasBegun: "yes",
   midSemesterStudentHasGivenFeedback: "notRelevant",
-  midSemesterCompletedDate: "2026-10-01",
+  // The class's mid-semester date: always in the past.
+  midSemesterCompletedDate: calendar.classes.SYK2001.midSemesterDate,
 };
 const endFields = {
   intent: "saveEnd",
@@ -178,7 +180,7 @@ describe("the whole form through the page", () => {
 
     const page2 = await (await open("laerer1")).json();
     expect(page2.view).toMatchObject({
-      mid: { confirmed: true, dateText: "1.10.2026", answers: { midSemesterStudentHasGivenFeedback: "notRelevant" } },
+      mid: { confirmed: true, dateText: dateText(calendar.classes.SYK2001.midSemesterDate), answers: { midSemesterStudentHasGivenFeedback: "notRelevant" } },
       rights: { saveMid: false, saveEnd: true, cancel: true },
     });
     expect(page2.pdfHref).toBe(`/api/classes/${classA}/students/${ids.student05}/signingform/pdf`);

@@ -7,6 +7,7 @@ import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route
 import * as layout from "./class-layout";
 import * as homePage from "./home";
 import * as joinPage from "./join-class";
+import { calendar, dateText } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let student01: string;
@@ -55,17 +56,17 @@ describe("/student", () => {
     expect(body.current).toEqual({
       subjectCode: "SYK2001",
       subjectName: "Praksis i sykehjem",
-      periodName: "Høst 2026",
+      periodName: calendar.current.name,
       teacher: "Ingrid Haugen",
       supervisors: ["Marte Solberg"],
       half: "end",
-      deadline: "17.12.2026",
+      deadline: dateText(calendar.classes.SYK2001.endSemesterDate),
     });
     expect(body.matching).toEqual([]);
     expect(body.earlier).toHaveLength(1);
     expect(body.earlier[0]).toMatchObject({
       subjectCode: "SYK1002",
-      periodName: "Vår 2026",
+      periodName: calendar.previous.name,
       fullPdf: `/api/classes/${body.earlier[0].classId}/students/${id}/full/pdf`,
       signingFormPdf: `/api/classes/${body.earlier[0].classId}/students/${id}/signingform/pdf`,
     });

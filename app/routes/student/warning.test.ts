@@ -7,6 +7,7 @@ import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route
 import * as teacherWarning from "../teacher/warning";
 import * as layout from "./class-layout";
 import * as warningPage from "./warning";
+import { calendar } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;
@@ -30,7 +31,7 @@ beforeAll(async () => {
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, "SYK2002"), eq(periods.name, "Høst 2026")));
+    .where(and(eq(subjects.subjectCode, "SYK2002"), eq(periods.name, calendar.current.name)));
   classB = row.id;
   cookies = {
     student18: await cookieActingAs(db(), "student18@example.org", ROLE.Student),

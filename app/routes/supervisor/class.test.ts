@@ -6,6 +6,7 @@ import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "
 import { callAction, callLoader, getPage, TEST_ORIGIN, flashOf } from "~/test/route";
 import * as classPage from "./class";
 import * as homePage from "./home";
+import { calendar, dateText, halfOf } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let marte: string;
@@ -77,8 +78,8 @@ describe("the supervisor's class page", () => {
     const response = await load(marte, classA);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.header).toMatchObject({ subjectCode: "SYK2001", periodName: "Høst 2026", endSemesterText: "17.12.2026" });
-    expect(body.classHalf).toEqual({ half: "end", text: "17.12.2026" });
+    expect(body.header).toMatchObject({ subjectCode: "SYK2001", periodName: calendar.current.name, endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate) });
+    expect(body.classHalf).toEqual({ half: halfOf("SYK2001").half, text: dateText(halfOf("SYK2001").deadline) });
     expect(body.schemes).toHaveLength(2);
     expect(body.attached).toBe(true);
     expect(body.students.map((s: { displayName: string; relation: string }) => [s.displayName, s.relation])).toEqual([

@@ -17,6 +17,7 @@ import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
 import * as classPage from "./class";
+import { calendar, dateText, halfOf } from "~/test/calendar";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let queries = 0;
@@ -67,13 +68,13 @@ describe("the class page", () => {
     const body = await response.json();
     expect(body.header).toMatchObject({
       subjectCode: "SYK2001",
-      periodName: "Høst 2026",
-      periodStartText: "1.7.2026",
-      midSemesterText: "30.9.2026",
-      endSemesterText: "17.12.2026",
+      periodName: calendar.current.name,
+      periodStartText: dateText(calendar.current.startDate),
+      midSemesterText: dateText(calendar.classes.SYK2001.midSemesterDate),
+      endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate),
     });
-    // The mid-semester date has passed: the deadline is the end-semester date.
-    expect(body.deadline).toEqual({ half: "end", text: "17.12.2026" });
+    // The mid-semester date until it has passed, the end-semester date after.
+    expect(body.deadline).toEqual({ half: halfOf("SYK2001").half, text: dateText(halfOf("SYK2001").deadline) });
     expect(body.formCount).toEqual({ mid: 2, end: 2 });
     expect(body.members.myStudents).toHaveLength(5);
     expect(body.members.supervisors.map((s: { displayName: string }) => s.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
@@ -206,11 +207,11 @@ describe("joining and leaving", () => {
 
 describe("the number of queries", () => {
   test("is the same for a class of 10 students and of 500", async () => {
-    const [period] = await db().select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
+    const [period] = await db().select({ id: periods.id }).from(periods).where(eq(periods.name, calendar.current.name));
     const [subject] = await db().insert(subjects).values({ subjectCode: "SYK9010", name: "Stor klasse" }).returning();
     const [bigClass] = await db()
       .insert(classes)
-      .values({ subjectId: subject.id, periodId: period.id, midSemesterDate: "2026-09-30", endSemesterDate: "2026-12-17" })
+      .values({ subjectId: subject.id, periodId: period.id, ...calendar.classes.SYK2001 })
       .returning();
     const laerer1Id = await userIdOf(db(), "laerer1@example.org");
     await db().insert(classTeachers).values({ classId: bigClass.id, userId: laerer1Id });
@@ -244,7 +245,7 @@ describe("the number of queries", () => {
             authorUserId: p.id,
             authorRoleId: ROLE.Student,
             isMidSemester: true,
-            sentAt: new Date("2026-09-20T10:00:00Z"),
+            sentAt: new Date(`${calendar.current.startDate}T10:00:00Z`),
           })),
         );
     };

@@ -1,12 +1,13 @@
 import { DEFAULT_GRADING_LABELS } from "~/services/admin";
 import { sql } from "drizzle-orm";
-import { previousSemester, semesterFor, type Semester } from "~/services/platform/semesters";
+import type { Semester } from "~/services/platform/semesters";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { env } from "~/services/platform/env.server";
 import { assignmentForms, assignments, classAdvisors, classes, classTeachers, expectations, formQuestionGroups, formQuestions, forms, periods, QUESTION_GROUP_TYPE, ROLE, studentExtraSupervisors, studentReferences, subjects, userAffiliations, userRoles, users } from "~/services/platform/db/schema";
 import { ADMIN, DEMO_LOGINS, type DemoLogin, type DemoPerson, PEOPLE, STUDENTS, STUDENT_WITHOUT_CLASS, SUPERVISORS, TEACHERS } from "./people";
 import { MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM, type DemoForm, type SeededForm } from "./forms";
-import { classDates, instant, latest } from "./dates";
+import { instant, latest } from "./dates";
+import { demoCalendar } from "./calendar";
 import { expectationRows, insertAnswerSet, insertGivenWarning, insertHistory, insertMidConfirmedSigningForm } from "./answers.server";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -39,9 +40,7 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
   const [supervisor1, supervisor2, supervisor3, supervisor4] = SUPERVISORS.map(id);
   const studentIds = STUDENTS.map(id);
 
-  const current = semesterFor(today);
-  const previous = previousSemester(current);
-  if (!previous) throw new Error(`No semester before ${current.name}`);
+  const { current, previous, classes: dates } = demoCalendar(today);
   const [currentPeriod, previousPeriod] = await tx
     .insert(periods)
     .values([current, previous])
@@ -55,9 +54,9 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
   const [classA, classB, classOld] = await tx
     .insert(classes)
     .values([
-      { subjectId: nursingHome.id, periodId: currentPeriod.id, ...classDates(current, 0) },
-      { subjectId: specialist.id, periodId: currentPeriod.id, ...classDates(current, 7) },
-      { subjectId: homeCare.id, periodId: previousPeriod.id, ...classDates(previous, 0) },
+      { subjectId: nursingHome.id, periodId: currentPeriod.id, ...dates.SYK2001 },
+      { subjectId: specialist.id, periodId: currentPeriod.id, ...dates.SYK2002 },
+      { subjectId: homeCare.id, periodId: previousPeriod.id, ...dates.SYK1002 },
     ])
     .returning();
 

@@ -281,12 +281,17 @@ test("this semester, student 19 in SYK2002 has a signing form with the mid-semes
   });
 });
 
-test("a demo seeded before the mid-semester date has the form confirmed today, not in the future", async () => {
+test("a demo seeded before the semester's halfway point has passed its mid-semester date yesterday; the form is confirmed then, not in the future", async () => {
   const early = await openTestDatabase();
   try {
     await seedDemo(early.db, new Date("2026-09-01T10:00:00Z"));
+    const dates = await early.db.select({ mid: classes.midSemesterDate, end: classes.endSemesterDate }).from(classes).orderBy(classes.id);
+    expect(dates.slice(0, 2)).toEqual([
+      { mid: "2026-08-31", end: "2026-12-17" },
+      { mid: "2026-08-31", end: "2026-12-24" },
+    ]);
     const [form] = await early.db.select().from(signingForms).where(eq(signingForms.isLocked, false));
-    expect(form.midSemesterCompletedDate).toBe("2026-09-01");
+    expect(form.midSemesterCompletedDate).toBe("2026-08-31");
     expect(form.createdAt.getTime()).toBeLessThanOrEqual(new Date("2026-09-01T10:00:00Z").getTime());
   } finally {
     await early.close();
