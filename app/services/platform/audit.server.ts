@@ -5,6 +5,7 @@ import { auditEvents } from "./db/schema";
 export const AUDIT_ACTIONS = [
   "login",
   "login.failed",
+  "login.paused",
   "logout",
   "role.selected",
   "privacy.accepted",
