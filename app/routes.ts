@@ -31,6 +31,8 @@ export default [
   route("auth/:provider", "routes/auth/provider-start.tsx"),
   route("feide-success", "routes/auth/provider-callback.tsx", { id: "feide-success" }),
   route("vipps-success", "routes/auth/provider-callback.tsx", { id: "vipps-success" }),
+  // A Vipps number nobody has proved yet: the account's e-mail code, once, before Vipps is bound to it.
+  route("vipps-confirm", "routes/auth/vipps-confirm.tsx"),
   route("debug/fs", "routes/debug/fs.tsx"),
   // Reached from the invitation mail before the supervisor has an account, so outside the guarded area.
   route("supervisor/accept-invitation", "routes/auth/accept-invitation.tsx"),

@@ -1,6 +1,7 @@
 // The local OpenID providers standing in for Feide and Vipps in the tests (scripts/oidc-peer.mjs),
 // with the test accounts: people of the demo seed, and ones made to fail (a groups API that is down
-// or answers garbage, no e-mail, unknown, deactivated, an unverified e-mail, a student at Vipps).
+// or answers garbage, no e-mail, unknown, deactivated, an unverified e-mail, a student at Vipps, a
+// stranger at Vipps whose number is typed on a supervisor's account).
 //
 //   const peer = await startOidcPeer({ kind: "feide", redirectUris: ["http://127.0.0.1:3100/feide-success"] });
 //
@@ -95,6 +96,10 @@ export const DEFAULT_VIPPS_ACCOUNTS = Object.freeze({
   veileder1: vippsPerson("veileder1", "Marte Solberg", "4741234567", "marte.privat@example.net"),
   veileder3: vippsPerson("veileder3", "Hanne Berg", "4798765432", "hanne.privat@example.net"),
   veileder4: vippsPerson("veileder4", "Jonas Eriksen", "4799999999", "veileder4@example.org"),
+  // Ole Kristiansen's number as a teacher typed it (nobody has proved it): his own Vipps, and a
+  // stranger's who holds the same number (the typo case, or a number passed on).
+  veileder2: vippsPerson("veileder2", "Ole Kristiansen", "4792345678", "ole.privat@example.net"),
+  fremmed: vippsPerson("fremmed", "Frida Fremmed", "4792345678", "frida.fremmed@example.net"),
   "veileder4-unverified": vippsPerson("veileder4-unverified", "Jonas Uverifisert", "4700000000", "veileder4@example.org", false),
   ukjent: vippsPerson("ukjent", "Ukjent Person", "4711111111", "ukjent@example.net"),
   student13: vippsPerson("student13", "Student Tretten", "4722222222", "student13@example.org"),

@@ -2,13 +2,15 @@ import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
 import { AlertBanner } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
-import { getInstance } from "~/services/platform/i18n.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
+import { appName, currentInstitution } from "~/services/platform/institution.server";
 import { finishProviderLogin, currentSession, homeOf } from "~/services/identity/index.server";
 import { clientAddress } from "~/services/platform/request.server";
 import type { Route } from "./+types/provider-callback";
 
 /**
- * /feide-success and /vipps-success: the provider's answer. A log-in goes on to the user's page; every
+ * /feide-success and /vipps-success: the provider's answer. A log-in goes on to the user's page (or,
+ * for a Vipps number nobody has proved yet, to the page that asks for the account's e-mail code); every
  * other outcome (cancelled, refused, a state that does not match or has expired, the provider down
  * or not set up here) is this page, with its status, what happened, and the way back to log-in.
  */
@@ -16,10 +18,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const provider = new URL(request.url).pathname.startsWith("/vipps") ? "vipps" : "feide";
   const session = currentSession(context);
   if (session) throw redirect(homeOf(session));
-  const outcome = await finishProviderLogin(await getDb(), provider, request, clientAddress(request));
+  const { t } = getInstance(context);
+  const wording = { t, appName: appName(currentInstitution(), getLanguage(context)) };
+  const outcome = await finishProviderLogin(await getDb(), provider, request, clientAddress(request), wording);
   if (outcome instanceof Response) return outcome;
 
-  const { t } = getInstance(context);
   const title = t(outcome.title.key as never, outcome.title.values) as string;
   const query = outcome.redirectTo ? `?redirectTo=${encodeURIComponent(outcome.redirectTo)}` : "";
   // The removed state cookies (like every page's, the answer is not cached: the security middleware).

@@ -4,7 +4,7 @@ import { auditEvents, userAffiliations, users } from "~/services/platform/db/sch
 import { resetEnvForTests } from "~/services/platform/env.server";
 import { ROLE } from "~/services/identity";
 import { matchingClasses } from "~/services/identity/index.server";
-import { cookieActingAs, sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import { codeIn, cookieActingAs, mailsTo, sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { CookieJar } from "~/test/cookie-jar";
 import { logInAtProvider, startProviderPeers } from "~/test/oidc";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
@@ -12,6 +12,7 @@ import * as fs from "../debug/fs";
 import * as home from "./home";
 import * as callback from "./provider-callback";
 import * as start from "./provider-start";
+import * as confirm from "./vipps-confirm";
 import en from "~/locales/en/auth.json";
 import nb from "~/locales/nb/auth.json";
 
@@ -266,6 +267,66 @@ describe("Vipps", () => {
   test("matched by verified e-mail; an unverified e-mail is not enough", async () => {
     expect(sessionSet((await logIn("vipps", "veileder4")).response)).toBe(true);
     await failurePage((await logIn("vipps", "veileder4-unverified")).response, 403, "no_account");
+  });
+
+  test("a number typed on an account (nobody proved it) does not log in: the account's e-mail code is asked for, and a wrong one gets nothing", async () => {
+    // Frida's Vipps number is the one a teacher typed on Ole Kristiansen's account.
+    const ole = await userIdOf(db(), "veileder2@example.org");
+    const { response, jar } = await logIn("vipps", "fremmed", "/supervisor");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/vipps-confirm");
+    expect(sessionSet(response)).toBe(false);
+    // The code went to the account's address, which the page does not show.
+    const [mail] = await mailsTo("veileder2@example.org");
+    expect(mail.text).toContain("Vipps");
+    const code = codeIn(mail);
+    const page = await callLoader(confirm, getPage("/vipps-confirm", { cookie: jar.header() }));
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toMatch(/veileder2|Ole/);
+
+    const wrong = jar.take(await callAction(confirm, postForm("/vipps-confirm", { code: code === "111111" ? "222222" : "111111" }, { cookie: jar.header() })));
+    expect(wrong.status).toBe(400);
+    expect(sessionSet(wrong)).toBe(false);
+    expect(await lastAudit("login.failed")).toMatchObject({ subjectUserId: ole, details: { method: "vipps", reason: "link_wrong_code" } });
+    const [row] = await db().select().from(users).where(eq(users.id, ole));
+    expect(row).toMatchObject({ vippsSub: null, verifiedPhone: null });
+    // Without the pending log-in (another browser), the page and its form go back to log in.
+    expect((await callLoader(confirm, getPage("/vipps-confirm"))).headers.get("location")).toBe("/");
+    const stray = await callAction(confirm, postForm("/vipps-confirm", { code }));
+    expect([stray.status, stray.headers.get("location"), sessionSet(stray)]).toEqual([303, "/", false]);
+  });
+
+  test("proved with the account's e-mail code, the Vipps identity is bound; the next Vipps log-in goes straight in", async () => {
+    const ole = await userIdOf(db(), "veileder2@example.org");
+    const { response, jar } = await logIn("vipps", "veileder2", "/supervisor");
+    expect(response.headers.get("location")).toBe("/vipps-confirm");
+    const [mail] = await mailsTo("veileder2@example.org");
+    // Plain form post, as without JS; spaces in the code are fine.
+    const done = jar.take(await callAction(confirm, postForm("/vipps-confirm", { code: codeIn(mail).replace(/^(\d{3})/, "$1 ") }, { cookie: jar.header() })));
+    expect(done.status).toBe(303);
+    expect(done.headers.get("location")).toBe("/supervisor");
+    expect(sessionSet(done)).toBe(true);
+    expect(jar.has("praksis_vipps_link")).toBe(false);
+    expect(await lastAudit("login")).toMatchObject({ actorUserId: ole, details: { method: "vipps", sub: "vipps-veileder2", linked: "email_code" } });
+    const [row] = await db().select().from(users).where(eq(users.id, ole));
+    expect(row).toMatchObject({ vippsSub: "vipps-veileder2", verifiedPhone: "4792345678" });
+
+    const again = await logIn("vipps", "veileder2");
+    expect(sessionSet(again.response)).toBe(true);
+    expect(again.response.headers.get("location")).toBe("/supervisor");
+    expect(await lastAudit("login")).toMatchObject({ actorUserId: ole, details: { method: "vipps", linked: null } });
+  });
+
+  test("a second Vipps identity with a number already verified on an account is refused, with a page and an audit entry", async () => {
+    const ole = await userIdOf(db(), "veileder2@example.org");
+    const spies = (["debug", "info", "warn", "error"] as const).map((level) => vi.spyOn(console, level));
+    const page = await failurePage((await logIn("vipps", "fremmed")).response, 403, "phone_taken");
+    expect(page.message).toBe(nb.provider.refused.vipps.phone_taken);
+    expect(await lastAudit("login.failed")).toMatchObject({ subjectUserId: ole, details: { method: "vipps", reason: "phone_taken" } });
+    // The app's own log names no number, address or name.
+    const lines = spies.flatMap((spy) => spy.mock.calls.map((call) => call.join(" "))).join("\n");
+    for (const spy of spies) spy.mockRestore();
+    expect(lines).not.toMatch(/4792345678|92345678|veileder2@|fremmed@|Kristiansen|Fremmed/);
   });
 
   test("a student cannot log in with Vipps", async () => {

@@ -6,6 +6,12 @@ export interface DemoPerson {
   email: string;
   roles: RoleId[];
   phoneNumber?: string;
+  /**
+   * The number counts as proved, as if Vipps had vouched for it: the demo's own Vipps
+   * (scripts/demo-providers.mjs) offers these supervisors, who then go straight in. Every other
+   * number is only typed, and a Vipps log-in with it asks for the account's e-mail code first.
+   */
+  phoneVerified?: boolean;
   isActive?: boolean;
 }
 
@@ -23,9 +29,9 @@ export const TEACHERS: DemoPerson[] = [
 ];
 
 export const SUPERVISORS: DemoPerson[] = [
-  { name: "Marte Solberg", email: "veileder1@example.org", phoneNumber: "+4741234567", roles: [ROLE.Advisor] },
+  { name: "Marte Solberg", email: "veileder1@example.org", phoneNumber: "+4741234567", phoneVerified: true, roles: [ROLE.Advisor] },
   { name: "Ole Kristiansen", email: "veileder2@example.org", phoneNumber: "+4792345678", roles: [ROLE.Advisor] },
-  { name: "Hanne Berg", email: "veileder3@example.org", phoneNumber: "+4798765432", roles: [ROLE.Advisor] },
+  { name: "Hanne Berg", email: "veileder3@example.org", phoneNumber: "+4798765432", phoneVerified: true, roles: [ROLE.Advisor] },
   { name: "Jonas Eriksen", email: "veileder4@example.org", phoneNumber: "+4746813579", roles: [ROLE.Advisor] },
 ];
 

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Semester } from "~/services/platform/semesters";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { env } from "~/services/platform/env.server";
+import { phoneDigits } from "~/services/identity/index.server";
 import { assignmentForms, assignments, classAdvisors, classes, classTeachers, expectations, formQuestionGroups, formQuestions, forms, periods, QUESTION_GROUP_TYPE, ROLE, studentExtraSupervisors, studentReferences, subjects, userAffiliations, userRoles, users } from "~/services/platform/db/schema";
 import { ADMIN, DEMO_LOGINS, type DemoLogin, type DemoPerson, PEOPLE, STUDENTS, STUDENT_WITHOUT_CLASS, SUPERVISORS, TEACHERS } from "./people";
 import { MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM, type DemoForm, type SeededForm } from "./forms";
@@ -215,6 +216,7 @@ export async function insertPeople(tx: Tx): Promise<(person: DemoPerson) => numb
         displayName: p.name,
         email: p.email,
         phoneNumber: p.phoneNumber ?? null,
+        verifiedPhone: p.phoneVerified && p.phoneNumber ? phoneDigits(p.phoneNumber) : null,
         isActive: p.isActive ?? true,
       })),
     )

@@ -7,5 +7,13 @@ export { matchingClasses } from "./memberships.server";
 export type { CourseMembership } from "./memberships.server";
 export { isProviderName } from "./oidc.server";
 export { normaliseEmail } from "./otp.server";
-export { finishProviderLogin, offeredProviders, phoneDigits, startProviderLogin } from "./provider-login.server";
+export {
+  confirmVippsLink,
+  finishProviderLogin,
+  offeredProviders,
+  pendingVippsLink,
+  phoneDigits,
+  startProviderLogin,
+} from "./provider-login.server";
+export type { VippsConfirmOutcome } from "./provider-login.server";
 export { createSession, destroyUserSessions, loadSession, sessionIdOf, setActiveRole } from "./session.server";

@@ -8,11 +8,13 @@ import {
   failureMessage,
   failureStatus,
   feideProfile,
+  linkVippsIdentity,
   phoneDigits,
   ProviderLoginRefused,
   resolveFeideUser,
   resolveVippsUser,
   vippsProfile,
+  type VippsMatch,
 } from "./provider-login.server";
 import { ROLE } from "./roles";
 import { openTestDatabase } from "~/test/db";
@@ -97,6 +99,10 @@ describe("messages", () => {
     [new ProviderLoginRefused("not_supervisor"), 403],
     [new ProviderLoginRefused("deactivated"), 403],
     [new ProviderLoginRefused("memberships_unavailable"), 503],
+    [new ProviderLoginRefused("phone_taken"), 403],
+    [new ProviderLoginRefused("phone_ambiguous"), 403],
+    [new ProviderLoginRefused("code_rate_limited"), 429],
+    [new ProviderLoginRefused("code_not_sent"), 503],
   ])("%s answers %i", (error, status) => {
     expect(failureStatus(error)).toBe(status);
   });
@@ -120,6 +126,15 @@ describe("finding the user", () => {
       throw error;
     }
     return "logged in";
+  };
+  const refusalOf = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof ProviderLoginRefused) return error;
+      throw error;
+    }
+    return null;
   };
   const feide = (sub: string, email: string | null, feideIds: string[] = []) => ({ sub, email, feideIds, name: "Test Person" });
 
@@ -180,22 +195,88 @@ describe("finding the user", () => {
     await database.db.delete(users).where(eq(users.id, bare.id));
   });
 
-  const vipps = (phone: string | null, email: string | null) => ({ sub: "v", phone, email, name: null });
+  let subs = 0;
+  /** A Vipps profile; each call is another Vipps identity unless `sub` is given. */
+  const vipps = (phone: string | null, email: string | null, sub = `vipps-${++subs}`) => ({ sub, phone, email, name: null });
+  const userRow = async (email: string) => (await database.db.select().from(users).where(eq(users.email, email)))[0];
+  const loggedIn = async (promise: Promise<VippsMatch>) => {
+    const match = await promise;
+    if (match.kind !== "user") throw new Error(`expected a log-in, got ${JSON.stringify(match)}`);
+    return match;
+  };
 
-  test("Vipps: a supervisor is found by phone number in any stored format", async () => {
-    expect((await resolveVippsUser(database.db, vipps("4798765432", null))).email).toBe("veileder3@example.org");
-    const [row] = await database.db.select().from(users).where(eq(users.email, "veileder1@example.org"));
-    await database.db.update(users).set({ phoneNumber: "412 34 567" }).where(eq(users.id, row.id));
-    expect((await resolveVippsUser(database.db, vipps("4741234567", null))).id).toBe(row.id);
+  test("Vipps: a typed number nobody has proved does not log in; the account's e-mail code is asked for first", async () => {
+    // Ole Kristiansen's number was typed by a teacher; whoever holds it at Vipps is not yet proved to be him.
+    const [row] = await database.db.select().from(users).where(eq(users.email, "veileder2@example.org"));
+    const outcome = await resolveVippsUser(database.db, { sub: "vipps-typo", phone: "4792345678", email: null, name: null });
+    expect(outcome).toEqual({ kind: "prove", userId: row.id });
+    // In any stored format; and nothing is bound by asking.
+    await database.db.update(users).set({ phoneNumber: "923 45 678" }).where(eq(users.id, row.id));
+    expect(await resolveVippsUser(database.db, vipps("4792345678", null))).toEqual({ kind: "prove", userId: row.id });
+    expect(await userRow("veileder2@example.org")).toMatchObject({ vippsSub: null, verifiedPhone: null, phoneNumber: "923 45 678" });
   });
 
-  test("Vipps: found by verified e-mail when the phone is unknown; a missing phone number is stored", async () => {
-    const [row] = await database.db.select().from(users).where(eq(users.email, "veileder4@example.org"));
-    await database.db.update(users).set({ phoneNumber: null }).where(eq(users.id, row.id));
-    const user = await resolveVippsUser(database.db, vipps("4799999999", "veileder4@example.org"));
+  test("Vipps: proved, the identity is bound and the number verified; the next log-in goes straight in by the identity", async () => {
+    const row = await userRow("veileder2@example.org");
+    const user = await linkVippsIdentity(database.db, row.id, { sub: "vipps-ole", phone: "4792345678" });
     expect(user.id).toBe(row.id);
-    const [after] = await database.db.select().from(users).where(eq(users.id, row.id));
-    expect(after.phoneNumber).toBe("+4799999999");
+    // The typed number stays as typed; the verified one is kept beside it.
+    expect(await userRow("veileder2@example.org")).toMatchObject({ vippsSub: "vipps-ole", verifiedPhone: "4792345678", phoneNumber: "923 45 678" });
+    // Found by the identity, even after a change of number at Vipps.
+    const again = await loggedIn(resolveVippsUser(database.db, vipps("4700001111", null, "vipps-ole")));
+    expect(again).toMatchObject({ user: { id: row.id }, linked: null });
+  });
+
+  test("Vipps: a second account with the same verified number is refused, and nothing is bound", async () => {
+    const ole = await userRow("veileder2@example.org");
+    // Another Vipps identity with Ole's verified number (a number passed on to someone else).
+    let refused = await refusalOf(resolveVippsUser(database.db, vipps("4792345678", null)));
+    expect(refused).toMatchObject({ reason: "phone_taken", holderUserId: ole.id });
+    // Jonas proves his own account by a verified e-mail, but Vipps gives Ole's verified number.
+    refused = await refusalOf(resolveVippsUser(database.db, vipps("4792345678", "veileder4@example.org")));
+    expect(refused).toMatchObject({ reason: "phone_taken", holderUserId: ole.id });
+    expect(await userRow("veileder4@example.org")).toMatchObject({ vippsSub: null, verifiedPhone: null });
+    const jonas = await userRow("veileder4@example.org");
+    expect((await refusalOf(linkVippsIdentity(database.db, jonas.id, { sub: "vipps-jonas-2", phone: "4792345678" })))?.reason).toBe("phone_taken");
+    // And the database holds the rule too.
+    await expect(database.db.update(users).set({ verifiedPhone: "4792345678" }).where(eq(users.id, jonas.id))).rejects.toThrow();
+  });
+
+  test("Vipps: a verified number (the demo's supervisors) logs in and binds the identity", async () => {
+    const first = await loggedIn(resolveVippsUser(database.db, vipps("4798765432", null, "vipps-hanne")));
+    expect(first).toMatchObject({ user: { email: "veileder3@example.org" }, linked: "verified_phone" });
+    expect(await userRow("veileder3@example.org")).toMatchObject({ vippsSub: "vipps-hanne", verifiedPhone: "4798765432" });
+  });
+
+  test("Vipps: found by verified e-mail (proof of the address): bound, and a missing phone number is stored", async () => {
+    const row = await userRow("veileder4@example.org");
+    await database.db.update(users).set({ phoneNumber: null }).where(eq(users.id, row.id));
+    const { user, linked } = await loggedIn(resolveVippsUser(database.db, vipps("4799999999", "veileder4@example.org", "vipps-jonas")));
+    expect([user.id, linked]).toEqual([row.id, "email"]);
+    expect(await userRow("veileder4@example.org")).toMatchObject({ phoneNumber: "+4799999999", verifiedPhone: "4799999999", vippsSub: "vipps-jonas" });
+    // The address does not let a second Vipps identity in.
+    expect(await refusal(resolveVippsUser(database.db, vipps("4788888888", "veileder4@example.org")))).toBe("linked_elsewhere");
+  });
+
+  test("Vipps: the account an invitation just created is bound whatever number was typed on it", async () => {
+    const [row] = await database.db
+      .insert(users)
+      .values({ displayName: "Invited Supervisor", email: "invited.supervisor@example.org", phoneNumber: "+4755555555" })
+      .returning();
+    await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
+    const { user, linked } = await loggedIn(resolveVippsUser(database.db, vipps("4755555556", null, "vipps-invited"), { invitedUserId: row.id }));
+    expect([user.id, linked]).toEqual([row.id, "invitation"]);
+    expect(await userRow("invited.supervisor@example.org")).toMatchObject({ vippsSub: "vipps-invited", verifiedPhone: "4755555556" });
+  });
+
+  test("Vipps: several unproved accounts with the typed number: none is guessed at", async () => {
+    const make = async (email: string) => {
+      const [row] = await database.db.insert(users).values({ displayName: "Same Number", email, phoneNumber: "+4766666666" }).returning();
+      await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
+    };
+    await make("same.number1@example.org");
+    await make("same.number2@example.org");
+    expect(await refusal(resolveVippsUser(database.db, vipps("4766666666", null)))).toBe("phone_ambiguous");
   });
 
   test("Vipps: someone who is not a supervisor, or not known, is refused", async () => {

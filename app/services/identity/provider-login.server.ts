@@ -1,4 +1,6 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { TFunction } from "i18next";
+import { createCookie } from "react-router";
 import type { Db } from "~/services/platform/db/client.server";
 import { userRoles, users } from "~/services/platform/db/schema";
 import { audit } from "~/services/platform/audit.server";
@@ -12,7 +14,8 @@ import {
   hasKnownStudentCourse,
   storeCourseMemberships,
 } from "./memberships.server";
-import { normaliseEmail } from "./otp.server";
+import { issueCode, normaliseEmail, OTP_TTL_MS, otpLimits, verifyCode } from "./otp.server";
+import { MailNotSent, sendMail } from "~/services/platform/email.server";
 import {
   KNOWN_PROVIDER_ERRORS,
   OidcError,
@@ -42,7 +45,13 @@ export type ProviderRefusal =
   | "no_role"
   | "not_supervisor"
   | "linked_elsewhere"
-  | "memberships_unavailable";
+  | "memberships_unavailable"
+  // Vipps: the number is another account's verified number, or the typed number of several accounts.
+  | "phone_taken"
+  | "phone_ambiguous"
+  // Vipps: the e-mail code that proves the account could not be sent.
+  | "code_rate_limited"
+  | "code_not_sent";
 
 export class ProviderLoginRefused extends Error {
   constructor(readonly reason: ProviderRefusal) {
@@ -220,39 +229,311 @@ export function vippsProfile(identity: Pick<OidcIdentity, "sub" | "claims">): Vi
 
 const storedPhoneDigits = sql`regexp_replace(coalesce(${users.phoneNumber}, ''), '[^0-9]', '', 'g')`;
 
-/** A supervisor (Advisor role) with this verified phone number or e-mail; nobody else logs in with Vipps. */
-export async function resolveVippsUser(db: Db, profile: VippsProfile): Promise<LoginUser> {
-  const candidates: (typeof users.$inferSelect)[] = [];
+/** A refusal that concerns another account (the one holding the number): kept as the audit entry's subject. */
+export class VippsNumberTaken extends ProviderLoginRefused {
+  constructor(readonly holderUserId: number) {
+    super("phone_taken");
+  }
+}
+
+/**
+ * What a Vipps log-in leads to: a user (found by the Vipps identity bound earlier, or bound now on
+ * proof), or an account whose typed phone number matches and whose owner must first prove it with
+ * the e-mail code sent to the account's address.
+ */
+export type VippsMatch =
+  | { kind: "user"; user: LoginUser; linked: VippsLinkProof | null }
+  | { kind: "prove"; userId: number };
+
+/**
+ * How a Vipps identity came to be bound: the account's number was already verified (the demo
+ * seed's own supervisors), the account's e-mail code, Vipps's verified e-mail equal to the
+ * account's, or the invitation that created the account in this same browser a moment ago.
+ */
+export type VippsLinkProof = "verified_phone" | "email_code" | "email" | "invitation";
+
+function isUniqueViolation(error: unknown): { constraint: string | null } | null {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
+    if (code === "23505") return { constraint: typeof constraint === "string" ? constraint : null };
+  }
+  return null;
+}
+
+async function supervisorOf(db: Db, row: typeof users.$inferSelect): Promise<LoginUser> {
+  const user = await loginUser(db, row);
+  if (!user.roles.includes(ROLE.Advisor)) throw new ProviderLoginRefused("not_supervisor");
+  if (!user.isActive) throw new ProviderLoginRefused("deactivated");
+  return user;
+}
+
+/**
+ * Binds the Vipps identity to a supervisor who has proved the account: from now on Vipps finds them
+ * by `sub`, and the number Vipps vouched for becomes the account's verified number, which no other
+ * account may have (a clash is refused, and nothing is bound). The typed number is kept as it is
+ * (filled in only when there was none). Only the caller knows the proof; this only binds.
+ */
+export async function linkVippsIdentity(db: Db, userId: number, profile: Pick<VippsProfile, "sub" | "phone">): Promise<LoginUser> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId));
+  if (!row) throw new ProviderLoginRefused("no_account");
+  const user = await supervisorOf(db, row);
+  if (row.vippsSub === profile.sub) return user;
+  if (row.vippsSub) throw new ProviderLoginRefused("linked_elsewhere");
+  if (profile.phone) {
+    const [holder] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.verifiedPhone, profile.phone), ne(users.id, userId)));
+    if (holder) throw new VippsNumberTaken(holder.id);
+  }
+  try {
+    const [bound] = await db
+      .update(users)
+      .set({
+        vippsSub: profile.sub,
+        ...(profile.phone ? { verifiedPhone: profile.phone, phoneNumber: row.phoneNumber ?? `+${profile.phone}` } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(users.id, userId), isNull(users.vippsSub)))
+      .returning({ id: users.id });
+    // Bound to some Vipps identity a moment ago (another tab): that one stands.
+    if (!bound) throw new ProviderLoginRefused("linked_elsewhere");
+  } catch (error) {
+    const violation = isUniqueViolation(error);
+    if (!violation) throw error;
+    if (violation.constraint === "users_verified_phone_unique" && profile.phone) {
+      const [holder] = await db.select({ id: users.id }).from(users).where(eq(users.verifiedPhone, profile.phone));
+      throw new VippsNumberTaken(holder?.id ?? 0);
+    }
+    throw new ProviderLoginRefused("linked_elsewhere");
+  }
+  return user;
+}
+
+/**
+ * Who a Vipps log-in is. Only what someone has proved logs in: the Vipps identity bound earlier;
+ * a number Vipps verified that is the account's verified number (bound now); the account an
+ * invitation created in this browser (`invitedUserId`); an e-mail Vipps has verified that is the
+ * account's (proof of the address). A typed number alone only names the account whose e-mail code
+ * must be given first (`prove`); when several unproved accounts have it, none is guessed at.
+ * Nobody but a supervisor (Advisor role) logs in with Vipps.
+ */
+export async function resolveVippsUser(
+  db: Db,
+  profile: VippsProfile,
+  proof: { invitedUserId?: number | null } = {},
+): Promise<VippsMatch> {
+  const [bySub] = await db.select().from(users).where(eq(users.vippsSub, profile.sub));
+  if (bySub) return { kind: "user", user: await supervisorOf(db, bySub), linked: null };
+
+  if (profile.phone) {
+    const [byVerified] = await db.select().from(users).where(eq(users.verifiedPhone, profile.phone));
+    if (byVerified) {
+      // Proved by another Vipps identity: a number passed on to someone else, or a second Vipps account.
+      if (byVerified.vippsSub) throw new VippsNumberTaken(byVerified.id);
+      return { kind: "user", user: await linkVippsIdentity(db, byVerified.id, profile), linked: "verified_phone" };
+    }
+  }
+
+  if (proof.invitedUserId) {
+    return { kind: "user", user: await linkVippsIdentity(db, proof.invitedUserId, profile), linked: "invitation" };
+  }
+
+  let notSupervisor = false;
+  if (profile.email) {
+    const [byEmail] = await db.select().from(users).where(eq(sql`lower(${users.email})`, profile.email)).limit(1);
+    if (byEmail) {
+      if ((await rolesOf(db, byEmail.id)).includes(ROLE.Advisor)) {
+        return { kind: "user", user: await linkVippsIdentity(db, byEmail.id, profile), linked: "email" };
+      }
+      notSupervisor = true;
+    }
+  }
+
   if (profile.phone) {
     const local = profile.phone.startsWith("47") && profile.phone.length === 10 ? profile.phone.slice(2) : profile.phone;
-    const byPhone = await db
+    const byTyped = await db
       .select()
       .from(users)
       .where(inArray(storedPhoneDigits, [profile.phone, local, `00${profile.phone}`]))
       .orderBy(users.id);
-    candidates.push(...byPhone);
-  }
-  if (profile.email) {
-    const [byEmail] = await db.select().from(users).where(eq(sql`lower(${users.email})`, profile.email)).limit(1);
-    if (byEmail) candidates.push(byEmail);
-  }
-  if (candidates.length === 0) throw new ProviderLoginRefused("no_account");
-  for (const row of candidates) {
-    const user = await loginUser(db, row);
-    if (!user.roles.includes(ROLE.Advisor)) continue;
-    if (!user.isActive) throw new ProviderLoginRefused("deactivated");
-    if (!row.phoneNumber && profile.phone) {
-      await db.update(users).set({ phoneNumber: `+${profile.phone}`, updatedAt: new Date() }).where(eq(users.id, row.id));
+    const supervisors: (typeof users.$inferSelect)[] = [];
+    for (const row of byTyped) {
+      if ((await rolesOf(db, row.id)).includes(ROLE.Advisor)) supervisors.push(row);
+      else notSupervisor = true;
     }
-    return user;
+    const open = supervisors.filter((row) => row.isActive && row.vippsSub === null);
+    if (open.length === 1) return { kind: "prove", userId: open[0].id };
+    if (open.length > 1) throw new ProviderLoginRefused("phone_ambiguous");
+    if (supervisors.some((row) => !row.isActive)) throw new ProviderLoginRefused("deactivated");
+    if (supervisors.length > 0) throw new ProviderLoginRefused("linked_elsewhere");
   }
-  throw new ProviderLoginRefused("not_supervisor");
+  throw new ProviderLoginRefused(notSupervisor ? "not_supervisor" : "no_account");
 }
 
-async function vippsLogin(db: Db, identity: OidcIdentity) {
+// ─── Proving a typed number with the account's e-mail code ──────────────────
+
+/** What the browser holds between the Vipps callback and the e-mail code: signed, so it cannot be changed. */
+interface PendingVippsLink {
+  userId: number;
+  sub: string;
+  phone: string | null;
+  redirectTo: string;
+  /** Epoch milliseconds after which the code page sends the person back to log in. */
+  until: number;
+}
+
+function vippsLinkCookie() {
+  const secure = secureCookies();
+  return createCookie(`${secure ? "__Host-" : ""}praksis_vipps_link`, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure,
+    path: "/",
+    maxAge: OTP_TTL_MS / 1000,
+    secrets: [appSecret()],
+  });
+}
+
+export async function pendingVippsLink(request: Request, now = new Date()): Promise<PendingVippsLink | null> {
+  const value = (await vippsLinkCookie().parse(request.headers.get("cookie"))) as unknown;
+  if (!value || typeof value !== "object") return null;
+  const { userId, sub, phone, redirectTo, until } = value as Record<string, unknown>;
+  if (typeof userId !== "number" || typeof sub !== "string" || typeof until !== "number" || until < now.getTime()) return null;
+  return {
+    userId,
+    sub,
+    phone: typeof phone === "string" ? phone : null,
+    redirectTo: typeof redirectTo === "string" ? redirectTo : "",
+    until,
+  };
+}
+
+/** The mail's texts are in the language of the person at the browser; the app's name as the log-in mail's. */
+export interface MailWording {
+  t: TFunction;
+  appName: string;
+}
+
+/**
+ * Sends the account's e-mail code for binding a Vipps identity. The mail says what happened and
+ * not to pass the code on: the one reading it may not be the one who logged in with Vipps.
+ */
+async function sendLinkCode(
+  db: Db,
+  input: { userId: number; ip: string; wording: MailWording; now?: Date },
+): Promise<null | "code_rate_limited" | "code_not_sent"> {
+  const [row] = await db.select().from(users).where(eq(users.id, input.userId));
+  if (!row) return "code_not_sent";
+  const issued = await issueCode(db, {
+    email: row.email,
+    userId: row.id,
+    ip: input.ip,
+    secret: appSecret(),
+    limits: otpLimits(env()),
+    now: input.now,
+  });
+  if (!issued.ok) return "code_rate_limited";
+  const mailT = (key: string, values: Record<string, unknown> = {}) =>
+    input.wording.t(key, { ns: "auth", appName: input.wording.appName, ...values }) as string;
+  try {
+    await sendMail(
+      {
+        to: row.email,
+        subject: mailT("mail.vippsLink.subject", { code: issued.code }),
+        text: mailT("mail.vippsLink.body", { name: row.displayName, code: issued.code, minutes: OTP_TTL_MS / 60_000 }),
+      },
+      { purpose: "vipps link code" },
+    );
+  } catch (error) {
+    if (error instanceof MailNotSent) return "code_not_sent";
+    throw error;
+  }
+  await audit(db, { action: "otp.requested", subjectUserId: row.id, ip: input.ip, details: { purpose: "vipps-link" } });
+  return null;
+}
+
+/** Starts the proof: the code goes to the account's address, and the browser is sent to the page that asks for it. */
+async function askForLinkCode(
+  db: Db,
+  input: { userId: number; profile: VippsProfile; redirectTo: string | null; ip: string; wording: MailWording },
+): Promise<Response | ProviderLoginRefused> {
+  const failed = await sendLinkCode(db, { userId: input.userId, ip: input.ip, wording: input.wording });
+  if (failed) return new ProviderLoginRefused(failed);
+  const pending: PendingVippsLink = {
+    userId: input.userId,
+    sub: input.profile.sub,
+    phone: input.profile.phone,
+    redirectTo: input.redirectTo ?? "",
+    until: Date.now() + OTP_TTL_MS,
+  };
+  const headers = new Headers({ Location: VIPPS_CONFIRM_PATH });
+  headers.append("Set-Cookie", await vippsLinkCookie().serialize(pending));
+  return new Response(null, { status: 302, headers });
+}
+
+export const VIPPS_CONFIRM_PATH = "/vipps-confirm";
+
+export type VippsConfirmOutcome =
+  | { ok: false; reason: "no_pending" }
+  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number }
+  | { ok: false; reason: "expired" | "too_many_attempts" }
+  | { ok: false; reason: "wrong_code"; attemptsLeft: number }
+  | { ok: false; reason: "refused"; message: ProviderMessage; status: number; cookies: string[] };
+
+/**
+ * The code page's post: the code is checked against the account's address (the e-mail code's own
+ * rules: single use, ten minutes, a few tries); when it is right, the Vipps identity is bound and
+ * the session starts. Every wrong or refused try is an audit entry.
+ */
+export async function confirmVippsLink(
+  db: Db,
+  input: { request: Request; code: string; ip: string },
+): Promise<Response | VippsConfirmOutcome> {
+  const pending = await pendingVippsLink(input.request);
+  if (!pending) return { ok: false, reason: "no_pending" };
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, pending.userId));
+  const failed = async (reason: string) =>
+    audit(db, { action: "login.failed", subjectUserId: row ? pending.userId : null, ip: input.ip, details: { method: "vipps", reason } });
+  if (!row) {
+    await failed("no_account");
+    return { ok: false, reason: "no_pending" };
+  }
+  const result = await verifyCode(db, { email: row.email, code: input.code, ip: input.ip, secret: appSecret(), limits: otpLimits(env()) });
+  if (!result.ok) {
+    await failed(`link_${result.reason}`);
+    return result;
+  }
+  const clear = await vippsLinkCookie().serialize("", { maxAge: 0 });
+  let user: LoginUser;
+  try {
+    user = await linkVippsIdentity(db, pending.userId, pending);
+  } catch (error) {
+    if (!(error instanceof ProviderLoginRefused)) throw error;
+    await audit(db, {
+      action: "login.failed",
+      subjectUserId: error instanceof VippsNumberTaken ? error.holderUserId || null : pending.userId,
+      ip: input.ip,
+      details: { method: "vipps", reason: error.reason },
+    });
+    return { ok: false, reason: "refused", message: failureMessage("vipps", error), status: failureStatus(error), cookies: [clear] };
+  }
+  const response = await completeLogin(db, {
+    user,
+    request: input.request,
+    ip: input.ip,
+    method: "vipps",
+    redirectTo: pending.redirectTo,
+    details: { sub: pending.sub, phone: pending.phone, linked: "email_code" satisfies VippsLinkProof },
+  });
+  response.headers.append("Set-Cookie", clear);
+  return response;
+}
+
+async function vippsLogin(db: Db, identity: OidcIdentity, invitedUserId: number | null) {
   const profile = vippsProfile(identity);
-  const user = await resolveVippsUser(db, profile);
-  return { user, details: { sub: profile.sub, phone: profile.phone, email: profile.email } };
+  const match = await resolveVippsUser(db, profile, { invitedUserId });
+  return { profile, match };
 }
 
 // ─── The flow ────────────────────────────────────────────────────────────────
@@ -278,7 +559,13 @@ export function offeredProviders(): Record<ProviderName, boolean> {
 }
 
 /** Sends the browser to the provider; the page to come back to travels in the log-in cookie. */
-export async function startProviderLogin(provider: ProviderName, request: Request, redirectTo: string | null): Promise<Response> {
+export async function startProviderLogin(
+  provider: ProviderName,
+  request: Request,
+  redirectTo: string | null,
+  /** The account an invitation created in this browser just now: a Vipps identity may be bound to it (ADR 0004). */
+  invitedUserId: number | null = null,
+): Promise<Response> {
   const strategy = strategyFor(provider, request);
   if (!strategy) {
     // A log-in page from before the provider was switched off: back to it, saying so.
@@ -287,7 +574,10 @@ export async function startProviderLogin(provider: ProviderName, request: Reques
     const back = target ? `/?redirectTo=${encodeURIComponent(target)}` : "/";
     return redirectWithFlash(back, { type: "error", key });
   }
-  const loginCookie = await appCookies().login.serialize({ redirectTo: safeRedirect(redirectTo, "") });
+  const loginCookie = await appCookies().login.serialize({
+    redirectTo: safeRedirect(redirectTo, ""),
+    ...(provider === "vipps" && invitedUserId !== null ? { invitedUserId } : {}),
+  });
   try {
     await strategy.authenticate(new Request(new URL(`/${provider}-start`, request.url), { headers: request.headers }));
   } catch (thrown) {
@@ -341,7 +631,11 @@ const REFUSED_AT_PROVIDER = new Set([
  * API, for a first-time student) cannot be reached or says it is unavailable.
  */
 export function failureStatus(error: OidcError | ProviderLoginRefused): number {
-  if (error instanceof ProviderLoginRefused) return error.reason === "memberships_unavailable" ? 503 : 403;
+  if (error instanceof ProviderLoginRefused) {
+    if (error.reason === "memberships_unavailable" || error.reason === "code_not_sent") return 503;
+    if (error.reason === "code_rate_limited") return 429;
+    return 403;
+  }
   switch (error.reason) {
     case "provider_error": {
       const code = error.providerCode ?? "";
@@ -381,12 +675,14 @@ export interface ProviderFailure {
   cookies: string[];
 }
 
-async function redirectToOf(request: Request): Promise<string | null> {
+async function loginCookieOf(request: Request): Promise<{ redirectTo: string | null; invitedUserId: number | null }> {
   const value = (await appCookies().login.parse(request.headers.get("cookie"))) as unknown;
-  if (value && typeof value === "object" && "redirectTo" in value && typeof value.redirectTo === "string") {
-    return value.redirectTo || null;
-  }
-  return null;
+  if (!value || typeof value !== "object") return { redirectTo: null, invitedUserId: null };
+  const { redirectTo, invitedUserId } = value as Record<string, unknown>;
+  return {
+    redirectTo: typeof redirectTo === "string" && redirectTo ? redirectTo : null,
+    invitedUserId: typeof invitedUserId === "number" ? invitedUserId : null,
+  };
 }
 
 /**
@@ -399,8 +695,9 @@ export async function finishProviderLogin(
   provider: ProviderName,
   request: Request,
   ip: string,
+  wording: MailWording,
 ): Promise<Response | ProviderFailure> {
-  const redirectTo = await redirectToOf(request);
+  const { redirectTo, invitedUserId } = await loginCookieOf(request);
   const strategy = strategyFor(provider, request);
   if (!strategy) {
     return {
@@ -416,9 +713,20 @@ export async function finishProviderLogin(
   const cookies = clearStateCookies(request, stateCookie(provider));
   try {
     const identity = await strategy.callback(request);
-    const { user, details } =
-      provider === "feide" ? await feideLogin(db, strategy.config, identity) : await vippsLogin(db, identity);
-    const response = await completeLogin(db, { user, request, ip, method: provider, redirectTo, details });
+    let login: { user: LoginUser; details: Record<string, unknown> };
+    if (provider === "feide") {
+      login = await feideLogin(db, strategy.config, identity);
+    } else {
+      const { profile, match } = await vippsLogin(db, identity, invitedUserId);
+      if (match.kind === "prove") {
+        const asked = await askForLinkCode(db, { userId: match.userId, profile, redirectTo, ip, wording });
+        if (asked instanceof ProviderLoginRefused) throw asked;
+        for (const cookie of cookies) asked.headers.append("Set-Cookie", cookie);
+        return asked;
+      }
+      login = { user: match.user, details: { sub: profile.sub, phone: profile.phone, email: profile.email, linked: match.linked } };
+    }
+    const response = await completeLogin(db, { user: login.user, request, ip, method: provider, redirectTo, details: login.details });
     for (const cookie of cookies) response.headers.append("Set-Cookie", cookie);
     return response;
   } catch (error) {
@@ -426,6 +734,8 @@ export async function finishProviderLogin(
     const reason = error.reason;
     await audit(db, {
       action: "login.failed",
+      // A clash names the account that holds the number, for the admin to look into.
+      subjectUserId: error instanceof VippsNumberTaken && error.holderUserId ? error.holderUserId : null,
       ip,
       details: {
         method: provider,
