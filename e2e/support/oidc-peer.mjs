@@ -8,9 +8,14 @@
 // The log-in page: type a username from the tables below (any other name gets a fallback account),
 // or `error:<code>` to send the browser back to the app with that error.
 import { courseGroup, orgGroup as institutionGroup, startOidcPeer as startPeer } from "../../scripts/oidc-peer.mjs";
+import { semesterOf } from "../../scripts/demo-providers.mjs";
 
-const SEMESTER_START = "2026-08-01T00:00:00Z";
-const SEMESTER_END = "2027-01-31T22:59:59Z";
+// The memberships run through the semester the demo is seeded in (today's) and a month after it, as
+// FS writes them; the earlier class's through the semester before, which is over.
+const now = semesterOf(new Date());
+const before = semesterOf(new Date(Date.parse(`${now.start}T12:00:00Z`) - 86_400_000));
+const SEMESTER_START = `${now.start}T00:00:00Z`;
+const SEMESTER_END = new Date(Date.parse(`${now.end}T22:59:59Z`) + 31 * 86_400_000).toISOString().replace(".000Z", "Z");
 const ORG = "fjordbyen.no";
 
 const SUBJECT_NAMES = {
@@ -68,7 +73,7 @@ export const DEFAULT_FEIDE_ACCOUNTS = Object.freeze({
   student16: feideStudent("16", "Henrik Johannessen", [emne("SYK2002"), orgGroup()]),
   student25: feideStudent("25", "Amalie Vik", [
     emne("SYK2002"),
-    emne("SYK1002", { active: false, notBefore: "2026-01-01T00:00:00Z", notAfter: "2026-06-30T21:59:59Z" }),
+    emne("SYK1002", { active: false, notBefore: `${before.start}T00:00:00Z`, notAfter: `${before.end}T21:59:59Z` }),
   ]),
   "ny.student": feidePerson("ny.student", "feide-ny-student", "Nina Ny", "ny.student@example.org", [emne("SYK2002")]),
   "ny.student2": feidePerson("ny.student2", "feide-ny-student2", "Nils Ny", "ny.student2@example.org", [
@@ -100,6 +105,8 @@ export const DEFAULT_VIPPS_ACCOUNTS = Object.freeze({
   // stranger's who holds the same number (the typo case, or a number passed on).
   veileder2: vippsPerson("veileder2", "Ole Kristiansen", "4792345678", "ole.privat@example.net"),
   fremmed: vippsPerson("fremmed", "Frida Fremmed", "4792345678", "frida.fremmed@example.net"),
+  // A supervisor new to Praksis who accepts an invitation and logs in with Vipps right away.
+  invitert: vippsPerson("invitert", "Ivar Invitert", "4745454545", "ivar.privat@example.net"),
   "veileder4-unverified": vippsPerson("veileder4-unverified", "Jonas Uverifisert", "4700000000", "veileder4@example.org", false),
   ukjent: vippsPerson("ukjent", "Ukjent Person", "4711111111", "ukjent@example.net"),
   student13: vippsPerson("student13", "Student Tretten", "4722222222", "student13@example.org"),

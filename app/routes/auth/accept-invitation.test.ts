@@ -69,6 +69,8 @@ describe("opening the link", () => {
       landing: "/supervisor",
       email: "ny.veileder@example.org",
       isNew: true,
+      // Vipps is not set up in this file's app, so the page does not offer it.
+      vipps: false,
       studentName: (await db().select().from(users).where(eq(users.email, "student10@example.org")))[0].displayName,
       subject: "SYK2001 Praksis i sykehjem",
     });

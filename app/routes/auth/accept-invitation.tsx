@@ -3,10 +3,17 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
-import { Button, ErrorSummary, PageHeading, TextField } from "~/components/ui";
+import { Button, ButtonGroup, ErrorSummary, PageHeading, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
-import { completeLogin, logout, normaliseEmail, currentSession } from "~/services/identity/index.server";
+import {
+  completeLogin,
+  currentSession,
+  logout,
+  normaliseEmail,
+  offeredProviders,
+  startProviderLogin,
+} from "~/services/identity/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { flashHeader, redirectWithFlash } from "~/services/platform/flash.server";
 import { acceptInvitation, lookUpInvitation } from "~/services/placements/index.server";
@@ -51,6 +58,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     landing,
     email: lookup.email,
     isNew: lookup.account === "new",
+    // Offered to a new supervisor only: the link may bind Vipps to the account it creates, never to one that exists.
+    vipps: lookup.account === "new" && offeredProviders().vipps,
     studentName: lookup.studentName,
     subject: `${lookup.subjectCode} ${lookup.subjectName}`,
   };
@@ -69,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const clear = await logout(db, { sessionId: session.id, userId: session.user.id, ip });
     return redirect(self, { status: 303, headers: { "Set-Cookie": clear } });
   }
-  if (intent !== "accept") throw new Response("Bad Request", { status: 400 });
+  if (intent !== "accept" && intent !== "accept-vipps") throw new Response("Bad Request", { status: 400 });
 
   // A link that cannot be used (any more) is shown as the page for it, which moves on after 7 seconds.
   const lookup = await lookUpInvitation(db, secret);
@@ -102,6 +111,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const welcome = { type: "success" as const, key: "student:accept.acceptedFlash", values: { student: lookup.studentName } };
   // Only an account this very link created is logged in by it; anyone else logs in as they always do.
   if (outcome.createdUser) {
+    // The link proved the address and made this account just now: the Vipps log-in that follows in
+    // this browser is bound to it (the proof travels in the signed log-in cookie).
+    if (intent === "accept-vipps" && offeredProviders().vipps) {
+      return startProviderLogin("vipps", request, landing, outcome.user.id);
+    }
     const response = await completeLogin(db, { user: outcome.user, request, ip, method: "invitation", redirectTo: landing });
     response.headers.append("Set-Cookie", await flashHeader(welcome));
     return response;
@@ -178,13 +192,20 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
       <p>{t("accept.intro", { student: loaderData.studentName, subject: loaderData.subject })}</p>
       <p>{isNew ? t("accept.introNew") : t("accept.introExisting", { email: loaderData.email })}</p>
       <Form method="post" {...getFormProps(form)} noValidate>
-        <input type="hidden" name="intent" value="accept" />
         <input type="hidden" name="verificationGuid" value={loaderData.secret} />
         <input type="hidden" name="redirect_uri" value={loaderData.landing} />
         {isNew ? <NewSupervisorFields email={loaderData.email} fields={fields} /> : null}
-        <Button id="accept-submit" disabled={navigation.state === "submitting"}>
-          {isNew ? t("accept.submit") : t("accept.submitExisting")}
-        </Button>
+        {loaderData.vipps ? <p>{t("accept.vippsHint")}</p> : null}
+        <ButtonGroup>
+          <Button id="accept-submit" name="intent" value="accept" disabled={navigation.state === "submitting"}>
+            {isNew ? t("accept.submit") : t("accept.submitExisting")}
+          </Button>
+          {loaderData.vipps ? (
+            <Button variant="secondary" name="intent" value="accept-vipps" disabled={navigation.state === "submitting"}>
+              {t("accept.submitVipps")}
+            </Button>
+          ) : null}
+        </ButtonGroup>
       </Form>
     </div>
   );

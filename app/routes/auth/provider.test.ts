@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { auditEvents, userAffiliations, users } from "~/services/platform/db/schema";
+import { auditEvents, studentExtraSupervisors, studentReferences, userAffiliations, users } from "~/services/platform/db/schema";
+import { createInvitation, currentReferenceOf } from "~/services/placements/index.server";
+import { osloDate } from "~/services/platform/semesters";
 import { resetEnvForTests } from "~/services/platform/env.server";
 import { ROLE } from "~/services/identity";
 import { matchingClasses } from "~/services/identity/index.server";
@@ -12,6 +14,7 @@ import * as fs from "../debug/fs";
 import * as home from "./home";
 import * as callback from "./provider-callback";
 import * as start from "./provider-start";
+import * as acceptPage from "./accept-invitation";
 import * as confirm from "./vipps-confirm";
 import en from "~/locales/en/auth.json";
 import nb from "~/locales/nb/auth.json";
@@ -327,6 +330,60 @@ describe("Vipps", () => {
     const lines = spies.flatMap((spy) => spy.mock.calls.map((call) => call.join(" "))).join("\n");
     for (const spy of spies) spy.mockRestore();
     expect(lines).not.toMatch(/4792345678|92345678|veileder2@|fremmed@|Kristiansen|Fremmed/);
+  });
+
+  test("the invitation that creates the account binds the Vipps log-in that follows it in the same browser", async () => {
+    const studentUserId = await userIdOf(db(), "student16@example.org");
+    const reference = (await currentReferenceOf(db(), studentUserId, osloDate(new Date())))!;
+    await db().update(studentReferences).set({ advisorUserId: null }).where(eq(studentReferences.id, reference.referenceId));
+    await db().delete(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, reference.referenceId));
+    const invited = await createInvitation(db(), { referenceId: reference.referenceId, studentUserId, email: "ivar@example.org", origin: "http://localhost" });
+    if (!invited.ok) throw new Error(invited.error);
+    const [mail] = await mailsTo("ivar@example.org");
+    const secret = new URL(/http:\/\/\S+/.exec(mail.text)![0]).searchParams.get("verificationGuid")!;
+    const path = `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: "/supervisor" })}`;
+    const opened = (await (await callLoader(acceptPage, getPage(path))).json()) as { isNew: boolean; vipps: boolean };
+    expect(opened).toMatchObject({ isNew: true, vipps: true });
+
+    // A number typed with a slip: the invitation, not the number, is the proof.
+    const jar = new CookieJar();
+    const fields = { intent: "accept-vipps", verificationGuid: secret, redirect_uri: "/supervisor", fullName: "Ivar Invitert", phone: "45 45 45 44" };
+    const accepted = jar.take(await callAction(acceptPage, postForm(path, fields)));
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get("location")).toMatch(new RegExp(`^${peers.vipps.issuer}/oauth2/auth`));
+    expect(sessionSet(accepted)).toBe(false);
+    const response = await finish(jar, await logInAtProvider(accepted.headers.get("location")!, "invitert"));
+    expect(sessionSet(response)).toBe(true);
+    expect(response.headers.get("location")).toBe("/supervisor");
+    const ivar = await userIdOf(db(), "ivar@example.org");
+    expect(await lastAudit("login")).toMatchObject({ actorUserId: ivar, details: { method: "vipps", linked: "invitation" } });
+    const [row] = await db().select().from(users).where(eq(users.id, ivar));
+    expect(row).toMatchObject({ vippsSub: "vipps-invitert", verifiedPhone: "4745454545", phoneNumber: "+4745454544" });
+  });
+
+  test("an invitation to an existing account does not bind Vipps: a link can be forwarded", async () => {
+    const studentUserId = await userIdOf(db(), "student15@example.org");
+    const reference = (await currentReferenceOf(db(), studentUserId, osloDate(new Date())))!;
+    await db().update(studentReferences).set({ advisorUserId: null }).where(eq(studentReferences.id, reference.referenceId));
+    await db().delete(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, reference.referenceId));
+    // Sent to Jonas Eriksen's address; opened by whoever the mail was forwarded to.
+    const invited = await createInvitation(db(), { referenceId: reference.referenceId, studentUserId, email: "veileder4@example.org", origin: "http://localhost" });
+    if (!invited.ok) throw new Error(invited.error);
+    const [mail] = await mailsTo("veileder4@example.org");
+    const secret = new URL(/http:\/\/\S+/.exec(mail.text)![0]).searchParams.get("verificationGuid")!;
+    const path = `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: "/supervisor" })}`;
+    expect(await (await callLoader(acceptPage, getPage(path))).json()).toMatchObject({ isNew: false, vipps: false });
+    const jar = new CookieJar();
+    const accepted = jar.take(await callAction(acceptPage, postForm(path, { intent: "accept-vipps", verificationGuid: secret, redirect_uri: "/supervisor" })));
+    expect(accepted.status).toBe(303);
+    expect(accepted.headers.get("location")).toBe(`/?${new URLSearchParams({ redirectTo: "/supervisor" })}`);
+    // The one who opened it logs in with Vipps in that browser with the number typed on Jonas's account: asked for his code.
+    const jonas = await userIdOf(db(), "veileder4@example.org");
+    await db().update(users).set({ phoneNumber: "+4711111111", vippsSub: null, verifiedPhone: null }).where(eq(users.id, jonas));
+    const { authorizationUrl } = await begin("vipps", jar);
+    const response = await finish(jar, await logInAtProvider(authorizationUrl, "ukjent"));
+    expect(response.headers.get("location")).toBe("/vipps-confirm");
+    expect(sessionSet(response)).toBe(false);
   });
 
   test("a student cannot log in with Vipps", async () => {
