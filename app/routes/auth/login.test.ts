@@ -3,10 +3,13 @@ import resources from "~/locales";
 import { resetEnvForTests } from "~/services/platform/env.server";
 import { appCookies } from "~/services/platform/request.server";
 import { clearOutbox, codeIn, mailsTo, silenceMailLog, startTestApp, stopTestApp } from "~/test/app";
+import { CookieJar } from "~/test/cookie-jar";
 import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";
 import { closedPortUrl, startSilentServer, startSmtpPeer } from "~/test/smtp";
+import { errorMessage } from "~/components/form-errors";
 import * as login from "./login";
+import * as otp from "./otp";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 
@@ -225,5 +228,70 @@ describe("when the code cannot be mailed", () => {
     } finally {
       await peer.close();
     }
+  });
+});
+
+describe("an address whose codes are paused after wrong codes", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Ten wrong codes for an address, each from a client address of its own, asking for codes as a guesser would. */
+  async function tenWrongCodes(email: string, net: string): Promise<Response> {
+    let jar = new CookieJar();
+    let last: Response | undefined;
+    for (let i = 0; i < 10; i++) {
+      // A second between steps, so the outbox (named by the time) keeps the mails in order.
+      vi.setSystemTime(Date.now() + 1000);
+      if (i % 5 === 0) {
+        jar = new CookieJar();
+        const asked = jar.take(await callAction(login, postForm("/login", { email }, { ip: `${net}.${100 + i}` })));
+        expect(asked.headers.get("Location")).toBe("/otp");
+      }
+      const [mail] = await mailsTo(email);
+      const code = mail && /\b\d{6}\b/.test(mail.text) ? codeIn(mail) : "";
+      last = await callAction(otp, postForm("/otp", { code: code === "000000" ? "000001" : "000000" }, { cookie: jar.header(), ip: `${net}.${i + 1}` }));
+    }
+    return last!;
+  }
+
+  test("the code page and the log-in page answer a known and an unknown address alike", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-03-02T10:05:00Z") });
+    const paused = errorMessage("auth:errors.codesPaused", { until: "2.3.2026 kl. 12:00" });
+    const answers = [];
+    for (const [email, net] of [["student13@example.org", "203.0.113"], ["ingen.pause@example.org", "198.51.100"]] as const) {
+      // Each address from the same instant, so the answers can be compared to the second.
+      vi.setSystemTime(new Date("2026-03-02T10:05:00Z"));
+      const tenth = await tenWrongCodes(email, net);
+      const asked = await callAction(login, postForm("/login", { email }, { ip: `${net}.200` }));
+      // (A redirect, as before the pause, has no body.)
+      const askedBody = asked.status === 303 ? { error: null } : await asked.json();
+      if (asked.status !== 303) expect(askedBody.initialValue.email).toBe(email);
+      answers.push({
+        tenth: { status: tenth.status, retryAfter: tenth.headers.get("Retry-After"), errors: (await tenth.json()).error },
+        asked: {
+          status: asked.status,
+          retryAfter: asked.headers.get("Retry-After"),
+          pending: setCookieFor(asked, "praksis_login"),
+          errors: askedBody.error,
+        },
+      });
+    }
+    expect(answers[0]).toEqual({
+      tenth: { status: 429, retryAfter: String(55 * 60 - 10), errors: { "": [paused] } },
+      asked: { status: 429, retryAfter: String(55 * 60 - 10), pending: undefined, errors: { "": [paused] } },
+    });
+    expect(answers[1]).toEqual(answers[0]);
+  });
+
+  test("the message follows the page's language", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-07-01T08:05:00Z") });
+    await tenWrongCodes("ingen.engelsk@example.org", "192.0.2");
+    const response = await callAction(
+      login,
+      postForm("/login", { email: "ingen.engelsk@example.org" }, { ip: "192.0.2.200", headers: { "Accept-Language": "en" } }),
+    );
+    expect(response.status).toBe(429);
+    expect((await response.json()).error[""]).toEqual([errorMessage("auth:errors.codesPaused", { until: "1 Jul 2026 at 11:00" })]);
   });
 });

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
-import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { requestLoginCode, currentSession, homeOf } from "~/services/identity/index.server";
 import { getDb } from "~/services/platform/db/index.server";
@@ -12,6 +12,7 @@ import { appName, currentInstitution } from "~/services/platform/institution.ser
 import { appCookies, clientAddress, readFormData } from "~/services/platform/request.server";
 import { isSimpleLogin, safeRedirect } from "~/services/identity";
 import { EMAIL_MAX } from "~/services/platform/field-limits";
+import { formatDayTime } from "~/services/platform/semesters";
 import { schema } from "./login.schema";
 import type { Route } from "./+types/login";
 
@@ -42,8 +43,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data(submission.reply({ formErrors: ["auth:errors.mailNotSent"] }), { status: 503, headers: { "Retry-After": "60" } });
   }
   if (!outcome.ok) {
+    // Paused after wrong codes: said alike for every address, with or without a user.
+    const message = outcome.pausedUntil
+      ? errorMessage("auth:errors.codesPaused", { until: formatDayTime(outcome.pausedUntil, language) })
+      : "auth:errors.tooManyRequests";
     return data(
-      submission.reply({ formErrors: ["auth:errors.tooManyRequests"] }),
+      submission.reply({ formErrors: [message] }),
       { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
     );
   }

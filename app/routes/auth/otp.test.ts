@@ -1,5 +1,7 @@
 import { desc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { errorMessage } from "~/components/form-errors";
+import resources from "~/locales";
 import { auditEvents, sessions } from "~/services/platform/db/schema";
 import { sessionIdOf } from "~/services/identity/index.server";
 import { appCookies } from "~/services/platform/request.server";
@@ -227,4 +229,77 @@ test("a code post from another site is refused with 403", async () => {
   expect(response.status).toBe(403);
   expect(setCookieFor(response, "praksis_session")).toBeUndefined();
   expect((await enterCode(jar, code)).headers.get("Location")).toBe("/student");
+});
+
+describe("the pause after ten wrong codes for an address", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function pauseMails(email: string) {
+    const subject = resources.nb.auth.mail.paused.subject.replace("{{appName}}", "Praksis Fjordbyen");
+    return (await mailsTo(email)).filter((m) => m.subject === subject);
+  }
+
+  test("ten wrong codes from ten client addresses: the right code is refused, the pages say until when, one mail, and after the hour it works", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-03-02T10:05:00Z") });
+    const email = "student13@example.org";
+    const paused = errorMessage("auth:errors.codesPaused", { until: "2.3.2026 kl. 12:00" });
+    // A second between steps, so the outbox (named by the time) keeps the mails in order.
+    const tick = () => vi.setSystemTime(Date.now() + 1000);
+    const secondsLeft = () => String(Math.ceil((Date.parse("2026-03-02T11:00:00Z") - Date.now()) / 1000));
+    let pending = await requestCode(email);
+    const statuses: number[] = [];
+    for (let i = 1; i <= 10; i++) {
+      tick();
+      // A guesser asks for a new code when one is used up, and for one more before the tenth try.
+      if (i === 6 || i === 10) pending = await requestCode(email);
+      tick();
+      const response = await callAction(
+        otp,
+        postForm("/otp", { code: wrongCodeFor(pending.code) }, { cookie: pending.jar.header(), ip: `203.0.113.${i}` }),
+      );
+      statuses.push(response.status);
+    }
+    tick();
+    const right = await callAction(otp, postForm("/otp", { code: pending.code }, { cookie: pending.jar.header(), ip: "203.0.113.11" }));
+    expect(right.status).toBe(429);
+    expect(setCookieFor(right, "praksis_session")).toBeUndefined();
+    expect(right.headers.get("Retry-After")).toBe(secondsLeft());
+    expect((await right.json()).error[""]).toEqual([paused]);
+    expect(statuses).toEqual([400, 400, 400, 400, 429, 400, 400, 400, 400, 429]);
+
+    // No new code: the log-in page says the same, with no pending log-in.
+    tick();
+    const again = await callAction(login, postForm("/login", { email }, { ip: "203.0.113.12" }));
+    expect(again.status).toBe(429);
+    expect(again.headers.get("Retry-After")).toBe(secondsLeft());
+    expect((await again.json()).error[""]).toEqual([paused]);
+    expect(setCookieFor(again, "praksis_login")).toBeUndefined();
+
+    const [failure] = await app.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, "login.failed"))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
+    expect(failure.details).toMatchObject({ method: "email-code", reason: "paused" });
+    const [pause] = await app.database.db.select().from(auditEvents).where(eq(auditEvents.action, "login.paused"));
+    expect(pause).toMatchObject({
+      actorUserId: await userIdOf(app.database.db, email),
+      details: { method: "email-code", window: "hour", until: "2026-03-02T11:00:00.000Z" },
+    });
+
+    // The pause mail goes out after the answer: one, and no code in it.
+    for (let i = 0; i < 100 && (await pauseMails(email)).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const mails = await pauseMails(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain("2.3.2026 kl. 12:00");
+    expect(mails[0].text).not.toMatch(/\b\d{6}\b/);
+    expect(await mailsTo(email)).toHaveLength(4); // the three codes and the pause
+
+    vi.setSystemTime(new Date("2026-03-02T11:00:00Z"));
+    const fresh = await requestCode(email);
+    expect((await enterCode(fresh.jar, fresh.code)).headers.get("Location")).toBe("/student");
+  });
 });

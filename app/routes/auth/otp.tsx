@@ -2,11 +2,13 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
 import { completeLogin, createAuthenticator, LoginError, currentSession, homeOf } from "~/services/identity/index.server";
 import { getDb } from "~/services/platform/db/index.server";
+import { getLanguage } from "~/services/platform/i18n.server";
+import { formatDayTime } from "~/services/platform/semesters";
 import { appCookies, clientAddress, readFormData } from "~/services/platform/request.server";
 import { isSimpleLogin } from "~/services/identity";
 import { schema } from "./otp.schema";
@@ -38,10 +40,11 @@ const messages: Record<LoginError["reason"], string> = {
   expired: "auth:errors.codeExpired",
   too_many_attempts: "auth:errors.tooManyAttempts",
   rate_limited: "auth:errors.tooManyRequests",
+  paused: "auth:errors.codesPaused",
   no_access: "auth:errors.noAccess",
 };
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const pending = await pendingLogin(request);
   if (!pending) return redirect(isSimpleLogin(request.url) ? "/login-simple" : "/login", 303);
   const formData = await readFormData(request.clone());
@@ -64,6 +67,15 @@ export async function action({ request }: Route.ActionArgs) {
     });
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
+    if (error.reason === "paused" && error.pausedUntil) {
+      // The same words for every address, with or without a user: wrong codes paused it, until then.
+      const until = formatDayTime(error.pausedUntil, getLanguage(context));
+      const retryAfter = Math.max(1, Math.ceil((error.pausedUntil.getTime() - Date.now()) / 1000));
+      return data(submission.reply({ formErrors: [errorMessage(messages.paused, { until })] }), {
+        status: error.status,
+        headers: { "Retry-After": String(retryAfter) },
+      });
+    }
     return data(submission.reply({ formErrors: [messages[error.reason]] }), { status: error.status });
   }
 }

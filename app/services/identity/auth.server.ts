@@ -46,7 +46,8 @@ export function mayUseEmailCode(roles: readonly RoleId[], allowed: readonly stri
 
 export type CodeRequestOutcome =
   | { ok: true }
-  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number }
+  // With `pausedUntil` when wrong codes have paused codes for the address (whether or not it has a user).
+  | { ok: false; reason: "rate_limited"; retryAfterSeconds: number; pausedUntil?: Date }
   // The mail server refused, timed out or could not be reached (logged by the mail service).
   | { ok: false; reason: "mail_not_sent" };
 
@@ -108,9 +109,11 @@ export async function requestLoginCode(
 
 export class LoginError extends Error {
   constructor(
-    readonly reason: "rate_limited" | "expired" | "too_many_attempts" | "wrong_code" | "no_access",
+    readonly reason: "rate_limited" | "paused" | "expired" | "too_many_attempts" | "wrong_code" | "no_access",
     readonly status: number,
     readonly attemptsLeft?: number,
+    /** For "paused": when codes for the address work again. */
+    readonly pausedUntil?: Date,
   ) {
     super(reason);
   }
@@ -153,6 +156,7 @@ export class EmailCodeStrategy extends Strategy<LoginUser, { user: LoginUser }> 
   private async verifyCode(db: Db, email: string, code: string, ip: string): Promise<LoginUser> {
     const result = await verifyCode(db, { email, code, ip, secret: appSecret(), limits: otpLimits(env()) });
     if (!result.ok) {
+      if (result.reason === "rate_limited" && result.pausedUntil) throw new LoginError("paused", 429, undefined, result.pausedUntil);
       if (result.reason === "rate_limited") throw new LoginError("rate_limited", 429);
       if (result.reason === "too_many_attempts") throw new LoginError("too_many_attempts", 429);
       if (result.reason === "wrong_code") throw new LoginError("wrong_code", 400, result.attemptsLeft);
