@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, eq, sql, type Logger } from "drizzle-orm";
+import { and, desc, eq, sql, type Logger } from "drizzle-orm";
 import { vi } from "vitest";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { openTestDatabase } from "~/test/db";
@@ -14,7 +14,6 @@ import { acceptPrivacyPolicy, createSession, sessionIdOf, setActiveRole } from "
 import { currentInstitution } from "~/services/platform/institution.server";
 import type { RoleId } from "~/services/identity";
 import { classes, periods, subjects, users } from "~/services/platform/db/schema";
-import { calendar } from "~/test/calendar";
 
 /**
  * Points the app at a fresh temporary directory (secret, outbox) and a seeded database of its own on
@@ -63,16 +62,18 @@ export function clearOutbox(): void {
 }
 
 /**
- * The id of a demo class by its subject: in the demo's current semester unless another is named,
- * or in any semester (`null`) for a subject the demo has one class of.
+ * The id of a demo class by its subject: in the named semester, or else in the latest semester that has
+ * one (the demo's current semester, whatever day the demo was seeded on).
  */
-export async function classIdOf(db: Db, subjectCode: string, periodName: string | null = calendar.current.name): Promise<number> {
+export async function classIdOf(db: Db, subjectCode: string, periodName?: string | null): Promise<number> {
   const [row] = await db
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), periodName === null ? undefined : eq(periods.name, periodName)));
+    .where(and(eq(subjects.subjectCode, subjectCode), periodName == null ? undefined : eq(periods.name, periodName)))
+    .orderBy(desc(periods.startDate))
+    .limit(1);
   if (!row) throw new Error(`no class ${subjectCode} in ${periodName ?? "any semester"}`);
   return row.id;
 }

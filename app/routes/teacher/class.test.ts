@@ -39,9 +39,9 @@ beforeAll(async () => {
   laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
   student = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
   supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
-  syk2001 = await classIdOf(db(), "SYK2001", null);
-  syk2002 = await classIdOf(db(), "SYK2002", null);
-  syk1002 = await classIdOf(db(), "SYK1002", null);
+  syk2001 = await classIdOf(db(), "SYK2001");
+  syk2002 = await classIdOf(db(), "SYK2002");
+  syk1002 = await classIdOf(db(), "SYK1002");
 });
 
 afterAll(async () => {

@@ -32,9 +32,9 @@ async function teacherOf(classId: number, studentEmail: string): Promise<number 
 beforeAll(async () => {
   database = await openTestDatabase();
   await seedDemo(db(), new Date("2026-11-22T12:00:00Z"));
-  syk2001 = await classIdOf(db(), "SYK2001", null);
-  syk2002 = await classIdOf(db(), "SYK2002", null);
-  syk1002 = await classIdOf(db(), "SYK1002", null);
+  syk2001 = await classIdOf(db(), "SYK2001");
+  syk2002 = await classIdOf(db(), "SYK2002");
+  syk1002 = await classIdOf(db(), "SYK1002");
 });
 afterAll(() => database.close());
 
