@@ -1,4 +1,5 @@
-import { checkPage, expect, logIn, readCode, readMail, requestCode, test } from "./support/fixtures";
+import type { Page } from "@playwright/test";
+import { checkPage, expect, logIn, logInWithProvider, readCode, readMail, requestCode, signInAtProvider, test } from "./support/fixtures";
 
 test("the main log-in page offers the e-mail code", async ({ page }, testInfo) => {
   await page.goto("/");
@@ -161,4 +162,57 @@ test("a deactivated user gets no code but a mail that says why", async ({ page }
   const raw = await readMail(testInfo.project.use.baseURL, email, since);
   expect(raw).toMatch(/deaktivert/);
   expect(raw).not.toMatch(/^Subject: \d{6}/m);
+});
+
+/** The code of the newest mail that asks to link Vipps to the account (its subject is encoded: read the body). */
+async function linkCode(baseURL: string | undefined, email: string, since: number): Promise<string> {
+  const raw = await readMail(baseURL, email, since, /Vipps/);
+  return /^(\d{6})\r?$/m.exec(raw.replace(/=\r?\n/g, ""))![1];
+}
+
+/** Leaves the session and the providers' cookies behind (they share the host), as a new browser would. */
+const freshBrowser = (page: Page) => page.context().clearCookies();
+
+// Here, after the loop above, because Ole Kristiansen (veileder2) has had his first log-in there, and
+// no other file sends him codes (a new code voids the one another test is typing).
+test("Vipps with a number only typed on an account: the account's e-mail code binds Vipps once; the number at another Vipps is then refused", async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  const baseURL = testInfo.project.use.baseURL;
+  // Frida's Vipps number is the one typed on Ole's account: she is asked for his code, which she does not have.
+  let since = Date.now() - 1;
+  await signInAtProvider(page, "Vipps", "fremmed");
+  await expect(page).toHaveURL(/\/vipps-confirm$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Bekreft at brukeren er din" })).toBeVisible();
+  await expect(page.getByText(/veileder2|Kristiansen/)).toHaveCount(0);
+  await checkPage(page, testInfo, "vipps-confirm");
+  const sent = await linkCode(baseURL, "veileder2@example.org", since);
+  await page.getByLabel("Engangskode").fill(sent === "111111" ? "222222" : "111111");
+  await page.getByRole("button", { name: "Bekreft og logg inn" }).click();
+  await expect(page.getByText("Feil kode.", { exact: false }).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/vipps-confirm$/);
+  await checkPage(page, testInfo, "vipps-confirm-wrong-code");
+  await freshBrowser(page);
+
+  // Ole himself: his Vipps gives the same number, and his code binds Vipps to his account.
+  since = Date.now() - 1;
+  await signInAtProvider(page, "Vipps", "veileder2");
+  await expect(page).toHaveURL(/\/vipps-confirm$/);
+  await page.getByLabel("Engangskode").fill(await linkCode(baseURL, "veileder2@example.org", since));
+  await page.getByRole("button", { name: "Bekreft og logg inn" }).click();
+  await page.waitForURL((url) => url.pathname !== "/vipps-confirm");
+  if (new URL(page.url()).pathname === "/privacy-consent") await page.getByRole("button", { name: "Jeg godtar" }).click();
+  await expect(page).toHaveURL(/\/supervisor$/);
+  await expect(page.getByText("Ole Kristiansen").first()).toBeVisible();
+  await freshBrowser(page);
+
+  // The next time he goes straight in.
+  await logInWithProvider(page, "Vipps", "veileder2");
+  await expect(page).toHaveURL(/\/supervisor$/);
+  await freshBrowser(page);
+
+  // Frida again: the number is now Ole's verified number, so hers is refused.
+  await signInAtProvider(page, "Vipps", "fremmed");
+  await expect(page).toHaveURL(/\/vipps-success\?/);
+  await expect(page.getByText("Telefonnummeret ditt i Vipps er allerede bekreftet for en annen bruker i Praksis", { exact: false })).toBeVisible();
+  await checkPage(page, testInfo, "vipps-phone-taken");
 });
