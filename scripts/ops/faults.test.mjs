@@ -7,12 +7,16 @@
 //     line, no crash; the same process serves again when the database is back; an app process that
 //     ends while the database is down is started again (with a growing pause) until it can start;
 //  3. two clustered app instances (each with two app processes) on one PostgreSQL: sessions, e-mail
-//     codes and rate limits work across them.
+//     codes and rate limits work across them;
+//  4. a browser (chromium, JavaScript on) autosaving while PostgreSQL is down for 20 s: every answer
+//     typed is stored once it is back, also those of a tab closed during the outage and opened again.
 // Run: node --test scripts/ops/faults.test.mjs (needs build/).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { after, describe, test } from "node:test";
+import { chromium } from "@playwright/test";
+import pg from "pg";
 import { cookieHeader, embeddedPostgresPid, ensureBuild, freePort, logIn, Outbox, sleep, startApp, startPostgres, tempDir } from "./support.mjs";
 
 ensureBuild();
@@ -407,6 +411,90 @@ describe("faults", { concurrency: true }, () => {
       }
       assert.deepEqual(statuses, [303, 303, 303, 429]);
       console.log("[faults] two instances: code from A accepted on B (and B→A), sessions shared, log-out shared, code limit counted across both");
+    });
+  });
+
+  describe("a browser autosaving through a database outage", () => {
+    test("answers typed while PostgreSQL is down for 20 s are all stored once it is back; a tab closed meanwhile sends its own when opened again", async () => {
+      const postgres = await cluster();
+      const server = await app({ port: await freePort(), dir: scratch(), databaseUrl: postgres.url, env: { SEED_DEMO: "true" } });
+      const { base } = server;
+      const [stays, closes] = await logInStudents(server, new Outbox(server.outboxDir));
+      assert.ok(stays && closes, "two students with an open form");
+      // As playwright.config.ts launches it.
+      const browser = await chromium.launch({
+        executablePath: "/usr/bin/chromium",
+        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      });
+      cleanups.push(() => browser.close());
+      /** A browser of the student's own (their session cookie), on their form page once its script runs. */
+      const open = async (context, student) => {
+        const page = await context.newPage();
+        for (let i = 0; ; i++) {
+          const response = await page.goto(base + decode(student.page.path));
+          if (response?.status() === 200) break;
+          // The first requests after the database is back may still be answered 503.
+          if (i > 50) assert.fail(`the form page: ${response?.status()}`);
+          await sleep(200);
+        }
+        await page.locator(".answer-form__status").waitFor({ state: "attached" });
+        return page;
+      };
+      const contextOf = async (student) => {
+        const context = await browser.newContext({ locale: "nb-NO", timezoneId: "Europe/Oslo", serviceWorkers: "block" });
+        const cookies = student.cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: base }));
+        await context.addCookies(cookies);
+        return context;
+      };
+      const typed = (student, tag) => new Map([...student.page.answers.keys()].slice(0, 2).map((id) => [id, `${tag} under brudd ${id}`]));
+      const toStay = typed(stays, "åpen");
+      const toClose = typed(closes, "lukket");
+      const stayContext = await contextOf(stays);
+      const closeContext = await contextOf(closes);
+      const [stayPage, closePage] = await Promise.all([open(stayContext, stays), open(closeContext, closes)]);
+      const kept = (page) => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length);
+
+      await postgres.stop();
+      const downAt = Date.now();
+      for (const [page, answers] of [[stayPage, toStay], [closePage, toClose]]) {
+        for (const [id, text] of answers) await page.locator(`textarea[name="a:${id}"]`).fill(text);
+      }
+      // The autosave (3 s after the last change) has tried and been answered 503.
+      await sleep(6_000);
+      const statusDown = await stayPage.locator(".answer-form__status").textContent();
+      const keptDown = await closePage.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length);
+      // Closed while the database is down; leaving tries to send once more, in vain.
+      await closePage.close({ runBeforeUnload: true });
+      await sleep(Math.max(0, 20_000 - (Date.now() - downAt)));
+      await postgres.start();
+      const backAt = Date.now();
+
+      // Opened again: what was kept comes back into the fields and is sent.
+      const again = await open(closeContext, closes);
+
+      // In the database: every answer typed during the outage, without anyone touching the pages.
+      const db = new pg.Client({ connectionString: postgres.url });
+      await db.connect();
+      cleanups.push(() => db.end());
+      const wanted = [...toStay.values(), ...toClose.values()];
+      let stored = [];
+      const deadline = Date.now() + 70_000;
+      while (Date.now() < deadline) {
+        stored = (await db.query("select value from answers where value = any($1)", [wanted])).rows.map((row) => row.value);
+        if (stored.length === wanted.length) break;
+        await sleep(250);
+      }
+      assert.deepEqual(stored.sort(), [...wanted].sort(), "every answer typed during the outage is stored once the database is back");
+      const storedAfter = Math.round((Date.now() - backAt) / 1000);
+      for (const [id, text] of toClose) assert.equal(await again.locator(`textarea[name="a:${id}"]`).inputValue(), text, "the closed tab's answer is back on the page");
+      // And said so truthfully meanwhile; nothing is left kept once the server has them.
+      assert.equal(statusDown, "Ikke lagret ennå – tas vare på i denne nettleseren og prøves igjen.");
+      assert.ok(keptDown > 0, "the tab closed during the outage had its answers kept");
+      for (const page of [stayPage, again]) {
+        await page.locator(".answer-form__status", { hasText: /^Lagret kl\./ }).waitFor({ timeout: 10_000 });
+        assert.equal(await kept(page), 0, "nothing kept once stored");
+      }
+      console.log(`[faults] autosave through a 20 s outage: ${wanted.length} answers (one tab closed meanwhile) stored ${storedAfter} s after the database was back`);
     });
   });
 });

@@ -1,4 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { isRouteErrorResponse } from "react-router";
+import { decidePagePost, decideSave, decideSubmit, retryDelay, type PagePostDecision, type PagePostOutcome } from "./autosaveDecision";
 
 /** The state of a page's autosave, shown and announced as "Lagret", "Klarte ikke lagre" and so on. */
 export type AutosaveStatus =
@@ -12,6 +14,12 @@ export type AutosaveStatus =
   | { state: "failed"; status: number | null }
   /** No network: the changes are kept in the browser and sent when it is back (ADR 0011). */
   | { state: "offline" }
+  /**
+   * Not saved, not for good (no answer, a 5xx while the database restarts, 408, 429): tried again
+   * after a growing pause, and at once when the network returns or the page gets the focus.
+   * `kept`: the changes are kept in the browser meanwhile (closing the tab does not lose them).
+   */
+  | { state: "retrying"; kept: boolean }
   /**
    * The session has ended (401 `loggedOut`): nothing was saved. `kept`: the changes are kept in the
    * browser (the page's OfflineKeeper) and sent when the page is opened again after logging in.
@@ -46,16 +54,55 @@ export interface AutosaveAdapter {
 }
 
 /**
- * Keeps what a save could not send for lack of network in the browser (ADR 0011), by the
- * adapter's keys, until it reaches the server.
+ * Keeps in the browser what the server has not said it stored (ADR 0011), by the adapter's keys:
+ * from the change until a 2xx says it is stored, so neither a failed save, a failed page post nor a
+ * tab closed meanwhile loses it.
  */
 export interface OfflineKeeper {
   /** Keeps these keys' content as the page shows it now; false when the browser refuses. */
   keep(form: HTMLFormElement, keys: ReadonlySet<string>): boolean;
-  /** These keys reached the server (or a page post carries them): no longer kept. */
+  /** These keys reached the server (a 2xx said so): no longer kept. */
   forget(keys: string[]): void;
   /** On load: puts what was kept for this page back into its fields; the keys to send. */
-  restore(form: HTMLFormElement): string[];
+  restore(form: HTMLFormElement): string[] | Promise<string[]>;
+}
+
+/**
+ * The page post's outcome, for the page whose autosave is open (one at a time): the route's
+ * clientAction hands it over through `guardPagePost`.
+ */
+let pagePostListener: ((decision: PagePostDecision) => void) | null = null;
+
+/** What a route's clientAction returns for a page post that did not get through: the page stays. */
+export interface PagePostFailed {
+  pagePostFailed: true;
+}
+
+/**
+ * A form page's post with JavaScript (the route's clientAction): what the server did with it is told
+ * to the autosave, which forgets the kept answers only once it is stored. A post that did not get
+ * through (no answer, 5xx, 408, 429) keeps the page and its fields, with a message, instead of the
+ * error page; the answers stay kept and are tried again.
+ */
+export async function guardPagePost<T>(serverAction: () => Promise<T>): Promise<T | PagePostFailed> {
+  let outcome: PagePostOutcome;
+  try {
+    const result = await serverAction();
+    pagePostListener?.(decidePagePost({ kind: "data", status: 200 }));
+    return result;
+  } catch (error) {
+    if (error instanceof Response && error.status >= 300 && error.status < 400) {
+      outcome = { kind: "redirect", location: error.headers.get("Location") ?? "" };
+    } else if (isRouteErrorResponse(error) || error instanceof Response) {
+      outcome = { kind: "error", status: error.status };
+    } else {
+      outcome = { kind: "error", status: null };
+    }
+    const decision = decidePagePost(outcome);
+    pagePostListener?.(decision);
+    if (decision === "kept") return { pagePostFailed: true };
+    throw error;
+  }
 }
 
 /** The log-in page, coming back to this page afterwards (the guards' `redirectTo`). */
@@ -73,7 +120,8 @@ function knownOffline(): boolean {
  * Saves a form's changed fields `delayMs` after the last change, without leaving the page (spec
  * §4, §9: answers and warning drafts, 3 seconds). What is waiting is sent when the person leaves
  * the page or the tab; a page post waits for a save under way, so it starts from what that save
- * stored. A failed save keeps everything in the page and is tried again with the next change.
+ * stored. With a keeper, every change is kept in the browser until a 2xx says it is stored; a save
+ * that is not answered for good (autosaveDecision.ts) is tried again after a growing pause.
  */
 export function useAutosave(
   formRef: RefObject<HTMLFormElement | null>,
@@ -85,6 +133,11 @@ export function useAutosave(
   const inFlight = useRef<Promise<void> | null>(null);
   /** The last save was refused for an ended session: what is left is kept, not posted in vain. */
   const loggedOut = useRef(false);
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** Failed tries in a row, for the growing pause. */
+  const attempts = useRef(0);
+  /** The keys a page post carries, as they were when it went: forgotten once it is stored. */
+  const posted = useRef<Map<string, string> | null>(null);
   const optionsRef = useRef(options);
   useEffect(() => {
     optionsRef.current = options;
@@ -111,35 +164,61 @@ export function useAutosave(
       return;
     }
     const snapshots = new Map([...sent].map((key) => [key, adapter.snapshot(form, key)]));
+    /** Not stored, not for good: kept, and tried again after a pause. */
+    const retryLater = () => {
+      const kept = offline?.keep(form, dirty.current) ?? false;
+      setStatus(knownOffline() && kept ? { state: "offline" } : { state: "retrying", kept });
+      if (retryTimer.current) clearTimeout(retryTimer.current);
+      retryTimer.current = setTimeout(() => {
+        retryTimer.current = null;
+        void save();
+      }, retryDelay(attempts.current++));
+    };
     const run = (async () => {
       setStatus({ state: "saving" });
+      let response: Response;
       try {
-        const response = await fetch(endpoint, {
+        response = await fetch(endpoint, {
           method: "POST",
           body,
           headers: { Accept: "application/json" },
           credentials: "same-origin",
         });
-        // An ended session (401; a redirect to the log-in page from an older server): nothing was saved.
-        // What changed is kept in the browser, to be sent once the person has logged in again.
-        if (response.status === 401 || response.redirected) {
-          loggedOut.current = true;
-          setStatus({ state: "loggedOut", kept: offline?.keep(form, dirty.current) ?? false });
-          return;
-        }
-        loggedOut.current = false;
+      } catch {
+        // The post did not get an answer: the network (or the server) is away.
+        retryLater();
+        return;
+      }
+      const decision = decideSave({ kind: "answered", status: response.status, redirected: response.redirected });
+      if (decision === "loggedOut") {
+        // An ended session: nothing was saved. What changed is kept in the browser, to be sent once
+        // the person has logged in again.
+        loggedOut.current = true;
+        setStatus({ state: "loggedOut", kept: offline?.keep(form, dirty.current) ?? false });
+        return;
+      }
+      loggedOut.current = false;
+      if (decision === "retry") {
+        retryLater();
+        return;
+      }
+      attempts.current = 0;
+      if (retryTimer.current) clearTimeout(retryTimer.current);
+      retryTimer.current = null;
+      try {
         const answer = { ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) };
         const settled = adapter.settle(form, answer);
         for (const key of settled.dropped) dirty.current.delete(key);
         // Changed again while the save was under way: it stays to be saved.
         const saved = settled.stored.filter((key) => snapshots.has(key) && snapshots.get(key) === adapter.snapshot(form, key));
         for (const key of saved) dirty.current.delete(key);
-        offline?.forget([...saved, ...settled.dropped]);
+        // Refused for good (another 4xx: locked, not one's own): nothing to keep for later; the page still shows it.
+        offline?.forget(response.ok ? [...saved, ...settled.dropped] : [...sent, ...settled.dropped]);
         if (saved.length > 0) adapter.onSaved?.(saved);
         setStatus(settled.status.state === "saved" && held ? { state: "tooLong" } : settled.status);
       } catch {
-        // The post did not get an answer: the network (or the server) is away.
-        setStatus(offline?.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
+        // The answer could not be read (cut off on the way): not known to be stored.
+        retryLater();
       }
     })();
     inFlight.current = run;
@@ -166,6 +245,9 @@ export function useAutosave(
       const key = optionsRef.current.adapter.keyOf((event.target as HTMLInputElement | null)?.name ?? "");
       if (key === null) return;
       dirty.current.add(key);
+      // Kept from the first keystroke until the server has it: a tab closed before the save (or
+      // while the server cannot store it) loses nothing.
+      optionsRef.current.offline?.keep(form, new Set([key]));
       schedule();
     };
     // A page post carries every field itself, from the newest state: a save under way is waited
@@ -174,73 +256,128 @@ export function useAutosave(
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
       const pending = inFlight.current;
-      const { offline } = optionsRef.current;
-      if (offline && knownOffline()) {
-        // The post cannot go either: the page stays, and what changed is kept to be sent.
-        event.preventDefault();
-        event.stopImmediatePropagation();
-        setStatus(dirty.current.size === 0 || offline.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
-        return;
+      const { offline, adapter } = optionsRef.current;
+      switch (decideSubmit({ knownOffline: offline !== undefined && knownOffline(), saving: pending !== null })) {
+        case "hold":
+          // The post cannot go either: the page stays, and what changed is kept to be sent.
+          event.preventDefault();
+          event.stopImmediatePropagation();
+          setStatus(dirty.current.size === 0 || offline!.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
+          return;
+        case "wait": {
+          event.preventDefault();
+          event.stopImmediatePropagation();
+          const submitter = event.submitter;
+          void pending!.finally(() => form.requestSubmit(submitter instanceof HTMLButtonElement ? submitter : undefined));
+          return;
+        }
+        case "post":
+          // The post carries them, but they stay kept (and waiting) until it has succeeded: a post
+          // that fails, or that lands on the log-in page, loses nothing.
+          if (retryTimer.current) clearTimeout(retryTimer.current);
+          retryTimer.current = null;
+          if (dirty.current.size > 0) offline?.keep(form, dirty.current);
+          posted.current = new Map([...dirty.current].map((key) => [key, adapter.snapshot(form, key)]));
       }
-      if (offline && loggedOut.current) {
-        // Logged out: the post leads to the log-in page and what it carries is lost, so it is kept
-        // first, and sent when the page is opened again after logging in.
-        if (dirty.current.size > 0) offline.keep(form, dirty.current);
-        dirty.current.clear();
-        return;
-      }
-      if (!pending) {
-        // The post carries them.
-        offline?.forget([...dirty.current]);
-        dirty.current.clear();
-        return;
-      }
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      const submitter = event.submitter;
-      void pending.finally(() => form.requestSubmit(submitter instanceof HTMLButtonElement ? submitter : undefined));
     };
-    // Leaving: what is waiting goes out without waiting for an answer.
+    /** The page post's outcome (guardPagePost): forget what it stored, or keep and try again. */
+    const onPagePost = (decision: PagePostDecision) => {
+      const carried = posted.current;
+      posted.current = null;
+      const { offline, adapter } = optionsRef.current;
+      switch (decision) {
+        case "stored": {
+          const stored = [...(carried ?? [])].filter(([key, snapshot]) => adapter.snapshot(form, key) === snapshot).map(([key]) => key);
+          for (const key of stored) dirty.current.delete(key);
+          offline?.forget(stored);
+          return;
+        }
+        case "loggedOut":
+          loggedOut.current = true;
+          setStatus({ state: "loggedOut", kept: dirty.current.size > 0 && (offline?.keep(form, dirty.current) ?? false) });
+          return;
+        case "kept": {
+          const kept = dirty.current.size === 0 || (offline?.keep(form, dirty.current) ?? false);
+          setStatus({ state: "retrying", kept });
+          if (retryTimer.current) clearTimeout(retryTimer.current);
+          retryTimer.current = setTimeout(() => {
+            retryTimer.current = null;
+            void save();
+          }, retryDelay(attempts.current++));
+          return;
+        }
+        case "shown":
+          // The server answered with the page (a refusal): what it did not store is still waiting.
+          return;
+      }
+    };
+    pagePostListener = onPagePost;
+    // Leaving: what is waiting goes out without waiting for an answer. It is kept first: the
+    // page may be gone before the answer comes, and only a 2xx it hears forgets it.
     const flush = () => {
       if (timer.current) clearTimeout(timer.current);
       timer.current = null;
+      if (retryTimer.current) clearTimeout(retryTimer.current);
+      retryTimer.current = null;
       if (dirty.current.size === 0) return;
       const { adapter, endpoint, offline } = optionsRef.current;
       const { body, sent } = adapter.collect(form, dirty.current);
       if (sent.size === 0) return;
-      if (offline && (knownOffline() || loggedOut.current)) {
-        offline.keep(form, sent);
-      } else {
-        // The form's fields keep their values after it leaves the page, for a keep if the post fails.
-        // A session that has ended is kept too, when the page is still there to hear the answer (a link inside the app).
+      offline?.keep(form, sent);
+      if (!(offline && (knownOffline() || loggedOut.current))) {
+        // The form's fields keep their values after it leaves the page. When the page is still
+        // there to hear the answer (a link inside the app), a stored save is no longer kept.
+        const snapshots = new Map([...sent].map((key) => [key, adapter.snapshot(form, key)]));
         void fetch(endpoint, { method: "POST", body, keepalive: true, credentials: "same-origin" }).then(
           (response) => {
-            if (response.status === 401) offline?.keep(form, sent);
+            if (!response.ok) return;
+            void response
+              .json()
+              .then((answer: { conflicts?: unknown[] }) => {
+                if ((answer.conflicts ?? []).length === 0) offline?.forget([...sent].filter((key) => snapshots.get(key) === adapter.snapshot(form, key)));
+              })
+              .catch(() => undefined);
           },
-          () => offline?.keep(form, sent),
+          () => undefined,
         );
       }
       dirty.current.clear();
     };
-    // The network is back: what is waiting goes at once.
-    const onOnline = () => {
-      if (dirty.current.size > 0) void save();
+    // The network is back, or the person is back at the page: what is waiting goes at once.
+    const retryNow = () => {
+      if (dirty.current.size === 0 || loggedOut.current || inFlight.current) return;
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = null;
+      void save();
+    };
+    const onVisible = () => {
+      if (document.visibilityState === "visible") retryNow();
     };
     form.addEventListener("input", onEdit);
     form.addEventListener("change", onEdit);
     form.addEventListener("submit", onSubmit);
     window.addEventListener("pagehide", flush);
-    window.addEventListener("online", onOnline);
+    window.addEventListener("online", retryNow);
+    window.addEventListener("focus", retryNow);
+    document.addEventListener("visibilitychange", onVisible);
     // Kept from an earlier visit (the network went, the tab was closed): back into the fields, and sent.
-    const restored = optionsRef.current.offline?.restore(form) ?? [];
-    if (restored.length > 0) {
-      for (const key of restored) dirty.current.add(key);
-      if (timer.current) clearTimeout(timer.current);
-      timer.current = null;
-      void save();
-    }
+    let live = true;
+    void Promise.resolve(optionsRef.current.offline?.restore(form) ?? []).then(
+      (restored) => {
+        if (!live || restored.length === 0) return;
+        for (const key of restored) dirty.current.add(key);
+        if (timer.current) clearTimeout(timer.current);
+        timer.current = null;
+        void save();
+      },
+      () => undefined,
+    );
     return () => {
-      window.removeEventListener("online", onOnline);
+      live = false;
+      if (pagePostListener === onPagePost) pagePostListener = null;
+      window.removeEventListener("online", retryNow);
+      window.removeEventListener("focus", retryNow);
+      document.removeEventListener("visibilitychange", onVisible);
       form.removeEventListener("input", onEdit);
       form.removeEventListener("change", onEdit);
       form.removeEventListener("submit", onSubmit);
@@ -268,7 +405,8 @@ export function characters(text: string): number {
 
 /**
  * The status line's text, from the page's own namespace: `autosave.saving`, `.saved` (with the
- * time), `.conflict`, `.tooLong`, `.failed`/`.failedStatus`, and `.<reason>` for a refusal.
+ * time), `.conflict`, `.tooLong`, `.failed`/`.failedStatus`, `.offline`, `.retrying`/`.retryingUnkept`,
+ * `.loggedOut`/`.loggedOutKept`, and `.<reason>` for a refusal.
  */
 export function autosaveStatusText(t: (key: string, options?: Record<string, unknown>) => string, status: AutosaveStatus, language: string): string {
   switch (status.state) {
@@ -290,6 +428,8 @@ export function autosaveStatusText(t: (key: string, options?: Record<string, unk
       return status.status ? t("autosave.failedStatus", { status: status.status }) : t("autosave.failed");
     case "offline":
       return t("autosave.offline");
+    case "retrying":
+      return t(status.kept ? "autosave.retrying" : "autosave.retryingUnkept");
     case "loggedOut":
       return t(status.kept ? "autosave.loggedOutKept" : "autosave.loggedOut");
   }

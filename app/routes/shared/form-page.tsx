@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useLocation, useNavigation } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { answerAutosave, type AutosaveConflict } from "~/components/app/answerAutosave";
 import { answerKeeper } from "~/components/app/unsentAnswers";
-import { autosaveStatusText, logInAgainHref, useAutosave } from "~/components/app/useAutosave";
+import { autosaveStatusText, guardPagePost, logInAgainHref, useAutosave } from "~/components/app/useAutosave";
 import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, Progress, VisuallyHidden } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
@@ -120,12 +120,28 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
+/**
+ * With JavaScript the page post goes through here: a post the server could not take (a 5xx while the
+ * database restarts, no answer) keeps the page and its fields with a message instead of the error
+ * page, and the answers kept in the browser are forgotten only once a post has stored them.
+ */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return guardPagePost(serverAction);
+}
+
+/** A page post that did not get through leaves the page as it is: its data would not load either. */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionResult && typeof actionResult === "object" && "pagePostFailed" in actionResult) return false;
+  return defaultShouldRevalidate;
+}
+
 type LoaderData = Route.ComponentProps["loaderData"];
 
 export default function FormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("answers");
   const { view, exit, scaleHref, guidanceHref, autosave, keeperUser } = loaderData;
-  const refused = actionData?.refused ?? null;
+  const refused = actionData && "refused" in actionData ? actionData.refused : null;
+  const postFailed = actionData !== undefined && "pagePostFailed" in actionData;
   const caption = [view.isMidSemester ? t("half.mid") : t("half.end"), view.subject, view.self ? null : view.student?.displayName]
     .filter(Boolean)
     .join(" · ");
@@ -137,6 +153,11 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
       </p>
       <PageHeading caption={caption}>{view.formName}</PageHeading>
       {view.mode === "expectations" ? <p>{t("expectations.intro")}</p> : null}
+      {postFailed ? (
+        <AlertBanner variant="error" role="alert" heading={t("pagePost.failedHeading")}>
+          <p>{t("pagePost.failedText")}</p>
+        </AlertBanner>
+      ) : null}
 
       {view.locked ? (
         <AlertBanner variant="info" heading={t("locked.heading")}>
@@ -348,6 +369,42 @@ function MissingGrades({ missing, view }: { missing: number[]; view: FormPageVie
           ))}
         </ul>
       </AlertBanner>
+    </div>
+  );
+}
+
+/**
+ * The form page's own error page, inside the app's frame: a page that cannot be shown (the database
+ * restarting, say) says so, and that what was typed is kept in this browser and comes back with the
+ * page (the autosave's keeper); other errors read as on the app's error page.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation(["answers", "common"]);
+  const location = useLocation();
+  const status = isRouteErrorResponse(error) ? error.status : null;
+  if (status === 404 || status === 400) {
+    const name = status === 404 ? "notFound" : "badRequest";
+    return (
+      <div className="app-content">
+        <h1>{t(`common:errors.${name}Title`)}</h1>
+        <p>{t(`common:errors.${name}Text`)}</p>
+        <p>
+          <Link to="/">{t("common:errors.home")}</Link>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="app-content">
+      <h1>{t("answers:pagePost.errorHeading")}</h1>
+      <p>{t("answers:pagePost.errorText")}</p>
+      <p>
+        {/* A plain link: the whole page is loaded again, and the autosave puts back what it kept. */}
+        <a href={location.pathname + location.search}>{t("answers:pagePost.reload")}</a>
+      </p>
+      <p>
+        <Link to="/">{t("common:errors.home")}</Link>
+      </p>
     </div>
   );
 }

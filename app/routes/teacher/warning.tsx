@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
-import { autosaveStatusText, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
+import { autosaveStatusText, guardPagePost, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -129,19 +129,34 @@ export async function action(args: Route.ActionArgs) {
     : redirectWithFlash(self, { type: "info", key: "warnings:teacher.givenMailFailed", values: { name } });
 }
 
-/** A refusal (409) means the warning changed elsewhere: show it as it is now, with or without JavaScript. */
-export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+/**
+ * With JavaScript the page's posts go through here: one the server could not take (a 5xx while the
+ * database restarts, no answer) keeps the page and the text with a message instead of the error
+ * page; the draft kept in the browser is forgotten only once a post has stored it.
+ */
+export async function clientAction({ serverAction }: Route.ClientActionArgs) {
+  return guardPagePost(serverAction);
+}
+
+/**
+ * A refusal (409) means the warning changed elsewhere: show it as it is now, with or without
+ * JavaScript. A post that did not get through leaves the page as it is (its data would not load either).
+ */
+export function shouldRevalidate({ actionStatus, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (actionResult && typeof actionResult === "object" && "pagePostFailed" in actionResult) return false;
   return actionStatus === 409 ? true : defaultShouldRevalidate;
 }
 
 type LoaderData = Route.ComponentProps["loaderData"];
-type ActionData = Route.ComponentProps["actionData"];
+type ActionData = Exclude<Route.ComponentProps["actionData"], { pagePostFailed: true }>;
 
 export default function TeacherWarning({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("warnings");
   const { header, studentName, warning, paths } = loaderData;
   const given = warning !== null && warning.state !== "draft";
-  const unsaved = actionData?.unsaved ?? null;
+  const postFailed = actionData !== undefined && "pagePostFailed" in actionData;
+  const reply = actionData && "result" in actionData ? actionData : undefined;
+  const unsaved = reply?.unsaved ?? null;
 
   return (
     <div className="app-content">
@@ -149,6 +164,11 @@ export default function TeacherWarning({ loaderData, actionData }: Route.Compone
         <Link to={paths.student}>{t("teacher.backToStudent", { name: studentName })}</Link>
       </p>
       <PageHeading caption={`${studentName} · ${header.subjectCode} ${header.subjectName}`}>{t("heading")}</PageHeading>
+      {postFailed ? (
+        <AlertBanner variant="error" role="alert" heading={t("pagePost.failedHeading")}>
+          <p>{t("pagePost.failedText")}</p>
+        </AlertBanner>
+      ) : null}
       {given ? (
         <>
           {unsaved ? (
@@ -169,7 +189,7 @@ export default function TeacherWarning({ loaderData, actionData }: Route.Compone
           </p>
         </>
       ) : (
-        <DraftForm warning={warning} paths={paths} keeper={loaderData.keeper} actionData={actionData} />
+        <DraftForm warning={warning} paths={paths} keeper={loaderData.keeper} actionData={reply} />
       )}
     </div>
   );
@@ -184,7 +204,7 @@ function DraftForm({
   warning: LoaderData["warning"];
   paths: LoaderData["paths"];
   keeper: LoaderData["keeper"];
-  actionData: ActionData;
+  actionData: ActionData | undefined;
 }) {
   const { t, i18n } = useTranslation("warnings");
   const hydrated = useHydrated();
