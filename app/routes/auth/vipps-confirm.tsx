@@ -57,7 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     default: {
       const status = outcome.reason === "wrong_code" || outcome.reason === "expired" ? 400 : 429;
-      return data({ reply: submission.reply({ formErrors: [messages[outcome.reason]] }), refused: null }, { status });
+      const headers = outcome.reason === "rate_limited" ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined;
+      return data({ reply: submission.reply({ formErrors: [messages[outcome.reason]] }), refused: null }, { status, headers });
     }
   }
 }
