@@ -164,6 +164,36 @@ test("a deactivated user gets no code but a mail that says why", async ({ page }
   expect(raw).not.toMatch(/^Subject: \d{6}/m);
 });
 
+test("ten wrong codes pause codes for an address: the code page and the log-in page say until when", async ({ page }, testInfo) => {
+  // An address without a user: its pages read as a user's would (and no demo user is paused for
+  // the other tests). The ten tries must fall in one clock hour, the cap's window: near the turn
+  // of the hour, wait for it.
+  test.slow();
+  const msLeftInHour = 3_600_000 - (Date.now() % 3_600_000);
+  if (msLeftInHour < 90_000) await page.waitForTimeout(msLeftInHour + 1_000);
+  const email = `pause-${testInfo.project.name}-${Date.now()}@example.org`;
+  for (let i = 0; i < 10; i++) {
+    if (i % 5 === 0) await requestCode(page, email);
+    await page.getByLabel("Engangskode").fill("000000");
+    await page.getByRole("button", { name: "Logg inn" }).click();
+    if (i < 9) await expect(page.getByRole("alert").filter({ hasText: "utløpt eller allerede brukt" })).toBeVisible();
+  }
+  const until = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
+  const time = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Oslo", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(until);
+  const paused = page.getByRole("alert").filter({ hasText: "feil kode for mange ganger for denne e-postadressen" });
+  await expect(paused).toContainText(`kl. ${time}`);
+  await expect(page).toHaveURL(/\/otp$/);
+  await checkPage(page, testInfo, "otp-paused");
+
+  await page.goto("/login");
+  await page.getByLabel("E-postadresse").fill(email);
+  await page.getByRole("button", { name: "Send kode" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Logg inn med e-post" })).toBeVisible();
+  await expect(paused).toContainText(`kl. ${time}`);
+  await expect(page.getByLabel("E-postadresse")).toHaveValue(email);
+  await checkPage(page, testInfo, "login-paused");
+});
+
 /** The code of the newest mail that asks to link Vipps to the account (its subject is encoded: read the body). */
 async function linkCode(baseURL: string | undefined, email: string, since: number): Promise<string> {
   const raw = await readMail(baseURL, email, since, /Vipps/);

@@ -172,7 +172,7 @@ function translations(): Promise<TFunction> {
 /** The mails of pauses on their way; the request that started a pause does not wait for its mail. */
 const noticesUnderway = new Set<Promise<void>>();
 
-/** Resolves once the pause mails under way have gone out or failed (for tests, and a clean stop). */
+/** Resolves once the pause mails under way have gone out or failed (the tests wait on it). */
 export async function pauseNoticesSent(): Promise<void> {
   await Promise.allSettled([...noticesUnderway]);
 }
