@@ -1,12 +1,13 @@
 import { expect, type Page } from "@playwright/test";
 import { checkPage, logInAsAdmin, test } from "./support/fixtures";
+import { addDays, calendar, dateText, exactDate, movedSyk2002End } from "./support/calendar";
 
 /** Logs the admin in and opens SYK2002 from the start page's list of this semester's classes. */
 async function openSyk2002(page: Page): Promise<string> {
   await logInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
   await page.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Høst 2026 SYK2002 Praksis i spesialisthelsetjenesten");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`);
   expect(new URL(page.url()).pathname).toMatch(/^\/admin\/class\/\d+$/);
   return page.url();
 }
@@ -49,18 +50,21 @@ test("the class page lists schemes and people; the admin adds a response scheme"
 test("the admin changes the end-semester date; a date after the semester is refused", async ({ page }, testInfo) => {
   await openSyk2002(page);
   const summary = page.getByRole("alert").filter({ hasText: "Det er et problem" });
-  await expect(page.getByRole("definition").filter({ hasText: "24.12.2026" })).toBeVisible();
+  const seeded = calendar.classes.SYK2002.endSemesterDate;
+  await expect(page.getByRole("definition").filter({ hasText: exactDate(seeded) })).toBeVisible();
   const endDate = page.getByLabel("Sluttdato", { exact: true });
-  await endDate.fill("2027-01-10");
+  const afterSemester = addDays(calendar.current.endDate, 10);
+  await endDate.fill(afterSemester);
   await page.getByRole("button", { name: "Lagre sluttdato" }).click();
   await expect(summary.getByRole("link", { name: "Sluttdatoen kan ikke være etter at semesteret slutter." })).toBeVisible();
-  await expect(endDate).toHaveValue("2027-01-10");
+  await expect(endDate).toHaveValue(afterSemester);
   await checkPage(page, testInfo, "admin-class-end-date-error");
-  await endDate.fill("2026-12-18");
+  // A day earlier: inside the semester, after the mid-semester date (student.spec expects either date).
+  await endDate.fill(movedSyk2002End);
   await page.getByRole("button", { name: "Lagre sluttdato" }).click();
-  await expect(page.getByRole("status").getByText("Sluttdatoen er lagret: 18.12.2026.")).toBeVisible();
-  await expect(page.getByRole("definition").filter({ hasText: "18.12.2026" })).toBeVisible();
-  await expect(page.getByRole("definition").filter({ hasText: "24.12.2026" })).toHaveCount(0);
+  await expect(page.getByRole("status").getByText(`Sluttdatoen er lagret: ${dateText(movedSyk2002End)}.`)).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: exactDate(movedSyk2002End) })).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: exactDate(seeded) })).toHaveCount(0);
 });
 
 test("the class page leads to a supervisor's students in the class", async ({ page }, testInfo) => {

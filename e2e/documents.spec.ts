@@ -1,5 +1,9 @@
 import { expect, type Page, type Response } from "@playwright/test";
 import { checkPage, logInAsAdmin, logInWithProvider, test } from "./support/fixtures";
+import { calendar, encodedSlug, fileSlug } from "./support/calendar";
+
+/** The current semester as the record's file name writes it ("hoest-2026"). */
+const slug = fileSlug(calendar.current.name);
 
 /** Follows a link to a PDF as a person would, and returns the document's response. */
 async function openPdf(page: Page, link: ReturnType<Page["getByRole"]>, path: RegExp): Promise<Response> {
@@ -19,20 +23,20 @@ test("a student opens their placement record from the forms page, or saves it", 
   // student16: Henrik Johannessen, SYK2002.
   await logInWithProvider(page, "Feide", "student16");
   await page.goto("/student/forms");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Høst 2026 SYK2002 Praksis i spesialisthelsetjenesten");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`);
   await checkPage(page, testInfo, "documents-student-forms");
 
   const link = page.getByRole("link", { name: "Last ned skjemaene (PDF)" });
   const href = (await link.getAttribute("href"))!;
   expect(href).toMatch(/^\/api\/classes\/\d+\/students\/\d+\/full\/pdf$/);
   const response = await openPdf(page, link, /\/full\/pdf$/);
-  expectInlinePdf(response, "praksismappe-SYK2002-hoest-2026-henrik-johannessen.pdf");
+  expectInlinePdf(response, `praksismappe-SYK2002-${slug}-henrik-johannessen.pdf`);
 
   const saved = await page.request.get(`${href}?download=1`);
   expect(saved.status()).toBe(200);
   expect((await saved.body()).subarray(0, 5).toString()).toBe("%PDF-");
   expect(saved.headers()["content-disposition"]).toBe(
-    `attachment; filename="praksismappe-SYK2002-hoest-2026-henrik-johannessen.pdf"; filename*=UTF-8''praksismappe-SYK2002-h%C3%B8st-2026-henrik-johannessen.pdf`,
+    `attachment; filename="praksismappe-SYK2002-${slug}-henrik-johannessen.pdf"; filename*=UTF-8''praksismappe-SYK2002-${encodedSlug(calendar.current.name)}-henrik-johannessen.pdf`,
   );
 
   // Another student's record answers like a page that does not exist.
@@ -56,5 +60,5 @@ test("the admin prints an empty form from the forms list, and as teacher the rec
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Henrik Johannessen");
   await checkPage(page, testInfo, "documents-teacher-student");
   const record = await openPdf(page, page.getByRole("link", { name: "Last ned skjemaene som PDF" }), /\/full\/pdf$/);
-  expectInlinePdf(record, "praksismappe-SYK2002-hoest-2026-henrik-johannessen.pdf");
+  expectInlinePdf(record, `praksismappe-SYK2002-${slug}-henrik-johannessen.pdf`);
 });

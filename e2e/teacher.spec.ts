@@ -1,5 +1,6 @@
 import { expect } from "@playwright/test";
 import { checkPage, logIn, readMail, test } from "./support/fixtures";
+import { calendar } from "./support/calendar";
 
 /**
  * A practice teacher's day, as laerer2 (Lars Bakken, teacher of SYK2001): joins SYK2002, takes its
@@ -28,7 +29,7 @@ test("a teacher joins a class, takes students, adds a supervisor, and leaves aga
   // The class as an outsider: header and schemes, no students.
   await page.goto("/teacher");
   await syk2002Link.click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Høst 2026 SYK2002 Praksis i spesialisthelsetjenesten");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`);
   await expect(page.getByRole("heading", { name: "Du er ikke med i dette emnet" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Svarordninger" })).toBeVisible();
   await expect(page.getByText("Leah Strand")).toHaveCount(0);
