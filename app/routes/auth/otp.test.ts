@@ -212,7 +212,27 @@ test("no code can log in a deactivated user", async () => {
   const { jar } = await requestCode("deaktivert@example.org");
   const response = await enterCode(jar, "123456");
   expect(response.status).toBe(400);
-  expect((await response.json()).error[""]).toEqual(["auth:errors.codeExpired"]);
+  expect(setCookieFor(response, "praksis_session")).toBeUndefined();
+});
+
+test("guesses for an address without an account, or a deactivated one, are answered as for an account: wrong code, then too many tries", async () => {
+  const answers = async (email: string) => {
+    const { jar, code } = await requestCode(email);
+    const seen: unknown[] = [];
+    for (let i = 0; i < 6; i++) {
+      // For the addresses without a code in their mail, any guess is wrong but for one in a million.
+      const response = await enterCode(jar, code ? wrongCodeFor(code) : "000000");
+      seen.push([response.status, (await response.json()).error]);
+      expect(setCookieFor(response, "praksis_session")).toBeUndefined();
+    }
+    return seen;
+  };
+  const known = await answers("student08@example.org");
+  const wrong = [400, { "": ["auth:errors.wrongCode"] }];
+  const tooMany = [429, { "": ["auth:errors.tooManyAttempts"] }];
+  expect(known).toEqual([wrong, wrong, wrong, wrong, tooMany, tooMany]);
+  expect(await answers("ingen.slik@example.org")).toEqual(known);
+  expect(await answers("deaktivert@example.org")).toEqual(known);
 });
 
 test("a pending-login cookie that was tampered with is ignored", async () => {

@@ -96,8 +96,11 @@ export async function requestLoginCode(
   }
 
   // The same limits as for a real request, so the explanatory mail cannot be used to flood a mailbox.
-  const limited = await countCodeRequest(db, { email, ip: input.ip, limits, now: input.now });
-  if (limited) return limited;
+  // A code is stored as for a real request, though nobody receives it: the code page then answers a
+  // guess for this address exactly as for an address with an account ("wrong code", then "too many
+  // tries"), and says nothing about which addresses have one. Guessed, it still lets nobody in.
+  const decoy = await issueCode(db, { email, userId: null, ip: input.ip, secret: appSecret(), limits, now: input.now });
+  if (!decoy.ok) return decoy;
   const kind = !user ? "unknown" : !user.isActive ? "deactivated" : "method";
   // The page answers as for a real code, mail or no mail: the same message when the server is down.
   const sent = await sendLoginMail(
