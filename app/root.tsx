@@ -14,7 +14,7 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import { clearAllUnsent } from "~/components/app/unsentStore";
+import { countUnsent, storage } from "~/components/app/unsentStore";
 import { useNonce } from "~/components/nonce";
 import { RequestIdCode, useRequestId } from "~/components/request-id";
 import { Button, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
@@ -24,6 +24,7 @@ import { takeFlash } from "~/services/platform/flash.server";
 import { getInstance, getLanguage, i18nextMiddleware } from "~/services/platform/i18n.server";
 import { currentInstitution, publicInstitution } from "~/services/platform/institution.server";
 import { requestLogMiddleware } from "~/services/platform/log.server";
+import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { malformedUrlMiddleware, securityMiddleware } from "~/services/platform/request.server";
 import { currentSession, sessionMiddleware } from "~/services/identity/index.server";
 import { ROLE_HOME, ROLE_MENU, ROLE_NAMES, type RoleId } from "~/services/identity";
@@ -58,6 +59,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             roles: session.user.roles,
             activeRole: session.activeRole,
             privacyAccepted: session.privacyAccepted,
+            // Names the person's sealed entries in the browser (not whose they are): the logout counts them.
+            unsentKeyId: unsentKeyFor(session.user.id).keyId,
           }
         : null,
       flash: flash ? { type: flash.type, message: t(flash.key as never, flash.values) as string } : null,
@@ -128,8 +131,18 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
               ))}
             </div>
           ) : null}
-          {/* Answers kept for lack of network belong to this person: they do not stay for the next one (ADR 0011). */}
-          <Form method="post" action="/logout" className="app-menu-form" onSubmit={clearAllUnsent}>
+          {/* Answers this person's pages keep until the server has them stay, sealed, for their next
+              log-in here (ADR 0011): the logout says how many (the field is filled as it goes). */}
+          <Form
+            method="post"
+            action="/logout"
+            className="app-menu-form"
+            onSubmit={(event) => {
+              const field = event.currentTarget.elements.namedItem("unsent");
+              if (field instanceof HTMLInputElement) field.value = String(countUnsent(storage(), user.unsentKeyId, Date.now()));
+            }}
+          >
+            <input type="hidden" name="unsent" defaultValue="" />
             <Button variant="secondary">{t("menu.logout")}</Button>
           </Form>
         </>

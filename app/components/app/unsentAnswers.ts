@@ -1,16 +1,13 @@
-import { storage, storedKeys, UNSENT_PREFIX, userOfKey } from "./unsentStore";
+import { dropExpired, openVault, ownKeys, storage, UnsentQueue, type UnsentKey } from "./unsentStore";
 import { fieldValue, type OfflineKeeper } from "./useAutosave";
 
 /**
- * Answers a save could not send for lack of network (ADR 0011), kept in the browser's
- * localStorage until they reach the server. One entry per person and answer set (the person's id,
- * then the class, form, assignment and student the page posts), holding per question the answer
- * and comment as typed and the base token the page started from, so the server's per-question rule
- * (ADR 0007) still decides whether they may be written: a question changed elsewhere meanwhile comes
- * back as a conflict, never as a silent overwrite.
+ * Answers the server has not stored yet (ADR 0011), kept in the browser's localStorage, sealed
+ * with the person's own key (unsentStore.ts), one entry per question, until they reach the server.
+ * Each holds the answer and comment as typed and the base token the page started from, so the
+ * server's per-question rule (ADR 0007) still decides whether they may be written: a question
+ * changed elsewhere meanwhile comes back as a conflict, never as a silent overwrite.
  */
-export { UNSENT_PREFIX, userOfKey };
-
 export interface UnsentAnswer {
   /** The base token of the answer the person started from. */
   base: string;
@@ -22,8 +19,33 @@ export interface UnsentAnswer {
 
 export type UnsentAnswers = Record<string, UnsentAnswer>;
 
-export function unsentKey(userId: string, place: Record<string, string>): string {
-  return `${UNSENT_PREFIX}${userId}:${place.classId ?? "-"}:${place.formId ?? "-"}:${place.assignmentId ?? "-"}:${place.studentUserId ?? "-"}`;
+/** The answer set a page posts to: class, form, assignment and student (none for the admin's expected levels). */
+export function placeOf(place: Record<string, string>): string {
+  return `${place.classId ?? "-"}:${place.formId ?? "-"}:${place.assignmentId ?? "-"}:${place.studentUserId ?? "-"}`;
+}
+
+/** What an entry holds: one question's answer, and the answer set it belongs to. */
+interface AnswerEntry {
+  kind: "answer";
+  place: string;
+  id: string;
+  base: string;
+  value: string;
+  comment: string;
+}
+
+function isAnswerEntry(content: unknown, place: string): content is AnswerEntry {
+  const entry = content as Partial<AnswerEntry> | null;
+  return (
+    !!entry &&
+    entry.kind === "answer" &&
+    entry.place === place &&
+    typeof entry.id === "string" &&
+    /^\d+$/.test(entry.id) &&
+    typeof entry.base === "string" &&
+    typeof entry.value === "string" &&
+    typeof entry.comment === "string"
+  );
 }
 
 /** An entry as stored; anything malformed (another version, a hand edit) reads as nothing. */
@@ -82,63 +104,70 @@ export function planRestore(
   return { restore, drop };
 }
 
-/** The entries of other users (left by someone who did not log out): not to be kept for them here. */
-export function foreignKeys(keys: Iterable<string>, userId: string): string[] {
-  return [...keys].filter((key) => {
-    const user = userOfKey(key);
-    return user !== null && user !== userId;
-  });
-}
-
-// The browser's storage. localStorage can be missing or refuse (private windows, a full quota):
-// then nothing is kept, and the page says the save failed as before.
-
-function write(store: Storage, key: string, answers: UnsentAnswers): boolean {
-  try {
-    if (Object.keys(answers).length === 0) store.removeItem(key);
-    else store.setItem(key, JSON.stringify(answers));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The form page's keeper (useAutosave's `offline`): a key is a question id. */
-export function answerKeeper(options: { userId: string; place: Record<string, string>; now?: () => number }): OfflineKeeper {
-  const key = unsentKey(options.userId, options.place);
+/**
+ * The form page's keeper (useAutosave's `offline`): a key is a question id. Keeping reads the
+ * fields at once and seals in the background, in order (UnsentQueue); `keep` says whether the
+ * browser has a store at all.
+ */
+export function answerKeeper(options: { key: UnsentKey; place: Record<string, string>; now?: () => number }): OfflineKeeper {
+  const place = placeOf(options.place);
   const now = options.now ?? Date.now;
+  const queue = new UnsentQueue(openVault(options.key));
+  const slotOf = (vault: { slot(name: string): Promise<string> }, id: string) => vault.slot(`answer:${place}:${id}`);
   return {
     keep(form, ids) {
       const store = storage();
-      if (!store) return false;
-      const answers: Record<string, Omit<UnsentAnswer, "at">> = {};
-      for (const id of ids) {
-        answers[id] = { base: fieldValue(form, `b:${id}`), value: fieldValue(form, `a:${id}`), comment: fieldValue(form, `c:${id}`) };
-      }
-      return write(store, key, keepUnsent(parseUnsent(store.getItem(key)), answers, now()));
+      if (!store || typeof crypto === "undefined" || !crypto.subtle) return false;
+      const at = now();
+      const entries: AnswerEntry[] = [...ids].map((id) => ({
+        kind: "answer",
+        place,
+        id,
+        base: fieldValue(form, `b:${id}`),
+        value: fieldValue(form, `a:${id}`),
+        comment: fieldValue(form, `c:${id}`),
+      }));
+      void queue
+        .run(async (vault) => {
+          for (const entry of entries) await vault.seal(store, await slotOf(vault, entry.id), entry, at);
+        })
+        .catch(() => undefined);
+      return true;
     },
     forget(ids) {
       const store = storage();
       if (!store || ids.length === 0) return;
-      const kept = parseUnsent(store.getItem(key));
-      if (ids.some((id) => id in kept)) write(store, key, forgetUnsent(kept, ids));
+      void queue
+        .run(async (vault) => {
+          for (const id of ids) store.removeItem(await slotOf(vault, id));
+        })
+        .catch(() => undefined);
     },
     restore(form) {
       const store = storage();
       if (!store) return [];
-      for (const foreign of foreignKeys(storedKeys(store), options.userId)) store.removeItem(foreign);
-      const kept = parseUnsent(store.getItem(key));
-      if (Object.keys(kept).length === 0) return [];
-      const onPage: Record<string, { value: string; comment: string }> = {};
-      for (const id of Object.keys(kept)) {
-        if (form.elements.namedItem(`b:${id}`) instanceof HTMLInputElement) {
-          onPage[id] = { value: fieldValue(form, `a:${id}`), comment: fieldValue(form, `c:${id}`) };
+      return queue.run(async (vault) => {
+        dropExpired(store, now());
+        const kept: UnsentAnswers = {};
+        const slots = new Map<string, string>();
+        for (const slot of ownKeys(store, vault.keyId)) {
+          const opened = await vault.open(store, slot);
+          if (!opened || !isAnswerEntry(opened.content, place)) continue;
+          const { id, base, value, comment } = opened.content;
+          kept[id] = { base, value, comment, at: opened.at };
+          slots.set(id, slot);
         }
-      }
-      const { restore, drop } = planRestore(kept, onPage);
-      if (drop.length > 0) write(store, key, forgetUnsent(kept, drop));
-      for (const answer of restore) putBack(form, answer);
-      return restore.map((answer) => answer.id);
+        const onPage: Record<string, { value: string; comment: string }> = {};
+        for (const id of Object.keys(kept)) {
+          if (form.elements.namedItem(`b:${id}`) instanceof HTMLInputElement) {
+            onPage[id] = { value: fieldValue(form, `a:${id}`), comment: fieldValue(form, `c:${id}`) };
+          }
+        }
+        const { restore, drop } = planRestore(kept, onPage);
+        for (const id of drop) store.removeItem(slots.get(id)!);
+        for (const answer of restore) putBack(form, answer);
+        return restore.map((answer) => answer.id);
+      });
     },
   };
 }

@@ -1,14 +1,13 @@
 import { WARNING_FIELDS } from "~/services/warnings";
-import { storage, UNSENT_PREFIX } from "./unsentStore";
+import { dropExpired, openVault, ownKeys, storage, UnsentQueue, type UnsentKey } from "./unsentStore";
 import { fieldValue, type OfflineKeeper } from "./useAutosave";
 
 /**
- * The warning page's draft, kept in the browser when the autosave could not save it because the
- * session had ended (ADR 0011), and sent when the teacher opens the page again after logging in.
- * One entry per teacher and student: the three texts as typed and the id of the warning they
- * continued, so the server's rule still decides (a warning given or deleted meanwhile is refused
- * with a message, never overwritten). The key starts with the user's id, so "Logg ut" clears it
- * and another user's page removes it (unsentAnswers.ts).
+ * The warning page's draft, kept in the browser from the first change until the server has stored
+ * it (ADR 0011): one entry per teacher and student, sealed with the teacher's own key
+ * (unsentStore.ts), holding the three texts as typed and the id of the warning they continued, so
+ * the server's rule still decides (a warning given or deleted meanwhile is refused with a message,
+ * never overwritten). Sent when the teacher opens the page again (after logging in, say).
  */
 export interface UnsentWarning {
   warningId: string;
@@ -18,61 +17,80 @@ export interface UnsentWarning {
 
 const KEY = "draft";
 
-export function unsentWarningKey(userId: string, classId: string, studentUserId: string): string {
-  return `${UNSENT_PREFIX}${userId}:warning:${classId}:${studentUserId}`;
+/** What stands in the entry's name (sealed: nobody else can tell whose draft or which student). */
+export function unsentWarningName(classId: string, studentUserId: string): string {
+  return `warning:${classId}:${studentUserId}`;
 }
 
-/** An entry as stored; anything malformed reads as nothing. */
+/** An entry's content; anything malformed reads as nothing. */
 export function parseUnsentWarning(text: string | null): UnsentWarning | null {
   try {
-    const entry = JSON.parse(text ?? "") as UnsentWarning;
-    const valid =
-      typeof entry.warningId === "string" &&
-      typeof entry.at === "number" &&
-      WARNING_FIELDS.every((field) => typeof entry.texts[field] === "string");
-    return valid ? entry : null;
+    return checkUnsentWarning(JSON.parse(text ?? ""));
   } catch {
     return null;
   }
 }
 
-export function warningKeeper(options: { userId: string; classId: string; studentUserId: string }): OfflineKeeper {
-  const key = unsentWarningKey(options.userId, options.classId, options.studentUserId);
+function checkUnsentWarning(content: unknown): UnsentWarning | null {
+  const entry = content as UnsentWarning | null;
+  const valid =
+    !!entry &&
+    typeof entry.warningId === "string" &&
+    typeof entry.at === "number" &&
+    typeof entry.texts === "object" &&
+    entry.texts !== null &&
+    WARNING_FIELDS.every((field) => typeof entry.texts[field] === "string");
+  return valid ? entry : null;
+}
+
+export function warningKeeper(options: { key: UnsentKey; classId: string; studentUserId: string; now?: () => number }): OfflineKeeper {
+  const name = unsentWarningName(options.classId, options.studentUserId);
+  const now = options.now ?? Date.now;
+  const queue = new UnsentQueue(openVault(options.key));
   return {
     keep(form) {
-      const entry: UnsentWarning = {
+      const store = storage();
+      if (!store || typeof crypto === "undefined" || !crypto.subtle) return false;
+      const entry: UnsentWarning & { name: string } = {
+        name,
         warningId: fieldValue(form, "warningId"),
         texts: Object.fromEntries(WARNING_FIELDS.map((field) => [field, fieldValue(form, field)])),
-        at: Date.now(),
+        at: now(),
       };
-      try {
-        storage()!.setItem(key, JSON.stringify(entry));
-        return true;
-      } catch {
-        return false;
-      }
+      void queue.run(async (vault) => vault.seal(store, await vault.slot(name), entry, entry.at)).catch(() => undefined);
+      return true;
     },
     forget(keys) {
-      if (keys.includes(KEY)) storage()?.removeItem(key);
+      const store = storage();
+      if (!store || !keys.includes(KEY)) return;
+      void queue.run(async (vault) => store.removeItem(await vault.slot(name))).catch(() => undefined);
     },
     restore(form) {
-      const kept = parseUnsentWarning(storage()?.getItem(key) ?? null);
-      if (!kept) return [];
-      if (WARNING_FIELDS.every((field) => fieldValue(form, field) === kept.texts[field])) {
-        storage()?.removeItem(key);
-        return [];
-      }
-      // Continued from the warning it was typed on: if that one is gone or given, the server says so.
-      const elements = form.elements as unknown as Record<string, HTMLInputElement | undefined>;
-      if (elements.warningId) elements.warningId.value = kept.warningId;
-      for (const field of WARNING_FIELDS) {
-        const area = elements[field];
-        if (area && area.value !== kept.texts[field]) {
-          area.value = kept.texts[field];
-          area.dispatchEvent(new Event("input", { bubbles: true }));
+      const store = storage();
+      if (!store) return [];
+      return queue.run(async (vault) => {
+        dropExpired(store, now());
+        const slot = await vault.slot(name);
+        if (!ownKeys(store, vault.keyId).includes(slot)) return [];
+        const opened = await vault.open(store, slot);
+        const kept = checkUnsentWarning(opened?.content ?? null);
+        if (!kept || (opened?.content as { name?: unknown }).name !== name) return [];
+        if (WARNING_FIELDS.every((field) => fieldValue(form, field) === kept.texts[field])) {
+          store.removeItem(slot);
+          return [];
         }
-      }
-      return [KEY];
+        // Continued from the warning it was typed on: if that one is gone or given, the server says so.
+        const elements = form.elements as unknown as Record<string, HTMLInputElement | undefined>;
+        if (elements.warningId) elements.warningId.value = kept.warningId;
+        for (const field of WARNING_FIELDS) {
+          const area = elements[field];
+          if (area && area.value !== kept.texts[field]) {
+            area.value = kept.texts[field];
+            area.dispatchEvent(new Event("input", { bubbles: true }));
+          }
+        }
+        return [KEY];
+      });
     },
   };
 }

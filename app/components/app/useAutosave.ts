@@ -136,6 +136,8 @@ export function useAutosave(
   const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   /** Failed tries in a row, for the growing pause. */
   const attempts = useRef(0);
+  /** What the server last said it stored, per key (a field's `change` after its `input` is no change). */
+  const lastStored = useRef(new Map<string, string>());
   /** The keys a page post carries, as they were when it went: forgotten once it is stored. */
   const posted = useRef<Map<string, string> | null>(null);
   const optionsRef = useRef(options);
@@ -211,7 +213,10 @@ export function useAutosave(
         for (const key of settled.dropped) dirty.current.delete(key);
         // Changed again while the save was under way: it stays to be saved.
         const saved = settled.stored.filter((key) => snapshots.has(key) && snapshots.get(key) === adapter.snapshot(form, key));
-        for (const key of saved) dirty.current.delete(key);
+        for (const key of saved) {
+          dirty.current.delete(key);
+          lastStored.current.set(key, snapshots.get(key)!);
+        }
         // Refused for good (another 4xx: locked, not one's own): nothing to keep for later; the page still shows it.
         offline?.forget(response.ok ? [...saved, ...settled.dropped] : [...sent, ...settled.dropped]);
         if (saved.length > 0) adapter.onSaved?.(saved);
@@ -244,10 +249,16 @@ export function useAutosave(
     const onEdit = (event: Event) => {
       const key = optionsRef.current.adapter.keyOf((event.target as HTMLInputElement | null)?.name ?? "");
       if (key === null) return;
+      const { adapter, offline } = optionsRef.current;
+      if (lastStored.current.get(key) === adapter.snapshot(form, key)) {
+        // As stored (a `change` on leaving a field already saved, or typed back): nothing to send or keep.
+        if (dirty.current.delete(key)) offline?.forget([key]);
+        return;
+      }
       dirty.current.add(key);
       // Kept from the first keystroke until the server has it: a tab closed before the save (or
       // while the server cannot store it) loses nothing.
-      optionsRef.current.offline?.keep(form, new Set([key]));
+      offline?.keep(form, new Set([key]));
       schedule();
     };
     // A page post carries every field itself, from the newest state: a save under way is waited
@@ -288,7 +299,10 @@ export function useAutosave(
       switch (decision) {
         case "stored": {
           const stored = [...(carried ?? [])].filter(([key, snapshot]) => adapter.snapshot(form, key) === snapshot).map(([key]) => key);
-          for (const key of stored) dirty.current.delete(key);
+          for (const key of stored) {
+            dirty.current.delete(key);
+            lastStored.current.set(key, carried!.get(key)!);
+          }
           offline?.forget(stored);
           return;
         }

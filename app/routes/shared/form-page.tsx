@@ -9,6 +9,7 @@ import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
+import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/answering/index.server";
 import { getLanguage } from "~/services/platform/i18n.server";
@@ -80,8 +81,9 @@ export async function loader(args: Route.LoaderArgs) {
       assignmentId: String(ids.assignmentId),
       ...(ids.studentUserId === null ? {} : { studentUserId: String(ids.studentUserId) }),
     },
-    // Whose answers a browser keeps when the network is away (ADR 0011): never another person's.
-    keeperUser: String(viewer.userId),
+    // The person's own key for what the browser keeps until the server has it (ADR 0011): sealed,
+    // so nobody else at that browser can read it.
+    keeperKey: unsentKeyFor(viewer.userId),
   };
 }
 
@@ -139,7 +141,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 export default function FormPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("answers");
-  const { view, exit, scaleHref, guidanceHref, autosave, keeperUser } = loaderData;
+  const { view, exit, scaleHref, guidanceHref, autosave, keeperKey } = loaderData;
   const refused = actionData && "refused" in actionData ? actionData.refused : null;
   const postFailed = actionData !== undefined && "pagePostFailed" in actionData;
   const caption = [view.isMidSemester ? t("half.mid") : t("half.end"), view.subject, view.self ? null : view.student?.displayName]
@@ -173,7 +175,7 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
           scaleHref={scaleHref}
           guidanceHref={guidanceHref}
           autosave={autosave}
-          keeperUser={keeperUser}
+          keeperKey={keeperKey}
         />
       )}
     </div>
@@ -186,14 +188,14 @@ function AnswerForm({
   scaleHref,
   guidanceHref,
   autosave,
-  keeperUser,
+  keeperKey,
 }: {
   view: FormPageView;
   refused: Refused | null;
   scaleHref: string;
   guidanceHref: string | null;
   autosave: LoaderData["autosave"];
-  keeperUser: string;
+  keeperKey: LoaderData["keeperKey"];
 }) {
   const { t, i18n } = useTranslation("answers");
   const hydrated = useHydrated();
@@ -203,11 +205,15 @@ function AnswerForm({
   const [conflicts, setConflicts] = useState<Record<number, AutosaveConflict>>(() =>
     Object.fromEntries(Object.entries(refused?.conflicts ?? {}).map(([id, c]) => [id, { questionId: Number(id), ...c }])),
   );
+  // One keeper for the page's life: it opens the key once, and keeps its entries in order.
+  const { keyId, key } = keeperKey;
+  const place = JSON.stringify(autosave);
+  const keeper = useMemo(() => answerKeeper({ key: { keyId, key }, place: JSON.parse(place) as Record<string, string> }), [keyId, key, place]);
   const { status } = useAutosave(formRef, {
     endpoint: "/api/answers",
     delayMs: AUTOSAVE_DELAY_MS,
     enabled: hydrated,
-    offline: answerKeeper({ userId: keeperUser, place: autosave }),
+    offline: keeper,
     adapter: answerAutosave({
       place: autosave,
       limits: { comment: COMMENT_LIMIT, text: TEXT_ANSWER_LIMIT },

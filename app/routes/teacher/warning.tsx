@@ -13,6 +13,7 @@ import { useHydrated } from "~/components/ui/internal";
 import { classHeader } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
+import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
@@ -79,8 +80,9 @@ export async function loader(args: Route.LoaderArgs) {
       autosave: `/api/classes/${classId}/students/${studentUserId}/warning`,
       pdf: `/api/classes/${classId}/students/${studentUserId}/warning/pdf`,
     },
-    // Whose draft the browser keeps when the session has ended (ADR 0011): never another person's.
-    keeper: { userId: String(session.user.id), classId: String(classId), studentUserId: String(studentUserId) },
+    // The teacher's own key for the draft the browser keeps until the server has it (ADR 0011):
+    // sealed, so nobody else at that browser can read it.
+    keeper: { key: unsentKeyFor(session.user.id), classId: String(classId), studentUserId: String(studentUserId) },
   };
 }
 
@@ -215,17 +217,18 @@ function DraftForm({
   // The draft's keeper for an ended session (ADR 0011) is loaded after the page, like the form's
   // schema (ADR 0012): the page's first load stays within its weight.
   const [draftKeeper, setDraftKeeper] = useState<OfflineKeeper | undefined>(undefined);
-  const { userId, classId, studentUserId } = keeper;
+  const { key, classId, studentUserId } = keeper;
+  const { keyId, key: secret } = key;
   useEffect(() => {
     let live = true;
     void import("~/components/app/unsentWarning").then(
-      (module) => live && setDraftKeeper(module.warningKeeper({ userId, classId, studentUserId })),
+      (module) => live && setDraftKeeper(module.warningKeeper({ key: { keyId, key: secret }, classId, studentUserId })),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [userId, classId, studentUserId]);
+  }, [keyId, secret, classId, studentUserId]);
   const { status } = useAutosave(formRef, {
     endpoint: paths.autosave,
     delayMs: AUTOSAVE_DELAY_MS,
