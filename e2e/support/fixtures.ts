@@ -57,13 +57,19 @@ export async function logIn(page: Page, email: string, options: { acceptPrivacy?
  */
 async function oneLogInAtATime(baseURL: string, email: string, logInNow: () => Promise<void>): Promise<void> {
   const lock = path.join(os.tmpdir(), `praksis-e2e-${portOf(baseURL)}`, `login-${email.toLowerCase()}.lock`);
+  // A lock's age is counted on this worker's clock from when it first saw that lock, not from the
+  // lock's mtime: under libfaketime (a run moved to another date) the file system keeps the real
+  // time, so every lock would look months old and be taken over at once.
+  let seen: { lock: string; at: number } | null = null;
   for (;;) {
     try {
       fs.mkdirSync(lock);
       break;
     } catch {
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 30_000) fs.rmSync(lock, { recursive: true, force: true });
+      const held = fs.statSync(lock, { throwIfNoEntry: false });
+      const which = held ? `${held.ino}:${held.mtimeMs}` : "";
+      if (seen?.lock !== which) seen = { lock: which, at: Date.now() };
+      if (held && Date.now() - seen.at > 30_000) fs.rmSync(lock, { recursive: true, force: true });
       else await new Promise((r) => setTimeout(r, 50));
     }
   }
