@@ -17,7 +17,7 @@ import {
 import { countUnsent, storage } from "~/components/app/unsentStore";
 import { useNonce } from "~/components/nonce";
 import { RequestIdCode, useRequestId } from "~/components/request-id";
-import { Button, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
+import { Button, Details, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
 import { DEFAULT_LANGUAGE } from "~/locales/languages";
 import { env } from "~/services/platform/env.server";
 import { takeFlash } from "~/services/platform/flash.server";
@@ -26,6 +26,8 @@ import { currentInstitution, publicInstitution } from "~/services/platform/insti
 import { requestLogMiddleware } from "~/services/platform/log.server";
 import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { malformedUrlMiddleware, securityMiddleware } from "~/services/platform/request.server";
+import { keptFields, typedTexts, type PostedFields } from "~/services/platform/kept-post";
+import { keptPostMiddleware } from "~/services/platform/kept-post.server";
 import { currentSession, sessionMiddleware } from "~/services/identity/index.server";
 import { ROLE_HOME, ROLE_MENU, ROLE_NAMES, type RoleId } from "~/services/identity";
 import type { Route } from "./+types/root";
@@ -36,6 +38,8 @@ export const middleware: Route.MiddlewareFunction[] = [
   securityMiddleware,
   i18nextMiddleware,
   malformedUrlMiddleware,
+  // Before the session: its database read is what a page post first meets in an outage.
+  keptPostMiddleware,
   sessionMiddleware,
 ];
 
@@ -289,11 +293,13 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     );
   }
   if (isRouteErrorResponse(error) && error.status === 503) {
-    // The database cannot be reached (client.server.ts): a clear page, not an error code.
+    // The database cannot be reached (client.server.ts): a clear page, not an error code; after a
+    // page post, with what was posted, to send again (kept-post.server.ts).
+    const kept = keptFields(error.data);
     return (
       <div className="app-content">
         <h1>{t("errors.unavailableTitle")}</h1>
-        <p>{t("errors.unavailableText")}</p>
+        {kept ? <ResendPost fields={kept} /> : <p>{t("errors.unavailableText")}</p>}
         <p>
           <Link to="/">{t("errors.home")}</Link>
         </p>
@@ -324,6 +330,38 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <Link to="/">{t("errors.home")}</Link>
       </p>
     </div>
+  );
+}
+
+/**
+ * A page post the database's outage stopped (JavaScript off): every field back in a plain form to
+ * the same address (same session, same origin, so it is checked as the first post was), and what
+ * the person wrote, readable. React escapes every value.
+ */
+function ResendPost({ fields }: { fields: PostedFields }) {
+  const { t } = useTranslation();
+  const texts = typedTexts(fields);
+  return (
+    <>
+      <p>{t("errors.unavailableKeptText")}</p>
+      <form method="post">
+        {fields.map(([name, value], index) => (
+          <input type="hidden" name={name} value={value} key={index} />
+        ))}
+        <Button type="submit">{t("errors.resend")}</Button>
+      </form>
+      {texts.length > 0 ? (
+        <Details summary={t("errors.keptTexts")}>
+          <ul>
+            {texts.map((text, index) => (
+              <li key={index} className="app-mail__body">
+                {text}
+              </li>
+            ))}
+          </ul>
+        </Details>
+      ) : null}
+    </>
   );
 }
 

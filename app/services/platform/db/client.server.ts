@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import { DrizzleQueryError, sql, type Logger } from "drizzle-orm";
@@ -27,11 +28,25 @@ export interface Database {
 export const DATABASE_UNAVAILABLE_MESSAGE = "The database is not available right now. Try again in a minute.";
 
 export function databaseUnavailable(): Response {
+  const watch = outageWatch.getStore();
+  if (watch) watch.unavailable = true;
   return new Response(DATABASE_UNAVAILABLE_MESSAGE, {
     status: 503,
     statusText: "Service Unavailable",
     headers: { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "30", "Cache-Control": "no-store" },
   });
+}
+
+// Whether this request's 503 is the database's own: a request run through watchDatabase() is marked
+// here whatever statement, middleware or action met the outage (a 503 is also what other pages
+// answer for other reasons, e.g. a mail that could not be sent).
+const outageWatch = new AsyncLocalStorage<{ unavailable: boolean }>();
+
+/** Runs `run` and tells whether anything in it was answered with databaseUnavailable(). */
+export async function watchDatabase<T>(run: () => Promise<T>): Promise<{ result: T; unavailable: boolean }> {
+  const watch = { unavailable: false };
+  const result = await outageWatch.run(watch, run);
+  return { result, unavailable: watch.unavailable };
 }
 
 // Errors that mean "no connection to the server", not a fault of the statement. ENOENT: the Unix
