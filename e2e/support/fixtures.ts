@@ -60,7 +60,7 @@ async function oneLogInAtATime(baseURL: string, email: string, logInNow: () => P
   // A lock's age is counted on this worker's clock from when it first saw that lock, not from the
   // lock's mtime: under libfaketime (a run moved to another date) the file system keeps the real
   // time, so every lock would look months old and be taken over at once.
-  let seen: { lock: string; at: number } | null = null;
+  let seen = null as { lock: string; at: number } | null;
   for (;;) {
     try {
       fs.mkdirSync(lock);

@@ -23,7 +23,7 @@ test("answers kept in the browser are named in the message, and stay there (ADR 
 });
 
 test("none kept (or JavaScript off, where the field is empty): the plain message", async () => {
-  for (const fields of [{ unsent: "" }, { unsent: "0" }, {}]) {
+  for (const fields of [{ unsent: "" }, { unsent: "0" }, {}] as Record<string, string>[]) {
     expect(await flashOf(await logOutWith(fields))).toEqual({ type: "success", key: "auth:loggedOut" });
   }
 });

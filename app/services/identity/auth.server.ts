@@ -8,7 +8,7 @@ import type { Db } from "~/services/platform/db/client.server";
 import { privacyAcceptances, userRoles, users } from "~/services/platform/db/schema";
 import { MailNotSent, sendMail, type Mail } from "~/services/platform/email.server";
 import { env } from "~/services/platform/env.server";
-import { countCodeRequest, issueCode, normaliseEmail, OTP_TTL_MS, otpLimits, verifyCode } from "./otp.server";
+import { issueCode, normaliseEmail, OTP_TTL_MS, otpLimits, verifyCode } from "./otp.server";
 import { appCookies, readFormData } from "~/services/platform/request.server";
 import { ROLE_HOME, ROLE_NAMES, safeRedirect, type RoleId } from "./roles";
 import { appSecret } from "~/services/platform/secret.server";
