@@ -150,7 +150,10 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
 
   // Current semester, class A, mid-semester: some students and their supervisors have started.
   const earliest = instant(current.startDate, 8);
-  const daysAgo = (days: number) => latest(earliest, new Date(today.getTime() - days * 86_400_000));
+  // Never before the semester began, and never after the seed's own moment (on a semester's first
+  // morning the semester's first hours may still be ahead).
+  const daysAgo = (days: number) =>
+    new Date(Math.min(today.getTime(), latest(earliest, new Date(today.getTime() - days * 86_400_000)).getTime()));
   for (const [i, ref] of refsA.slice(0, 4).entries()) {
     const sentAt = i < 3 ? daysAgo(10 - i) : null;
     await insertAnswerSet(tx, mainForm, {

@@ -1,9 +1,10 @@
-import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { semesterFor, semesterStatus } from "~/services/platform/semesters";
 import type { Database } from "~/services/platform/db/client.server";
 import { openTestDatabase } from "~/test/db";
 import {
+  answerSets,
   answers,
   classes,
   formQuestionGroups,
@@ -279,6 +280,28 @@ test("this semester, student 19 in SYK2002 has a signing form with the mid-semes
     signedByAdvisorDate: null,
     signedByTeacherDate: null,
   });
+});
+
+test("a demo seeded on a semester's first morning, before its 08:00, dates nothing after that moment", async () => {
+  const early = await openTestDatabase();
+  try {
+    const today = new Date("2027-01-01T06:00:00Z");
+    await seedDemo(early.db, today);
+    const [latest] = await early.db
+      .select({
+        sent: sql<string | null>`(select max(${answerSets.sentAt}) from ${answerSets})`,
+        given: sql<string | null>`(select max(${warnings.submittedAt}) from ${warnings})`,
+        confirmed: sql<string | null>`(select max(${signingForms.createdAt}) from ${signingForms})`,
+      })
+      .from(users)
+      .limit(1);
+    for (const [what, at] of Object.entries(latest)) {
+      expect(at, what).not.toBeNull();
+      expect(new Date(at!).getTime(), what).toBeLessThanOrEqual(today.getTime());
+    }
+  } finally {
+    await early.close();
+  }
 });
 
 test("a demo seeded before the semester's halfway point has passed its mid-semester date yesterday; the form is confirmed then, not in the future", async () => {
