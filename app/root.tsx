@@ -13,8 +13,8 @@ import {
   useLocation,
   useMatches,
   useRouteLoaderData,
+  useSubmit,
 } from "react-router";
-import { countUnsent, storage } from "~/components/app/unsentStore";
 import { useNonce } from "~/components/nonce";
 import { RequestIdCode, useRequestId } from "~/components/request-id";
 import { Button, Details, FlashRegion, Header, SideMenu, SkipLink } from "~/components/ui";
@@ -93,6 +93,7 @@ function usePageTitle(appName: string, errorTitle?: string): string {
 
 function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; aboutUrl: string }) {
   const { t } = useTranslation();
+  const submit = useSubmit();
   const location = useLocation();
   const others = user.roles.filter((r) => r !== user.activeRole);
   const active = user.activeRole;
@@ -142,8 +143,16 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
             action="/logout"
             className="app-menu-form"
             onSubmit={(event) => {
-              const field = event.currentTarget.elements.namedItem("unsent");
-              if (field instanceof HTMLInputElement) field.value = String(countUnsent(storage(), user.unsentKeyId, Date.now()));
+              // The store's code is loaded only now, so no page's first load carries it (ADR 0012).
+              event.preventDefault();
+              const form = event.currentTarget;
+              void import("~/components/app/unsentStore")
+                .then(({ countUnsent, storage }) => {
+                  const field = form.elements.namedItem("unsent");
+                  if (field instanceof HTMLInputElement) field.value = String(countUnsent(storage(), user.unsentKeyId, Date.now()));
+                })
+                .catch(() => {})
+                .finally(() => submit(form));
             }}
           >
             <input type="hidden" name="unsent" defaultValue="" />

@@ -3,6 +3,10 @@ import { beforeAll, describe, expect, test } from "vitest";
 import resources, { DEFAULT_LANGUAGE, LANGUAGES } from "~/locales";
 import clientEn from "~/locales/en";
 import clientNb from "~/locales/nb";
+import enMail from "~/locales/en/mail.json";
+import nbMail from "~/locales/nb/mail.json";
+import enAuthPages from "~/locales/en/authPages.json";
+import nbAuthPages from "~/locales/nb/authPages.json";
 import { provideNamespace } from "./page-namespaces";
 import { ClientI18n } from "./react-i18next";
 
@@ -27,6 +31,8 @@ beforeAll(async () => {
   for (const namespace of Object.keys(resources.nb)) {
     if (!(namespace in clientNb)) provideNamespace(namespace, { nb: resources.nb[namespace as never], en: resources.en[namespace as never] });
   }
+  // And the part of auth that the log-in providers' pages and /debug/fs provide.
+  provideNamespace("auth", { nb: nbAuthPages, en: enAuthPages });
   for (const language of LANGUAGES) {
     clients[language] = await new ClientI18n({
       language,
@@ -38,11 +44,26 @@ beforeAll(async () => {
   }
 });
 
+// The mails' texts are the server's alone (locales/index.ts): no page shows them.
+const MAIL = { nb: nbMail, en: enMail } as const;
+const mailKeys = (language: keyof typeof MAIL) =>
+  new Set(Object.entries(MAIL[language]).flatMap(([namespace, tree]) => leaves(tree as Tree, `${namespace}:`).map(([key]) => key)));
+
 describe.each(LANGUAGES)("the browser's t in %s", (language) => {
+  test("the mails' texts are not in the browser's language chunk", () => {
+    const client = (language === "en" ? clientEn : clientNb) as Record<string, Tree>;
+    const inClient = new Set(Object.entries(client).flatMap(([namespace, tree]) => leaves(tree, `${namespace}:`).map(([key]) => key)));
+    const keys = [...mailKeys(language)];
+    expect(keys.length).toBeGreaterThan(10);
+    expect(keys.filter((key) => inClient.has(key))).toEqual([]);
+  });
+
   test("gives i18next's text for every key, by its namespace and prefixed from another", () => {
     let compared = 0;
+    const serverOnly = mailKeys(language);
     for (const [namespace, tree] of Object.entries(resources[language])) {
       for (const [key, text] of leaves(tree as Tree)) {
+        if (serverOnly.has(`${namespace}:${key}`)) continue;
         const plural = /_(zero|one|two|few|many|other)$/.exec(key);
         const base = plural ? key.slice(0, plural.index) : key;
         const values = Object.fromEntries([...text.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m, i) => [m[1], `v${i}`]));

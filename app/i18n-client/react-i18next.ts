@@ -102,14 +102,18 @@ export class ClientI18n {
     // i18next's order: each namespace in every language before the next namespace.
     for (const n of namespaces) {
       for (const l of languages) {
-        const tree = this.resources.get(l)?.[n] ?? providedNamespace(l, n);
-        if (typeof count === "number") {
-          const suffix = count === 0 && typeof lookup(tree, `${path}_zero`) === "string" ? "zero" : new Intl.PluralRules(l).select(count);
-          const plural = lookup(tree, `${path}_${suffix}`);
-          if (typeof plural === "string") return plural;
+        // The chunk's part of the namespace, then what a page provides of it (a whole namespace, or
+        // the part of one that only a few pages use).
+        for (const tree of [this.resources.get(l)?.[n], providedNamespace(l, n)]) {
+          if (tree === undefined) continue;
+          if (typeof count === "number") {
+            const suffix = count === 0 && typeof lookup(tree, `${path}_zero`) === "string" ? "zero" : new Intl.PluralRules(l).select(count);
+            const plural = lookup(tree, `${path}_${suffix}`);
+            if (typeof plural === "string") return plural;
+          }
+          const value = lookup(tree, path);
+          if (typeof value === "string") return value;
         }
-        const value = lookup(tree, path);
-        if (typeof value === "string") return value;
       }
     }
     return undefined;

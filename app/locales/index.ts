@@ -10,6 +10,8 @@ import enAdminSemesters from "./en/adminSemesters.json";
 import enSupervisor from "./en/supervisor.json";
 import enPrivacyData from "./en/privacyData.json";
 import enReminders from "./en/reminders.json";
+import enMail from "./en/mail.json";
+import enAuthPages from "./en/authPages.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
 import nbAdminClass from "./nb/adminClass.json";
@@ -21,13 +23,35 @@ import nbAdminSemesters from "./nb/adminSemesters.json";
 import nbSupervisor from "./nb/supervisor.json";
 import nbPrivacyData from "./nb/privacyData.json";
 import nbReminders from "./nb/reminders.json";
+import nbMail from "./nb/mail.json";
+import nbAuthPages from "./nb/authPages.json";
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
+/**
+ * The texts of the mails the server sends (log-in codes, the pause notice, the Vipps link code, the
+ * welcome to a new supervisor, a given warning), merged into their namespaces here only: no page
+ * shows them, so the browser's language chunk (nb.ts, en.ts) does not carry them. The log-in
+ * providers' result pages and /debug/fs have their part of `auth` apart too (authPages.json): those
+ * pages provide it themselves (page-namespaces.ts), so the chunk every page loads stays small.
+ */
+function withMail<T extends { auth: object; teacher: object; warnings: object }, M extends { auth: object; teacher: object; warnings: object }, P extends object>(
+  texts: T,
+  mail: M,
+  authPages: P,
+): Omit<T, "auth" | "teacher" | "warnings"> & { auth: T["auth"] & M["auth"] & P; teacher: T["teacher"] & M["teacher"]; warnings: T["warnings"] & M["warnings"] } {
+  return {
+    ...texts,
+    auth: { ...texts.auth, ...mail.auth, ...authPages },
+    teacher: { ...texts.teacher, ...mail.teacher },
+    warnings: { ...texts.warnings, ...mail.warnings },
+  };
+}
+
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...nb, scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: nbAdminClass, adminForms: nbAdminForms },
-  en: { ...en, scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: enAdminClass, adminForms: enAdminForms },
+  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: nbAdminClass, adminForms: nbAdminForms },
+  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: enAdminClass, adminForms: enAdminForms },
 } satisfies Resource;
 
 export default resources;

@@ -7,6 +7,12 @@ import { appName, currentInstitution } from "~/services/platform/institution.ser
 import { finishProviderLogin, currentSession, homeOf } from "~/services/identity/index.server";
 import { clientAddress } from "~/services/platform/request.server";
 import type { Route } from "./+types/provider-callback";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+import enAuthPages from "~/locales/en/authPages.json";
+import nbAuthPages from "~/locales/nb/authPages.json";
+
+// This page's part of the auth texts is not in the language chunk every page loads (ADR 0012).
+provideNamespace("auth", { nb: nbAuthPages, en: enAuthPages });
 
 /**
  * /feide-success and /vipps-success: the provider's answer. A log-in goes on to the user's page (or,

@@ -16,8 +16,9 @@ import * as callback from "./provider-callback";
 import * as start from "./provider-start";
 import * as acceptPage from "./accept-invitation";
 import * as confirm from "./vipps-confirm";
-import en from "~/locales/en/auth.json";
-import nb from "~/locales/nb/auth.json";
+import en from "~/locales/en/authPages.json";
+import nb from "~/locales/nb/authPages.json";
+import nbAuth from "~/locales/nb/auth.json";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let peers: Awaited<ReturnType<typeof startProviderPeers>>;
@@ -492,7 +493,7 @@ test("without configuration, neither provider is offered; its button goes back t
     expect(await flashOf(started)).toMatchObject({ key: "auth:main.feideMissing" });
     const page = await failurePage(await callLoader(callback, getPage("/vipps-success?error=access_denied&state=b")), 404, "not_configured");
     expect(page.title).toBe("Vipps-innlogging er ikke satt opp");
-    expect(page.message).toBe(nb.main.vippsMissing);
+    expect(page.message).toBe(nbAuth.main.vippsMissing);
   } finally {
     Object.assign(process.env, saved);
     resetEnvForTests();

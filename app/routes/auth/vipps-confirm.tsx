@@ -17,6 +17,12 @@ import { getInstance } from "~/services/platform/i18n.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { schema } from "./otp.schema";
 import type { Route } from "./+types/vipps-confirm";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+import enAuthPages from "~/locales/en/authPages.json";
+import nbAuthPages from "~/locales/nb/authPages.json";
+
+// This page's part of the auth texts is not in the language chunk every page loads (ADR 0012).
+provideNamespace("auth", { nb: nbAuthPages, en: enAuthPages });
 
 export const handle = { titleKey: "auth:vippsLink.title" };
 

@@ -6,6 +6,12 @@ import { env } from "~/services/platform/env.server";
 import { ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
 import type { Route } from "./+types/fs";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+import enAuthPages from "~/locales/en/authPages.json";
+import nbAuthPages from "~/locales/nb/authPages.json";
+
+// This page's part of the auth texts is not in the language chunk every page loads (ADR 0012).
+provideNamespace("auth", { nb: nbAuthPages, en: enAuthPages });
 import { notFound } from "~/services/platform/ids";
 
 export const handle = { titleKey: "auth:debugFs.title" };
