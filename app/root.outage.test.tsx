@@ -129,6 +129,8 @@ const TYPED = "Hun var trygg i stellet <b>& tok ansvar</b>\nny linje";
 function pagePost(body: BodyInit, contentType: string, options: { cookie?: string } = {}): Request {
   const headers = new Headers({ Origin: "http://localhost", "Content-Type": contentType, "Accept-Language": "nb" });
   if (options.cookie) headers.set("Cookie", options.cookie);
+  // A browser's form post declares its length.
+  if (typeof body === "string" || body instanceof URLSearchParams) headers.set("Content-Length", String(new TextEncoder().encode(String(body)).byteLength));
   return new Request("http://localhost/page", { method: "POST", headers, body });
 }
 

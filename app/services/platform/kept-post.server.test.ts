@@ -6,7 +6,9 @@ import { MAX_FORM_BYTES } from "./request.server";
 const post = (body: BodyInit, headers: Record<string, string>) => new Request("http://localhost/p", { method: "POST", headers, body });
 
 test("only a url-encoded post within the body limit is kept", () => {
-  expect(keepablePost(post("a=1", { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8" }))).toBe(true);
+  expect(keepablePost(post("a=1", { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8", "Content-Length": "3" }))).toBe(true);
+  // Streamed without a length (no browser's form does that): not kept.
+  expect(keepablePost(post("a=1", { "Content-Type": "application/x-www-form-urlencoded; charset=UTF-8" }))).toBe(false);
   expect(keepablePost(post("a=1", { "Content-Type": "multipart/form-data; boundary=x" }))).toBe(false);
   expect(keepablePost(post("{}", { "Content-Type": "application/json" }))).toBe(false);
   expect(keepablePost(post("a=1", { "Content-Type": "text/plain" }))).toBe(false);

@@ -4,15 +4,17 @@ import type { PostedFields, UnavailableWithPost } from "./kept-post";
 import { MAX_FIELD_REPEATS, MAX_FORM_BYTES, MAX_FORM_FIELDS } from "./request.server";
 
 /**
- * Whether a request is a post whose fields could be given back: url-encoded (what a plain form
- * sends), not said to be over the body limit. Multipart (files), JSON and anything else never are.
+ * Whether a request is a post whose fields could be given back: url-encoded with its length
+ * declared (what a browser's plain form sends) and within the body limit. Multipart (files), JSON,
+ * anything else, and a body streamed without a length never are: its copy would hold the original's
+ * refusal (413) until the copy was read too.
  */
 export function keepablePost(request: Request): boolean {
   if (request.method.toUpperCase() !== "POST" || !request.body) return false;
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") return false;
   const length = request.headers.get("content-length");
-  return length === null || Number(length) <= MAX_FORM_BYTES;
+  return length !== null && /^\d+$/.test(length) && Number(length) <= MAX_FORM_BYTES;
 }
 
 /**
