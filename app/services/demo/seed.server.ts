@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Semester } from "~/services/platform/semesters";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { env } from "~/services/platform/env.server";
-import { phoneDigits } from "~/services/identity/index.server";
+import { phoneDigits } from "~/services/identity";
 import { assignmentForms, assignments, classAdvisors, classes, classTeachers, expectations, formQuestionGroups, formQuestions, forms, periods, QUESTION_GROUP_TYPE, ROLE, studentExtraSupervisors, studentReferences, subjects, userAffiliations, userRoles, users } from "~/services/platform/db/schema";
 import { ADMIN, DEMO_LOGINS, type DemoLogin, type DemoPerson, PEOPLE, STUDENTS, STUDENT_WITHOUT_CLASS, SUPERVISORS, TEACHERS } from "./people";
 import { MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM, type DemoForm, type SeededForm } from "./forms";

@@ -32,6 +32,7 @@ import { appCookies, publicOrigin, secureCookies } from "~/services/platform/req
 import { ROLE, safeRedirect } from "./roles";
 import { appSecret } from "~/services/platform/secret.server";
 import { osloDate } from "~/services/platform/semesters";
+import { phoneDigits } from "./phone";
 
 /**
  * What happens after Feide or Vipps has said who someone is: finding (or, for Feide students,
@@ -200,13 +201,7 @@ async function feideLogin(db: Db, config: ProviderConfig, identity: OidcIdentity
 
 // ─── Vipps ───────────────────────────────────────────────────────────────────
 
-/** A phone number as digits with country code ("+47 987 65 432", "98765432" → "4798765432"). */
-export function phoneDigits(value: string): string {
-  let digits = value.replace(/\D/g, "");
-  if (digits.startsWith("00")) digits = digits.slice(2);
-  if (digits.length === 8) digits = `47${digits}`;
-  return digits;
-}
+export { phoneDigits } from "./phone";
 
 export interface VippsProfile {
   sub: string;
