@@ -154,11 +154,7 @@ async function primary() {
 async function worker() {
   // React Router's production build (see the hook), before anything imports it.
   register("./scripts/react-router-production.mjs", import.meta.url);
-  const [{ default: compression }, { default: express }, { createRequestHandler }] = await Promise.all([
-    import("compression"),
-    import("express"),
-    import("@react-router/express"),
-  ]);
+  const { createHttpApp } = await import("./scripts/http-app.mjs");
   const build = await import(pathToFileURL(path.join(buildDir, "server/index.js")).href);
   const entry = build.entry.module;
   // One log for the app and this server: every line, and stray console lines too, in its format.
@@ -174,103 +170,7 @@ async function worker() {
     process.exit(1);
   }
 
-  // The security headers of every answer that is not the app's own (static files, the service
-  // worker, refusals, the server's error answers): the app's (request.server.ts), without a nonce.
-  const securityHeaders = Object.entries(entry.securityHeaders());
-  const app = express();
-  app.disable("x-powered-by");
-  app.use((req, res, next) => {
-    // The request's record: its id (X-Request-Id), what the app adds (route, user, an error),
-    // and one log line when the answer has gone (or the client went away).
-    const record = entry.serverRequestRecord(req.method, req.headers["x-request-id"]);
-    res.locals.record = record;
-    const writeHead = res.writeHead;
-    res.writeHead = function (...args) {
-      // Filled in without overwriting: the app's answers have them already (with the page's nonce).
-      if (!res.hasHeader("X-Request-Id")) res.setHeader("X-Request-Id", record.id);
-      for (const [name, value] of securityHeaders) if (!res.hasHeader(name)) res.setHeader(name, value);
-      return writeHead.apply(this, args);
-    };
-    res.once("close", () => entry.logRequest(record, res.statusCode, res.writableFinished ? {} : { aborted: true }));
-    // A path whose percent-encoding does not decode (`/%E0%A4%A`) is the client's mistake: the app
-    // answers with its own 400 page (request.server.ts), handed a path that decodes.
-    const query = req.url.indexOf("?");
-    const pathname = query === -1 ? req.url : req.url.slice(0, query);
-    try {
-      decodeURIComponent(pathname);
-    } catch {
-      record.malformedUrl = true;
-      req.url = pathname.replaceAll("%", "%25") + (query === -1 ? "" : req.url.slice(query));
-      req.originalUrl = req.url;
-    }
-    next();
-  });
-  app.use(compression());
-  const staticFile = (req, res, next) => {
-    res.locals.record.route = "static";
-    next();
-  };
-  app.use(
-    "/assets",
-    staticFile,
-    express.static(path.join(buildDir, "client/assets"), { immutable: true, maxAge: "1y", index: false }),
-  );
-  // The service worker (ADR 0011) is checked for a new version on every visit: never kept by a cache.
-  app.get("/sw.js", staticFile, (req, res) => {
-    res.set({ "Cache-Control": "no-cache", "Service-Worker-Allowed": "/" });
-    res.sendFile(path.join(buildDir, "client/sw.js"), { maxAge: 0, lastModified: true }, (error) => {
-      if (error && !res.headersSent) res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found");
-    });
-  });
-  app.use(staticFile, express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));
-  app.use((req, res, next) => {
-    // Not a static file: the app's route pattern, once it has matched one.
-    res.locals.record.route = undefined;
-    const refusal = entry.crossSiteRefusal({
-      method: req.method,
-      origin: req.headers.origin,
-      referer: req.headers.referer,
-      host: req.headers.host,
-    });
-    if (refusal) {
-      sendPlainPage(res, 403, { nb: "Forespørselen ble avvist", en: "The request was refused", text: refusal });
-      return;
-    }
-    // Overwritten on every request, so a client cannot choose its own address.
-    req.headers["x-praksis-remote-address"] = req.socket.remoteAddress ?? "unknown";
-    next();
-  });
-  app.all("/{*splat}", createRequestHandler({ build, mode: "production", getLoadContext: (req, res) => entry.requestContext(res.locals.record) }));
-  // What went wrong before the app answered (the app makes its own error pages): a client's
-  // mistake gets its status, anything else a 500 logged with its stack; a plain page in both
-  // languages, with the security headers (above).
-  app.use((error, req, res, next) => {
-    const status = Number(error?.status ?? error?.statusCode);
-    const clientMistake = status >= 400 && status < 500;
-    if (!clientMistake) res.locals.record.error ??= error;
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    const [nb, en] = clientMistake ? ["Ugyldig forespørsel", "Bad request"] : ["Noe gikk galt", "Something went wrong"];
-    sendPlainPage(res, clientMistake ? status : 500, { nb, en });
-  });
-
-  /**
-   * A page for what the server answers before the app can (the app makes its own pages): in both
-   * languages, with the request's reference and a way back; the security headers are added above.
-   */
-  function sendPlainPage(res, status, { nb, en, text }) {
-    const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
-    res
-      .status(status)
-      .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" })
-      .send(
-        `<!doctype html><html lang="nb"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${nb} – Praksis</title></head>` +
-          `<body><main><h1>${nb}</h1><p lang="en">${en}</p>${text ? `<p>${escape(text)}</p>` : ""}` +
-          `<p>Referanse / reference: <code>${escape(res.locals.record.id)}</code></p><p><a href="/">Praksis</a></p></main></body></html>`,
-      );
-  }
+  const app = createHttpApp({ build, entry, buildDir });
 
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? "0.0.0.0";

@@ -33,9 +33,12 @@ prepareDatabaseWith(seedDemoWhenAsked);
 export { log, logRequest } from "~/services/platform/log.server";
 export { securityHeaders } from "~/services/platform/request.server";
 
-/** The server's record of a request (it writes the line): the id a trusted proxy sent, or a new one. */
+/**
+ * The server's record of a request (it writes the line): the id a trusted proxy sent (the server
+ * passes one only when the request came from a proxy TRUST_PROXY names), or a new one.
+ */
 export function serverRequestRecord(method: string, forwardedId: string | undefined): RequestRecord {
-  const record = newRequestRecord(method, chooseRequestId(forwardedId, env().TRUST_PROXY));
+  const record = newRequestRecord(method, chooseRequestId(forwardedId, env().TRUST_PROXY !== false));
   record.loggedByServer = true;
   return record;
 }

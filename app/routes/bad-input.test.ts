@@ -185,7 +185,7 @@ function casesFor(row: RouteRow, entry: MatrixEntry): Case[] {
 }
 
 function requestOf(row: RouteRow, item: Case, cookie: string): Request {
-  const headers = new Headers({ Origin: TEST_ORIGIN, "x-praksis-remote-address": "192.0.2.1" });
+  const headers = new Headers({ Origin: TEST_ORIGIN, "x-test-client-address": "192.0.2.1" });
   if (cookie) headers.set("Cookie", cookie);
   const hasFile = item.fields.some(([, value]) => typeof value !== "string");
   let body: FormData | URLSearchParams;

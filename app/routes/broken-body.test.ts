@@ -75,7 +75,7 @@ test.each(actions)("%s: a body that is not a form is the client's mistake (400),
   for (const type of ["multipart/form-data; boundary=zz", "multipart/form-data"]) {
     const request = new Request(new URL(path, TEST_ORIGIN), {
       method: "POST",
-      headers: { Origin: TEST_ORIGIN, Cookie: cookie, "Content-Type": type, "x-praksis-remote-address": "192.0.2.1" },
+      headers: { Origin: TEST_ORIGIN, Cookie: cookie, "Content-Type": type, "x-test-client-address": "192.0.2.1" },
       body: "--zz\r\nnot a part\u0000",
     });
     const response = await callAction(mod, request, params);

@@ -282,7 +282,7 @@ describe("bad input", () => {
       });
       const request = new Request(`${TEST_ORIGIN}/login`, {
         method: "POST",
-        headers: { Origin: TEST_ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "x-praksis-remote-address": "192.0.2.1", ...headers },
+        headers: { Origin: TEST_ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "x-test-client-address": "192.0.2.1", ...headers },
         body: stream,
         duplex: "half",
       } as RequestInit);

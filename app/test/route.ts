@@ -4,6 +4,7 @@ import { RouterContextProvider, type MiddlewareFunction } from "react-router";
 type Params = Record<string, string>;
 import { middleware as rootMiddleware } from "~/root";
 import type { Flash } from "~/services/platform/flash.server";
+import { newRequestId, newRequestRecord, requestRecordContext } from "~/services/platform/log.server";
 import { appCookies } from "~/services/platform/request.server";
 
 export interface HandlerArgs {
@@ -51,6 +52,10 @@ async function runRoute(
   params: Params,
 ): Promise<Response> {
   const context = new RouterContextProvider();
+  // The client address the HTTP server would have found (scripts/http-app.mjs): here the test's own.
+  const record = newRequestRecord(request.method, newRequestId());
+  record.clientAddress = request.headers.get(TEST_CLIENT_ADDRESS) ?? undefined;
+  context.set(requestRecordContext, record);
   const url = new URL(request.url);
   const args: HandlerArgs = { request, url, pattern: url.pathname, params, context };
   const chain = [...rootMiddleware, ...(mod.middleware ?? [])] as unknown as MiddlewareFunction<Response>[];
@@ -88,6 +93,8 @@ export async function callAction(mod: RouteModuleLike, request: Request, params:
 }
 
 export const TEST_ORIGIN = "http://localhost";
+/** The header a test request carries its client address in; only these helpers read it (the app never does). */
+export const TEST_CLIENT_ADDRESS = "x-test-client-address";
 
 /** A form post as a browser sends it: same-origin, url-encoded, from a given client address. */
 export function postForm(
@@ -99,7 +106,7 @@ export function postForm(
   const origin = options.origin === undefined ? TEST_ORIGIN : options.origin;
   if (origin !== null) headers.set("Origin", origin);
   if (options.cookie) headers.set("Cookie", options.cookie);
-  headers.set("x-praksis-remote-address", options.ip ?? "192.0.2.1");
+  headers.set("x-test-client-address", options.ip ?? "192.0.2.1");
   return new Request(new URL(path, TEST_ORIGIN), { method: "POST", headers, body: new URLSearchParams(fields) });
 }
 

@@ -44,7 +44,7 @@ afterAll(async () => {
 function postPairs(path: string, pairs: [string, string][], cookie: string): Request {
   return new Request(new URL(path, TEST_ORIGIN), {
     method: "POST",
-    headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-praksis-remote-address": "192.0.2.5" },
+    headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-test-client-address": "192.0.2.5" },
     body: new URLSearchParams(pairs),
   });
 }

@@ -29,7 +29,7 @@ const { current, next } = calendar;
 function postEntries(path: string, entries: [string, string][], cookie: string): Request {
   return new Request(new URL(path, TEST_ORIGIN), {
     method: "POST",
-    headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-praksis-remote-address": "192.0.2.1" },
+    headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-test-client-address": "192.0.2.1" },
     body: new URLSearchParams(entries),
   });
 }

@@ -110,7 +110,7 @@ test("a code posted as multipart form data gets an answer, not a server error", 
   body.set("code", code);
   const request = new Request("http://localhost/otp", {
     method: "POST",
-    headers: { Cookie: jar.header(), Origin: "http://localhost", "x-praksis-remote-address": "192.0.2.1" },
+    headers: { Cookie: jar.header(), Origin: "http://localhost", "x-test-client-address": "192.0.2.1" },
     body,
   });
   const response = await callAction(otp, request);

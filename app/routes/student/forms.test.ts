@@ -128,7 +128,7 @@ describe("/student/supervisor/invite", () => {
       headers: {
         Origin: "http://evil.example",
         Cookie: await cookieActingAs(db(), "student10@example.org", ROLE.Student),
-        "x-praksis-remote-address": "192.0.2.1",
+        "x-test-client-address": "192.0.2.1",
       },
       body: new URLSearchParams({ email: "vert@example.org" }),
     });

@@ -50,7 +50,7 @@ const post = (classId: number, ids: (number | string)[], cookie: string) =>
     addStudents,
     new Request(new URL(path(classId), TEST_ORIGIN), {
       method: "POST",
-      headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-praksis-remote-address": "192.0.2.5" },
+      headers: { Origin: TEST_ORIGIN, Cookie: cookie, "x-test-client-address": "192.0.2.5" },
       body: new URLSearchParams(ids.map((id) => ["studentIds", String(id)])),
     }),
     { classId: String(classId) },

@@ -37,7 +37,7 @@ test("an empty environment gives the documented defaults", () => {
 test("numbers and flags are parsed from strings", () => {
   const config = parseEnv({ PORT: "8080", TRUST_PROXY: "1", OTP_REQUESTS_PER_EMAIL: "3", DEMO_MODE: "1" });
   expect(config.PORT).toBe(8080);
-  expect(config.TRUST_PROXY).toBe(true);
+  expect(config.TRUST_PROXY).toBe(1);
   expect(config.OTP_REQUESTS_PER_EMAIL).toBe(3);
   expect(config.demoMode).toBe(true);
 });
@@ -53,6 +53,8 @@ test.each([
   ["SMTP_URL", "http://mail"],
   ["SESSION_SECRET", "short"],
   ["TRUST_PROXY", "yes"],
+  ["TRUST_PROXY", "10.0.0.0/33"],
+  ["TRUST_PROXY", "proxy.example.org"],
 ])("%s=%j is refused with a message naming the variable", (name, value) => {
   const error = errorOf({ [name]: value, SESSION_SECRET: name === "SESSION_SECRET" ? value : secret });
   expect(error.message).toContain(`${name}:`);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustProxy } from "../../../scripts/trust-proxy.mjs";
 
 const roleName = z.enum(["Admin", "Student", "Teacher", "Advisor"]);
 
@@ -17,21 +18,72 @@ const optionalText = z
   .optional()
   .transform((v) => (v ? v : undefined));
 
-const optionalUrl = z
-  .url()
-  .optional()
-  .or(z.literal("").transform(() => undefined));
+/** An address of a web service: http or https, with a host. */
+const webUrl = z.url({ protocol: /^https?$/, hostname: /./, error: "must be an http:// or https:// address with a host" });
+
+const optionalUrl = webUrl.optional().or(z.literal("").transform(() => undefined));
+
+/** A URL of the given schemes, checked by `check` (which names what is missing); empty means unset. */
+function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) => string | null) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value) return undefined;
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        ctx.addIssue({ code: "custom", message: `must be a URL starting with ${schemesText}` });
+        return z.NEVER;
+      }
+      const problem = schemes.test(url.protocol) ? check(url) : `must start with ${schemesText}`;
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return value;
+    });
+}
+
+/**
+ * PostgreSQL's address: a host (or, for a Unix socket, a `host` parameter naming its folder) and a
+ * database name. `postgres://` alone would connect to whatever libpq's defaults find.
+ */
+export const databaseUrl = optionalUrlOf(/^postgres(ql)?:$/, "postgres:// or postgresql://", (url) => {
+  if (!url.hostname && !url.searchParams.get("host")) return "names no host (postgres://user:password@host:5432/database, or ?host=/socket/folder)";
+  if (!decodeURIComponent(url.pathname.replace(/^\//, ""))) return "names no database (postgres://user:password@host:5432/database)";
+  return null;
+});
+
+/** The SMTP server: a host, and a port if it is not the scheme's usual one. */
+export const smtpUrl = optionalUrlOf(/^smtps?:$/, "smtp:// or smtps://", (url) =>
+  url.hostname ? null : "names no host (smtp://user:password@mail.example.org:587)",
+);
+
+/** The public address: the scheme, the host and perhaps a port, nothing after (the app serves from /). */
+export const appUrl = optionalUrlOf(/^https?:$/, "https:// (or http://)", (url) => {
+  if (!url.hostname) return "names no host (https://praksis.example.org)";
+  if (url.pathname !== "/" || url.search || url.hash) return "must be the address of the site alone, without a path or a query (https://praksis.example.org)";
+  return null;
+});
+
+const port = z.coerce.number().int().min(1, "must be a port, 1–65535").max(65535, "must be a port, 1–65535");
+
+/** The logger's levels (pino's, scripts/log.mjs). */
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
+/** `Name <address>` or a bare address, as nodemailer takes a sender. */
+const mailAddress = z
+  .string()
+  .regex(/^(?:[^<>]*<\s*[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+\s*>|[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+)$/, "must be an e-mail address, or Name <address>");
 
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    PORT: port.default(3000),
     HOST: z.string().min(1).default("0.0.0.0"),
-    DATABASE_URL: z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
-      .optional()
-      .or(z.literal("").transform(() => undefined)),
+    DATABASE_URL: databaseUrl,
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     // The app's own files: the embedded PostgreSQL (DATA_DIR/postgres, run by `npm start` when
     // DATABASE_URL is not set), its credentials, the generated secret and the local outbox.
@@ -39,14 +91,18 @@ export const envSchema = z
     // Set by the launcher (server.mjs, scripts/dev.mjs) next to the DATABASE_URL of the embedded server.
     EMBEDDED_DATABASE: booleanFlag.default(false),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-    APP_URL: z.url().optional(),
+    APP_URL: appUrl,
+    // One of the examples in app/institutions/ (for the demo and trials); INSTITUTION_FILE wins when both are set.
     INSTITUTION: z.string().regex(/^[a-z0-9-]+$/, "must be a variant file name").default("fjordbyen"),
-    SMTP_URL: z
-      .string()
-      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
-      .optional()
-      .or(z.literal("").transform(() => undefined)),
-    MAIL_FROM: z.string().min(3).default("Praksis <noreply@praksis.example.org>"),
+    // The institution's own file, kept by the operator outside the source (institution.server.ts reads it).
+    INSTITUTION_FILE: optionalText,
+    SMTP_URL: smtpUrl,
+    // `log`: no SMTP server on purpose (a trial outside demo mode): mail is written to the outbox
+    // folder and only its kind and id are logged. `smtp`: SMTP_URL must be set. Unset: SMTP when
+    // SMTP_URL is set, the demo's outbox in demo mode; otherwise start-up stops.
+    MAIL_TRANSPORT: z.enum(["smtp", "log", ""]).optional().transform((v) => (v ? v : undefined)),
+    // The sender; without it, the institution file's `mailFrom` (mailFrom() in email.server.ts).
+    MAIL_FROM: mailAddress.optional().or(z.literal("").transform(() => undefined)),
     // Default: DATA_DIR/outbox.
     OUTBOX_DIR: z.string().min(1).optional(),
     OTP_LOGIN_ROLES: z
@@ -68,45 +124,68 @@ export const envSchema = z
     DEMO_MODE: optionalFlag,
     // The older name of DEMO_MODE, still understood (DEMO_MODE wins when both are set).
     SEED_DEMO: optionalFlag,
-    TRUST_PROXY: booleanFlag.default(false),
+    // The proxies in front: a hop count or their addresses (scripts/trust-proxy.mjs says how it is read).
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        try {
+          return parseTrustProxy(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: error instanceof Error ? error.message : String(error) });
+          return z.NEVER;
+        }
+      }),
     // Feide (OpenID Connect). Offered on the log-in page when the client id and secret are set.
     FEIDE_CLIENT_ID: optionalText,
     FEIDE_CLIENT_SECRET: optionalText,
-    FEIDE_ISSUER: z.url().default("https://auth.dataporten.no"),
+    FEIDE_ISSUER: webUrl.default("https://auth.dataporten.no"),
     FEIDE_AUTHORIZATION_URL: optionalUrl,
     FEIDE_TOKEN_URL: optionalUrl,
     FEIDE_USERINFO_URL: optionalUrl,
     FEIDE_JWKS_URL: optionalUrl,
-    FEIDE_GROUPS_URL: z.url().default("https://groups-api.dataporten.no/groups/me/groups"),
+    FEIDE_GROUPS_URL: webUrl.default("https://groups-api.dataporten.no/groups/me/groups"),
     FEIDE_SCOPES: z.string().default("openid userid userid-feide email profile groups-edu"),
     // Vipps Login (OpenID Connect), for supervisors.
     VIPPS_CLIENT_ID: optionalText,
     VIPPS_CLIENT_SECRET: optionalText,
-    VIPPS_ISSUER: z.url().default("https://api.vipps.no/access-management-1.0/access/"),
+    VIPPS_ISSUER: webUrl.default("https://api.vipps.no/access-management-1.0/access/"),
     VIPPS_AUTHORIZATION_URL: optionalUrl,
     VIPPS_TOKEN_URL: optionalUrl,
-    VIPPS_USERINFO_URL: z.url().default("https://api.vipps.no/vipps-userinfo-api/userinfo"),
+    VIPPS_USERINFO_URL: webUrl.default("https://api.vipps.no/vipps-userinfo-api/userinfo"),
     VIPPS_JWKS_URL: optionalUrl,
     VIPPS_SCOPES: z.string().default("openid name email phoneNumber"),
     // Minutes between the app's reminder runs (issue 20); 0 switches the app's own runs off (cron can run `npm run reminders`).
     REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
     // /debug/fs for admins: identity, memberships and roles as raw data.
     DEBUG_FS: booleanFlag.default(false),
+    // Read by scripts/log.mjs (which stops on a wrong one too) and server.mjs; checked here with the rest.
+    LOG_LEVEL: z.enum([...LOG_LEVELS, ""]).optional(),
+    LOG_FORMAT: z.enum(["json", "pretty", "console", ""]).optional(),
+    WEB_CONCURRENCY: z.union([z.literal(""), z.coerce.number().int().min(1, "must be a number of app processes, 1 or more").max(1024)]).optional(),
+    EMBEDDED_POSTGRES_PORT: z.union([z.literal(""), port]).optional(),
   })
   .transform((env) => {
     const embedded = env.EMBEDDED_DATABASE || !env.DATABASE_URL;
     // Never by default: the launcher says DEMO_MODE=true for a fresh embedded database, and an
     // operator who wants the demo on a PostgreSQL of their own (or with SMTP) says so.
     const demoMode = env.DEMO_MODE ?? env.SEED_DEMO ?? false;
+    // How mail goes: through SMTP_URL; or written to the outbox folder, in demo mode for
+    // /dev/outbox (and the console), else (MAIL_TRANSPORT=log, a trial) with no text in the log.
+    const mailTransport: "smtp" | "log" | "outbox" = env.SMTP_URL ? "smtp" : env.MAIL_TRANSPORT === "log" || !demoMode ? "log" : "outbox";
     return {
       ...env,
       isProduction: env.NODE_ENV === "production",
       embedded,
       OUTBOX_DIR: env.OUTBOX_DIR ?? `${env.DATA_DIR.replace(/\/+$/, "")}/outbox`,
       demoMode,
+      mailTransport,
+      // Whether the mail transport was chosen: SMTP_URL, demo mode or MAIL_TRANSPORT=log. Start-up
+      // (configuration.server.ts) stops outside demo mode when it was not.
+      mailTransportChosen: Boolean(env.SMTP_URL) || demoMode || env.MAIL_TRANSPORT === "log",
       // /dev/outbox lists mails written to the local outbox, log-in codes included: public, so only
       // in demo mode (whose log-ins are public anyway), and only when mail goes there (no SMTP_URL).
-      devOutbox: demoMode && !env.SMTP_URL,
+      devOutbox: mailTransport === "outbox",
     };
   });
 
@@ -122,6 +201,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new EnvError(`Invalid configuration (environment variables):\n${lines.join("\n")}`);
   }
+  const mailConflict =
+    result.data.MAIL_TRANSPORT === "smtp" && !result.data.SMTP_URL
+      ? "MAIL_TRANSPORT: smtp needs SMTP_URL"
+      : result.data.MAIL_TRANSPORT === "log" && result.data.SMTP_URL
+        ? "MAIL_TRANSPORT: log, but SMTP_URL is set too: choose one"
+        : null;
+  if (mailConflict) throw new EnvError(`Invalid configuration (environment variables):\n  ${mailConflict}`);
   if (!result.data.embedded && !result.data.SESSION_SECRET) {
     // Several instances on one PostgreSQL must sign cookies and key codes with the same secret.
     throw new EnvError(

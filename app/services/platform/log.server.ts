@@ -32,6 +32,18 @@ export interface RequestRecord {
   malformedUrl?: boolean;
   /** Whether the server in front writes the line (else the app's middleware does). */
   loggedByServer?: boolean;
+  /**
+   * The client's address, as the HTTP server (scripts/http-app.mjs) found it: the socket's peer, or
+   * what the proxies in front (TRUST_PROXY) report. Never read from a header the client can send.
+   */
+  clientAddress?: string;
+}
+
+const recordsOfRequests = new WeakMap<Request, RequestRecord>();
+
+/** The record of a request the root middleware has seen (the same Request object reaches loaders and actions). */
+export function recordOfRequest(request: Request): RequestRecord | undefined {
+  return recordsOfRequests.get(request);
 }
 
 export const requestRecordContext = createContext<RequestRecord | null>(null);
@@ -112,6 +124,7 @@ export const requestLogMiddleware: MiddlewareFunction<Response> = async ({ reque
     record = newRequestRecord(request.method, newRequestId());
     context.set(requestRecordContext, record);
   }
+  recordsOfRequests.set(request, record);
   // React Router's pattern has no leading slash ("healthz", "" for the home page).
   record.route = `/${(pattern ?? "").replace(/^\//, "")}`;
   let response: Response;

@@ -1,12 +1,9 @@
 import crypto from "node:crypto";
 import { createContext, createCookie, data, type MiddlewareFunction } from "react-router";
 import { env, whenEnvResets } from "./env.server";
-import { requestRecord } from "./log.server";
+import { recordOfRequest, requestRecord } from "./log.server";
 import { appSecret } from "./secret.server";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "./security";
-
-/** The header the app's own server sets from the socket (never trusted from the client). */
-export const REMOTE_ADDRESS_HEADER = "x-praksis-remote-address";
 
 export const nonceContext = createContext<string>("");
 
@@ -62,13 +59,13 @@ export function appCookies() {
   return cookies;
 }
 
+/**
+ * The client's address for rate limits and the audit log: what the HTTP server in front found (the
+ * socket's peer, or the proxies' report when TRUST_PROXY names them), carried in the request's
+ * record; "unknown" for a request that came another way (tests calling an action directly).
+ */
 export function clientAddress(request: Request): string {
-  const config = env();
-  if (config.TRUST_PROXY) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return request.headers.get(REMOTE_ADDRESS_HEADER) ?? "unknown";
+  return recordOfRequest(request)?.clientAddress ?? "unknown";
 }
 
 /** The largest form body an action reads (the biggest real form, a long form in the editor, is far smaller). */
