@@ -60,6 +60,71 @@ test.each([
   expect(error.message).toContain(`${name}:`);
 });
 
+// Each a value the old checks let through (a scheme alone, a URL without a host, a level the logger does not know).
+test.each([
+  ["DATABASE_URL", "postgres://"],
+  ["DATABASE_URL", "postgresql://db.example.org"],
+  ["DATABASE_URL", "postgres://user:pw@/praksis"],
+  ["SMTP_URL", "smtp://"],
+  ["SMTP_URL", "smtps://user:pw@:465"],
+  ["APP_URL", "ftp://praksis.example.org"],
+  ["APP_URL", "https://"],
+  ["APP_URL", "https://praksis.example.org/praksis"],
+  ["APP_URL", "https://praksis.example.org/?x=1"],
+  ["LOG_LEVEL", "verbose"],
+  ["LOG_FORMAT", "xml"],
+  ["EMBEDDED_POSTGRES_PORT", "70000"],
+  ["WEB_CONCURRENCY", "0"],
+  ["FEIDE_ISSUER", "ftp://auth.dataporten.no"],
+  ["VIPPS_TOKEN_URL", "https://"],
+  ["MAIL_FROM", "Praksis"],
+  ["MAIL_TRANSPORT", "file"],
+])("%s=%j is refused with a message naming the variable and what is wrong", (name, value) => {
+  const error = errorOf({ [name]: value, SESSION_SECRET: secret });
+  expect(error.message).toMatch(new RegExp(`\\n  ${name}: \\S`));
+});
+
+test("the messages say what is missing", () => {
+  expect(errorOf({ DATABASE_URL: "postgres://", SESSION_SECRET: secret }).message).toContain("DATABASE_URL: names no host");
+  expect(errorOf({ DATABASE_URL: "postgres://db.example.org", SESSION_SECRET: secret }).message).toContain("DATABASE_URL: names no database");
+  expect(errorOf({ SMTP_URL: "smtp://" }).message).toContain("SMTP_URL: names no host");
+  expect(errorOf({ APP_URL: "https://praksis.example.org/app" }).message).toContain("APP_URL: must be the address of the site alone");
+  expect(errorOf({ LOG_LEVEL: "verbose" }).message).toContain("LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent");
+});
+
+test("addresses that name what they must are accepted; APP_URL is kept as its origin", () => {
+  const socket = "postgres://praksis@localhost/praksis?host=%2Fvar%2Frun%2Fpostgresql";
+  expect(parseEnv({ DATABASE_URL: socket, SESSION_SECRET: secret }).DATABASE_URL).toBe(socket);
+  expect(parseEnv({ DATABASE_URL: "postgres:///praksis?host=/var/run/postgresql", SESSION_SECRET: secret }).DATABASE_URL).toBeDefined();
+  expect(parseEnv({ SMTP_URL: "smtps://user:pw@mail.example.org:465?greetingTimeout=2000" }).SMTP_URL).toContain("mail.example.org");
+  expect(parseEnv({ APP_URL: "https://praksis.example.org/" }).APP_URL).toBe("https://praksis.example.org");
+  expect(parseEnv({ APP_URL: "http://localhost:3000" }).APP_URL).toBe("http://localhost:3000");
+  expect(parseEnv({ LOG_LEVEL: "debug", LOG_FORMAT: "json", EMBEDDED_POSTGRES_PORT: "5433", WEB_CONCURRENCY: "4" })).toMatchObject({ LOG_LEVEL: "debug" });
+  expect(parseEnv({ MAIL_FROM: "Praksis Fjordbyen <praksis@hogskolen.no>" }).MAIL_FROM).toBe("Praksis Fjordbyen <praksis@hogskolen.no>");
+  expect(parseEnv({ MAIL_FROM: "" }).MAIL_FROM).toBeUndefined();
+});
+
+// How mail goes: SMTP when SMTP_URL is set; the demo's outbox in demo mode; otherwise written to the
+// outbox folder with no text in the log ("log"), chosen only by MAIL_TRANSPORT=log (start-up stops
+// outside demo mode without a choice).
+test.each([
+  [{ SMTP_URL: "smtp://mail.example.org" }, "smtp", true],
+  [{ SMTP_URL: "smtp://mail.example.org", MAIL_TRANSPORT: "smtp" }, "smtp", true],
+  [{ SMTP_URL: "smtp://mail.example.org", DEMO_MODE: "true" }, "smtp", true],
+  [{ DEMO_MODE: "true" }, "outbox", true],
+  [{ DEMO_MODE: "true", MAIL_TRANSPORT: "log" }, "log", true],
+  [{ MAIL_TRANSPORT: "log" }, "log", true],
+  [{}, "log", false],
+  [{ DEMO_MODE: "false" }, "log", false],
+])("%j: mail goes by %s (chosen: %s)", (source, mailTransport, mailTransportChosen) => {
+  expect(parseEnv(source)).toMatchObject({ mailTransport, mailTransportChosen, devOutbox: mailTransport === "outbox" });
+});
+
+test("MAIL_TRANSPORT that contradicts SMTP_URL is refused", () => {
+  expect(errorOf({ MAIL_TRANSPORT: "smtp" }).message).toContain("MAIL_TRANSPORT: smtp needs SMTP_URL");
+  expect(errorOf({ MAIL_TRANSPORT: "log", SMTP_URL: "smtp://mail.example.org" }).message).toContain("MAIL_TRANSPORT: log, but SMTP_URL is set too");
+});
+
 test("DATABASE_URL without SESSION_SECRET is refused", () => {
   const error = errorOf({ DATABASE_URL: "postgres://localhost/praksis" });
   expect(error.message).toContain("SESSION_SECRET");

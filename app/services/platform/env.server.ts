@@ -24,7 +24,7 @@ const webUrl = z.url({ protocol: /^https?$/, hostname: /./, error: "must be an h
 const optionalUrl = webUrl.optional().or(z.literal("").transform(() => undefined));
 
 /** A URL of the given schemes, checked by `check` (which names what is missing); empty means unset. */
-function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) => string | null) {
+function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) => string | null, normalise = (url: URL, value: string) => value) {
   return z
     .string()
     .optional()
@@ -42,7 +42,7 @@ function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) =
         ctx.addIssue({ code: "custom", message: problem });
         return z.NEVER;
       }
-      return value;
+      return normalise(url, value);
     });
 }
 
@@ -66,7 +66,7 @@ export const appUrl = optionalUrlOf(/^https?:$/, "https:// (or http://)", (url) 
   if (!url.hostname) return "names no host (https://praksis.example.org)";
   if (url.pathname !== "/" || url.search || url.hash) return "must be the address of the site alone, without a path or a query (https://praksis.example.org)";
   return null;
-});
+}, (url) => url.origin);
 
 const port = z.coerce.number().int().min(1, "must be a port, 1–65535").max(65535, "must be a port, 1–65535");
 
@@ -160,8 +160,8 @@ export const envSchema = z
     // /debug/fs for admins: identity, memberships and roles as raw data.
     DEBUG_FS: booleanFlag.default(false),
     // Read by scripts/log.mjs (which stops on a wrong one too) and server.mjs; checked here with the rest.
-    LOG_LEVEL: z.enum([...LOG_LEVELS, ""]).optional(),
-    LOG_FORMAT: z.enum(["json", "pretty", "console", ""]).optional(),
+    LOG_LEVEL: z.enum([...LOG_LEVELS, ""], { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
+    LOG_FORMAT: z.enum(["json", "pretty", "console", ""], { error: "must be json, pretty or console" }).optional(),
     WEB_CONCURRENCY: z.union([z.literal(""), z.coerce.number().int().min(1, "must be a number of app processes, 1 or more").max(1024)]).optional(),
     EMBEDDED_POSTGRES_PORT: z.union([z.literal(""), port]).optional(),
   })
