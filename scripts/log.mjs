@@ -35,7 +35,12 @@ export function readableLine(entry, { time = true } = {}) {
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
   if (rest.length > 0) parts.push(rest.join(" "));
   let line = parts.join(" ");
-  if (entry.err) line += `\n${entry.err.stack ?? `${entry.err.type ?? "Error"}: ${entry.err.message}`}`;
+  if (entry.err) {
+    const stack = entry.err.stack ?? `${entry.err.type ?? "Error"}: ${entry.err.message}`;
+    // A system error's or PostgreSQL's code (ECONNREFUSED, 23505) when the message does not say it.
+    const code = entry.err.code !== undefined && !String(stack).includes(String(entry.err.code)) ? ` [code ${entry.err.code}]` : "";
+    line += `\n${stack}${code}`;
+  }
   return line;
 }
 
@@ -77,28 +82,67 @@ export function serializeError(error) {
   return pino.stdSerializers.err(error);
 }
 
-/** The root logger; `bindings` are on every line (e.g. `{ component: "server" }`). */
-const LEVEL_NAMES = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+/** The logger's levels (pino's), lowest first; LOG_LEVEL must be one of them. */
+export const LEVEL_NAMES = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
-export function createLog({ env = process.env, bindings } = {}) {
+/**
+ * Kept out of every line, whatever a caller passes by mistake: a log-in code or an OpenID
+ * authorization code where a caller would have it (top level, or in what a form, a body or a query
+ * held), cookies, passwords and the authorization header. By exact path: an error's `code`
+ * (`err.code`: ECONNREFUSED, EROFS, a SQLSTATE) is what an operator needs, and stays.
+ */
+export const REDACTED_PATHS = [
+  "code",
+  "otp",
+  "password",
+  "cookie",
+  "form.code",
+  "body.code",
+  "fields.code",
+  "values.code",
+  "query.code",
+  "params.code",
+  "searchParams.code",
+  "headers.cookie",
+  "headers.authorization",
+  "*.cookie",
+  "*.password",
+];
+
+/** LOG_FORMAT and LOG_LEVEL as the logger reads them, and what is wrong with them (each a line naming the variable). */
+export function logSettings(env = process.env) {
   const format = logFormat(env);
-  const wrong = [];
-  if (env.LOG_FORMAT && env.LOG_FORMAT !== format) wrong.push(`LOG_FORMAT=${env.LOG_FORMAT} is not json, pretty or console: ${format} it is`);
+  const problems = [];
+  if (env.LOG_FORMAT && env.LOG_FORMAT !== format) problems.push(`LOG_FORMAT: ${env.LOG_FORMAT} is not json, pretty or console`);
   let level = format === "console" ? "warn" : "info";
   if (LEVEL_NAMES.includes(env.LOG_LEVEL)) level = env.LOG_LEVEL;
-  else if (env.LOG_LEVEL) wrong.push(`LOG_LEVEL=${env.LOG_LEVEL} is not one of ${LEVEL_NAMES.join(", ")}: ${level} it is`);
+  else if (env.LOG_LEVEL) problems.push(`LOG_LEVEL: ${env.LOG_LEVEL} is not one of ${LEVEL_NAMES.join(", ")}`);
+  return { format, level, problems };
+}
+
+/**
+ * The root logger; `bindings` are on every line (e.g. `{ component: "server" }`). A wrong LOG_LEVEL
+ * or LOG_FORMAT stops the process with a message naming it (before anything else is logged, like
+ * any other wrong setting); under vitest it throws instead. `destination` is for tests.
+ */
+export function createLog({ env = process.env, bindings, destination } = {}) {
+  const { format, level, problems } = logSettings(env);
+  if (problems.length > 0) {
+    const message = `Invalid configuration (environment variables):\n${problems.map((p) => `  ${p}`).join("\n")}`;
+    if (env.VITEST !== undefined || destination) throw new Error(message);
+    process.stderr.write(`\n${message}\n\nSee the configuration table in README.md.\n\n`);
+    process.exit(1);
+  }
   const options = {
     level,
     // No pid/hostname noise in development; in production the pid tells the app processes apart.
     base: format === "json" ? { pid: process.pid } : {},
-    // Never in a line, whatever a caller passes by mistake.
-    redact: { paths: ["code", "cookie", "password", "headers.cookie", "headers.authorization", "*.code", "*.cookie"], censor: "[kept out]" },
+    redact: { paths: REDACTED_PATHS, censor: "[kept out]" },
     serializers: { err: serializeError },
   };
-  const destination =
+  destination ??=
     format === "json" ? pino.destination({ dest: 1, sync: true }) : format === "console" ? consoleDestination() : readableDestination();
   const log = pino(options, destination);
-  for (const message of wrong) log.warn({ component: "config" }, message);
   return bindings ? log.child(bindings) : log;
 }
 

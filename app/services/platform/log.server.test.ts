@@ -1,6 +1,6 @@
 import { RouterContextProvider } from "react-router";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { readableLine, serializeError } from "../../../scripts/log.mjs";
+import { createLog, logSettings, readableLine, serializeError } from "../../../scripts/log.mjs";
 import { chooseRequestId, log, logRequest, newRequestRecord, noteError, noteUser, requestRecordContext } from "./log.server";
 
 afterEach(() => {
@@ -88,5 +88,50 @@ describe("what an error line says", () => {
     expect(readableLine({ level: 30, msg: "request", reqId: "abc", method: "GET", route: "/login", status: 200, ms: 12.5, userId: 3 }, { time: false })).toBe(
       "GET /login 200 12.5 ms reqId=abc userId=3",
     );
+  });
+});
+
+describe("what the log keeps out, and what it keeps", () => {
+  function lines(write: (log: ReturnType<typeof createLog>) => void): Record<string, unknown>[] {
+    const written: string[] = [];
+    const log = createLog({ env: { LOG_FORMAT: "json" }, destination: { write: (line: string) => void written.push(line) } });
+    write(log);
+    return written.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  test("an error's code is logged (a system error's, a SQLSTATE), a log-in or authorization code is not", () => {
+    const [refused, readOnly, unique, login, form, query] = lines((log) => {
+      log.error({ err: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }) }, "db");
+      log.error({ err: Object.assign(new Error("read-only file system"), { code: "EROFS" }) }, "outbox");
+      log.error({ err: Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505" }) }, "insert");
+      log.info({ email: "x", code: "123456" }, "a caller's mistake");
+      log.info({ form: { email: "x", code: "654321" } }, "a form by mistake");
+      log.info({ query: { code: "oidc-authorization-code", state: "s" } }, "a callback's query by mistake");
+    });
+    expect((refused.err as { code: string }).code).toBe("ECONNREFUSED");
+    expect((readOnly.err as { code: string }).code).toBe("EROFS");
+    expect((unique.err as { code: string }).code).toBe("23505");
+    expect(login.code).toBe("[kept out]");
+    expect((form.form as { code: string }).code).toBe("[kept out]");
+    expect((query.query as { code: string }).code).toBe("[kept out]");
+    expect(JSON.stringify([login, form, query])).not.toMatch(/123456|654321|oidc-authorization-code/);
+  });
+
+  test("cookies, passwords and the authorization header stay out", () => {
+    const [line] = lines((log) => log.info({ headers: { cookie: "s=1", authorization: "Bearer t" }, db: { password: "pw" }, cookie: "c" }, "x"));
+    expect(JSON.stringify(line)).not.toMatch(/s=1|Bearer t|"pw"|"c"/);
+  });
+
+  test("the readable line shows an error's code the message does not carry", () => {
+    expect(readableLine({ level: 50, msg: "insert", err: { type: "Error", message: "duplicate key", stack: "Error: duplicate key\n    at f", code: "23505" } }, { time: false })).toBe(
+      "insert\nError: duplicate key\n    at f [code 23505]",
+    );
+  });
+
+  test("a wrong LOG_LEVEL or LOG_FORMAT stops the logger with a message naming it", () => {
+    expect(logSettings({ LOG_LEVEL: "verbose", LOG_FORMAT: "json" }).problems).toEqual(["LOG_LEVEL: verbose is not one of trace, debug, info, warn, error, fatal, silent"]);
+    expect(logSettings({ LOG_FORMAT: "xml" }).problems).toEqual(["LOG_FORMAT: xml is not json, pretty or console"]);
+    expect(logSettings({ LOG_LEVEL: "debug", LOG_FORMAT: "json" })).toMatchObject({ level: "debug", problems: [] });
+    expect(() => createLog({ env: { LOG_LEVEL: "verbose", VITEST: "true" } })).toThrow(/LOG_LEVEL: verbose is not one of/);
   });
 });
