@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { closedPortUrl, startSilentServer, startSmtpPeer } from "~/test/smtp";
-import { MailNotSent, SMTP_TIMEOUTS, mailFailureKind, sendMail } from "./email.server";
-import { resetEnvForTests } from "./env.server";
+import { MailNotSent, SMTP_TIMEOUTS, checkMailTransport, mailFailureKind, mailTransportSummary, sendMail } from "./email.server";
+import { EnvError, resetEnvForTests } from "./env.server";
+import { institutions } from "./institution.server";
+import { log } from "./log.server";
 
 const mail = { to: "mottaker@example.org", subject: "123456 er koden din", text: "Koden er 123456" };
 let dir: string;
@@ -140,4 +142,89 @@ test("nodemailer's error codes map to the three kinds", () => {
   expect(mailFailureKind(Object.assign(new Error("x"), { code: "ECONNECTION", responseCode: 421 }))).toBe("refused");
   expect(mailFailureKind(Object.assign(new Error("x"), { code: "ESOCKET" }))).toBe("unreachable");
   expect(mailFailureKind(Object.assign(new Error("x"), { code: "EDNS" }))).toBe("unreachable");
+});
+
+describe("outside demo mode, codes stay in the mailbox", () => {
+  afterEach(() => {
+    for (const name of ["MAIL_TRANSPORT", "DEMO_MODE", "MAIL_FROM", "INSTITUTION_FILE"]) delete process.env[name];
+    log.level = "warn";
+  });
+
+  function using(settings: Record<string, string>): string {
+    const outbox = fs.mkdtempSync(path.join(dir, "outbox-"));
+    Object.assign(process.env, { OUTBOX_DIR: outbox, ...settings });
+    resetEnvForTests();
+    return outbox;
+  }
+
+  /** Every console line of the mail's sending, at every level. */
+  async function linesOfSending(): Promise<{ delivery: string; lines: string }> {
+    log.level = "debug";
+    const calls = (["debug", "info", "warn", "error", "log"] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {}));
+    const delivery = await sendMail(mail, { purpose: "log-in code" });
+    return { delivery, lines: calls.flatMap((c) => c.mock.calls.flat()).map(String).join("\n") };
+  }
+
+  test("MAIL_TRANSPORT=log: the mail is written to the outbox folder (the app's user alone reads it); the log says its kind and id, never the address, subject or code", async () => {
+    const outbox = using({ MAIL_TRANSPORT: "log" });
+    const { delivery, lines } = await linesOfSending();
+    expect(delivery).toBe("log");
+    const [file] = fs.readdirSync(outbox);
+    expect(fs.statSync(path.join(outbox, file)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(path.join(outbox, file), "utf8"))).toMatchObject({ to: mail.to, text: mail.text });
+    expect(lines).toContain("[mail] not sent (MAIL_TRANSPORT=log): written to the outbox folder");
+    expect(lines).toContain("kind=log-in code");
+    expect(lines).toContain(`id=${file.replace(/\.json$/, "")}`);
+    expect(lines).not.toMatch(/123456|mottaker|example\.org|koden/i);
+  });
+
+  test("in demo mode the demo's outbox shows the mail in the console too (its log-ins are public)", async () => {
+    using({ DEMO_MODE: "true" });
+    const { delivery, lines } = await linesOfSending();
+    expect(delivery).toBe("outbox");
+    expect(lines).toContain("Koden er 123456");
+  });
+
+  test("start-up outside demo mode without SMTP_URL stops, naming SMTP_URL and MAIL_TRANSPORT=log; the trial's choice is said once", () => {
+    using({});
+    expect(() => checkMailTransport()).toThrow(EnvError);
+    expect(() => checkMailTransport()).toThrow(/SMTP_URL: required outside demo mode.*MAIL_TRANSPORT=log/);
+    using({ MAIL_TRANSPORT: "log" });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    checkMailTransport();
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/^\[mail\] MAIL_TRANSPORT=log: no mail is sent/);
+    delete process.env.MAIL_TRANSPORT;
+    using({ DEMO_MODE: "true" });
+    expect(() => checkMailTransport()).not.toThrow();
+    delete process.env.DEMO_MODE;
+    useSmtp("smtp://user:secret@mail.hogskolen.no:2525");
+    expect(() => checkMailTransport()).not.toThrow();
+  });
+
+  test("the start-up line's transport: host and port of the SMTP server (never its user or password), log, or the demo's outbox", () => {
+    useSmtp("smtp://user:secret@mail.hogskolen.no:2525");
+    expect(mailTransportSummary()).toBe("smtp mail.hogskolen.no:2525");
+    useSmtp("smtps://user:secret@mail.hogskolen.no");
+    expect(mailTransportSummary()).toBe("smtp mail.hogskolen.no:465");
+    delete process.env.SMTP_URL;
+    using({ MAIL_TRANSPORT: "log" });
+    expect(mailTransportSummary()).toBe("log");
+    delete process.env.MAIL_TRANSPORT;
+    using({ DEMO_MODE: "true" });
+    expect(mailTransportSummary()).toBe("outbox (demo)");
+  });
+
+  test("the sender: MAIL_FROM, else the institution file's mailFrom", async () => {
+    const file = path.join(dir, "institution.json");
+    const own = { ...institutions.fjordbyen, mailFrom: "Praksis Fjordbyen <praksis@hogskolen.no>" };
+    fs.writeFileSync(file, JSON.stringify(own));
+    const outbox = using({ MAIL_TRANSPORT: "log", INSTITUTION_FILE: file });
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    await sendMail(mail);
+    process.env.MAIL_FROM = "Praksis <praksis@annen.no>";
+    resetEnvForTests();
+    await sendMail(mail);
+    const senders = fs.readdirSync(outbox).sort().map((f) => (JSON.parse(fs.readFileSync(path.join(outbox, f), "utf8")) as { from: string }).from);
+    expect(senders).toEqual(["Praksis Fjordbyen <praksis@hogskolen.no>", "Praksis <praksis@annen.no>"]);
+  });
 });

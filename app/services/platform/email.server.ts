@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
-import { env, whenEnvResets } from "./env.server";
+import { env, EnvError, whenEnvResets } from "./env.server";
+import { mailFrom } from "./institution.server";
 import { logFor } from "./log.server";
 
 export interface Mail {
@@ -81,13 +82,21 @@ whenEnvResets(() => {
 });
 
 /**
- * Sends through SMTP_URL; without one, the mail is written to the local outbox (and the console)
- * so a newcomer running the demo can still log in. A mail that does not go out throws
- * `MailNotSent` (logged here once as a warning); `purpose` names the mail in that log line.
+ * How a mail went: `smtp`, accepted by the SMTP server (SMTP_URL); `outbox`, the demo's (demo mode
+ * without SMTP_URL: written to the outbox folder, shown at /dev/outbox and in the console); `log`,
+ * not sent at all (MAIL_TRANSPORT=log, a trial): written to the outbox folder, and the log says only
+ * that a mail of its kind was written, with its id, never to whom or what it says.
  */
-export async function sendMail(mail: Mail, options: { purpose?: string } = {}): Promise<void> {
+export type MailDelivery = "smtp" | "outbox" | "log";
+
+/**
+ * Sends through SMTP_URL; without one, the mail is written to the local outbox (see MailDelivery),
+ * so a newcomer running the demo can still log in. A mail that does not go out throws
+ * `MailNotSent` (logged here once as a warning); `purpose` names the mail in the log lines.
+ */
+export async function sendMail(mail: Mail, options: { purpose?: string } = {}): Promise<MailDelivery> {
   try {
-    await deliver(mail);
+    return await deliver(mail, options.purpose);
   } catch (error) {
     const failure =
       error instanceof MailNotSent
@@ -101,19 +110,56 @@ export async function sendMail(mail: Mail, options: { purpose?: string } = {}): 
   }
 }
 
-async function deliver(mail: Mail): Promise<void> {
+async function deliver(mail: Mail, purpose: string | undefined): Promise<MailDelivery> {
   const config = env();
-  if (config.SMTP_URL) {
+  const from = mailFrom().value;
+  if (config.mailTransport === "smtp" && config.SMTP_URL) {
     transport ??= nodemailer.createTransport({ url: config.SMTP_URL, ...SMTP_TIMEOUTS });
-    await transport.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-    return;
+    await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    return "smtp";
   }
   const sentAt = new Date().toISOString();
   const id = `${sentAt.replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}`;
-  const stored: StoredMail = { id, from: config.MAIL_FROM, sentAt, ...mail };
-  await fs.mkdir(path.resolve(config.OUTBOX_DIR), { recursive: true });
-  await fs.writeFile(path.join(path.resolve(config.OUTBOX_DIR), `${id}.json`), JSON.stringify(stored, null, 2));
-  console.info(`[mail] to ${mail.to}: ${mail.subject}\n${mail.text}\n`);
+  const stored: StoredMail = { id, from, sentAt, ...mail };
+  const dir = path.resolve(config.OUTBOX_DIR);
+  // Only the app's user reads it: a log-in mail carries a code.
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.writeFile(path.join(dir, `${id}.json`), JSON.stringify(stored, null, 2), { mode: 0o600 });
+  if (config.mailTransport === "outbox") {
+    // The demo: its log-ins are public anyway, and a newcomer reads the code in the console.
+    console.info(`[mail] to ${mail.to}: ${mail.subject}\n${mail.text}\n`);
+    return "outbox";
+  }
+  // Outside demo mode nothing of a mail reaches the log: not whom it is to, not its subject or text
+  // (a log-in mail carries the code). Its kind and the outbox file's id say that one was written.
+  logFor("mail").info({ kind: purpose ?? "mail", id }, "not sent (MAIL_TRANSPORT=log): written to the outbox folder");
+  return "log";
+}
+
+/**
+ * Start-up: outside demo mode, mail must go through SMTP (log-in codes are mailed) unless a trial
+ * says MAIL_TRANSPORT=log; then the log says so once (and every page carries a warning).
+ */
+export function checkMailTransport(): void {
+  const config = env();
+  if (!config.mailTransportChosen) {
+    throw new EnvError(
+      "Invalid configuration (environment variables):\n  SMTP_URL: required outside demo mode (log-in codes are mailed): SMTP_URL=smtp://mail.example.org:587, or MAIL_TRANSPORT=log for a trial that sends no mail",
+    );
+  }
+  if (config.mailTransport === "log") {
+    logFor("mail").warn(`MAIL_TRANSPORT=log: no mail is sent; each is written to ${path.resolve(config.OUTBOX_DIR)} and every page says that mail is not sent. Set SMTP_URL to send mail.`);
+  }
+}
+
+/** The mail transport for the start-up line: the SMTP server's host and port (never its user or password), `log`, or `outbox (demo)`. */
+export function mailTransportSummary(): string {
+  const config = env();
+  if (config.mailTransport === "smtp" && config.SMTP_URL) {
+    const url = new URL(config.SMTP_URL);
+    return `smtp ${url.hostname}:${url.port || (url.protocol === "smtps:" ? "465" : "587")}`;
+  }
+  return config.mailTransport === "log" ? "log" : "outbox (demo)";
 }
 
 /** The newest mails of the local outbox, newest first. */

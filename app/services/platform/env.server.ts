@@ -24,7 +24,7 @@ const webUrl = z.url({ protocol: /^https?$/, hostname: /./, error: "must be an h
 const optionalUrl = webUrl.optional().or(z.literal("").transform(() => undefined));
 
 /** A URL of the given schemes, checked by `check` (which names what is missing); empty means unset. */
-function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) => string | null, normalise = (url: URL, value: string) => value) {
+function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) => string | null, normalise = (_url: URL, value: string) => value) {
   return z
     .string()
     .optional()

@@ -1,7 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "vitest";
-import { appName, formatOrganisationNumber, guidancePdf, institutions, institutionSchema, publicInstitution } from "./institution.server";
+import os from "node:os";
+import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { EnvError, resetEnvForTests } from "./env.server";
+import {
+  appName,
+  checkInstitutionForUse,
+  currentInstitution,
+  exampleValues,
+  formatOrganisationNumber,
+  guidancePdf,
+  institutions,
+  institutionSchema,
+  institutionSource,
+  mailFrom,
+  publicInstitution,
+  readInstitutionFile,
+  type Institution,
+} from "./institution.server";
 
 const dir = path.resolve("app/institutions");
 const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
@@ -92,4 +108,125 @@ test("the guidance PDF: none configured, an address elsewhere, a served file, a 
   expect(guidancePdf(withGuidance("/veiledning.pdf"), "nb", serves)).toBe("/veiledning.pdf");
   expect(guidancePdf(withGuidance("/mangler.pdf"), "nb", serves)).toBeNull();
   expect(institutionSchema.safeParse(withGuidance("/../hemmelig.txt")).success).toBe(false);
+});
+
+describe("the institution's own file (INSTITUTION_FILE)", () => {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-institution-"));
+  // The tests' own institution: no example value anywhere (the production server's tests start with it outside demo mode).
+  const ownFile = path.resolve("app/test/institution.json");
+  const own = JSON.parse(fs.readFileSync(ownFile, "utf8")) as Institution;
+  let written = 0;
+  const write = (content: unknown): string => {
+    const file = path.join(scratch, `institution-${written++}.json`);
+    fs.writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+    return file;
+  };
+  const use = (settings: Record<string, string>) => {
+    for (const name of ["INSTITUTION", "INSTITUTION_FILE", "DEMO_MODE", "SEED_DEMO", "MAIL_FROM"]) delete process.env[name];
+    Object.assign(process.env, settings);
+    resetEnvForTests();
+  };
+  const refusal = (): string => {
+    try {
+      checkInstitutionForUse();
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      return (error as Error).message;
+    }
+    throw new Error("checkInstitutionForUse accepted it");
+  };
+  afterEach(() => use({}));
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  test("is read from disk when the app starts, and wins over INSTITUTION", () => {
+    use({ INSTITUTION_FILE: ownFile, INSTITUTION: "nordlys" });
+    expect(currentInstitution().id).toBe("testhogskolen");
+    expect(institutionSource()).toEqual({ kind: "file", file: ownFile });
+    use({ INSTITUTION: "nordlys" });
+    expect(currentInstitution().id).toBe("nordlys");
+    expect(institutionSource()).toEqual({ kind: "example", id: "nordlys" });
+  });
+
+  test("what is wrong in it is named field by field, with the file", () => {
+    const { intro: _, ...privacy } = own.nb.privacy;
+    const file = write({ ...own, organisationNumber: "12345", nb: { ...own.nb, privacy } });
+    let message = "";
+    try {
+      readInstitutionFile(file);
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      message = (error as Error).message;
+    }
+    expect(message.split("\n")).toEqual([`INSTITUTION_FILE ${file}: organisationNumber: must be nine digits`, `INSTITUTION_FILE ${file}: nb.privacy.intro: required`]);
+    expect(() => readInstitutionFile(write("{ not json"))).toThrow(/^INSTITUTION_FILE .*: not JSON \(/);
+    expect(() => readInstitutionFile(path.join(scratch, "missing.json"))).toThrow(/^INSTITUTION_FILE .*missing\.json: cannot be read \(no such file\)$/);
+    expect(() => readInstitutionFile(write({ ...own, mailFrom: "Praksis" }))).toThrow(/: mailFrom: must be an e-mail address/);
+  });
+
+  test("the tests' own institution carries no example value", () => {
+    expect(exampleValues(readInstitutionFile(ownFile), { value: own.mailFrom!, from: "mailFrom" })).toEqual([]);
+    use({ INSTITUTION_FILE: ownFile });
+    expect(() => checkInstitutionForUse()).not.toThrow();
+  });
+
+  test("the examples are marked, and each is refused outside demo mode with every example field named", () => {
+    for (const example of Object.values(institutions)) expect(example.example).toBe(true);
+    use({ INSTITUTION: "fjordbyen" });
+    const message = refusal();
+    expect(message).toMatch(/^INSTITUTION=fjordbyen is one of the examples in app\/institutions\/: outside demo mode, set INSTITUTION_FILE/);
+    for (const field of [
+      "example: true",
+      "organisationNumber: 991258736 is an example's",
+      "aboutUrl: an example address",
+      "accessibility.placeholder: true",
+      "accessibility.contactEmail: an example address",
+      "mailFrom: an example address",
+      'nb.institutionName: names the example college "Fjordbyen høgskole"',
+      'nb.privacy.intro: names the example college "Fjordbyen høgskole"',
+      'en.privacy.intro: names the example college "Fjordbyen University College"',
+    ]) {
+      expect(message).toContain(`\n  ${field}`);
+    }
+  });
+
+  test("in demo mode (DEMO_MODE, or the older SEED_DEMO) the examples are what the demo shows", () => {
+    use({ INSTITUTION: "vestkyst", DEMO_MODE: "true" });
+    expect(() => checkInstitutionForUse()).not.toThrow();
+    use({ INSTITUTION: "vestkyst", SEED_DEMO: "true" });
+    expect(() => checkInstitutionForUse()).not.toThrow();
+  });
+
+  // Each example value put back into an otherwise own file: refused outside demo mode, naming the field.
+  test.each<[string, (i: Institution) => Institution, string]>([
+    ["the marker of an example", (i) => ({ ...i, example: true }), "example: true"],
+    ["an example's organisation number", (i) => ({ ...i, organisationNumber: institutions.nordlys.organisationNumber }), "organisationNumber: 992174625 is an example's"],
+    ["an address under example.no", (i) => ({ ...i, aboutUrl: "https://www.fjordbyen.example.no/praksis" }), "aboutUrl: an example address"],
+    ["a contact under example.org", (i) => ({ ...i, accessibility: { ...i.accessibility, contactEmail: "uu@example.org" } }), "accessibility.contactEmail: an example address"],
+    ["the statement link marked placeholder", (i) => ({ ...i, accessibility: { ...i.accessibility, placeholder: true } }), "accessibility.placeholder: true"],
+    ["an example's statement link", (i) => ({ ...i, accessibility: { ...i.accessibility, statementUrl: institutions.fjordbyen.accessibility.statementUrl } }), "accessibility.statementUrl: an example's statement"],
+    [
+      "the privacy text naming the example college as controller",
+      (i) => ({ ...i, nb: { ...i.nb, privacy: { ...i.nb.privacy, intro: institutions.fjordbyen.nb.privacy.intro } } }),
+      'nb.privacy.intro: names the example college "Fjordbyen høgskole"',
+    ],
+    ["an example's organisation number in a text", (i) => ({ ...i, en: { ...i.en, signingForm: { ...i.en.signingForm, declaration: "Org. no. 991 258 736." } } }), "en.signingForm.declaration: carries an example's organisation number"],
+    ["the sender under example.no", (i) => ({ ...i, mailFrom: "Praksis <praksis@fjordbyen.example.no>" }), "mailFrom: an example address"],
+    ["no sender at all (the example default)", (i) => ({ ...i, mailFrom: undefined }), "MAIL_FROM: not set, and the institution file has no mailFrom"],
+  ])("%s", (_, change, field) => {
+    const file = write(change(own));
+    use({ INSTITUTION_FILE: file });
+    const message = refusal();
+    expect(message.split("\n")[0]).toBe(`INSTITUTION_FILE ${file}: example values outside demo mode; replace each with the institution's own (README, "The institution's file"):`);
+    expect(message.split("\n").slice(1)).toEqual([expect.stringContaining(`  ${field}`)]);
+  });
+
+  test("MAIL_FROM wins over the file's sender, and is refused at an example address", () => {
+    use({ INSTITUTION_FILE: ownFile, MAIL_FROM: "Praksis <noreply@praksis.example.org>" });
+    expect(mailFrom()).toEqual({ value: "Praksis <noreply@praksis.example.org>", from: "MAIL_FROM" });
+    expect(refusal()).toContain("\n  MAIL_FROM: Praksis <noreply@praksis.example.org> is an example address");
+    use({ INSTITUTION_FILE: ownFile, MAIL_FROM: "Praksis <praksis@hogskolen.no>" });
+    expect(() => checkInstitutionForUse()).not.toThrow();
+    use({ INSTITUTION_FILE: ownFile });
+    expect(mailFrom()).toEqual({ value: own.mailFrom, from: "mailFrom" });
+  });
 });

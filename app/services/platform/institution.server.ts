@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import type { Language } from "~/locales";
-import { env } from "./env.server";
+import { env, EnvError, whenEnvResets } from "./env.server";
 
 const text = z.object({
   appNameSuffix: z.string().min(1),
@@ -19,11 +19,17 @@ const text = z.object({
   guidancePdf: z.union([z.url(), z.string().regex(/^\/[\w./-]+\.pdf$/)]).optional(),
 });
 
-const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #00509e");
 
 export const institutionSchema = z.object({
-  id: z.string().regex(/^[a-z0-9-]+$/),
-  organisationNumber: z.string().regex(/^\d{9}$/),
+  /**
+   * Marks the examples in app/institutions/ (the demo's invented colleges): refused outside demo
+   * mode, so a copy is not put live before every field is the institution's own (README, "The
+   * institution's file").
+   */
+  example: z.boolean().optional(),
+  id: z.string().regex(/^[a-z0-9-]+$/, "must be lower-case letters, digits and -"),
+  organisationNumber: z.string().regex(/^\d{9}$/, "must be nine digits"),
   aboutUrl: z.url(),
   /**
    * Universal design (the ICT regulation): the institution's published accessibility statement
@@ -37,6 +43,11 @@ export const institutionSchema = z.object({
     contactEmail: z.email(),
   }),
   privacyPolicyVersion: z.string().min(1),
+  /** The sender of the app's mail (`Name <address>`); MAIL_FROM overrides it. */
+  mailFrom: z
+    .string()
+    .regex(/^(?:[^<>]*<\s*[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+\s*>|[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+)$/, "must be an e-mail address, or Name <address>")
+    .optional(),
   colours: z.object({ brand: hex, brandDark: hex, brandContrast: hex }),
   nb: text,
   en: text,
@@ -46,22 +57,146 @@ export type Institution = z.infer<typeof institutionSchema>;
 
 const files = import.meta.glob<{ default: unknown }>("../../institutions/*.json", { eager: true });
 
-/** Every variant file, validated; a broken file stops the app at start-up rather than on a page. */
+/** One line per problem, each naming the field: `nb.privacy.intro: required`. */
+function issuesOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.join(".") || "(the whole file)";
+    const message = issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "required" : issue.message;
+    return `${field}: ${message}`;
+  });
+}
+
+/**
+ * The examples (app/institutions/*.json, built into the app), validated; a broken one stops the app
+ * at start-up rather than on a page. INSTITUTION picks one for the demo or a trial.
+ */
 export const institutions: Record<string, Institution> = Object.fromEntries(
   Object.entries(files).map(([file, mod]) => {
     const parsed = institutionSchema.safeParse(mod.default);
-    if (!parsed.success) throw new Error(`Institution file ${file} is invalid: ${parsed.error.message}`);
+    if (!parsed.success) throw new Error(`Institution file ${file} is invalid:\n  ${issuesOf(parsed.error).join("\n  ")}`);
     return [parsed.data.id, parsed.data];
   }),
 );
 
-export function currentInstitution(): Institution {
-  const id = env().INSTITUTION;
-  const found = institutions[id];
-  if (!found) {
-    throw new Error(`INSTITUTION=${id} names no variant; known: ${Object.keys(institutions).join(", ")}`);
+/**
+ * The institution's own file (INSTITUTION_FILE), read when the app starts: JSON in the examples'
+ * shape. What is wrong stops the app with one line per field, e.g.
+ * `INSTITUTION_FILE /etc/praksis/institution.json: nb.privacy.intro: required`.
+ */
+export function readInstitutionFile(file: string): Institution {
+  const where = `INSTITUTION_FILE ${file}`;
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(file), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new EnvError(`${where}: cannot be read (${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? String(error))})`);
   }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new EnvError(`${where}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const parsed = institutionSchema.safeParse(json);
+  if (!parsed.success) throw new EnvError(issuesOf(parsed.error).map((line) => `${where}: ${line}`).join("\n"));
+  return parsed.data;
+}
+
+/** Where the institution's settings come from: INSTITUTION_FILE (which wins), or one of the examples. */
+export function institutionSource(): { kind: "file"; file: string } | { kind: "example"; id: string } {
+  const config = env();
+  return config.INSTITUTION_FILE ? { kind: "file", file: path.resolve(config.INSTITUTION_FILE) } : { kind: "example", id: config.INSTITUTION };
+}
+
+let current: Institution | undefined;
+whenEnvResets(() => {
+  current = undefined;
+});
+
+/** The institution in effect: read once (the file at start-up), then kept. */
+export function currentInstitution(): Institution {
+  if (current) return current;
+  const source = institutionSource();
+  if (source.kind === "file") {
+    current = readInstitutionFile(source.file);
+  } else {
+    const found = institutions[source.id];
+    if (!found) throw new EnvError(`INSTITUTION=${source.id} names no example; known: ${Object.keys(institutions).join(", ")} (or set INSTITUTION_FILE)`);
+    current = found;
+  }
+  return current;
+}
+
+/** The sender of the app's mail before MAIL_FROM and the institution file's `mailFrom` say otherwise. */
+export const EXAMPLE_MAIL_FROM = "Praksis <noreply@praksis.example.org>";
+
+/** The sender of the app's mail: MAIL_FROM, else the institution file's `mailFrom`, else the example default. */
+export function mailFrom(): { value: string; from: "MAIL_FROM" | "mailFrom" | "default" } {
+  const set = env().MAIL_FROM;
+  if (set) return { value: set, from: "MAIL_FROM" };
+  const own = currentInstitution().mailFrom;
+  return own ? { value: own, from: "mailFrom" } : { value: EXAMPLE_MAIL_FROM, from: "default" };
+}
+
+/** An address under the domains reserved for examples (example.no, example.org, …; RFC 2606's `.example`). */
+const EXAMPLE_ADDRESS = /(?:^|[\s.@/<(])example\.(?:no|org|com|net)\b|\.example\b/i;
+
+function stringsOf(value: unknown, at: string[] = []): { field: string; text: string }[] {
+  if (typeof value === "string") return [{ field: at.join("."), text: value }];
+  if (Array.isArray(value)) return value.flatMap((item, i) => stringsOf(item, [...at, String(i)]));
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => stringsOf(item, [...at, key]));
+  return [];
+}
+
+/**
+ * The fields that still carry an example's value: the marker of an example file, an example's
+ * organisation number, an address under example.no/.org, a text naming an example college (the
+ * privacy notice's controller), the accessibility statement marked placeholder, and the sender
+ * (MAIL_FROM, or the file's `mailFrom`) left at an example address. Each line names the field.
+ */
+export function exampleValues(institution: Institution, sender: { value: string; from: "MAIL_FROM" | "mailFrom" | "default" }): string[] {
+  const examples = Object.values(institutions);
+  const found: string[] = [];
+  if (institution.example) found.push("example: true (an example file; remove the marker once every field is the institution's own)");
+  const numbers = new Set(examples.map((e) => e.organisationNumber));
+  if (numbers.has(institution.organisationNumber)) found.push(`organisationNumber: ${institution.organisationNumber} is an example's`);
+  if (institution.accessibility.placeholder) {
+    found.push("accessibility.placeholder: true (the statement link and contact are placeholders: put in the institution's published statement on uustatus.no, then set it to false)");
+  } else if (examples.some((e) => e.accessibility.statementUrl === institution.accessibility.statementUrl)) {
+    found.push("accessibility.statementUrl: an example's statement");
+  }
+  const names = [...new Set(examples.flatMap((e) => [e.nb.institutionName, e.en.institutionName]))];
+  const formattedNumbers = [...numbers].map(formatOrganisationNumber);
+  for (const { field, text } of stringsOf(institution)) {
+    if (field === "id" || field === "organisationNumber") continue;
+    const name = names.find((n) => text.includes(n));
+    if (EXAMPLE_ADDRESS.test(text)) found.push(`${field}: an example address (under example.no, example.org, …)`);
+    else if (name) found.push(`${field}: names the example college "${name}"`);
+    else if ([...numbers, ...formattedNumbers].some((n) => text.includes(n))) found.push(`${field}: carries an example's organisation number`);
+  }
+  if (sender.from === "default") found.push(`MAIL_FROM: not set, and the institution file has no mailFrom (the example sender ${EXAMPLE_MAIL_FROM})`);
+  else if (sender.from === "MAIL_FROM" && EXAMPLE_ADDRESS.test(sender.value)) found.push(`MAIL_FROM: ${sender.value} is an example address`);
   return found;
+}
+
+/**
+ * Outside demo mode, the institution must be the operator's own: an example still in place (an
+ * example picked by INSTITUTION, or a file with example values) stops start-up, naming each field.
+ * In demo mode the examples are what the demo shows.
+ */
+export function checkInstitutionForUse(): void {
+  const config = env();
+  const institution = currentInstitution();
+  if (config.demoMode) return;
+  const found = exampleValues(institution, mailFrom());
+  if (found.length === 0) return;
+  const source = institutionSource();
+  const head =
+    source.kind === "file"
+      ? `INSTITUTION_FILE ${source.file}: example values outside demo mode; replace each with the institution's own (README, "The institution's file"):`
+      : `INSTITUTION=${source.id} is one of the examples in app/institutions/: outside demo mode, set INSTITUTION_FILE to the institution's own file (README, "The institution's file"), or DEMO_MODE=true for the demo. Its example values:`;
+  throw new EnvError(`${head}\n${found.map((line) => `  ${line}`).join("\n")}`);
 }
 
 export function appName(institution: Institution, language: Language): string {

@@ -1,5 +1,8 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
@@ -16,11 +19,13 @@ import {
   warnings,
 } from "~/services/platform/db/schema";
 import type { Mail } from "~/services/platform/email.server";
+import { resetEnvForTests } from "~/services/platform/env.server";
 import { ROLE } from "~/services/identity";
 import { openTestDatabase } from "~/test/db";
 import { clearReminderState, REMINDER_INSTITUTION, REMINDER_NOW, REMINDER_ORIGIN } from "~/test/reminders";
 import { userIdOf } from "~/test/app";
 import {
+  NOT_SENT_WITHOUT_SMTP,
   reminderDaysOf,
   reminderLog,
   reminderPreferencesOf,
@@ -334,6 +339,55 @@ describe("sending", () => {
     const done = await db.select().from(reminders);
     expect(done.every((r) => r.status === "sent" && r.attempts === 3)).toBe(true);
     expect((await run(later)).sent).toBe(0);
+  });
+
+  test("sent only when an SMTP server (or the demo's outbox) took it: outside demo mode without SMTP it fails, is written nowhere, and goes once SMTP is there", async () => {
+    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-reminders-"));
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { MAIL_TRANSPORT: "log", OUTBOX_DIR: outbox, DEMO_MODE: "false" });
+      delete process.env.SMTP_URL;
+      resetEnvForTests();
+      // The default sender: nothing written, nothing marked sent.
+      const trial = await runReminders(db, { institution: INSTITUTION, origin: ORIGIN, now: NOW });
+      expect(trial.taken).toBeGreaterThan(0);
+      expect(trial).toMatchObject({ sent: 0, failed: trial.taken });
+      const failed = await db.select().from(reminders);
+      expect(failed.every((r) => r.status === "failed" && r.sentAt === null && r.lastError === NOT_SENT_WITHOUT_SMTP)).toBe(true);
+      expect(fs.readdirSync(outbox)).toEqual([]);
+      // A sender that only wrote it to the log counts as not sent either.
+      const logged = await runReminders(db, { institution: INSTITUTION, origin: ORIGIN, now: new Date(NOW.getTime() + 5 * 60_000), send: async () => "log" as const });
+      expect(logged).toMatchObject({ sent: 0, failed: trial.taken });
+      // With an SMTP server that accepts, the retry sends each once.
+      const accepted = await run(new Date(NOW.getTime() + 15 * 60_000));
+      expect(accepted.sent).toBe(trial.taken);
+      expect((await db.select().from(reminders)).every((r) => r.status === "sent")).toBe(true);
+    } finally {
+      process.env = saved;
+      resetEnvForTests();
+      fs.rmSync(outbox, { recursive: true, force: true });
+    }
+  });
+
+  test("in demo mode without SMTP the demo's outbox counts as sent", async () => {
+    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-reminders-"));
+    const saved = { ...process.env };
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    try {
+      Object.assign(process.env, { DEMO_MODE: "true", OUTBOX_DIR: outbox });
+      delete process.env.SMTP_URL;
+      delete process.env.MAIL_TRANSPORT;
+      resetEnvForTests();
+      const demo = await runReminders(db, { institution: INSTITUTION, origin: ORIGIN, now: NOW });
+      expect(demo.sent).toBe(demo.taken);
+      expect(fs.readdirSync(outbox)).toHaveLength(demo.taken);
+    } finally {
+      process.env = saved;
+      resetEnvForTests();
+      fs.rmSync(outbox, { recursive: true, force: true });
+    }
   });
 
   test("a failed reminder no longer due when its retry comes is dropped, not sent", async () => {

@@ -4,7 +4,8 @@ import resources, { DEFAULT_LANGUAGE, type Language } from "~/locales";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { reminderSettings, reminders, userPreferences, userRoles, users } from "~/services/platform/db/schema";
-import { sendMail, type Mail } from "~/services/platform/email.server";
+import { sendMail, type Mail, type MailDelivery } from "~/services/platform/email.server";
+import { env } from "~/services/platform/env.server";
 import type { Institution } from "~/services/platform/institution.server";
 import { osloDate } from "~/services/platform/semesters";
 import { renderReminder } from "./mail";
@@ -53,7 +54,8 @@ export interface RunOptions {
   /** APP_URL (or the demo's address): the links in the mails. */
   origin: string;
   now?: Date;
-  send?: (mail: Mail) => Promise<void>;
+  /** How a mail goes (default: `sendReminder`); a `log` delivery counts as not sent. */
+  send?: (mail: Mail) => Promise<void | MailDelivery>;
   /** Mails sent at once by one run. */
   concurrency?: number;
 }
@@ -96,11 +98,24 @@ async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promis
   );
 }
 
+/** Why a reminder was not sent outside demo mode without an SMTP server (the admin's list shows it). */
+export const NOT_SENT_WITHOUT_SMTP = "not sent: no SMTP server (MAIL_TRANSPORT=log); tried again later";
+
+/**
+ * A reminder goes through SMTP (or, in demo mode, to the demo's outbox). Outside demo mode without
+ * an SMTP server (MAIL_TRANSPORT=log) it is not written anywhere and fails, so it is never marked
+ * sent for a mail nobody received; the retries send it once SMTP_URL is set, if it is still due.
+ */
+export async function sendReminder(mail: Mail): Promise<MailDelivery> {
+  if (env().mailTransport === "log") throw new Error(NOT_SENT_WITHOUT_SMTP);
+  return sendMail(mail, { purpose: "reminder" });
+}
+
 /** One run: every reminder due now is sent by this run or by another, once. */
 export async function runReminders(db: Db, options: RunOptions): Promise<RunSummary> {
   const now = options.now ?? new Date();
   const today = osloDate(now);
-  const send = options.send ?? sendMail;
+  const send = options.send ?? sendReminder;
   const days = await reminderDaysOf(db, options.institution.id);
   const t = await translations();
 
@@ -178,7 +193,8 @@ export async function runReminders(db: Db, options: RunOptions): Promise<RunSumm
 
   await inBatches(work, options.concurrency ?? 4, async ({ id, attempts, mail }) => {
     try {
-      await send(mail);
+      // Sent only when an SMTP server accepted it (or the demo's outbox took it), never for a log line.
+      if ((await send(mail)) === "log") throw new Error(NOT_SENT_WITHOUT_SMTP);
     } catch (error) {
       await db
         .update(reminders)
