@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
@@ -11,6 +12,7 @@ import { env } from "~/services/platform/env.server";
 import { getInstance } from "~/services/platform/i18n.server";
 import { appSecret } from "~/services/platform/secret.server";
 import { currentInstitution } from "~/services/platform/institution.server";
+import { checkConfiguration, configurationSummary } from "~/services/platform/configuration.server";
 import {
   chooseRequestId,
   logFor,
@@ -84,7 +86,14 @@ export async function startup(): Promise<Schedule | null> {
       "APP_URL is http: the cookies cannot be Secure (nor carry the __Host- prefix) and no HSTS is sent. Serve the app over https and set APP_URL=https://… in production.",
     );
   }
-  currentInstitution();
+  // Outside demo mode: the institution's own file (no example value) and a way to send mail.
+  checkConfiguration();
+  // One line with what is in effect, from the first app process (server.mjs starts it alone);
+  // every process outside the cluster (development, tests) says it too.
+  if (!cluster.worker || cluster.worker.id === 1) {
+    const { message, settings } = configurationSummary();
+    log.info({ settings }, message);
+  }
   // Made here (on the embedded database) by the first app process, before the others start.
   appSecret();
   await getDatabase();

@@ -36,7 +36,7 @@ afterAll(async () => {
   await stopTestApp(app);
 });
 
-const savedEnv = { NODE_ENV: process.env.NODE_ENV, APP_URL: process.env.APP_URL };
+const savedEnv = { NODE_ENV: process.env.NODE_ENV, APP_URL: process.env.APP_URL, MAIL_TRANSPORT: process.env.MAIL_TRANSPORT, INSTITUTION_FILE: process.env.INSTITUTION_FILE };
 
 beforeEach(() => {
   silenceMailLog();
@@ -124,10 +124,12 @@ describe("cookies", () => {
     let schedule: Awaited<ReturnType<typeof startup>> = null;
     vi.useFakeTimers({ toFake: ["setTimeout", "setInterval", "clearTimeout", "clearInterval"] });
     try {
-      runAs({ NODE_ENV: "production", APP_URL: "https://praksis.example.org" });
+      // Outside demo mode start-up wants the institution's own file and a mail transport.
+      const live = { MAIL_TRANSPORT: "log", INSTITUTION_FILE: "app/test/institution.json" };
+      runAs({ NODE_ENV: "production", APP_URL: "https://praksis.example.org", ...live });
       const first = await startup();
       expect(warn.mock.calls.flat().join("\n")).not.toMatch(/Secure/);
-      runAs({ NODE_ENV: "production", APP_URL: "http://praksis.example.org" });
+      runAs({ NODE_ENV: "production", APP_URL: "http://praksis.example.org", ...live });
       schedule = await startup();
       expect(warn.mock.calls.flat().join("\n")).toMatch(/APP_URL is http: the cookies cannot be Secure/);
       // The second start-up replaced the first's reminder schedule (its first-run timeout and its

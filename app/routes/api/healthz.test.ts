@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { databaseUnavailable, isConnectionError, migrationsFolder, type Database } from "~/services/platform/db/client.server";
 import { useDatabaseForTests } from "~/services/platform/db/index.server";
+import { resetEnvForTests } from "~/services/platform/env.server";
 import { startTestApp, stopTestApp } from "~/test/app";
 import { callLoader } from "~/test/route";
 import * as healthz from "./healthz";
@@ -30,6 +31,9 @@ test("/healthz reports the database, its migrations and the uptime, and nothing 
     migrations: { latest: latestMigration(), pending: 0 },
   });
   expect(body.migrations.applied).toBeGreaterThan(0);
+  // The app's version, demo mode and how mail goes (the tests: no SMTP, not the demo: written to the outbox folder).
+  expect(body.version).toBe((JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string }).version);
+  expect(body).toMatchObject({ demoMode: false, mail: "log" });
   expect(typeof body.database.latencyMs).toBe("number");
   expect(typeof body.uptimeSeconds).toBe("number");
   const text = JSON.stringify(body);
@@ -75,4 +79,22 @@ test("connection failures are told apart from faults of a statement, and become 
   expect(response.status).toBe(503);
   expect(response.headers.get("Retry-After")).toBeTruthy();
   expect(await response.text()).toMatch(/database is not available/);
+});
+
+test("/healthz says demo mode and the mail transport as configured: the demo's outbox, SMTP", async () => {
+  const body = async () => (await callLoader(healthz, new Request("http://localhost/healthz"))).json();
+  try {
+    Object.assign(process.env, { DEMO_MODE: "true" });
+    resetEnvForTests();
+    expect(await body()).toMatchObject({ status: "ok", demoMode: true, mail: "outbox" });
+    Object.assign(process.env, { DEMO_MODE: "false", SMTP_URL: "smtp://user:secret@mail.hogskolen.no:587" });
+    resetEnvForTests();
+    const smtp = await body();
+    expect(smtp).toMatchObject({ demoMode: false, mail: "smtp" });
+    expect(JSON.stringify(smtp)).not.toMatch(/secret|hogskolen/);
+  } finally {
+    delete process.env.DEMO_MODE;
+    delete process.env.SMTP_URL;
+    resetEnvForTests();
+  }
 });
