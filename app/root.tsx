@@ -70,6 +70,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       flash: flash ? { type: flash.type, message: t(flash.key as never, flash.values) as string } : null,
       demo: env().demoMode,
       devOutbox: env().devOutbox,
+      // MAIL_TRANSPORT=log (a trial): no mail is sent, and every page says so.
+      mailLog: env().mailTransport === "log",
     },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
   );
@@ -194,6 +196,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         <SkipLink />
         {root?.demo ? <DemoBanner outbox={root.devOutbox} /> : null}
+        {root?.mailLog ? <MailLogBanner /> : null}
         <Header appName={appName} homeHref="/">
           {root?.user ? <span className="app-header__user">{root.user.displayName}</span> : null}
           <Form method="post" action="/settings" className="app-header__language">
@@ -262,6 +265,18 @@ function DemoBanner({ outbox }: { outbox: boolean }) {
             {t("demo.codesPublic")} <Link to="/dev/outbox">{t("outbox.title")}</Link>.
           </>
         ) : null}
+      </p>
+    </aside>
+  );
+}
+
+/** MAIL_TRANSPORT=log (README): this installation sends no mail, so log-in codes and reminders reach nobody. */
+export function MailLogBanner() {
+  const { t } = useTranslation();
+  return (
+    <aside className="app-demo" aria-label={t("mailLog.title")}>
+      <p>
+        <strong>{t("mailLog.title")}:</strong> {t("mailLog.text")}
       </p>
     </aside>
   );
