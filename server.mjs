@@ -84,6 +84,8 @@ async function primary() {
   const profileDir = process.env.PRAKSIS_CPU_PROFILE_DIR;
   const execArgv = profileDir ? [...process.execArgv, "--cpu-prof", `--cpu-prof-dir=${profileDir}`] : process.execArgv;
   cluster.setupPrimary({ exec: import.meta.filename, args: [], execArgv });
+  // GET /metrics: the app process a scrape reaches asks here for every app process's counts, summed.
+  (await import("./scripts/metrics.mjs")).aggregateClusterMetrics(cluster);
   let stopping = false;
   const forks = [];
   // Starts between failures, for the pause before the next try (1, 2, 4 … 30 s).

@@ -101,7 +101,7 @@ export async function startup(): Promise<Schedule | null> {
   // key makes each go once however many processes and instances run (issue 20). One schedule per
   // process: a second start-up (tests) replaces the first instead of adding a second timer.
   reminderSchedule?.stop();
-  reminderSchedule = scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin() });
+  reminderSchedule = scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin(), onRun: countReminderRun });
   return reminderSchedule;
 }
 
@@ -184,3 +184,21 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (error instanceof Response || isRouteErrorResponse(error)) return;
   noteError(context, error);
 };
+
+// GET /metrics (scripts/metrics.mjs, through scripts/http-app.mjs): this app process's database pool
+// and the reminders its own runs (startup's schedule) sent and failed.
+const remindersCounted = { sent: 0, failed: 0 };
+
+export function countReminderRun(summary: RunSummary): void {
+  remindersCounted.sent += summary.sent;
+  remindersCounted.failed += summary.failed;
+}
+
+export async function appMetrics() {
+  type PoolCounts = { totalCount: number; idleCount: number; waitingCount: number; options: { max?: number } };
+  const pool = ((await getDb()) as unknown as { $client?: PoolCounts }).$client;
+  return {
+    pool: pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 0 } : null,
+    reminders: { ...remindersCounted },
+  };
+}
