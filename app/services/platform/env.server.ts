@@ -157,6 +157,8 @@ export const envSchema = z
     VIPPS_SCOPES: z.string().default("openid name email phoneNumber"),
     // Minutes between the app's reminder runs (issue 20); 0 switches the app's own runs off (cron can run `npm run reminders`).
     REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+    // false: the app does not migrate at start, it checks the schema is current (`npm run migrate` migrates).
+    MIGRATE_ON_START: optionalFlag.transform((v) => v ?? true),
     // /debug/fs for admins: identity, memberships and roles as raw data.
     DEBUG_FS: booleanFlag.default(false),
     // Read by scripts/log.mjs (which stops on a wrong one too) and server.mjs; checked here with the rest.

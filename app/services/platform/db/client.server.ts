@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { DrizzleQueryError, sql, type Logger } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { PgPreparedQuery, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { EnvError } from "../env.server";
 import { logFor } from "../log.server";
 import * as schema from "./schema";
 
@@ -139,23 +141,192 @@ function guardedPool(pool: pg.Pool, size: number): pg.Pool {
   });
 }
 
-export const migrationsFolder = path.resolve(process.cwd(), "drizzle");
+/**
+ * The migrations of this version of the code: `drizzle/` at the top of the checkout, found from this
+ * file's own place (the source, or the build in build/server), so the app and the commands work from
+ * any working directory; the working directory's `drizzle/` when neither is there.
+ */
+export const migrationsFolder = findMigrationsFolder();
+
+function findMigrationsFolder(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (fs.existsSync(path.join(dir, "drizzle", "meta", "_journal.json"))) return path.join(dir, "drizzle");
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.resolve(process.cwd(), "drizzle");
+    dir = parent;
+  }
+}
 
 // Any fixed number shared by every instance of the app serialises concurrent start-ups.
 const MIGRATION_LOCK = 7_290_412;
 
+/** The oldest PostgreSQL the app supports (tested on Debian's 15 and the embedded 18). */
+export const OLDEST_POSTGRES = 14;
+
 /**
- * Opens a node-postgres pool on `url` and brings the schema up to date (under an advisory lock, so
- * app processes starting together migrate once). The one way the app reaches its database: the
- * embedded server (ADR 0013) and a PostgreSQL of one's own alike.
+ * Connections beyond the app processes' pools: `npm run reminders` (a pool of 4) and one of the
+ * operator's commands (`npm run migrate`, `npm run admin`) at a time.
  */
-export async function openDatabase(options: {
+export const CONNECTION_MARGIN = 5;
+
+/** How many connections one instance of the app may open: a pool per app process, and the margin. */
+export function connectionsNeeded(budget: { poolSize: number; processes: number }): number {
+  return budget.poolSize * budget.processes + CONNECTION_MARGIN;
+}
+
+export interface ServerCheck {
+  /** An error stops the start (the app would misbehave); a warning is logged and the start goes on. */
+  level: "error" | "warn" | "info";
+  message: string;
+}
+
+interface ServerFacts {
+  version: number;
+  versionText: string;
+  database: string;
+  encoding: string;
+  collate: string;
+  ctype: string;
+  foldsCase: boolean;
+  maxConnections: number;
+  reserved: number;
+}
+
+type Queryable = Pick<pg.ClientBase, "query">;
+
+async function serverFacts(client: Queryable): Promise<ServerFacts> {
+  // What any role may read: no superuser, no pg_monitor. reserved_connections exists from 17 on.
+  const { rows } = await client.query(`
+    select current_setting('server_version_num')::int as version,
+           current_setting('server_version') as "versionText",
+           current_database() as database,
+           pg_encoding_to_char(d.encoding) as encoding,
+           d.datcollate as collate,
+           d.datctype as ctype,
+           (lower('ÆØÅ') = 'æøå' and upper('æøå') = 'ÆØÅ') as "foldsCase",
+           current_setting('max_connections')::int as "maxConnections",
+           current_setting('superuser_reserved_connections')::int
+             + coalesce(nullif(current_setting('reserved_connections', true), ''), '0')::int as reserved
+    from pg_database d where d.datname = current_database()`);
+  return rows[0] as ServerFacts;
+}
+
+/**
+ * What the app needs of the PostgreSQL it is given, checked before it migrates: a version it
+ * supports, a database whose locale folds Norwegian letters (in the C locale lower('Ø') stays 'Ø',
+ * so searches and e-mail addresses would not ignore case), and, when `budget` says how many
+ * connections this instance may open, room for them under max_connections.
+ */
+export async function checkServer(client: Queryable, budget?: { poolSize: number; processes: number }): Promise<ServerCheck[]> {
+  const facts = await serverFacts(client);
+  const checks: ServerCheck[] = [];
+  const major = Math.floor(facts.version / 10_000);
+  if (major < OLDEST_POSTGRES) {
+    checks.push({
+      level: "error",
+      message: `PostgreSQL ${facts.versionText} is older than Praksis supports (${OLDEST_POSTGRES} or newer; tested on 15 and 18): upgrade the server, or point DATABASE_URL at a newer one`,
+    });
+  }
+  if (facts.encoding !== "UTF8" || !facts.foldsCase) {
+    const what = facts.encoding !== "UTF8" ? `the encoding ${facts.encoding}` : `the locale ${facts.ctype === facts.collate ? facts.ctype : `${facts.collate}/${facts.ctype}`}`;
+    checks.push({
+      level: "error",
+      message:
+        `the database ${facts.database} has ${what}, in which lower('Ø') is not 'ø': searches and e-mail addresses would not ignore case in Norwegian. ` +
+        `Create the database with ENCODING 'UTF8' LOCALE 'C.UTF-8' (or 'nb_NO.UTF-8') TEMPLATE template0 and restore into it (README: "The institution's PostgreSQL")`,
+    });
+  }
+  if (budget) {
+    const needed = connectionsNeeded(budget);
+    const available = facts.maxConnections - facts.reserved;
+    const how = `DATABASE_POOL_SIZE ${budget.poolSize} × ${budget.processes} app process${budget.processes === 1 ? "" : "es"} + ${CONNECTION_MARGIN} for npm run reminders and the commands`;
+    const room = `max_connections ${facts.maxConnections} − ${facts.reserved} reserved`;
+    if (needed > available) {
+      checks.push({
+        level: "warn",
+        message:
+          `this instance may open up to ${needed} connections to PostgreSQL (${how}), but the server allows ${available} (${room}): ` +
+          `under load requests will wait and answer 503. Lower DATABASE_POOL_SIZE or WEB_CONCURRENCY, or raise max_connections (each instance needs as many)`,
+      });
+    } else {
+      checks.push({
+        level: "info",
+        message: `PostgreSQL ${facts.versionText}, database ${facts.database} (${facts.encoding}, ${facts.ctype}): this instance may open up to ${needed} of its ${available} connections (${how}; ${room})`,
+      });
+    }
+  }
+  return checks;
+}
+
+export interface MigrationEntry {
+  tag: string;
+  /** drizzle's key of a migration: the journal's `when`, kept as created_at in drizzle.__drizzle_migrations. */
+  when: number;
+}
+
+/** The migrations this version of the code knows, oldest first (drizzle/meta/_journal.json). */
+export function knownMigrations(folder = migrationsFolder): MigrationEntry[] {
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta/_journal.json"), "utf8")) as { entries: MigrationEntry[] };
+  return journal.entries.map(({ tag, when }) => ({ tag, when }));
+}
+
+export interface MigrationPlan {
+  /** To be applied, oldest first: those newer than the newest applied (drizzle's own rule). */
+  pending: MigrationEntry[];
+  /** Applied to the database but unknown to this code: the schema is newer than the code. */
+  unknown: Date[];
+}
+
+export async function migrationPlan(client: Queryable, folder = migrationsFolder): Promise<MigrationPlan> {
+  const known = knownMigrations(folder);
+  const { rows: table } = await client.query("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
+  const applied = table[0].present
+    ? (await client.query("select created_at from drizzle.__drizzle_migrations order by created_at")).rows.map((r: { created_at: string | number }) => Number(r.created_at))
+    : [];
+  const last = applied.length > 0 ? Math.max(...applied) : -Infinity;
+  const knownWhen = new Set(known.map((m) => m.when));
+  return {
+    pending: known.filter((m) => m.when > last),
+    unknown: applied.filter((when) => !knownWhen.has(when)).map((when) => new Date(when)),
+  };
+}
+
+/** Stops the start: the message names what is wrong and what to do (the server prints it as it is). */
+export class DatabaseStartError extends EnvError {}
+
+function newerSchema(plan: MigrationPlan): DatabaseStartError {
+  const dates = plan.unknown.map((d) => d.toISOString().slice(0, 10)).join(", ");
+  return new DatabaseStartError(
+    `The database's schema is newer than this version of Praksis: it holds ${plan.unknown.length} migration${plan.unknown.length === 1 ? "" : "s"} ` +
+      `that drizzle/ here does not know (made ${dates}). Run the version of Praksis that migrated it (or a newer one), or restore the backup taken before that upgrade.`,
+  );
+}
+
+export interface OpenOptions {
   url: string;
   kind?: Database["kind"];
   poolSize?: number;
   /** Sees every statement; the tests count queries with it. */
   logger?: Logger;
-}): Promise<Database> {
+  /**
+   * `apply` (the default) brings the schema up to date; `verify` changes nothing and stops when a
+   * migration is pending (MIGRATE_ON_START=false: the operator runs `npm run migrate`).
+   */
+  migrations?: "apply" | "verify";
+  /** Check the server (version, locale) before migrating; with `budget`, its connections too. */
+  check?: { budget?: { poolSize: number; processes: number }; report?: boolean };
+  /** Where the checks and the migrations applied are said: the app's log (`db`) unless given. */
+  log?: Record<"info" | "warn" | "error", (message: string) => void>;
+}
+
+/**
+ * Opens a node-postgres pool on `url`, checks the server when asked, and brings the schema up to
+ * date (under an advisory lock, so app processes starting together migrate once), logging each
+ * migration applied by name. The one way the app reaches its database: the embedded server
+ * (ADR 0013) and a PostgreSQL of one's own alike.
+ */
+export async function openDatabase(options: OpenOptions): Promise<Database & { applied: string[] }> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
@@ -173,14 +344,46 @@ export async function openDatabase(options: {
     await pool.end().catch(() => {});
     throw error;
   }
+  const log: Record<"info" | "warn" | "error", (message: string) => void> = options.log ?? dbLog;
+  const applied: string[] = [];
+  let locked = false;
+  let failure: unknown;
   try {
+    if (options.check) {
+      const checks = await checkServer(client, options.check.budget);
+      const errors = checks.filter((c) => c.level === "error");
+      if (errors.length > 0) throw new DatabaseStartError(errors.map((c) => c.message).join("\n"));
+      if (options.check.report !== false) for (const c of checks) log[c.level](c.message);
+    }
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+    locked = true;
+    const plan = await migrationPlan(client);
+    if (plan.unknown.length > 0) throw newerSchema(plan);
+    if (plan.pending.length > 0) {
+      if (options.migrations === "verify") {
+        throw new DatabaseStartError(
+          `The database's schema is behind this version of Praksis: ${plan.pending.length} migration${plan.pending.length === 1 ? "" : "s"} not applied ` +
+            `(${plan.pending.map((m) => m.tag).join(", ")}), and MIGRATE_ON_START=false leaves them to you: run \`npm run migrate\`, then start the app again`,
+        );
+      }
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+      // drizzle applies them in one transaction: each is named once it is committed.
+      for (const migration of plan.pending) {
+        log.info(`migration ${migration.tag} applied`);
+        applied.push(migration.tag);
+      }
+    }
+  } catch (error) {
+    failure = error;
   } finally {
-    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+    if (locked) await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
     client.release();
   }
-  return { db: db as unknown as Db, kind: options.kind ?? "external", close: () => pool.end() };
+  if (failure !== undefined) {
+    await pool.end().catch(() => {});
+    throw failure;
+  }
+  return { db: db as unknown as Db, kind: options.kind ?? "external", close: () => pool.end(), applied };
 }
 
 /** Which migrations of `drizzle/` the schema has (drizzle keeps them in drizzle.__drizzle_migrations). */
@@ -196,6 +399,11 @@ export async function migrationStatus(db: Db): Promise<{ applied: number; latest
   }
   const known = entries.filter((e) => applied.has(e.when));
   return { applied: applied.size, latest: known.at(-1)?.tag ?? null, pending: entries.filter((e) => !applied.has(e.when)).length };
+}
+
+/** How many rows an insert, update or delete touched (node-postgres's rowCount). */
+export function rowsAffected(result: unknown): number {
+  return (result as { rowCount?: number | null }).rowCount ?? 0;
 }
 
 export async function ping(db: Db): Promise<void> {

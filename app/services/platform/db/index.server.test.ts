@@ -85,3 +85,29 @@ test(
     }
   },
 );
+
+test("MIGRATE_ON_START=false: the app does not migrate, it stops naming `npm run migrate` while the schema is behind, and starts once migrateDatabase (npm run migrate) has run", async () => {
+  const pg = (await import("pg")).default;
+  const server = process.env.TEST_DATABASE_URL!;
+  const name = `praksis_migrate_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  Object.assign(process.env, { DATABASE_URL: url.toString(), SESSION_SECRET: "x".repeat(40), SEED_DEMO: "false", MIGRATE_ON_START: "false" });
+  const { getDatabase, migrateDatabase } = await import("./index.server");
+  try {
+    await expect(getDatabase()).rejects.toThrow(/schema is behind this version of Praksis: \d+ migrations not applied \(0000_init, .*MIGRATE_ON_START=false leaves them to you: run `npm run migrate`/);
+    const applied = await migrateDatabase();
+    expect(applied[0]).toBe("0000_init");
+    expect(await migrateDatabase()).toEqual([]);
+    const database = await getDatabase();
+    const users = await database.db.execute(sql`select count(*)::int as n from users`);
+    expect(Number((users as unknown as { rows: { n: number }[] }).rows[0].n)).toBe(0);
+    await database.close();
+  } finally {
+    await dropDatabase(admin, name);
+    await admin.end();
+  }
+});

@@ -1,3 +1,5 @@
+import cluster from "node:cluster";
+import os from "node:os";
 import { env, EnvError } from "~/services/platform/env.server";
 import { logFor } from "~/services/platform/log.server";
 import { openDatabase, type Database, type Db } from "./client.server";
@@ -15,7 +17,7 @@ export function prepareDatabaseWith(task: (database: Database) => Promise<void>)
   prepare = task;
 }
 
-async function start(): Promise<Database> {
+function databaseUrl(): string {
   const config = env();
   if (!config.DATABASE_URL) {
     // The launchers (`npm start`, `npm run dev`, the tests) start the embedded PostgreSQL and set it.
@@ -23,15 +25,47 @@ async function start(): Promise<Database> {
       "Invalid configuration (environment variables):\n  DATABASE_URL: not set. Start the app with `npm start` or `npm run dev`, which run the embedded PostgreSQL, or set DATABASE_URL=postgres://… to a server of your own",
     );
   }
+  return config.DATABASE_URL;
+}
+
+/**
+ * The app processes of this instance, each with a pool: `npm start` runs WEB_CONCURRENCY of them
+ * (default one per core, server.mjs); anything else (`npm run dev`, a command) is one process.
+ */
+function appProcesses(): number {
+  if (!cluster.isWorker) return 1;
+  return Math.max(1, Number(process.env.WEB_CONCURRENCY) || os.availableParallelism());
+}
+
+async function start(): Promise<Database> {
+  const config = env();
+  const url = databaseUrl();
   const began = Date.now();
   const database = await openDatabase({
-    url: config.DATABASE_URL,
+    url,
     kind: config.EMBEDDED_DATABASE ? "embedded" : "external",
     poolSize: config.DATABASE_POOL_SIZE,
+    migrations: config.MIGRATE_ON_START ? "apply" : "verify",
+    // Said once per start: by the first app process of `npm start` (the others start after it).
+    check: { budget: { poolSize: config.DATABASE_POOL_SIZE, processes: appProcesses() }, report: !cluster.isWorker || cluster.worker?.id === 1 },
   });
-  logFor("db").info(`${database.kind === "embedded" ? "embedded PostgreSQL" : "PostgreSQL"}: migrations applied in ${Date.now() - began} ms`);
+  const what = database.kind === "embedded" ? "embedded PostgreSQL" : "PostgreSQL";
+  const applied = database.applied.length;
+  logFor("db").info(
+    `${what}: schema up to date${applied > 0 ? ` (${applied} migration${applied === 1 ? "" : "s"} applied)` : config.MIGRATE_ON_START ? "" : " (MIGRATE_ON_START=false: checked, not migrated)"} in ${Date.now() - began} ms`,
+  );
   await prepare?.(database);
   return database;
+}
+
+/**
+ * `npm run migrate`: the checks and the migrations alone, whatever MIGRATE_ON_START says, and
+ * nothing else (no demo seed, no app). Returns the migrations applied, oldest first.
+ */
+export async function migrateDatabase(): Promise<string[]> {
+  const database = await openDatabase({ url: databaseUrl(), poolSize: 1, migrations: "apply", check: {} });
+  await database.close();
+  return database.applied;
 }
 
 /** The app's database, opened, migrated and prepared (the demo seed) on first use. */
