@@ -16,6 +16,8 @@ steps="$reports/steps.tsv"
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v faketime >/dev/null || missing+=(faketime)
+# Debian's PostgreSQL, for the start-up checks against the server an institution runs (app/services/platform/db/debian-postgres.server.test.ts).
+compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     echo "== installing Debian's ${missing[*]} for the tests"
