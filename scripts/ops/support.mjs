@@ -102,6 +102,11 @@ export async function startApp({ port, dir, databaseUrl, env = {}, log = false }
       // No reminder runs: a big school's reminders would fill the outbox (where the log-ins read
       // their codes) in the middle of a measurement.
       REMINDERS_INTERVAL_MINUTES: "0",
+      // Outside demo mode (a PostgreSQL of its own, the load's big school) start-up wants the
+      // institution's own file and a mail transport: the tests' institution, and mail written to the
+      // outbox folder (where the log-ins read their codes), as a trial does.
+      INSTITUTION_FILE: path.join(root, "app/test/institution.json"),
+      MAIL_TRANSPORT: "log",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
