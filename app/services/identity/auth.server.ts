@@ -11,7 +11,7 @@ import { env } from "~/services/platform/env.server";
 import { issueCode, normaliseEmail, OTP_TTL_MS, otpLimits, verifyCode } from "./otp.server";
 import { appCookies, readFormData } from "~/services/platform/request.server";
 import { ROLE_HOME, ROLE_NAMES, safeRedirect, type RoleId } from "./roles";
-import { appSecret } from "~/services/platform/secret.server";
+import { appSecret, appSecrets } from "~/services/platform/secret.server";
 import { createSession, destroySession, sessionIdOf } from "./session.server";
 
 export interface LoginUser {
@@ -157,7 +157,7 @@ export class EmailCodeStrategy extends Strategy<LoginUser, { user: LoginUser }> 
   }
 
   private async verifyCode(db: Db, email: string, code: string, ip: string): Promise<LoginUser> {
-    const result = await verifyCode(db, { email, code, ip, secret: appSecret(), limits: otpLimits(env()) });
+    const result = await verifyCode(db, { email, code, ip, secret: appSecrets(), limits: otpLimits(env()) });
     if (!result.ok) {
       if (result.reason === "rate_limited" && result.pausedUntil) throw new LoginError("paused", 429, undefined, result.pausedUntil);
       if (result.reason === "rate_limited") throw new LoginError("rate_limited", 429);

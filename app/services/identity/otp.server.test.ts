@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import crypto from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import resources from "~/locales";
@@ -14,6 +14,7 @@ import {
   OTP_TTL_MS,
   otpLimits,
   pauseNoticesSent,
+  pruneCodes,
   verifyCode,
   type IssueResult,
   type VerifyResult,
@@ -398,4 +399,33 @@ describe("the cap on wrong codes per address: 10 an hour and 30 a day, whatever 
     expect(byEmail(unknown)).toEqual([expect.objectContaining({ actorUserId: null })]);
     expect(byEmail(known)).toEqual([expect.objectContaining({ actorUserId: userId })]);
   });
+});
+
+test("a code mailed just before SESSION_SECRET's rotation still works: it is tried with every secret, the new one first", async () => {
+  const rotated = ["the-new-secret-that-is-long-enough-111", secret];
+  const email = "rotation@example.org";
+  const before = await issue(email);
+  expect(await verifyCode(database.db, { email, code: before.code, ip: "ip-rotation", secret: rotated, limits: generous })).toEqual({ ok: true, userId: null });
+  // Without the old secret in the list, it is a wrong code like any other.
+  const again = await issue(email);
+  expect(await verifyCode(database.db, { email, code: again.code, ip: "ip-rotation", secret: [rotated[0]], limits: generous })).toEqual({
+    ok: false,
+    reason: "wrong_code",
+    attemptsLeft: OTP_MAX_ATTEMPTS - 1,
+  });
+});
+
+test("pruneCodes (the daily housekeeping) deletes the codes that have expired, and keeps those that still work", async () => {
+  const now = new Date("2026-05-04T12:00:00Z");
+  const stale = await issue("prune-old@example.org", new Date(now.getTime() - OTP_TTL_MS - 1000));
+  const fresh = await issue("prune-new@example.org", new Date(now.getTime() - 1000));
+  const [{ expired }] = await database.db.select({ expired: sql<number>`count(*)::int` }).from(oneTimeCodes).where(lt(oneTimeCodes.expiresAt, now));
+  expect(expired).toBeGreaterThan(0);
+  expect(await pruneCodes(database.db, now)).toBe(expired);
+  const left = await database.db.select({ email: oneTimeCodes.email, expiresAt: oneTimeCodes.expiresAt }).from(oneTimeCodes);
+  expect(left.every((row) => row.expiresAt >= now)).toBe(true);
+  expect(left.map((row) => row.email)).toContain("prune-new@example.org");
+  expect(left.map((row) => row.email)).not.toContain("prune-old@example.org");
+  expect(await verify("prune-new@example.org", fresh.code, now)).toEqual({ ok: true, userId: null });
+  expect(stale.code).toMatch(/^\d{6}$/);
 });

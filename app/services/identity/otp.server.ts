@@ -3,7 +3,7 @@ import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import i18next, { type TFunction } from "i18next";
 import resources, { DEFAULT_LANGUAGE, type Language } from "~/locales";
 import { audit } from "~/services/platform/audit.server";
-import type { Db } from "~/services/platform/db/client.server";
+import { rowsAffected, type Db } from "~/services/platform/db/client.server";
 import { oneTimeCodes, userPreferences, users } from "~/services/platform/db/schema";
 import { MailNotSent, sendMail } from "~/services/platform/email.server";
 import { appName, currentInstitution } from "~/services/platform/institution.server";
@@ -302,7 +302,7 @@ export type VerifyResult =
  */
 export async function verifyCode(
   db: Db,
-  input: { email: string; code: string; ip: string; secret: string; limits: OtpLimits; now?: Date },
+  input: { email: string; code: string; ip: string; secret: string | readonly string[]; limits: OtpLimits; now?: Date },
 ): Promise<VerifyResult> {
   const now = input.now ?? new Date();
   const email = normaliseEmail(input.email);
@@ -323,7 +323,7 @@ export async function verifyCode(
 
 async function compareCode(
   db: Db,
-  input: { email: string; code: string; secret: string; now: Date },
+  input: { email: string; code: string; secret: string | readonly string[]; now: Date },
 ): Promise<VerifyResult> {
   const { email, now } = input;
   const [row] = await db
@@ -335,7 +335,10 @@ async function compareCode(
   if (!row) return { ok: false, reason: "expired" };
   if (row.failedAttempts >= OTP_MAX_ATTEMPTS) return { ok: false, reason: "too_many_attempts" };
 
-  if (!codePattern.test(input.code) || !sameHash(row.codeHash, hashCode(input.secret, email, input.code))) {
+  // Any of the app's secrets: a code mailed just before a rotation (SESSION_SECRET) still works.
+  const secrets = typeof input.secret === "string" ? [input.secret] : input.secret;
+  const matches = codePattern.test(input.code) && secrets.some((secret) => sameHash(row.codeHash, hashCode(secret, email, input.code)));
+  if (!matches) {
     // Counted in one statement, so parallel guesses cannot exceed the limit.
     const [counted] = await db
       .update(oneTimeCodes)
@@ -355,4 +358,12 @@ async function compareCode(
     .returning({ userId: oneTimeCodes.userId });
   if (!claimed) return { ok: false, reason: "expired" };
   return { ok: true, userId: claimed.userId };
+}
+
+/**
+ * Deletes the codes that can no longer be used (expired; a used one expires within ten minutes of
+ * being made too); the daily housekeeping calls it. Returns how many.
+ */
+export async function pruneCodes(db: Db, now = new Date()): Promise<number> {
+  return rowsAffected(await db.delete(oneTimeCodes).where(lt(oneTimeCodes.expiresAt, now)));
 }

@@ -30,7 +30,7 @@ import {
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { appCookies, publicOrigin, secureCookies } from "~/services/platform/request.server";
 import { ROLE, safeRedirect } from "./roles";
-import { appSecret } from "~/services/platform/secret.server";
+import { appSecret, appSecrets } from "~/services/platform/secret.server";
 import { osloDate } from "~/services/platform/semesters";
 import { phoneDigits } from "./phone";
 
@@ -386,7 +386,7 @@ function vippsLinkCookie() {
     secure,
     path: "/",
     maxAge: OTP_TTL_MS / 1000,
-    secrets: [appSecret()],
+    secrets: [...appSecrets()],
   });
 }
 
@@ -494,7 +494,7 @@ export async function confirmVippsLink(
     await failed("no_account");
     return { ok: false, reason: "no_pending" };
   }
-  const result = await verifyCode(db, { email: row.email, code: input.code, ip: input.ip, secret: appSecret(), limits: otpLimits(env()) });
+  const result = await verifyCode(db, { email: row.email, code: input.code, ip: input.ip, secret: appSecrets(), limits: otpLimits(env()) });
   if (!result.ok) {
     await failed(`link_${result.reason}`);
     return result;

@@ -90,7 +90,8 @@ export const envSchema = z
     DATA_DIR: z.string().min(1).default("./data"),
     // Set by the launcher (server.mjs, scripts/dev.mjs) next to the DATABASE_URL of the embedded server.
     EMBEDDED_DATABASE: booleanFlag.default(false),
-    SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    // A comma-separated list: the first signs, every one verifies (a rotation logs nobody out).
+    SESSION_SECRET: z.string().refine((s) => s.split(",").every((one) => one.trim().length >= 32), "must be at least 32 characters (each one, in a comma-separated list)").optional(),
     APP_URL: appUrl,
     // One of the examples in app/institutions/ (for the demo and trials); INSTITUTION_FILE wins when both are set.
     INSTITUTION: z.string().regex(/^[a-z0-9-]+$/, "must be a variant file name").default("fjordbyen"),
@@ -216,7 +217,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (!result.data.embedded && !result.data.SESSION_SECRET) {
     // Several instances on one PostgreSQL must sign cookies and key codes with the same secret.
     throw new EnvError(
-      "Invalid configuration (environment variables):\n  SESSION_SECRET: required with DATABASE_URL (at least 32 characters, the same for every instance)",
+      "Invalid configuration (environment variables):\n  SESSION_SECRET: required with DATABASE_URL (at least 32 characters, the same for every instance; a comma-separated list while rotating, the new one first)",
     );
   }
   return result.data;

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { createContext, createCookie, data, type MiddlewareFunction } from "react-router";
 import { env, whenEnvResets } from "./env.server";
 import { recordOfRequest, requestRecord } from "./log.server";
-import { appSecret } from "./secret.server";
+import { appSecrets } from "./secret.server";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "./security";
 
 export const nonceContext = createContext<string>("");
@@ -43,13 +43,15 @@ whenEnvResets(() => {
 
 /**
  * The app's cookies, all HttpOnly and SameSite=Lax; Secure and `__Host-` when served over https.
- * The session cookie lives as long as the browser session; the server decides expiry.
+ * The session cookie lives as long as the browser session; the server decides expiry. Signed with
+ * the first of the app's secrets and read with any of them, so a new SESSION_SECRET put first
+ * (the old one after it) logs nobody out.
  */
 export function appCookies() {
   if (!cookies) {
     const secure = secureCookies();
     const prefix = secure ? "__Host-" : "";
-    const base = { httpOnly: true, sameSite: "lax" as const, secure, path: "/", secrets: [appSecret()] };
+    const base = { httpOnly: true, sameSite: "lax" as const, secure, path: "/", secrets: [...appSecrets()] };
     cookies = {
       session: createCookie(`${prefix}praksis_session`, base),
       flash: createCookie(`${prefix}praksis_flash`, { ...base, maxAge: 60 }),
