@@ -1,5 +1,7 @@
-// `npm run dev`: the development server (Vite, hot reload) on the embedded PostgreSQL in
-// DATA_DIR/postgres (ADR 0013), started here and stopped with it; or on DATABASE_URL when set.
+// `npm run dev`: the development server (scripts/dev-server.mjs: the production server's HTTP app
+// with Vite in it, hot reload) on the embedded PostgreSQL in DATA_DIR/postgres (ADR 0013), started
+// here and stopped with it; or on DATABASE_URL when set. `npm run dev -- --port 4000 --host 0.0.0.0`
+// (or PORT, HOST) moves it from http://127.0.0.1:3000.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./embedded-postgres.mjs";
@@ -27,7 +29,7 @@ if (!process.env.DATABASE_URL) {
 // Demo mode as for `npm start` (scripts/demo-mode.mjs): on for a fresh embedded database unless set.
 const { applyDemoMode } = await import("./demo-mode.mjs");
 applyDemoMode({ dataDir, databaseUrl: ownDatabaseUrl, freshDatabase: Boolean(database?.fresh) });
-const child = spawn("npx", ["react-router", "dev", ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+const child = spawn(process.execPath, [path.join(import.meta.dirname, "dev-server.mjs"), ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
 let stopping = false;
 const stop = async (code) => {
   if (stopping) return;
