@@ -55,7 +55,17 @@ export const institutionSchema = z.object({
 
 export type Institution = z.infer<typeof institutionSchema>;
 
-const files = import.meta.glob<{ default: unknown }>("../../institutions/*.json", { eager: true });
+/** The example files: built into the app by Vite; read from disk where Vite is not (a script run by tsx). */
+function exampleFiles(): Record<string, { default: unknown }> {
+  try {
+    return import.meta.glob<{ default: unknown }>("../../institutions/*.json", { eager: true });
+  } catch {
+    const dir = path.resolve(import.meta.dirname, "../../institutions");
+    const names = fs.readdirSync(dir).filter((name) => name.endsWith(".json"));
+    return Object.fromEntries(names.map((name) => [name, { default: JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as unknown }]));
+  }
+}
+const files = exampleFiles();
 
 /** One line per problem, each naming the field: `nb.privacy.intro: required`. */
 function issuesOf(error: z.ZodError): string[] {
