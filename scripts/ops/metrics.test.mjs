@@ -27,7 +27,7 @@ before(async () => {
     servers[name] = await startApp({ port: await freePort(), dir, databaseUrl: postgres.url, env });
   };
   // Side by side on one database (the migrations run once, under their lock).
-  await Promise.all([start("on", { WEB_CONCURRENCY: "2", METRICS: "loopback", METRICS_TOKEN: TOKEN }), start("off", { WEB_CONCURRENCY: "1" })]);
+  await Promise.all([start("on", { WEB_CONCURRENCY: "2", METRICS: "loopback", METRICS_TOKEN: TOKEN }), start("off", { WEB_CONCURRENCY: "1", METRICS: "", METRICS_TOKEN: "" })]);
   // The server answers once its first app process listens; the second starts after it.
   for (let waited = 0; (await scrape()).samples.get('praksis_app_processes{state="answered"}') !== 2; waited += 100) {
     assert.ok(waited < 30_000, "the second app process did not start in 30 s");
