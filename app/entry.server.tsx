@@ -102,6 +102,7 @@ export async function startup(): Promise<Schedule | null> {
   // process: a second start-up (tests) replaces the first instead of adding a second timer.
   reminderSchedule?.stop();
   reminderSchedule = scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin(), onRun: countReminderRun });
+  scheduleHousekeeping({ db: getDb, sweeps: { sessions: pruneSessions, codes: pruneCodes } });
   return reminderSchedule;
 }
 
@@ -184,6 +185,11 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (error instanceof Response || isRouteErrorResponse(error)) return;
   noteError(context, error);
 };
+
+// The daily housekeeping (scheduled in startup above: ended sessions, expired codes, old rate-limit
+// rows and outbox mails, once a day across processes).
+import { pruneCodes, pruneSessions } from "~/services/identity/index.server";
+import { scheduleHousekeeping } from "~/services/platform/housekeeping.server";
 
 // GET /metrics (scripts/metrics.mjs, through scripts/http-app.mjs): this app process's database pool
 // and the reminders its own runs (startup's schedule) sent and failed.

@@ -6,7 +6,7 @@ export { currentSession, homeOf, requireApiRole, requireApiSession, requireRole,
 export { matchingClasses } from "./memberships.server";
 export type { CourseMembership } from "./memberships.server";
 export { isProviderName } from "./oidc.server";
-export { normaliseEmail } from "./otp.server";
+export { normaliseEmail, pruneCodes } from "./otp.server";
 export {
   confirmVippsLink,
   finishProviderLogin,
@@ -16,4 +16,4 @@ export {
   startProviderLogin,
 } from "./provider-login.server";
 export type { VippsConfirmOutcome } from "./provider-login.server";
-export { createSession, destroyUserSessions, loadSession, sessionIdOf, setActiveRole } from "./session.server";
+export { createSession, destroyUserSessions, loadSession, pruneSessions, sessionIdOf, setActiveRole } from "./session.server";

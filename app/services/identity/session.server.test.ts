@@ -217,11 +217,15 @@ test("destroySession ends one session, destroyUserSessions all of one user's", a
   expect(await loadSession(database.db, other.token, POLICY, t0)).not.toBeNull();
 });
 
-test("pruneSessions deletes expired sessions and keeps live ones", async () => {
+test("pruneSessions deletes expired sessions, keeps live ones and says how many went", async () => {
   const userId = await makeUser([ROLE.Teacher]);
   const old = await createSession(database.db, { userId, now: at(-24 * 60) });
   const live = await createSession(database.db, { userId, now: t0 });
-  await pruneSessions(database.db, at(5));
+  const all = async () => (await database.db.select({ id: sessions.id }).from(sessions)).length;
+  const before = await all();
+  const removed = await pruneSessions(database.db, at(5));
+  expect(removed).toBeGreaterThan(0);
+  expect(removed).toBe(before - (await all()));
   const ids = (await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))).map((r) => r.id);
   expect(ids).toEqual([crypto.createHash("sha256").update(live.token).digest("hex")]);
   expect(ids).not.toContain(crypto.createHash("sha256").update(old.token).digest("hex"));

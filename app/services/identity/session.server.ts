@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq, lt, or, sql } from "drizzle-orm";
-import type { Db } from "~/services/platform/db/client.server";
+import { rowsAffected, type Db } from "~/services/platform/db/client.server";
 import { privacyAcceptances, sessions, userRoles, users } from "~/services/platform/db/schema";
 import { resolveActiveRole, type RoleId } from "./roles";
 
@@ -154,6 +154,8 @@ export async function destroyUserSessions(db: Db, userId: number): Promise<void>
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
-export async function pruneSessions(db: Db, now = new Date()): Promise<void> {
-  await db.delete(sessions).where(and(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now))));
+/** Deletes the sessions that have ended (idle or absolute expiry); the daily housekeeping calls it. Returns how many. */
+export async function pruneSessions(db: Db, now = new Date()): Promise<number> {
+  const result = await db.delete(sessions).where(and(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now))));
+  return rowsAffected(result);
 }

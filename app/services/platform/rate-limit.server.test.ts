@@ -53,12 +53,14 @@ test("concurrent hits never lose a count", async () => {
   expect(results.filter((r) => r.allowed)).toHaveLength(3);
 });
 
-test("pruneRateLimits removes only older windows", async () => {
+test("pruneRateLimits removes only older windows, and says how many", async () => {
   await hitRateLimit(database.db, "old", rule, new Date("2026-01-01T00:00:00Z"));
   await hitRateLimit(database.db, "new", rule, new Date("2026-06-01T00:00:00Z"));
-  await pruneRateLimits(database.db, new Date("2026-05-01T00:00:00Z"));
+  const before = (await database.db.select({ key: rateLimits.key }).from(rateLimits)).length;
+  const removed = await pruneRateLimits(database.db, new Date("2026-05-01T00:00:00Z"));
   const keys = (await database.db.select({ key: rateLimits.key }).from(rateLimits)).map((r) => r.key);
   expect(keys).toEqual(["new"]);
+  expect(removed).toBe(before - 1);
 });
 
 test("takeRateLimit counts only while places are left, and says when the window ends", async () => {

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "./db/client.server";
+import { rowsAffected, type Db } from "./db/client.server";
 import { rateLimits } from "./db/schema";
 
 export interface RateLimit {
@@ -91,9 +91,10 @@ export async function peekRateLimit(db: Db, key: string, rule: RateLimit, now = 
 }
 
 /**
- * Old windows are of no use; for keeping the table small. `olderThan` must lie at least a day back:
- * the e-mail codes' cap on wrong codes counts in windows of a day.
+ * Old windows are of no use; for keeping the table small (the daily housekeeping). `olderThan` must
+ * lie at least a day back: the e-mail codes' cap on wrong codes counts in windows of a day. Returns
+ * how many rows went.
  */
-export async function pruneRateLimits(db: Db, olderThan: Date): Promise<void> {
-  await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${olderThan}`);
+export async function pruneRateLimits(db: Db, olderThan: Date): Promise<number> {
+  return rowsAffected(await db.delete(rateLimits).where(sql`${rateLimits.windowStart} < ${olderThan}`));
 }
