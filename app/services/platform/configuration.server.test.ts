@@ -35,7 +35,7 @@ test("the start-up line states the configuration in effect, and no secret", () =
   const { message, settings } = configurationSummary();
   expect(message).toBe(
     `in effect: institution testhogskolen (INSTITUTION_FILE ${ownFile}), APP_URL https://praksis.hogskolen.no, mail smtp mail.hogskolen.no:587, ` +
-      "database external db.hogskolen.no:5433/praksis, demo mode off, reminders every 30 min, NODE_ENV production",
+      "database external db.hogskolen.no:5433, database praksis, demo mode off, reminders every 30 min, NODE_ENV production",
   );
   expect(settings).toMatchObject({ institution: "testhogskolen", institutionFrom: ownFile, demoMode: false, remindersEveryMinutes: 30 });
   const text = JSON.stringify({ message, settings });
@@ -45,13 +45,13 @@ test("the start-up line states the configuration in effect, and no secret", () =
 test("the demo: an example institution, the demo's outbox, the embedded database", () => {
   use({ DEMO_MODE: "true", EMBEDDED_DATABASE: "true", DATABASE_URL: "postgres://praksis:pw@localhost:5999/praksis?host=%2Fsrv%2Fdata%2Fpostgres", INSTITUTION: "nordlys", REMINDERS_INTERVAL_MINUTES: "0" });
   expect(configurationSummary().message).toBe(
-    "in effect: institution nordlys (the example nordlys), APP_URL (not set), mail outbox (demo), database embedded socket /srv/data/postgres/praksis, " +
+    "in effect: institution nordlys (the example nordlys), APP_URL (not set), mail outbox (demo), database embedded socket /srv/data/postgres, database praksis, " +
       "demo mode on, reminders off (cron), NODE_ENV development",
   );
 });
 
 test("databaseSummary never shows the user or password", () => {
-  expect(databaseSummary("postgres://u:p@127.0.0.1/praksis", false)).toBe("external 127.0.0.1:5432/praksis");
+  expect(databaseSummary("postgres://u:p@127.0.0.1/praksis", false)).toBe("external 127.0.0.1:5432, database praksis");
   expect(databaseSummary(undefined, true)).toBe("embedded");
 });
 

@@ -21,7 +21,7 @@ export function databaseSummary(url: string | undefined, embedded: boolean): str
     const parsed = new URL(url);
     const socket = parsed.searchParams.get("host");
     const where = socket ? `socket ${socket}` : `${parsed.hostname}:${parsed.port || "5432"}`;
-    return `${kind} ${where}/${decodeURIComponent(parsed.pathname.replace(/^\//, ""))}`;
+    return `${kind} ${where}, database ${decodeURIComponent(parsed.pathname.replace(/^\//, ""))}`;
   } catch {
     return kind;
   }
