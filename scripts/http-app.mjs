@@ -15,7 +15,7 @@ import { parseTrustProxy } from "./trust-proxy.mjs";
  * folder of its client files (none for the development server: Vite serves them, through
  * `devMiddleware`, before anything here sees the request).
  */
-export function createHttpApp({ build, entry, buildDir, devMiddleware, mode = "production", trustProxy = parseTrustProxy(process.env.TRUST_PROXY) }) {
+export function createHttpApp({ build, entry, buildDir, devMiddleware, isDraining, mode = "production", trustProxy = parseTrustProxy(process.env.TRUST_PROXY) }) {
   // The entry module each request is handled with: the production build's, once; the development
   // server's as the build is now, so the request's record and the app's routes share the modules
   // of one load (after an edit Vite makes new ones).
@@ -72,6 +72,15 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, mode = "p
       req.originalUrl = req.url;
     }
     next();
+  }
+  // Draining (server.mjs, after SIGTERM): /healthz says so at once, and every answer closes its connection.
+  if (isDraining) {
+    app.use((req, res, next) => {
+      if (!isDraining()) return next();
+      res.set("Connection", "close");
+      if (req.path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) res.status(503).set("Cache-Control", "no-store").json({ status: "draining" });
+      else next();
+    });
   }
   app.use(compression());
   if (buildDir) serveStaticFiles(app, buildDir);

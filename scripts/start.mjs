@@ -1,4 +1,6 @@
-// `npm start`: builds the app when the build is missing or older than the sources, then serves it.
+// `npm start`: builds the app when the build is missing or older than the sources, then serves it
+// in this very process (server.mjs), which package.json starts with `exec`: the signal npm passes on
+// (SIGTERM, Ctrl-C) reaches the server itself. A service runs `node server.mjs`, which never builds.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

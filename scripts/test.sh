@@ -77,9 +77,10 @@ build() {
 }
 
 # The fault tests beside the server's edges (security headers on every kind of answer, the log of bad
-# requests and of a real 5xx) and /metrics (both app processes in one scrape; off unless configured):
+# requests and of a real 5xx), /metrics (both app processes in one scrape; off unless configured) and
+# the service (SIGTERM to npm start drains and stops everything; as root, unprivileged app processes):
 # side by side (as the fault tests' suites are), each with servers of its own.
-faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs scripts/ops/metrics.test.mjs; }
+faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs scripts/ops/metrics.test.mjs scripts/ops/service.test.mjs; }
 
 build_then_faults() {
   timed "production build, page weight and built CSS" build &&
