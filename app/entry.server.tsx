@@ -187,9 +187,19 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
 };
 
 // The daily housekeeping (scheduled in startup above: ended sessions, expired codes, old rate-limit
-// rows and outbox mails, once a day across processes).
+// rows and outbox mails, once a day across processes), and the operator's commands, run through the
+// build so they need no devDependencies: `npm run migrate` (scripts/migrate.mjs) and `npm run admin`
+// (scripts/admin.mjs).
+import { adminCommand, type CommandResult } from "~/services/admin/index.server";
 import { pruneCodes, pruneSessions } from "~/services/identity/index.server";
 import { scheduleHousekeeping } from "~/services/platform/housekeeping.server";
+export { closeDatabase, migrateDatabase } from "~/services/platform/db/index.server";
+
+/** `npm run admin -- add|list|remove …`: the lines to print and the exit code. */
+export async function runAdminCommand(args: readonly string[]): Promise<CommandResult> {
+  env();
+  return adminCommand(await getDb(), args);
+}
 
 // GET /metrics (scripts/metrics.mjs, through scripts/http-app.mjs): this app process's database pool
 // and the reminders its own runs (startup's schedule) sent and failed.

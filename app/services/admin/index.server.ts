@@ -9,3 +9,5 @@ export { USERS_PAGE_SIZE, USER_SEARCH_MAX_LENGTH, escapeLike, getUserForEdit, li
 export type { SemesterClasses, UserListQuery } from "./users.server";
 export { AUDIT_EXPORT_LIMIT, AUDIT_PAGE_SIZE, OPENED_ACTION, SEARCHABLE_ACTIONS, allAuditEntries, auditQueryParams, isFiltered, isOpeningKind, readAuditQuery, searchAuditLog } from "./audit-log.server";
 export type { AuditEntry, AuditQuery, PersonRole, SearchableAction } from "./audit-log.server";
+export { ADMIN_COMMAND_USAGE, addAdministrator, adminCommand, listAdministrators, removeAdministrator } from "./administrators.server";
+export type { Administrator, CommandResult } from "./administrators.server";

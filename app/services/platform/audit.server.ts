@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   "user.roles_changed",
   "user.activated",
   "user.deactivated",
+  "admin.added_by_command",
+  "admin.removed_by_command",
   "subject.created",
   "subject.updated",
   "semester.created",

@@ -108,7 +108,7 @@ describe("the server's checks", () => {
     const checks = said.said.filter((l) => !l.message.startsWith("migration "));
     expect(checks).toHaveLength(1);
     expect(checks[0].level).toBe("info");
-    expect(checks[0].message).toMatch(/^PostgreSQL 1\d\.\S+, database praksis_start_\d+_\d+ \(UTF8, .+\): this instance may open up to 25 of its \d+ connections \(DATABASE_POOL_SIZE 10 × 2 app processes \+ 5/);
+    expect(checks[0].message).toMatch(/^PostgreSQL 1\d\.\S+, database praksis_start_\d+_\d+ \(UTF8, builtin C\.UTF-8\): this instance may open up to 25 of its \d+ connections \(DATABASE_POOL_SIZE 10 × 2 app processes \+ 5/);
   });
 
   test("more connections than the server allows is a warning that says what to change", async () => {
@@ -148,7 +148,7 @@ describe("the server's checks", () => {
   });
 
   test("a server older than 14 is refused, naming its version", async () => {
-    const facts = { version: 130_011, versionText: "13.11", database: "praksis", encoding: "UTF8", collate: "C.UTF-8", ctype: "C.UTF-8", foldsCase: true, maxConnections: 100, reserved: 3 };
+    const facts = { version: 130_011, versionText: "13.11", database: "praksis", encoding: "UTF8", collate: "C.UTF-8", ctype: "C.UTF-8", foldsCase: true, maxConnections: 100, reserved: 3, row: { datlocprovider: "c" } };
     const checks = await checkServer({ query: async () => ({ rows: [facts] }) } as never);
     expect(checks).toEqual([{ level: "error", message: expect.stringContaining("PostgreSQL 13.11 is older than Praksis supports (14 or newer") }]);
     const supported = await checkServer({ query: async () => ({ rows: [{ ...facts, version: 140_000, versionText: "14.0" }] }) } as never);

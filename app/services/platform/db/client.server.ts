@@ -188,15 +188,20 @@ interface ServerFacts {
   encoding: string;
   collate: string;
   ctype: string;
+  /** The locale that folds case, with its provider: `libc C.UTF-8`, `builtin C.UTF-8`, `icu nb-NO`. */
+  locale: string;
   foldsCase: boolean;
   maxConnections: number;
   reserved: number;
 }
 
+const PROVIDERS: Record<string, string> = { c: "libc", i: "icu", b: "builtin" };
+
 type Queryable = Pick<pg.ClientBase, "query">;
 
 async function serverFacts(client: Queryable): Promise<ServerFacts> {
-  // What any role may read: no superuser, no pg_monitor. reserved_connections exists from 17 on.
+  // What any role may read: no superuser, no pg_monitor. reserved_connections exists from 16 on;
+  // pg_database's locale columns differ by version, so the row is read as JSON.
   const { rows } = await client.query(`
     select current_setting('server_version_num')::int as version,
            current_setting('server_version') as "versionText",
@@ -207,9 +212,13 @@ async function serverFacts(client: Queryable): Promise<ServerFacts> {
            (lower('ÆØÅ') = 'æøå' and upper('æøå') = 'ÆØÅ') as "foldsCase",
            current_setting('max_connections')::int as "maxConnections",
            current_setting('superuser_reserved_connections')::int
-             + coalesce(nullif(current_setting('reserved_connections', true), ''), '0')::int as reserved
+             + coalesce(nullif(current_setting('reserved_connections', true), ''), '0')::int as reserved,
+           to_jsonb(d) as row
     from pg_database d where d.datname = current_database()`);
-  return rows[0] as ServerFacts;
+  const { row, ...facts } = rows[0] as Omit<ServerFacts, "locale"> & { row?: Record<string, unknown> };
+  const provider = PROVIDERS[String(row?.datlocprovider ?? "c")] ?? "libc";
+  const own = provider === "libc" ? facts.ctype : (row?.datlocale ?? row?.daticulocale ?? facts.ctype);
+  return { ...facts, locale: `${provider} ${String(own)}` };
 }
 
 /**
@@ -229,7 +238,8 @@ export async function checkServer(client: Queryable, budget?: { poolSize: number
     });
   }
   if (facts.encoding !== "UTF8" || !facts.foldsCase) {
-    const what = facts.encoding !== "UTF8" ? `the encoding ${facts.encoding}` : `the locale ${facts.ctype === facts.collate ? facts.ctype : `${facts.collate}/${facts.ctype}`}`;
+    const libc = facts.ctype === facts.collate ? facts.ctype : `${facts.collate}/${facts.ctype}`;
+    const what = facts.encoding !== "UTF8" ? `the encoding ${facts.encoding}` : `the locale ${facts.locale.startsWith("libc ") ? libc : facts.locale}`;
     checks.push({
       level: "error",
       message:
@@ -252,7 +262,7 @@ export async function checkServer(client: Queryable, budget?: { poolSize: number
     } else {
       checks.push({
         level: "info",
-        message: `PostgreSQL ${facts.versionText}, database ${facts.database} (${facts.encoding}, ${facts.ctype}): this instance may open up to ${needed} of its ${available} connections (${how}; ${room})`,
+        message: `PostgreSQL ${facts.versionText}, database ${facts.database} (${facts.encoding}, ${facts.locale}): this instance may open up to ${needed} of its ${available} connections (${how}; ${room})`,
       });
     }
   }

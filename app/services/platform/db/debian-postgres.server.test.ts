@@ -150,7 +150,7 @@ if (!bin && !asRoot) {
         const again = await openDatabase({ url: cluster.url, poolSize: 2, log: second.log, check: { budget: { poolSize: 10, processes: 1 } } });
         await again.close();
         expect(again.applied).toEqual([]);
-        expect(second.said).toEqual([{ level: "info", message: expect.stringMatching(/^PostgreSQL 1\d\.\d+ .*database praksis \(UTF8, C\.UTF-8\): this instance may open up to 15 of its 97 connections/) }]);
+        expect(second.said).toEqual([{ level: "info", message: expect.stringMatching(/^PostgreSQL 1\d\.\d+ .*database praksis \(UTF8, libc C\.UTF-8\): this instance may open up to 15 of its 97 connections/) }]);
       },
     );
 

@@ -81,6 +81,13 @@ export async function getDb(): Promise<Db> {
   return (await getDatabase()).db;
 }
 
+/** Closes the app's database when it was opened (a command that is done: `npm run admin`). */
+export async function closeDatabase(): Promise<void> {
+  const opened = current;
+  current = undefined;
+  if (opened) await (await opened.catch(() => null))?.close();
+}
+
 /** Tests hand in a database of their own. */
 export function useDatabaseForTests(database: Database): void {
   current = Promise.resolve(database);
