@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { dropDatabase, testServerUrl } from "~/test/db";
 import { checkServer, connectionsNeeded, DatabaseStartError, knownMigrations, migrationsFolder, openDatabase } from "./client.server";
 
@@ -154,4 +154,36 @@ describe("the server's checks", () => {
     const supported = await checkServer({ query: async () => ({ rows: [{ ...facts, version: 140_000, versionText: "14.0" }] }) } as never);
     expect(supported).toEqual([]);
   });
+});
+
+test("a server that refuses one more connection (max_connections, or the role's limit: 53300) answers 503 like an outage, not 500", async () => {
+  const role = `praksis_limited_${process.pid}`;
+  await admin.query(`drop role if exists ${role}`);
+  await admin.query(`create role ${role} login password 'limited-password' connection limit 1`);
+  const url = new URL(await emptyDatabase(`owner ${role}`));
+  url.username = role;
+  url.password = "limited-password";
+  const database = await openDatabase({ url: url.toString(), poolSize: 2, log: lines().log });
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    // One connection held by a transaction; the pool's second is refused by the server.
+    let release!: () => void;
+    const held = database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const refused = await database.db.execute(sql`select 1`).catch((e: unknown) => e);
+    release();
+    await held;
+    expect(refused).toBeInstanceOf(Response);
+    expect((refused as Response).status).toBe(503);
+    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toMatch(/PostgreSQL is unavailable: .*too many connections for role/);
+  } finally {
+    await database.close();
+    const name = url.pathname.slice(1);
+    await dropDatabase(admin, name);
+    made.splice(made.indexOf(name), 1);
+    await admin.query(`drop role ${role}`);
+  }
 });

@@ -53,7 +53,8 @@ export async function watchDatabase<T>(run: () => Promise<T>): Promise<{ result:
 
 // Errors that mean "no connection to the server", not a fault of the statement. ENOENT: the Unix
 // socket of the embedded server is gone while the server is down (only pool errors are asked).
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOENT", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
+// 53300: the server's max_connections (or the role's connection limit) is reached.
+const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOENT", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "EPIPE", "53300", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
 
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
