@@ -9,10 +9,10 @@ import { freePort } from "../../../../scripts/embedded-postgres.mjs";
 import { DatabaseStartError, knownMigrations, openDatabase } from "./client.server";
 
 // The start-up checks and the migrations against Debian's own PostgreSQL (15 on Debian 12), as an
-// institution runs it: a cluster of its own, the app's role no superuser but the owner of its
-// database. `npm test` installs Debian's `postgresql` when it is missing (scripts/test.sh, as root);
-// run elsewhere without it, this file is skipped and says why. As root, the clusters run as `nobody`
-// (PostgreSQL refuses root).
+// institution runs it: a cluster of its own, the app's role and database made with the README's SQL
+// (no superuser, the database's owner). `npm test` installs Debian's `postgresql` when it is missing
+// (scripts/test.sh, as root); run elsewhere without it, this file is skipped and says why. As root,
+// the cluster runs as `nobody` (PostgreSQL refuses root).
 
 const DEBIAN = "/usr/lib/postgresql";
 
@@ -38,9 +38,22 @@ function account(): { uid: number; gid: number } | null {
 }
 
 interface Cluster {
-  /** The app's URL: the role `praksis` (LOGIN, no superuser) with a password, over TCP, owner of the database `praksis`. */
-  url: string;
+  /** The role `praksis` (LOGIN, no superuser) with its password, over TCP, to `database`. */
+  url(database: string): string;
   stop(): Promise<void>;
+}
+
+/** The README's SQL for the app's role and database (Going live, "The institution's PostgreSQL"). */
+function readmeSql(): string[] {
+  const readme = fs.readFileSync(path.resolve(import.meta.dirname, "../../../../README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### The institution's PostgreSQL"));
+  const block = /```sql\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error("README.md: no SQL block under ### The institution's PostgreSQL");
+  return block
+    .split(/;\s*\n/)
+    .map((statement) => statement.trim())
+    .filter(Boolean)
+    .map((statement) => statement.replace("'a long random password'", "'app-password'"));
 }
 
 const clusters: Cluster[] = [];
@@ -48,8 +61,11 @@ afterAll(async () => {
   for (const cluster of clusters) await cluster.stop();
 });
 
-/** initdb with `locale`, the server started, a role and a database for the app made as the operator would. */
-async function debianCluster(locale: string): Promise<Cluster> {
+/**
+ * initdb with `locale`, the server started, and the operator's part as the superuser over the local
+ * socket: the README's SQL, and `more` statements.
+ */
+async function debianCluster(locale: string, more: string[]): Promise<Cluster> {
   const user = account();
   const as = user ? { uid: user.uid, gid: user.gid } : {};
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-debian-pg-"));
@@ -71,7 +87,7 @@ async function debianCluster(locale: string): Promise<Cluster> {
   let output = "";
   server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const cluster: Cluster = {
-    url: `postgres://praksis:app-password@127.0.0.1:${port}/praksis`,
+    url: (database) => `postgres://praksis:app-password@127.0.0.1:${port}/${database}`,
     async stop() {
       if (server.exitCode === null && server.signalCode === null) {
         const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -82,7 +98,6 @@ async function debianCluster(locale: string): Promise<Cluster> {
     },
   };
   clusters.push(cluster);
-  // The operator's part, as the superuser over the local socket: the README's SQL.
   let superuser: pg.Client;
   for (let tries = 0; ; tries++) {
     superuser = new pg.Client({ host: dir, port, user: "postgres", database: "postgres" });
@@ -96,8 +111,7 @@ async function debianCluster(locale: string): Promise<Cluster> {
     }
   }
   try {
-    await superuser.query("create role praksis login password 'app-password'");
-    await superuser.query("create database praksis owner praksis encoding 'UTF8' template template0");
+    for (const statement of [...readmeSql(), ...more]) await superuser.query(statement);
   } finally {
     await superuser.end();
   }
@@ -120,19 +134,24 @@ if (!bin && !asRoot) {
       expect(bin, skipReason).not.toBeNull();
     });
 
+    // As in a container where no locale was set: the cluster's default is C. The README's database
+    // says its own locale; one made without (inheriting C) is refused.
+    let cluster: Cluster | undefined;
+    const made = async () => (cluster ??= await debianCluster("C", ["create database praksis_c owner praksis"]));
+
     test.runIf(bin)(
-      "a role that is no superuser but owns its database: the checks pass, every migration is applied and named, the connection budget is weighed",
+      "the README's role and database (no superuser, the owner): the checks pass, every migration is applied and named, the connection budget is weighed",
       async () => {
-        const cluster = await debianCluster("C.UTF-8");
+        const { url } = await made();
         const first = lines();
         // As one instance of `npm start` on a 16-core machine: 16 pools of 10, above the default 100.
-        const database = await openDatabase({ url: cluster.url, poolSize: 2, log: first.log, check: { budget: { poolSize: 10, processes: 16 } } });
+        const database = await openDatabase({ url: url("praksis"), poolSize: 2, log: first.log, check: { budget: { poolSize: 10, processes: 16 } } });
         try {
           const { rows } = (await database.db.execute(
             sql`select current_setting('server_version_num')::int / 10000 as major, (select rolsuper from pg_roles where rolname = current_user) as superuser, lower('ØRJAN@ÆRØ.NO') as folded`,
           )) as unknown as pg.QueryResult;
           expect(rows[0]).toEqual({ major: Number(path.basename(path.dirname(bin!))), superuser: false, folded: "ørjan@ærø.no" });
-          // The app's own case-insensitive address lookup, on its own tables.
+          // The app's own case-insensitive lookup, on its own tables.
           await database.db.execute(sql`insert into users (display_name, email) values ('Ørjan Ås', 'Ørjan@Ærø.no')`);
           const found = (await database.db.execute(sql`select display_name from users where lower(email) = lower('ØRJAN@ÆRØ.NO')`)) as unknown as pg.QueryResult;
           expect(found.rows).toEqual([{ display_name: "Ørjan Ås" }]);
@@ -147,20 +166,20 @@ if (!bin && !asRoot) {
 
         // The next start: nothing to apply; one process's pool fits.
         const second = lines();
-        const again = await openDatabase({ url: cluster.url, poolSize: 2, log: second.log, check: { budget: { poolSize: 10, processes: 1 } } });
+        const again = await openDatabase({ url: url("praksis"), poolSize: 2, log: second.log, check: { budget: { poolSize: 10, processes: 1 } } });
         await again.close();
         expect(again.applied).toEqual([]);
         expect(second.said).toEqual([{ level: "info", message: expect.stringMatching(/^PostgreSQL 1\d\.\d+ .*database praksis \(UTF8, libc C\.UTF-8\): this instance may open up to 15 of its 97 connections/) }]);
       },
     );
 
-    test.runIf(bin)("a cluster made with --locale=C: the start stops before migrating, saying what to do", async () => {
-      const cluster = await debianCluster("C");
-      const error = await openDatabase({ url: cluster.url, poolSize: 1, log: lines().log, check: {} }).catch((e: unknown) => e);
+    test.runIf(bin)("a database in the cluster's C locale (initdb --locale=C): the start stops before migrating, saying what to do", async () => {
+      const { url } = await made();
+      const error = await openDatabase({ url: url("praksis_c"), poolSize: 1, log: lines().log, check: {} }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DatabaseStartError);
-      expect((error as Error).message).toContain("the database praksis has the locale C, in which lower('Ø') is not 'ø'");
+      expect((error as Error).message).toContain("the database praksis_c has the locale C, in which lower('Ø') is not 'ø'");
       expect((error as Error).message).toContain("ENCODING 'UTF8' LOCALE 'C.UTF-8' (or 'nb_NO.UTF-8') TEMPLATE template0");
-      const client = new pg.Client({ connectionString: cluster.url });
+      const client = new pg.Client({ connectionString: url("praksis_c") });
       await client.connect();
       const { rows } = await client.query("select to_regclass('drizzle.__drizzle_migrations') as migrations");
       await client.end();
