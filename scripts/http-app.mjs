@@ -51,6 +51,9 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, isDrainin
     const fromProxy = trustProxy !== false && trusted(req.socket.remoteAddress ?? "", 0);
     const record = entry.serverRequestRecord(req.method, fromProxy ? req.headers["x-request-id"] : undefined);
     record.clientAddress = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    // @react-router/express takes the port of X-Forwarded-Host into the request URL whenever "trust
+    // proxy" is on, whoever sent it: from a peer that is not one of the proxies, it goes.
+    if (trustProxy !== false && !fromProxy) delete req.headers["x-forwarded-host"];
     res.locals.record = record;
     const writeHead = res.writeHead;
     res.writeHead = function (...args) {

@@ -18,6 +18,8 @@ missing=()
 command -v faketime >/dev/null || missing+=(faketime)
 # Debian's PostgreSQL, for the start-up checks against the server an institution runs (app/services/platform/db/debian-postgres.server.test.ts).
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
+# Debian's nginx, the TLS-ending proxy of the proxy tests (scripts/ops/proxy.mjs).
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     echo "== installing Debian's ${missing[*]} for the tests"
@@ -80,7 +82,7 @@ build() {
 # requests and of a real 5xx), /metrics (both app processes in one scrape; off unless configured) and
 # the service (SIGTERM to npm start drains and stops everything; as root, unprivileged app processes):
 # side by side (as the fault tests' suites are), each with servers of its own.
-faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs scripts/ops/metrics.test.mjs scripts/ops/service.test.mjs; }
+faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs scripts/ops/metrics.test.mjs scripts/ops/proxy.test.mjs scripts/ops/service.test.mjs; }
 
 build_then_faults() {
   timed "production build, page weight and built CSS" build &&

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { createLog } from "../../../scripts/log.mjs";
@@ -40,10 +41,16 @@ export interface RequestRecord {
 }
 
 const recordsOfRequests = new WeakMap<Request, RequestRecord>();
+/**
+ * The record of the request being handled, for the loaders and actions the root middleware's
+ * `next()` runs: React Router hands them a copy of the request (its own Request object, without
+ * `?index` and `_routes`), not the one the middleware saw.
+ */
+const handling = new AsyncLocalStorage<RequestRecord>();
 
-/** The record of a request the root middleware has seen (the same Request object reaches loaders and actions). */
+/** The record of a request the root middleware has seen: that Request object's, or the one being handled. */
 export function recordOfRequest(request: Request): RequestRecord | undefined {
-  return recordsOfRequests.get(request);
+  return recordsOfRequests.get(request) ?? handling.getStore();
 }
 
 export const requestRecordContext = createContext<RequestRecord | null>(null);
@@ -129,7 +136,7 @@ export const requestLogMiddleware: MiddlewareFunction<Response> = async ({ reque
   record.route = `/${(pattern ?? "").replace(/^\//, "")}`;
   let response: Response;
   try {
-    response = await next();
+    response = await handling.run(record, next);
   } catch (error) {
     noteError(context, error);
     if (!record.loggedByServer) logRequest(record, 500);
