@@ -133,10 +133,10 @@ describe("cookies", () => {
       schedule = await startup();
       expect(warn.mock.calls.flat().join("\n")).toMatch(/APP_URL is http: the cookies cannot be Secure/);
       // The second start-up replaced the first's reminder schedule (its first-run timeout and its
-      // interval) rather than adding one: a schedule left behind ran a minute later in another test
-      // file of the worker, on a database dropped by then.
+      // interval) and housekeeping schedule (the same two) rather than adding them: a schedule left
+      // behind ran a minute later in another test file of the worker, on a database dropped by then.
       expect(first).not.toBeNull();
-      expect(vi.getTimerCount()).toBe(2);
+      expect(vi.getTimerCount()).toBe(4);
     } finally {
       schedule?.stop();
       vi.useRealTimers();
