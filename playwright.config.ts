@@ -15,6 +15,8 @@ const chromiumArgs = [
 // E2E_PORT moves them (and their mail and OpenID peers, at +1000 to +3000) for a second checkout.
 const JS_PORT = Number(process.env.E2E_PORT ?? 3100);
 const NOJS_PORT = JS_PORT + 100;
+// The app behind nginx as README's "Going live" sets it up (e2e/proxy.spec.ts, both projects; e2e/support/serve-proxied.mjs).
+const PROXY_PORT = JS_PORT + 50;
 
 export default defineConfig({
   testDir: "e2e",
@@ -44,14 +46,27 @@ export default defineConfig({
     { name: "js", use: { baseURL: `http://127.0.0.1:${JS_PORT}`, javaScriptEnabled: true, serviceWorkers: "block" } },
     { name: "no-js", use: { baseURL: `http://127.0.0.1:${NOJS_PORT}`, javaScriptEnabled: false } },
   ],
-  webServer: [JS_PORT, NOJS_PORT].map((port) => ({
-    command: `node e2e/support/serve.mjs ${port}`,
-    url: `http://127.0.0.1:${port}/healthz`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: "ignore" as const,
-    stderr: "pipe" as const,
-    // Asked to stop, the server stops its app process and its embedded PostgreSQL.
-    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
-  })),
+  webServer: [
+    ...[JS_PORT, NOJS_PORT].map((port) => ({
+      command: `node e2e/support/serve.mjs ${port}`,
+      url: `http://127.0.0.1:${port}/healthz`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+      // Asked to stop, the server stops its app process and its embedded PostgreSQL.
+      gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+    })),
+    {
+      command: `node e2e/support/serve-proxied.mjs ${PROXY_PORT}`,
+      // Through nginx, with the certificate the server made for itself.
+      url: `https://localhost:${PROXY_PORT}/healthz`,
+      ignoreHTTPSErrors: true,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "ignore" as const,
+      stderr: "pipe" as const,
+      gracefulShutdown: { signal: "SIGTERM" as const, timeout: 20_000 },
+    },
+  ],
 });
