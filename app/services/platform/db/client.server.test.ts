@@ -108,7 +108,7 @@ describe("the server's checks", () => {
     const checks = said.said.filter((l) => !l.message.startsWith("migration "));
     expect(checks).toHaveLength(1);
     expect(checks[0].level).toBe("info");
-    expect(checks[0].message).toMatch(/^PostgreSQL 1\d\.\S+, database praksis_start_\d+_\d+ \(UTF8, builtin C\.UTF-8\): this instance may open up to 25 of its \d+ connections \(DATABASE_POOL_SIZE 10 × 2 app processes \+ 5/);
+    expect(checks[0].message).toMatch(/^PostgreSQL 1\d\.\S+, database praksis_start_\d+_\d+ \(UTF8, builtin C\.UTF-8\): this instance may open up to 25 of its \d+ connections \(2 pools of DATABASE_POOL_SIZE 10, one per app process, \+ 5/);
   });
 
   test("more connections than the server allows is a warning that says what to change", async () => {
@@ -124,7 +124,7 @@ describe("the server's checks", () => {
         {
           level: "warn",
           message: expect.stringContaining(
-            `this instance may open up to ${10 * processes + 5} connections to PostgreSQL (DATABASE_POOL_SIZE 10 × ${processes} app processes + 5 for npm run reminders and the commands), but the server allows ${available} (max_connections ${rows[0].max} − ${rows[0].reserved} reserved)`,
+            `this instance may open up to ${10 * processes + 5} connections to PostgreSQL (${processes} pools of DATABASE_POOL_SIZE 10, one per app process, + 5 for npm run reminders and the commands), but the server allows ${available} (max_connections ${rows[0].max} − ${rows[0].reserved} reserved)`,
           ),
         },
       ]);

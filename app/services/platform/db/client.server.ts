@@ -251,7 +251,8 @@ export async function checkServer(client: Queryable, budget?: { poolSize: number
   if (budget) {
     const needed = connectionsNeeded(budget);
     const available = facts.maxConnections - facts.reserved;
-    const how = `DATABASE_POOL_SIZE ${budget.poolSize} × ${budget.processes} app process${budget.processes === 1 ? "" : "es"} + ${CONNECTION_MARGIN} for npm run reminders and the commands`;
+    // "pools of N", not "N app processes": server.mjs's own start-up line says that.
+    const how = `${budget.processes} pool${budget.processes === 1 ? "" : "s"} of DATABASE_POOL_SIZE ${budget.poolSize}, one per app process, + ${CONNECTION_MARGIN} for npm run reminders and the commands`;
     const room = `max_connections ${facts.maxConnections} − ${facts.reserved} reserved`;
     if (needed > available) {
       checks.push({

@@ -161,7 +161,7 @@ if (!bin && !asRoot) {
         expect(database.applied).toEqual(knownMigrations().map((m) => m.tag));
         expect(first.said.filter((l) => l.level === "info").map((l) => l.message)).toEqual(database.applied.map((tag) => `migration ${tag} applied`));
         expect(first.said.filter((l) => l.level !== "info")).toEqual([
-          { level: "warn", message: expect.stringContaining("this instance may open up to 165 connections to PostgreSQL (DATABASE_POOL_SIZE 10 × 16 app processes + 5 for npm run reminders and the commands), but the server allows 97 (max_connections 100 − 3 reserved)") },
+          { level: "warn", message: expect.stringContaining("this instance may open up to 165 connections to PostgreSQL (16 pools of DATABASE_POOL_SIZE 10, one per app process, + 5 for npm run reminders and the commands), but the server allows 97 (max_connections 100 − 3 reserved)") },
         ]);
 
         // The next start: nothing to apply; one process's pool fits.
