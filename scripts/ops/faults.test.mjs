@@ -336,7 +336,7 @@ describe("faults", { concurrency: true }, () => {
           await sleep(100);
         }
       };
-      await until("two app processes", () => /2 app processes/.test(log()));
+      await until("two app processes", () => /listening on .*: 2 app processes/.test(log()));
       const [victim] = appProcesses(server.child.pid);
       assert.equal(appProcesses(server.child.pid).length, 2);
       await postgres.stop();
@@ -372,8 +372,8 @@ describe("faults", { concurrency: true }, () => {
       // Each instance says it runs two app processes once the second has started too. The second starts
       // after the first has migrated and seeded: on a busy 2-core machine that can take a while.
       for (const server of [a, b]) {
-        for (let i = 0; i < 600 && !/2 app processes/.test(server.output.join("")); i++) await sleep(100);
-        assert.match(server.output.join(""), /2 app processes/);
+        for (let i = 0; i < 600 && !/listening on .*: 2 app processes/.test(server.output.join("")); i++) await sleep(100);
+        assert.match(server.output.join(""), /listening on .*: 2 app processes/);
       }
       const outboxA = new Outbox(a.outboxDir);
       const outboxB = new Outbox(b.outboxDir);
