@@ -57,6 +57,11 @@ async function primary() {
     process.exit(1);
   }
   if (account) process.env.EMBEDDED_POSTGRES_USER ||= account.name;
+  // A stop asked for while the database server starts: done once it has (else it would be left running).
+  let stopAsked = null;
+  const askStop = (signal) => (stopAsked = signal);
+  process.on("SIGTERM", askStop);
+  process.on("SIGINT", askStop);
   let database = null;
   // DATABASE_URL as the operator set it: the embedded server's is set below, for the app processes.
   const ownDatabaseUrl = process.env.DATABASE_URL;
@@ -89,6 +94,12 @@ async function primary() {
         process.exit(1);
       }
     }
+  }
+
+  if (stopAsked) {
+    await database?.stop();
+    serverLog.info(`${stopAsked} while starting: stopped after ${Date.now() - began} ms`);
+    process.exit(0);
   }
 
   // Demo mode (the seed, the banner, the public outbox) when asked for, or for a fresh embedded
@@ -218,8 +229,11 @@ async function primary() {
     if (signal) serverLog.info(`stopped after ${Date.now() - stopBegan} ms`);
     process.exit(code);
   };
+  process.off("SIGTERM", askStop);
+  process.off("SIGINT", askStop);
   process.on("SIGTERM", () => shutdown(0, "SIGTERM"));
   process.on("SIGINT", () => shutdown(0, "SIGINT"));
+  if (stopAsked) await shutdown(0, stopAsked);
 
   try {
     // The first process checks the configuration, migrates (and seeds the demo) alone; then the others.
