@@ -82,8 +82,14 @@ describe("production dependencies only", () => {
     expect(importsOf(source).sort()).toEqual(["./hook.mjs", "./local.mjs", "@scope/pkg-b/sub", "pkg-a", "pkg-d", "pkg-e"]);
   });
 
-  test("server.mjs and every script it loads import production dependencies only", () => {
-    const reached = packagesReachedFrom([path.join(root, "server.mjs")]);
+  test("server.mjs, every script it loads, and the operator's commands (npm run admin, migrate, reminders) import production dependencies only", () => {
+    const commands = ["admin", "migrate", "reminders"].map((name) => {
+      // Each is node on a script of its own: no tool of the devDependencies (tsx, vite) in between.
+      const match = /^node (scripts\/[\w-]+\.mjs)$/.exec(packageJson.scripts[name] ?? "");
+      expect(match, `npm run ${name}: ${packageJson.scripts[name]}`).not.toBeNull();
+      return path.join(root, match![1]);
+    });
+    const reached = packagesReachedFrom([path.join(root, "server.mjs"), ...commands]);
     // The scanner reaches what server.mjs loads at run time (a sanity check of the scan itself).
     expect([...reached.keys()]).toEqual(expect.arrayContaining(["pino", "express", "pg", "@react-router/express"]));
     const outside = [...reached].filter(([name]) => !production.has(name)).map(([name, file]) => `${name} (imported by ${file})`);
