@@ -112,7 +112,8 @@ async function primary() {
   const port = Number(process.env.PORT ?? 3000);
   const host = listenHost(process.env, demo.on === true);
   process.env.HOST = host;
-  const listenProblem = await checkCanListen(port, host);
+  // (A PORT that is no port is left to the app's check of the settings, which names it.)
+  const listenProblem = Number.isInteger(port) && port >= 1 && port <= 65535 ? await checkCanListen(port, host) : null;
   if (listenProblem) {
     serverLog.error(listenProblem);
     await database?.stop();
