@@ -3,6 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { parseEnv } from "~/services/platform/env.server";
 import { cannotListenMessage, checkCanListen, listenHost, prepareForAccount, runAsAccount, ServiceError, shutdownGraceSeconds, urlHost } from "./service.mjs";
 
 const asRoot = process.getuid?.() === 0;
@@ -46,11 +47,15 @@ describe("where it listens", () => {
   });
 });
 
-test("SHUTDOWN_GRACE_SECONDS: 20 s unless set", () => {
+test("SHUTDOWN_GRACE_SECONDS: 20 s unless set; checked at start-up with the other settings", () => {
   expect(shutdownGraceSeconds({})).toBe(20);
   expect(shutdownGraceSeconds({ SHUTDOWN_GRACE_SECONDS: "" })).toBe(20);
   expect(shutdownGraceSeconds({ SHUTDOWN_GRACE_SECONDS: "5" })).toBe(5);
   expect(shutdownGraceSeconds({ SHUTDOWN_GRACE_SECONDS: "0" })).toBe(0);
+  expect(parseEnv({ SHUTDOWN_GRACE_SECONDS: "30" }).SHUTDOWN_GRACE_SECONDS).toBe(30);
+  for (const [value, message] of [["1.5", "must be a whole number of seconds, 0–600"], ["soon", "must be a whole number of seconds, 0–600"], ["601", "must be 0–600 seconds"], ["-1", "must be 0–600 seconds"]]) {
+    expect(() => parseEnv({ SHUTDOWN_GRACE_SECONDS: value }), value).toThrow(`SHUTDOWN_GRACE_SECONDS: ${message}`);
+  }
 });
 
 describe("the user the app processes run as", () => {

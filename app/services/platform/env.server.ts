@@ -167,7 +167,7 @@ export const envSchema = z
     LOG_FORMAT: z.enum(["json", "pretty", "console", ""], { error: "must be json, pretty or console" }).optional(),
     WEB_CONCURRENCY: z.union([z.literal(""), z.coerce.number().int().min(1, "must be a number of app processes, 1 or more").max(1024)]).optional(),
     EMBEDDED_POSTGRES_PORT: z.union([z.literal(""), port]).optional(),
-    SHUTDOWN_GRACE_SECONDS: z.union([z.literal(""), z.coerce.number().int().min(0, "must be seconds, 0–600").max(600, "must be seconds, 0–600")]).optional(), // read by server.mjs (scripts/service.mjs)
+    SHUTDOWN_GRACE_SECONDS: z.union([z.literal(""), z.coerce.number().int().min(0, "must be 0–600 seconds").max(600, "must be 0–600 seconds")], { error: "must be a whole number of seconds, 0–600" }).optional(), // read by server.mjs (scripts/service.mjs)
     // GET /metrics (scripts/metrics.mjs): `loopback` answers this machine, the token `Authorization: Bearer …` from anywhere.
     METRICS: z.enum(["loopback", "off", ""], { error: "must be loopback (or off)" }).optional(),
     METRICS_TOKEN: z.string().regex(/^(?:[!-~]{32,})?$/, "must be at least 32 characters, without spaces").optional(),
