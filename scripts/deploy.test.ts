@@ -2,6 +2,7 @@
 // it), package.json's scripts, and that the server needs only the production dependencies after a
 // build (`npm ci --omit=dev`): every package server.mjs, the scripts it loads and the server build
 // import is in "dependencies" or "optionalDependencies".
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
@@ -165,6 +166,13 @@ describe("deploy/systemd/praksis.service", () => {
     // The primary kills an app process 5 s after the grace period; then PostgreSQL stops.
     expect(seconds(one("TimeoutStopSec"))).toBeGreaterThanOrEqual(grace + 15);
     expect(one("Restart")).toBe("on-failure");
+  });
+
+  const analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].find((file) => fs.existsSync(file));
+  test.skipIf(!analyze)("systemd-analyze verify finds nothing wrong in it (skipped where systemd is not installed)", () => {
+    const result = spawnSync(analyze!, ["verify", path.join(root, "deploy/systemd/praksis.service")], { encoding: "utf8" });
+    expect(`${result.stdout}${result.stderr}`.trim()).toBe("");
+    expect(result.status).toBe(0);
   });
 
   test("is hardened, and may write DATA_DIR only", () => {
