@@ -6,6 +6,7 @@ import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
+import { metricsEndpoint, observeRequest } from "./metrics.mjs";
 import { parseTrustProxy } from "./trust-proxy.mjs";
 
 /**
@@ -63,6 +64,7 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, isDrainin
       return writeHead.apply(this, args);
     };
     res.once("close", () => entry.logRequest(record, res.statusCode, res.writableFinished ? {} : { aborted: true }));
+    res.once("close", () => observeRequest(record, res.statusCode, !res.writableFinished));
     // A path whose percent-encoding does not decode (`/%E0%A4%A`) is the client's mistake: the app
     // answers with its own 400 page (request.server.ts), handed a path that decodes.
     const query = req.url.indexOf("?");
@@ -102,6 +104,8 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, isDrainin
     }
     next();
   });
+  // GET /metrics (scripts/metrics.mjs), when METRICS or METRICS_TOKEN lets the request see it.
+  app.get("/metrics", metricsEndpoint({ appStats: () => (entry ?? build.entry?.module)?.appMetrics?.() }));
   app.all("/{*splat}", createRequestHandler({ build, mode, getLoadContext: (req, res) => res.locals.entry.requestContext(res.locals.record) }));
   // What went wrong before the app answered (the app makes its own error pages): a client's
   // mistake gets its status, anything else a 500 logged with its stack; a plain page in both
