@@ -63,7 +63,8 @@ export function applyDemoMode({ env = process.env, dataDir, databaseUrl, freshDa
   }
   if (decision.on) {
     log.warn(
-      env.SMTP_URL
+      // Codes are public at /dev/outbox only when mail goes to the demo's outbox (no SMTP_URL, no MAIL_TRANSPORT=log).
+      env.SMTP_URL || env.MAIL_TRANSPORT === "log"
         ? `[demo] Demo mode is on (${decision.why}): the demo is seeded into an empty database and every page shows a "Demo" banner. Set DEMO_MODE=false for real use (the data is kept).`
         : `[demo] Demo mode is on (${decision.why}): log-in codes are public at /dev/outbox, the demo is seeded into an empty database and every page shows a "Demo" banner. Set DEMO_MODE=false for real use (the data is kept).`,
     );

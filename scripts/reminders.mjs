@@ -2,8 +2,7 @@
 // beside, the app's own interval (REMINDERS_INTERVAL_MINUTES). Safe to run while the app runs and on
 // several machines at once: each reminder goes once (the reminder record's unique key).
 // With DATABASE_URL it uses that database; without it, the embedded PostgreSQL that `npm start`
-// runs in DATA_DIR/postgres (it must be running). Builds the app first when there is no build.
-import { spawnSync } from "node:child_process";
+// runs in DATA_DIR/postgres (it must be running). It runs the build (`npm run build` first).
 import fs from "node:fs";
 import { register } from "node:module";
 import path from "node:path";
@@ -32,10 +31,11 @@ process.env.SEED_DEMO = "false";
 process.env.NODE_ENV ??= "production";
 process.env.DATABASE_POOL_SIZE ??= "4";
 
+// Like the server (server.mjs), a command never builds: a cron job on a service's production
+// dependencies could not, and a build in the middle of the night is not what anyone asked for.
 if (!fs.existsSync(serverBuild)) {
-  console.info("[reminders] Building the app first…");
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  console.error(`[reminders] no build in ${buildDir}: run \`npm run build\` first`);
+  process.exit(1);
 }
 register("./react-router-production.mjs", import.meta.url);
 const build = await import(pathToFileURL(serverBuild).href);
