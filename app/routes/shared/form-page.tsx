@@ -20,7 +20,7 @@ import { requireRole } from "~/services/identity/index.server";
 import { areaOfPath, ROLE, safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/form-page";
 import "~/styles/answers.css";
-import { AnswerQuestion } from "~/components/app/AnswerQuestion";
+import { AnswerQuestion, ReadOnlyQuestion } from "~/components/app/AnswerQuestion";
 
 export const handle = { titleKey: "answers:page.title" };
 
@@ -292,26 +292,31 @@ function AnswerForm({
           <legend className="ui-fieldset__legend ui-fieldset__legend--l">
             <h2 className="ui-fieldset__heading">{group.name}</h2>
           </legend>
-          {group.questions.map((question, index) => (
-            <AnswerQuestion
-              key={question.id}
-              number={index + 1}
-              question={question}
-              group={group}
-              posted={refused?.values[question.id]}
-              token={refused?.tokens[question.id] ?? question.token}
-              error={refused?.fieldErrors[question.id]}
-              conflict={conflicts[question.id]}
-              isExpectations={isExpectations}
-              onResolve={() =>
-                setConflicts((current) => {
-                  const next = { ...current };
-                  delete next[question.id];
-                  return next;
-                })
-              }
-            />
-          ))}
+          {group.readOnly ? <p>{t("question.studentGroup")}</p> : null}
+          {group.questions.map((question, index) =>
+            group.readOnly ? (
+              <ReadOnlyQuestion key={question.id} number={index + 1} question={question} />
+            ) : (
+              <AnswerQuestion
+                key={question.id}
+                number={index + 1}
+                question={question}
+                group={group}
+                posted={refused?.values[question.id]}
+                token={refused?.tokens[question.id] ?? question.token}
+                error={refused?.fieldErrors[question.id]}
+                conflict={conflicts[question.id]}
+                isExpectations={isExpectations}
+                onResolve={() =>
+                  setConflicts((current) => {
+                    const next = { ...current };
+                    delete next[question.id];
+                    return next;
+                  })
+                }
+              />
+            ),
+          )}
         </fieldset>
 
         {hydrated ? (

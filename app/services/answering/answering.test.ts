@@ -1,11 +1,13 @@
 import { describe, expect, test } from "vitest";
 import {
   answerError,
+  answersGroup,
   answerToken,
   COMMENT_LIMIT,
   EMPTY,
   missingGrades,
   normaliseContent,
+  ownGroups,
   pageOf,
   planWrites,
   readPosted,
@@ -24,6 +26,21 @@ const grading: AnsweringGroup = {
   ],
 };
 const text: AnsweringGroup = { id: 2, name: "Refleksjon", type: "text", options: [], questions: [{ id: 21, text: "Hva har du lært?", helpText: null }] };
+
+describe("ownGroups", () => {
+  test("the student answers the student's and everyone's groups, staff the staff's and everyone's; no audience is everyone's", () => {
+    const groups = [
+      { ...text, audience: "student" as const },
+      { ...grading, audience: "all" as const },
+      { ...grading, id: 3, audience: "staff" as const },
+      { ...grading, id: 4 },
+    ];
+    expect(ownGroups(groups, "student").map((g) => g.id)).toEqual([2, 1, 4]);
+    expect(ownGroups(groups, "staff").map((g) => g.id)).toEqual([1, 3, 4]);
+    expect(answersGroup({ audience: "student" }, "staff")).toBe(false);
+    expect(answersGroup({ audience: "staff" }, "student")).toBe(false);
+  });
+});
 
 describe("answerToken", () => {
   test("is the same for the same content and differs for any change, including null against empty", () => {

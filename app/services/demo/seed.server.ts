@@ -249,6 +249,7 @@ export async function insertForm(tx: Tx, form: DemoForm): Promise<SeededForm> {
         name: group.name,
         order: g + 1,
         type: group.type,
+        audience: group.audience ?? "all",
         options: group.type === QUESTION_GROUP_TYPE.Grading ? [...DEFAULT_GRADING_OPTIONS] : [],
       })
       .returning({ id: formQuestionGroups.id });

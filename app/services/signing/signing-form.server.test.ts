@@ -322,11 +322,10 @@ describe("the validation summary", () => {
     const laerer1 = await placeOf("laerer1", ROLE.Teacher, "student01");
     const laerer2 = await placeOf("laerer2", ROLE.Teacher, "student01");
     const summary = await validationSummary(db, laerer1, laerer1.actor.userId);
+    // The main form's text group is the student's own self-assessment: not counted for the teachers.
     expect(summary.teacherAnswerSummary).toEqual([
       { formQuestionType: "grading", isMidSemester: true, totalAnswers: 12, totalQuestions: 16 },
-      { formQuestionType: "text", isMidSemester: true, totalAnswers: 0, totalQuestions: 3 },
       { formQuestionType: "grading", isMidSemester: false, totalAnswers: 0, totalQuestions: 16 },
-      { formQuestionType: "text", isMidSemester: false, totalAnswers: 0, totalQuestions: 3 },
     ]);
     expect(summary).toMatchObject({ assessmentResultArchived: false, assessmentResultSubmitted: false, resultSubmittedAt: null });
 

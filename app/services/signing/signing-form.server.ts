@@ -293,6 +293,8 @@ export async function validationSummary(db: Db, place: SigningPlace, viewerUserI
         eq(formQuestionGroups.formId, forms.id),
         isNull(formQuestionGroups.deletedAt),
         inArray(formQuestionGroups.type, [QUESTION_GROUP_TYPE.Grading, QUESTION_GROUP_TYPE.TextInput]),
+        // The student's own groups are not the teacher's to answer.
+        ne(formQuestionGroups.audience, "student"),
       ),
     )
     .innerJoin(formQuestions, and(eq(formQuestions.groupId, formQuestionGroups.id), isNull(formQuestions.deletedAt)))
