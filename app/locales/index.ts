@@ -2,6 +2,7 @@ import type { Resource } from "i18next";
 import en from "./en";
 import enAccessibility from "./en/accessibility.json";
 import enAdminClass from "./en/adminClass.json";
+import enAdminClassMessages from "./en/adminClassMessages.json";
 import enAdminForms from "./en/adminForms.json";
 import enDocuments from "./en/documents.json";
 import enScale from "./en/scale.json";
@@ -15,6 +16,7 @@ import enAuthPages from "./en/authPages.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
 import nbAdminClass from "./nb/adminClass.json";
+import nbAdminClassMessages from "./nb/adminClassMessages.json";
 import nbAdminForms from "./nb/adminForms.json";
 import nbDocuments from "./nb/documents.json";
 import nbScale from "./nb/scale.json";
@@ -48,10 +50,12 @@ function withMail<T extends { auth: object; teacher: object; warnings: object },
   };
 }
 
+// The admin's class page: the message after copying expected levels is made by its action, so its
+// texts (adminClassMessages.json) are the server's only, outside the page's chunk.
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: nbAdminClass, adminForms: nbAdminForms },
-  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: enAdminClass, adminForms: enAdminForms },
+  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: { ...nbAdminClass, ...nbAdminClassMessages }, adminForms: nbAdminForms },
+  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: { ...enAdminClass, ...enAdminClassMessages }, adminForms: enAdminForms },
 } satisfies Resource;
 
 export default resources;
