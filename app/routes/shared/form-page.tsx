@@ -12,7 +12,7 @@ import { recordOpening } from "~/services/platform/record-openings.server";
 import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/answering/index.server";
-import { getLanguage } from "~/services/platform/i18n.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { currentInstitution, guidancePdf } from "~/services/platform/institution.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
@@ -70,7 +70,11 @@ export async function loader(args: Route.LoaderArgs) {
     await recordOpening(db, { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId: ids.studentUserId, classId: ids.classId, kind: "formAnswers" });
   }
   return {
-    pageTitle: view.formName,
+    // The step in the title ("Del 2 av 5 – …"): each page of the form is told apart in tabs and by screen readers.
+    pageTitle:
+      view.group && !view.locked
+        ? `${getInstance(args.context).t("answers:page.progressLabel", { page: view.page, count: view.pageCount })} – ${view.formName}`
+        : view.formName,
     view,
     exit: exitPath(url, viewer.role, ids),
     scaleHref: `/independence-scale?${new URLSearchParams({ back: url.pathname + url.search })}`,
@@ -153,7 +157,11 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
       <p>
         <Link to={exit}>{t("page.back")}</Link>
       </p>
-      <PageHeading caption={caption}>{view.formName}</PageHeading>
+      <PageHeading caption={caption}>
+        {view.formName}
+        {/* The step is read with the heading, where focus goes after each move between the pages. */}
+        {view.group && !view.locked ? <VisuallyHidden>{` – ${t("page.progressText", { page: view.page, count: view.pageCount, group: view.group.name })}`}</VisuallyHidden> : null}
+      </PageHeading>
       {view.mode === "expectations" ? <p>{t("expectations.intro")}</p> : null}
       {postFailed ? (
         <AlertBanner variant="error" role="alert" heading={t("pagePost.failedHeading")}>

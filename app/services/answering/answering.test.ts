@@ -11,6 +11,7 @@ import {
   pageOf,
   planWrites,
   readPosted,
+  resumePage,
   TEXT_ANSWER_LIMIT,
   type AnsweringGroup,
 } from "./answering";
@@ -132,6 +133,26 @@ describe("planWrites: two tabs or devices never lose an answer silently", () => 
     );
     expect(plan.writes).toEqual([{ questionId: 12, content: { value: "1", comment: null } }]);
     expect(plan.conflicts.map((c) => c.questionId)).toEqual([11]);
+  });
+});
+
+describe("resumePage", () => {
+  const groups = [
+    { id: 1, questions: [{ id: 11 }, { id: 12 }] },
+    { id: 2, questions: [{ id: 21 }] },
+    { id: 3, questions: [{ id: 31 }, { id: 32 }] },
+  ];
+  const all = () => true;
+  test("opens the first page with a question not answered, skipping pages the viewer does not answer", () => {
+    expect(resumePage(groups, all, () => false)).toBe(1);
+    expect(resumePage(groups, all, (id) => id < 20)).toBe(2);
+    expect(resumePage(groups, all, (id) => id !== 32)).toBe(3);
+    expect(resumePage(groups, (g) => g.id !== 2, (id) => id < 20)).toBe(3);
+  });
+  test("opens the first page when everything is answered, or there are no pages", () => {
+    expect(resumePage(groups, all, () => true)).toBe(1);
+    expect(resumePage(groups, () => false, () => false)).toBe(1);
+    expect(resumePage([], all, () => false)).toBe(1);
   });
 });
 

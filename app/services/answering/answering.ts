@@ -170,6 +170,18 @@ export function pageOf(param: string | null, groupCount: number): number {
   return page >= 1 && page <= groupCount ? page : 1;
 }
 
+/**
+ * The page a link to the form without `?group=` opens (the lists' "Start" and "Fortsett"): the first
+ * page the viewer answers (`toAnswer`) with a question still unanswered, else the first page.
+ */
+export function resumePage<G extends { questions: readonly { id: number }[] }>(
+  groups: readonly G[],
+  toAnswer: (group: G) => boolean,
+  answered: (questionId: number) => boolean,
+): number {
+  return groups.findIndex((group) => toAnswer(group) && group.questions.some((question) => !answered(question.id))) + 1 || 1;
+}
+
 /** The most answers one post may carry (a page of a form has far fewer). */
 const MAX_POSTED = 500;
 

@@ -4,6 +4,7 @@ import {
   ownGroups,
   pageOf,
   readPosted,
+  resumePage,
   type AnswerContent,
   type AnswerError,
   type AnsweringGroup,
@@ -121,7 +122,11 @@ export async function formPageView(
   const groups = expectationsMode
     ? place.form.groups.filter((g) => g.type === "grading")
     : place.form.groups.filter((g) => answersGroup(g, who) || (who === "staff" && g.audience === "student" && studentHasAnswered(g)));
-  const page = pageOf(pageParam, groups.length);
+  // Without `?group=` (the lists' "Start" and "Fortsett"): the first page with a question still to answer.
+  const page =
+    pageParam === null
+      ? resumePage(groups, (g) => expectationsMode || answersGroup(g, who), (id) => (stored.get(id)?.value ?? null) !== null)
+      : pageOf(pageParam, groups.length);
   const group = groups[page - 1] ?? null;
   const readOnly = group !== null && !expectationsMode && !answersGroup(group, who);
   // "n of m": the grades that are the viewer's own to give.
