@@ -13,6 +13,8 @@ import enPrivacyData from "./en/privacyData.json";
 import enReminders from "./en/reminders.json";
 import enMail from "./en/mail.json";
 import enAuthPages from "./en/authPages.json";
+import enSigningCheck from "./en/signingCheck.json";
+import enConfirmSteps from "./en/confirmSteps.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
 import nbAdminClass from "./nb/adminClass.json";
@@ -27,6 +29,8 @@ import nbPrivacyData from "./nb/privacyData.json";
 import nbReminders from "./nb/reminders.json";
 import nbMail from "./nb/mail.json";
 import nbAuthPages from "./nb/authPages.json";
+import nbSigningCheck from "./nb/signingCheck.json";
+import nbConfirmSteps from "./nb/confirmSteps.json";
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
@@ -54,8 +58,8 @@ function withMail<T extends { auth: object; teacher: object; warnings: object },
 // texts (adminClassMessages.json) are the server's only, outside the page's chunk.
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: { ...nbAdminClass, ...nbAdminClassMessages }, adminForms: nbAdminForms },
-  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: { ...enAdminClass, ...enAdminClassMessages }, adminForms: enAdminForms },
+  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: { ...nbAdminClass, ...nbAdminClassMessages }, adminForms: nbAdminForms, signingCheck: nbSigningCheck, confirmSteps: nbConfirmSteps },
+  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: { ...enAdminClass, ...enAdminClassMessages }, adminForms: enAdminForms, signingCheck: enSigningCheck, confirmSteps: enConfirmSteps },
 } satisfies Resource;
 
 export default resources;

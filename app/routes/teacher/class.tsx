@@ -259,12 +259,12 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
               {t("class.leave.released", { count: released.length, names: released.map((s) => s.displayName).join(", ") })}
             </p>
           ) : null}
-          <Form method="post">
-            <input type="hidden" name="intent" value="leave" />
-            <Button variant="warning" disabled={busy}>
+          {/* Leaving asks first, on a page of its own that names the students who lose their teacher. */}
+          <p>
+            <LinkButton variant="warning" to={`/teacher/class/${classId}/leave`}>
               {t("class.leave.submit")}
-            </Button>
-          </Form>
+            </LinkButton>
+          </p>
         </section>
       ) : null}
     </div>

@@ -12,4 +12,4 @@ export { classesWithSigningForm, currentReferenceOf, documentPaths, formsByHalf,
 export type { CurrentReference } from "./student-placement.server";
 export { addExtraSupervisor, classesOfSupervisor, displayNameOf, placementForView, removeExtraSupervisor, setAssignedSupervisor, supervisorClassPage, supervisorsOfClass, takeStudents } from "./supervision.server";
 export type { PlacementView } from "./supervision.server";
-export { joinClassAsTeacher, leaveClass, otherClassesThisSemester, teacherClassPage } from "./teacher-class.server";
+export { joinClassAsTeacher, leaveClass, otherClassesThisSemester, studentsLosingTeacher, teacherClassPage } from "./teacher-class.server";
