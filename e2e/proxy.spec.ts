@@ -49,7 +49,7 @@ test("over https behind nginx: log in, answer and save a form, fill in and sign 
 
   await logIn(page, student, "/student");
   await page.goto("/student/forms");
-  await page.getByRole("region", { name: "Midtveisvurdering (avsluttet)" }).getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).click();
+  await page.getByRole("region", { name: "Midtveisvurdering (fristen er ute)" }).getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
   const reflection = "Skrevet bak proxyen.";
   await page.getByRole("textbox").first().fill(reflection);

@@ -25,6 +25,14 @@ test("a supervisor's page 1 shows the student's self-assessment as text, with no
   await expect(page.getByRole("textbox")).toHaveCount(0);
   await expect(page.getByRole("radio")).toHaveCount(0);
   await checkPage(page, testInfo, "form-page-student-group-supervisor");
+  if (process.env.E2E_SCREENSHOTS) {
+    // The same page on phones, for a person to look at.
+    for (const width of [390, 320]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: `test-results/screenshots/${testInfo.project.name}-form-page-student-group-supervisor-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
 
   // A post of an answer to it, as a page without the read-only view would send it: refused, nothing stored.
   const questionId = (await group.locator(".answer-question").first().getAttribute("id"))!.replace("question-", "");
