@@ -99,7 +99,7 @@ test("a student joins a class, invites a supervisor, and the supervisor accepts 
   }
   await expect(supervisor).toHaveURL(/\/supervisor$/);
   await expect(supervisor.getByText("Nora Nyveileder").first()).toBeVisible();
-  await expect(supervisor.getByRole("table").first()).toContainText("SYK2002 Praksis i spesialisthelsetjenesten");
+  await expect(supervisor.getByRole("region", { name: "Emner du veileder i dette semesteret" })).toContainText("SYK2002 Praksis i spesialisthelsetjenesten");
 
   // The link works once.
   await supervisor.goto(link);

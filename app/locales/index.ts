@@ -15,6 +15,7 @@ import enMail from "./en/mail.json";
 import enAuthPages from "./en/authPages.json";
 import enSigningCheck from "./en/signingCheck.json";
 import enConfirmSteps from "./en/confirmSteps.json";
+import enTodo from "./en/todo.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
 import nbAdminClass from "./nb/adminClass.json";
@@ -31,6 +32,7 @@ import nbMail from "./nb/mail.json";
 import nbAuthPages from "./nb/authPages.json";
 import nbSigningCheck from "./nb/signingCheck.json";
 import nbConfirmSteps from "./nb/confirmSteps.json";
+import nbTodo from "./nb/todo.json";
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
@@ -58,8 +60,8 @@ function withMail<T extends { auth: object; teacher: object; warnings: object },
 // texts (adminClassMessages.json) are the server's only, outside the page's chunk.
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: { ...nbAdminClass, ...nbAdminClassMessages }, adminForms: nbAdminForms, signingCheck: nbSigningCheck, confirmSteps: nbConfirmSteps },
-  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: { ...enAdminClass, ...enAdminClassMessages }, adminForms: enAdminForms, signingCheck: enSigningCheck, confirmSteps: enConfirmSteps },
+  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: { ...nbAdminClass, ...nbAdminClassMessages }, adminForms: nbAdminForms, todo: nbTodo, signingCheck: nbSigningCheck, confirmSteps: nbConfirmSteps },
+  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: { ...enAdminClass, ...enAdminClassMessages }, adminForms: enAdminForms, todo: enTodo, signingCheck: enSigningCheck, confirmSteps: enConfirmSteps },
 } satisfies Resource;
 
 export default resources;
