@@ -385,7 +385,7 @@ describe("undoing set-up mistakes", () => {
     expect(refused.status).toBe(303);
     expect(refused.headers.get("Location")).toBe(`/admin/class/${syk2001}?remove=${answered.assignmentId}#schemes`);
     expect((await flashOf(refused))?.type).toBe("error");
-    for (const bad of ["", "abc", "0", "99999999999", String(answered.assignmentId + 100_000)]) {
+    for (const bad of ["", "abc", "0", "99999999999", "1e3", ` ${empty.assignmentId} `, String(answered.assignmentId + 100_000)]) {
       expect((await post({ intent: "removeScheme", assignmentId: bad }, syk2001)).status, bad).toBe(404);
     }
     // Another class's scheme is not found here.

@@ -123,8 +123,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (intent === "removeScheme") {
-    const assignmentId = Number(formData.get("assignmentId"));
-    if (!Number.isSafeInteger(assignmentId) || assignmentId < 1 || assignmentId > 2_147_483_647) notFound();
+    const posted = formData.get("assignmentId");
+    const assignmentId = typeof posted === "string" && /^\d{1,10}$/.test(posted) ? Number(posted) : 0;
+    if (assignmentId < 1 || assignmentId > 2_147_483_647) notFound();
     const outcome = await removeScheme(db, { classId, assignmentId, actorUserId: session.user.id, ip: clientAddress(request) });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
