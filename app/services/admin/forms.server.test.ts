@@ -249,8 +249,12 @@ test("an answered group's type cannot change; an unanswered group's can", async 
     errors: { [`groups[${answeredGroup}].type`]: ["adminForms:errors.typeLockedByAnswers"] },
   });
 
-  const woundId = await formIdNamed(WOUND_CARE);
+  // A form nobody has answered (the demo's forms all have answers by now).
+  const created = await saveForm(db, null, newDraft("Uten svar"), admin);
+  if (created.status !== "saved") throw new Error("not saved");
+  const woundId = created.formId;
   const wound = await stored(woundId);
+  expect(wound.groups[0].type).not.toBe(TEXT_INPUT);
   wound.groups[0].type = TEXT_INPUT;
   expect(await saveForm(db, woundId, wound, admin)).toEqual({ status: "saved", formId: woundId });
   expect((await stored(woundId)).groups[0].type).toBe(TEXT_INPUT);
