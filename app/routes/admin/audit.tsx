@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     newer: query.page > 1 ? href(query.page - 1) : null,
     older: result.hasNext ? href(query.page + 1) : null,
     csvHref: `/api/audit-csv${csvParams ? `?${csvParams}` : ""}`,
-    actions: SEARCHABLE_ACTIONS.map((action) => ({ value: action, label: t(`audit.actions.${action}`, { defaultValue: action }) })),
+    actions: SEARCHABLE_ACTIONS.map((action) => ({ value: action, label: t(`audit.actions.${action.replaceAll(".", "_")}`, { defaultValue: action }) })),
     exportLimit: AUDIT_EXPORT_LIMIT,
   };
 }

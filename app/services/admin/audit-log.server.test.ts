@@ -156,7 +156,7 @@ test("the log in words: actions as phrases, details by name, a class by its subj
   const [klass] = await db().insert(classes).values({ subjectId: subject.id, periodId: period.id }).returning();
   const [form] = await db().insert(forms).values({ name: "Ordskjema" }).returning();
   const texts: Record<string, string> = {
-    "audit.actions.report.downloaded": "Lastet ned semesterrapport",
+    "audit.actions.report_downloaded": "Lastet ned semesterrapport",
     "audit.detailKeys.periodId": "Semester",
     "audit.detailKeys.students": "Studenter",
     "audit.detailKeys.isMidSemester": "Vurdering",

@@ -127,7 +127,7 @@ export async function auditInWords(db: Db, entries: readonly AuditEntry[], t: Tr
       .filter(([key]) => !HIDDEN.has(key))
       .map(([key, value]) => ({ label: t(`audit.detailKeys.${key}`, { defaultValue: key }), value: detailValue(key, value, names, t) }));
     return {
-      action: t(`audit.actions.${entry.action}`, { defaultValue: entry.action }),
+      action: t(`audit.actions.${entry.action.replaceAll(".", "_")}`, { defaultValue: entry.action }),
       className: entry.classId === null ? null : (names.classes.get(entry.classId) ?? t("audit.classUnknown", { id: entry.classId })),
       details,
     };
