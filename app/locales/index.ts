@@ -40,7 +40,7 @@ export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
  * The texts of the mails the server sends (log-in codes, the pause notice, the Vipps link code, the
  * welcome to a new supervisor, a given warning), merged into their namespaces here only: no page
  * shows them, so the browser's language chunk (nb.ts, en.ts) does not carry them. The log-in
- * providers' result pages and /debug/fs have their part of `auth` apart too (authPages.json): those
+ * providers' result pages, the Vipps link page and /debug/fs have their part of `auth` apart too (authPages.json): those
  * pages provide it themselves (page-namespaces.ts), so the chunk every page loads stays small.
  */
 function withMail<T extends { auth: object; teacher: object; warnings: object }, M extends { auth: object; teacher: object; warnings: object }, P extends object>(
