@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { answerAutosave, type AutosaveConflict } from "~/components/app/answerAutosave";
+import { SubmitButton } from "~/components/app/SubmitButton";
 import { answerKeeper } from "~/components/app/unsentAnswers";
 import { autosaveStatusText, guardPagePost, logInAgainHref, useAutosave } from "~/components/app/useAutosave";
-import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, Progress, VisuallyHidden } from "~/components/ui";
+import { AlertBanner, ButtonGroup, ErrorSummary, PageHeading, Progress, VisuallyHidden } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import { getDb } from "~/services/platform/db/index.server";
@@ -207,7 +208,6 @@ function AnswerForm({
 }) {
   const { t, i18n } = useTranslation("answers");
   const hydrated = useHydrated();
-  const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
   const group = view.group!;
   const [conflicts, setConflicts] = useState<Record<number, AutosaveConflict>>(() =>
@@ -239,7 +239,6 @@ function AnswerForm({
     if (refused) setConflicts(Object.fromEntries(Object.entries(refused.conflicts).map(([id, c]) => [id, { questionId: Number(id), ...c }])));
   }, [refused]);
 
-  const busy = navigation.state === "submitting";
   const last = view.page === view.pageCount;
   const isExpectations = view.mode === "expectations";
   const errorItems = useMemo(() => {
@@ -327,41 +326,41 @@ function AnswerForm({
           )}
         </fieldset>
 
-        {hydrated ? (
-          <p className="answer-form__status" role="status">
-            {autosaveStatusText(t as never, status, i18n.language)}
-            {status.state === "loggedOut" ? (
-              <>
-                {" "}
-                <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
-              </>
-            ) : null}
-          </p>
-        ) : null}
+        {/* Rendered by the server too (empty): the page's script fills it in, and the buttons below
+            stay where they were when the page appeared (a tap on them is never lost to a shift). */}
+        <p className="answer-form__status" role="status">
+          {hydrated ? autosaveStatusText(t as never, status, i18n.language) : null}
+          {hydrated && status.state === "loggedOut" ? (
+            <>
+              {" "}
+              <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
+            </>
+          ) : null}
+        </p>
 
         {/* The primary button first: pressing Enter in the form goes on, never back. */}
         <ButtonGroup className="answer-form__buttons">
           {!last ? (
-            <Button name="intent" value="next" disabled={busy}>
+            <SubmitButton name="intent" value="next">
               {t("buttons.next")}
-            </Button>
+            </SubmitButton>
           ) : isExpectations ? (
-            <Button name="intent" value="save" disabled={busy}>
+            <SubmitButton name="intent" value="save">
               {t("buttons.saveExpectations")}
-            </Button>
+            </SubmitButton>
           ) : (
-            <Button name="intent" value="send" disabled={busy}>
+            <SubmitButton name="intent" value="send">
               {view.sentText ? t("buttons.sendAgain") : t("buttons.send")}
-            </Button>
+            </SubmitButton>
           )}
           {view.page > 1 ? (
-            <Button name="intent" value="previous" variant="secondary" disabled={busy}>
+            <SubmitButton name="intent" value="previous" variant="secondary">
               {t("buttons.previous")}
-            </Button>
+            </SubmitButton>
           ) : null}
-          <Button name="intent" value="exit" variant="secondary" disabled={busy}>
+          <SubmitButton name="intent" value="exit" variant="secondary">
             {t("buttons.exit")}
-          </Button>
+          </SubmitButton>
         </ButtonGroup>
       </Form>
     </>

@@ -4,8 +4,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
+import { SubmitButton } from "~/components/app/SubmitButton";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
-import { AlertBanner, Button, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, TextArea, TextField } from "~/components/ui";
+import { AlertBanner, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, TextArea, TextField } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { endPartSchema, midPartSchema, signSchema } from "~/services/signing/signing-form.schema";
@@ -351,7 +352,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   defaultValue={(midFields.midSemesterCompletedDate.initialValue as string | undefined) ?? view.mid.date ?? ""}
                   error={firstError(t, midFields.midSemesterCompletedDate.errors)}
                 />
-                <Button disabled={busy}>{t("mid.save")}</Button>
+                <SubmitButton>{t("mid.save")}</SubmitButton>
               </Form>
             ) : null}
             {rights.saveMid && confirmMid && !midDialogClosed ? (
@@ -404,7 +405,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   error={firstError(t, endFields.endSemesterCompletedDate.errors)}
                 />
                 {view.end.saved ? <EndResult view={view} t={t} /> : null}
-                <Button disabled={busy}>{t("end.save")}</Button>
+                <SubmitButton>{t("end.save")}</SubmitButton>
               </Form>
             ) : view.end.saved ? (
               <>
@@ -477,7 +478,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                     error={firstError(t, signFields.unsentAcknowledged.errors)}
                   />
                 ) : null}
-                <Button disabled={busy || (hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor)}>{t("sign.button")}</Button>
+                <SubmitButton disabled={hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor}>{t("sign.button")}</SubmitButton>
               </Form>
             ) : rights.signBlocked && !["alreadySigned", "notCreated"].includes(rights.signBlocked) && rights.banner === null ? (
               <p>{t(`refused.${rights.signBlocked}`)}</p>

@@ -2,13 +2,14 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { SubmitButton } from "~/components/app/SubmitButton";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
 import { autosaveStatusText, guardPagePost, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
-import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
+import { AlertBanner, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { classHeader } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
@@ -196,7 +197,6 @@ function DraftForm({
 }) {
   const { t, i18n } = useTranslation("warnings");
   const hydrated = useHydrated();
-  const busy = useNavigation().state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
   const [form, fields] = useValidatedForm(() => import("./warning.schema").then((m) => m.schema), actionData?.result);
   const [refused, setRefused] = useState<WarningAutosaveRefusal | null>(null);
@@ -258,33 +258,26 @@ function DraftForm({
             error={firstError(t, fields[field].errors)}
           />
         ))}
-        {hydrated ? (
-          <p className="warning-form__status" role="status">
-            {autosaveStatusText(t as never, status, i18n.language)}
-            {status.state === "loggedOut" ? (
-              <>
-                {" "}
-                <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
-              </>
-            ) : null}
-          </p>
-        ) : null}
+        {/* The status and the hint are the server's too: the buttons stay where the page showed them. */}
+        <p className="warning-form__status" role="status">
+          {hydrated ? autosaveStatusText(t as never, status, i18n.language) : null}
+          {hydrated && status.state === "loggedOut" ? (
+            <>
+              {" "}
+              <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
+            </>
+          ) : null}
+        </p>
         <p id="give-hint">{t("teacher.giveHint")}</p>
-        {hydrated && !complete ? <p id="complete-hint">{t("teacher.completeHint")}</p> : null}
+        {!complete ? <p id="complete-hint">{t("teacher.completeHint")}</p> : null}
         <ButtonGroup>
           {/* Saving is the page's first button; giving asks once more, on the next page. */}
-          <Button name="intent" value="save" disabled={busy}>
+          <SubmitButton name="intent" value="save">
             {t("teacher.save")}
-          </Button>
-          <Button
-            name="intent"
-            value="submit"
-            variant="secondary"
-            disabled={busy || (hydrated && !complete)}
-            aria-describedby={hydrated && !complete ? "give-hint complete-hint" : "give-hint"}
-          >
+          </SubmitButton>
+          <SubmitButton name="intent" value="submit" variant="secondary" disabled={hydrated && !complete} aria-describedby={!complete ? "give-hint complete-hint" : "give-hint"}>
             {t("teacher.give")}
-          </Button>
+          </SubmitButton>
         </ButtonGroup>
       </Form>
       {warning ? (
