@@ -45,7 +45,7 @@ async function studentOpensForm(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
 }
 
-/** The mid-semester part's confirmation step (final-steps.spec.ts): the demo's forms are not all sent, so the box too. */
+/** The mid-semester part's confirmation step (zz-final-steps.spec.ts): the demo's forms are not all sent, so the box too. */
 async function confirmMid(page: Page) {
   await page.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" }).check();
   await page.getByRole("button", { name: "Ja, bekreft midtveisvurderingen" }).click();
@@ -154,7 +154,7 @@ test("the teacher signs last: signed by all, locked, and the result submitted", 
   await teacherOpensForm(page);
   await page.getByRole("link", { name: "Signeringsskjema", exact: true }).click();
   await expect(page.getByRole("group", { name: "Praksisveilederen har ikke signert" })).toHaveCount(0);
-  // Not every form is sent in the demo: the teacher signs all the same, saying so (final-steps.spec.ts).
+  // Not every form is sent in the demo: the teacher signs all the same, saying so (zz-final-steps.spec.ts).
   await page.getByRole("checkbox", { name: "Jeg signerer selv om ikke alle skjemaene er sendt" }).check();
   await page.getByRole("button", { name: "Signer" }).click();
   await expect(flash(page)).toContainText("Signeringsskjemaet er signert av alle, og resultatet er sendt til studieadministrativt system.");

@@ -6,7 +6,9 @@ import { checkPage, logIn, test } from "./support/fixtures";
  * to answer and students without a supervisor (laerer2), the admin as teacher with a warning the
  * student has not confirmed (Aksel Lie, SYK2002), a supervisor's forms (veileder4), and the student
  * Aksel Lie's own list with the warning, which he confirms last (this file's only change to the
- * data; the tests run in order). The class overview's warning and signing columns, "Henger etter"
+ * data; the tests run in order). Named to run early: supervisor.spec.ts gives Tobias Myhre, the
+ * demo's student without a supervisor, one (spec files share the demo's people on one server per
+ * project and are handed to the two workers in name order). The class overview's warning and signing columns, "Henger etter"
  * only where a deadline has passed for the student, and the current assessment first on a student's page.
  */
 

@@ -14,6 +14,9 @@ import { checkPage, logIn, readMail, test } from "./support/fixtures";
  * deleted again at the end, so her pages are as the demo made them. Each project (JS and no JS)
  * has a database of its own, so both walk the whole way; the tests run in order.
  */
+// Named to run last: its warning test logs in Siri Lunde (laerer3), whose first log-in (and the
+// privacy gate that comes with it) is login.spec.ts's. Spec files share the demo's people on one
+// server per project and are handed to the two workers in name order.
 test.describe.configure({ mode: "serial" });
 
 const flash = (page: Page) => page.getByRole("status").filter({ hasText: /\S/ }).first();
