@@ -22,7 +22,6 @@ export function PeopleTable<P extends Person>({
   emailHeader,
   deactivatedLabel,
   columns = [],
-  className,
 }: {
   caption: string;
   empty: string;
@@ -32,12 +31,10 @@ export function PeopleTable<P extends Person>({
   emailHeader: string;
   deactivatedLabel: string;
   columns?: { header: string; numeric?: boolean; cell: (person: P) => ReactNode }[];
-  className?: string;
 }) {
   if (people.length === 0) return <p>{empty}</p>;
   return (
     <Table
-      className={className}
       caption={caption}
       captionHidden
       rowHeaders

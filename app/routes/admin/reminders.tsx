@@ -109,7 +109,6 @@ export default function AdminReminders({ loaderData, actionData }: Route.Compone
           <p>{t("admin.none")}</p>
         ) : (
           <Table
-            className="admin-reminders"
             caption={t("admin.caption")}
             captionHidden
             columns={[

@@ -13,7 +13,6 @@ export {
   offeredProviders,
   pendingVippsLink,
   phoneDigits,
-  resolveVippsUser,
   startProviderLogin,
 } from "./provider-login.server";
 export type { VippsConfirmOutcome } from "./provider-login.server";

@@ -152,11 +152,9 @@ export type StateRefusal =
   | "resultsMissing"
   | "studentNotSigned"
   | "notAllSigned"
-  | "alreadySubmitted"
-  /** The institution requires every form sent first (sending.ts). */
-  | "formsNotSent";
+  | "alreadySubmitted";
 
-export type FieldError = "dateInFuture" | "endBeforeMid" | "confirmWithoutAdvisor" | "acknowledgeUnsent";
+export type FieldError = "dateInFuture" | "endBeforeMid" | "confirmWithoutAdvisor";
 
 export type Refusal =
   /** The viewer's role never may (a supervisor cancelling, a student saving): 403. */
