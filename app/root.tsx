@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import {
   data,
@@ -282,8 +282,32 @@ export function MailLogBanner() {
   );
 }
 
+/**
+ * After a move inside the app (a link, a post's redirect; not the first load) the narrow screen's
+ * menu folds away and focus goes to the new page's h1, so a screen reader reads where it landed and
+ * a phone shows the page's top. Focus a page's own script put in the main region (a dialog, a sort
+ * link, a field) stays, and so does a move to a #fragment. Without JavaScript every page is loaded
+ * afresh: the menu starts folded and the browser starts at the top.
+ */
+function useFocusOnNavigation() {
+  const { key, hash } = useLocation();
+  const shown = useRef(key);
+  useEffect(() => {
+    if (shown.current === key) return;
+    shown.current = key;
+    document.querySelector(".ui-side-menu details")?.removeAttribute("open");
+    const main = document.getElementById("main");
+    const active = document.activeElement;
+    if (!main || hash || (active !== main && main.contains(active))) return;
+    const heading = main.querySelector("h1") ?? main;
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }, [key, hash]);
+}
+
 /** <title> is rendered where React 19 hoists it into <head>. */
 function PageTitle({ appName }: { appName: string }) {
+  useFocusOnNavigation();
   return <title>{usePageTitle(appName)}</title>;
 }
 

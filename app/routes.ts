@@ -98,6 +98,9 @@ export default [
     route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "teacher-signing-form" }),
     route("class/:classId/student/:studentUserId/warning", "routes/teacher/warning.tsx"),
     route("class/:classId/student/:studentUserId/warning/delete", "routes/teacher/warning-delete.tsx"),
+    // Giving a warning and leaving a class ask first, each on a page of its own (JS on and off).
+    route("class/:classId/student/:studentUserId/warning/give", "routes/teacher/warning-give.tsx"),
+    route("class/:classId/leave", "routes/teacher/leave-class.tsx"),
     // A form to read, what the student will be asked (spec §2): one implementation for the teacher and the supervisor.
     route("form/:formId", "routes/shared/form-read.tsx", { id: "teacher-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),

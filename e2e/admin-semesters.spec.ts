@@ -105,7 +105,7 @@ test("the admin downloads the current semester's report: one row per student, æ
     "Student;E-post;Emnekode;Emnenavn;Praksislærer;Praksisveileder(e);" +
       "Midtveis sendt av student;Midtveis sendt av praksisveileder;Midtveis sendt av praksislærer;" +
       "Slutt sendt av student;Slutt sendt av praksisveileder;Slutt sendt av praksislærer;" +
-      "Varsel gitt;Varsel bekreftet av student;Vurderingsskjema;Resultat",
+      "Varsel gitt;Varsel bekreftet av student;Signeringsskjema;Resultat",
   );
   const students = lines.slice(1);
   // The 24 seeded students, once each; another file may let a student join a class meanwhile.

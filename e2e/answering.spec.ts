@@ -23,7 +23,7 @@ async function gradeAll(page: Page, grade: string) {
 /** The student's mid-semester main form, from their forms page. */
 async function openOwnMidForm(page: Page) {
   await page.goto("/student/forms");
-  const mid = page.getByRole("region", { name: "Midtveisvurdering (avsluttet)" });
+  const mid = page.getByRole("region", { name: "Midtveisvurdering (fristen er ute)" });
   await mid.getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
 }
@@ -81,7 +81,7 @@ test("a student answers the whole form page by page and sends it; the server ref
   await page.getByRole("button", { name: "Send skjemaet" }).click();
   await expect(page).toHaveURL(/\/student\/forms$/);
   await expect(flash(page)).toContainText("Skjemaet er sendt.");
-  const mid = page.getByRole("region", { name: "Midtveisvurdering (avsluttet)" });
+  const mid = page.getByRole("region", { name: "Midtveisvurdering (fristen er ute)" });
   await expect(mid.getByRole("row").filter({ hasText: FORM })).toContainText(new RegExp(`Sendt \\d{1,2}\\.\\d{1,2}\\.${currentYear}`));
 
   // The results: own answers, nothing sent by the others yet.
@@ -132,7 +132,7 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   await expect(dialog).toBeHidden();
 
   // The independence scale opens in a new tab.
-  const [scale] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("link", { name: /Se uavhengighetsskalaen/ }).click()]);
+  const [scale] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("link", { name: /Se selvstendighetsskalaen/ }).click()]);
   await expect(scale.getByRole("heading", { level: 1 })).toBeVisible();
   await scale.close();
   await checkPage(page, testInfo, "form-page-autosaved");

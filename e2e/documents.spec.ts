@@ -26,7 +26,7 @@ test("a student opens their placement record from the forms page, or saves it", 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`);
   await checkPage(page, testInfo, "documents-student-forms");
 
-  const link = page.getByRole("link", { name: "Last ned skjemaene (PDF)" });
+  const link = page.getByRole("link", { name: "Last ned praksismappen (PDF)" });
   const href = (await link.getAttribute("href"))!;
   expect(href).toMatch(/^\/api\/classes\/\d+\/students\/\d+\/full\/pdf$/);
   const response = await openPdf(page, link, /\/full\/pdf$/);
@@ -59,6 +59,6 @@ test("the admin prints an empty form from the forms list, and as teacher the rec
   await page.getByRole("link", { name: "Henrik Johannessen" }).first().click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Henrik Johannessen");
   await checkPage(page, testInfo, "documents-teacher-student");
-  const record = await openPdf(page, page.getByRole("link", { name: "Last ned skjemaene som PDF" }), /\/full\/pdf$/);
+  const record = await openPdf(page, page.getByRole("link", { name: "Last ned praksismappen (PDF)" }), /\/full\/pdf$/);
   expectInlinePdf(record, `praksismappe-SYK2002-${slug}-henrik-johannessen.pdf`);
 });

@@ -37,7 +37,7 @@ test("a teacher opens a student's page; the student sees it on My data and downl
   await checkPage(page, testInfo, "my-data");
 
   // The full-record PDF of each of the student's classes, saved rather than shown.
-  const pdf = page.getByRole("link", { name: /^Praksisforløpet i SYK2001 .*\(PDF\)$/ });
+  const pdf = page.getByRole("link", { name: /^Praksismappen for SYK2001 .*\(PDF\)$/ });
   await expect(pdf).toHaveAttribute("href", /^\/api\/classes\/\d+\/students\/\d+\/full\/pdf\?download=1$/);
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Last ned mine data (JSON)" }).click()]);
@@ -89,7 +89,7 @@ test("the admin searches the audit log for who opened a student's record, and ex
   await page.getByRole("radio", { name: "utførte handlingen", exact: true }).check();
   await page.getByLabel("Handling", { exact: true }).selectOption("audit.searched");
   await page.getByRole("button", { name: "Søk" }).click();
-  await expect(page.getByRole("table").getByRole("row").filter({ hasText: "audit.searched" }).first()).toBeVisible();
+  await expect(page.getByRole("table").getByRole("row").filter({ hasText: "Søkte i revisjonsloggen" }).first()).toBeVisible();
 
   for (const width of [390, 320]) {
     await page.setViewportSize({ width, height: 800 });

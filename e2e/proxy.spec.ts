@@ -49,7 +49,7 @@ test("over https behind nginx: log in, answer and save a form, fill in and sign 
 
   await logIn(page, student, "/student");
   await page.goto("/student/forms");
-  await page.getByRole("region", { name: "Midtveisvurdering (avsluttet)" }).getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).click();
+  await page.getByRole("region", { name: "Midtveisvurdering (fristen er ute)" }).getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
   const reflection = "Skrevet bak proxyen.";
   await page.getByRole("textbox").first().fill(reflection);
@@ -76,6 +76,9 @@ test("over https behind nginx: log in, answer and save a form, fill in and sign 
   await choose(teacherPage, "Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?", "Ikke relevant");
   await teacherPage.getByLabel("Dato for midtveisvurderingen").fill(weekAgo);
   await teacherPage.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
+  // It asks first; not every form is sent, so the box too.
+  await teacherPage.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" }).check();
+  await teacherPage.getByRole("button", { name: "Ja, bekreft midtveisvurderingen" }).click();
   await expect(flash(teacherPage)).toContainText("Signeringsskjemaet er lagret.");
   for (const question of ["Er kravet til tilstedeværelse oppfylt?", "Er de spesifikke kompetanseområdene bestått?", "Er de generelle kompetanseområdene bestått?"]) {
     await choose(teacherPage, question, "Ja");

@@ -45,11 +45,18 @@ async function studentOpensForm(page: Page) {
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
 }
 
+/** The mid-semester part's confirmation step (zz-final-steps.spec.ts): the demo's forms are not all sent, so the box too. */
+async function confirmMid(page: Page) {
+  await page.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" }).check();
+  await page.getByRole("button", { name: "Ja, bekreft midtveisvurderingen" }).click();
+}
+
 async function fillMidAndEnd(page: Page) {
   await choose(page, MID.begun, "Ja");
   await choose(page, MID.feedback, "Ikke relevant");
   await page.getByLabel("Dato for midtveisvurderingen").fill(weekAgo);
   await page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
+  await confirmMid(page);
   await expect(flash(page)).toContainText("Signeringsskjemaet er lagret.");
   await choose(page, END.attendance, "Ja");
   await choose(page, END.work, "Ikke relevant");
@@ -82,6 +89,7 @@ test("the teacher creates the form and confirms the mid-semester part; a missing
   await choose(page, MID.feedback, "Ikke relevant");
   await page.getByLabel("Dato for midtveisvurderingen").fill(weekAgo);
   await page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
+  await confirmMid(page);
   await expect(flash(page)).toContainText("Signeringsskjemaet er lagret.");
   const mid = page.getByRole("region", { name: "Midtveisvurdering" });
   await expect(mid.getByRole("definition").filter({ hasText: "Ikke relevant" })).toBeVisible();
@@ -146,6 +154,8 @@ test("the teacher signs last: signed by all, locked, and the result submitted", 
   await teacherOpensForm(page);
   await page.getByRole("link", { name: "Signeringsskjema", exact: true }).click();
   await expect(page.getByRole("group", { name: "Praksisveilederen har ikke signert" })).toHaveCount(0);
+  // Not every form is sent in the demo: the teacher signs all the same, saying so (zz-final-steps.spec.ts).
+  await page.getByRole("checkbox", { name: "Jeg signerer selv om ikke alle skjemaene er sendt" }).check();
   await page.getByRole("button", { name: "Signer" }).click();
   await expect(flash(page)).toContainText("Signeringsskjemaet er signert av alle, og resultatet er sendt til studieadministrativt system.");
   const banner = page.getByRole("heading", { name: "Signert av alle" }).locator("xpath=..");
@@ -208,6 +218,7 @@ test("a new form signed by the student and then by the teacher without the super
     await checkPage(page, testInfo, "signing-without-supervisor-error");
   }
   await confirm.getByRole("checkbox", { name: "Jeg bekrefter at jeg signerer uten praksisveileders signatur" }).check();
+  await page.getByRole("checkbox", { name: "Jeg signerer selv om ikke alle skjemaene er sendt" }).check();
   await expect(sign).toBeEnabled();
   await sign.click();
   await expect(flash(page)).toContainText("Signeringsskjemaet er signert av alle");

@@ -99,7 +99,7 @@ test("a student joins a class, invites a supervisor, and the supervisor accepts 
   }
   await expect(supervisor).toHaveURL(/\/supervisor$/);
   await expect(supervisor.getByText("Nora Nyveileder").first()).toBeVisible();
-  await expect(supervisor.getByRole("table").first()).toContainText("SYK2002 Praksis i spesialisthelsetjenesten");
+  await expect(supervisor.getByRole("region", { name: "Emner du veileder i dette semesteret" })).toContainText("SYK2002 Praksis i spesialisthelsetjenesten");
 
   // The link works once.
   await supervisor.goto(link);
@@ -159,7 +159,7 @@ test("a student in a class sees their subject, people, deadline, forms by half a
   await expect(card.getByRole("term").filter({ hasText: "Frist for sluttvurdering" })).toBeVisible();
   const earlier = page.getByRole("region", { name: "Tidligere emner" });
   await expect(earlier).toContainText("SYK1002 Praksis i hjemmesykepleien");
-  await expect(earlier.getByRole("link", { name: `Last ned skjemaene (PDF) for SYK1002, ${calendar.previous.name}` })).toHaveAttribute(
+  await expect(earlier.getByRole("link", { name: `Last ned praksismappen (PDF) for SYK1002, ${calendar.previous.name}` })).toHaveAttribute(
     "href",
     /^\/api\/classes\/\d+\/students\/\d+\/full\/pdf$/,
   );
@@ -172,7 +172,7 @@ test("a student in a class sees their subject, people, deadline, forms by half a
   await page.getByRole("link", { name: "Gå til skjemaene dine" }).click();
   await expect(page).toHaveURL(/\/student\/forms$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2001 Praksis i sykehjem`);
-  await expect(page.getByRole("link", { name: "Last ned skjemaene (PDF)" })).toHaveAttribute("href", /\/full\/pdf$/);
+  await expect(page.getByRole("link", { name: "Last ned praksismappen (PDF)" })).toHaveAttribute("href", /\/full\/pdf$/);
   // No signing form in this class yet, so no button for its document.
   await expect(page.getByRole("link", { name: "Last ned signeringsskjemaet (PDF)" })).toHaveCount(0);
   await expect(page.getByRole("listitem").filter({ hasText: "Ingrid Haugen" })).toContainText("PL");
@@ -180,7 +180,7 @@ test("a student in a class sees their subject, people, deadline, forms by half a
   await expect(page.getByText(`Frist for sluttvurdering: ${dateText(calendar.classes.SYK2001.endSemesterDate)}`)).toBeVisible();
   await expect(page.getByRole("heading", { level: 3, name: "Vurderingsskjema" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 3, name: "Spesifikke kompetanser" })).toBeVisible();
-  const mid = page.getByRole("region", { name: "Midtveisvurdering (avsluttet)" });
+  const mid = page.getByRole("region", { name: "Midtveisvurdering (fristen er ute)" });
   await expect(mid.getByRole("row").filter({ hasText: "Vurdering av kliniske kompetanser" })).toContainText(new RegExp(`Sendt \\d{1,2}\\.\\d{1,2}\\.${currentYear}`));
   await expect(mid.getByRole("link", { name: "Åpne Vurdering av kliniske kompetanser" })).toHaveAttribute(
     "href",

@@ -104,7 +104,17 @@ test("a teacher joins a class, takes students, adds a supervisor, and leaves aga
   // Leave SYK2002 again: the page says who loses their teacher, and the class is "other" once more.
   await page.goto(classPath);
   await expect(page.getByText("Du er praksislærer for 2 studenter i emnet: Ida Ødegård, Magnus Knutsen.")).toBeVisible();
-  await page.getByRole("button", { name: "Forlat emnet" }).click();
+  // It asks first, naming the students who lose their teacher; "no" leaves nothing.
+  await page.getByRole("link", { name: "Forlat emnet" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Vil du forlate SYK2002 Praksis i spesialisthelsetjenesten?" })).toBeVisible();
+  const losing = page.getByRole("region", { name: "2 studenter mister praksislæreren sin" });
+  await expect(losing.getByRole("listitem")).toHaveText(["Ida Ødegård", "Magnus Knutsen"]);
+  await checkPage(page, testInfo, "teacher-leave-confirm");
+  await page.getByRole("link", { name: "Nei, bli i emnet" }).click();
+  await expect(page).toHaveURL(new RegExp(`${classPath}$`));
+  await expect(page.getByText("Du er praksislærer for 2 studenter i emnet: Ida Ødegård, Magnus Knutsen.")).toBeVisible();
+  await page.getByRole("link", { name: "Forlat emnet" }).click();
+  await page.getByRole("button", { name: "Ja, forlat emnet" }).click();
   await expect(page).toHaveURL(/\/teacher$/);
   await expect(
     page.getByRole("status").getByText("Du har forlatt SYK2002 Praksis i spesialisthelsetjenesten. 2 studenter har ikke lenger praksislærer: Ida Ødegård, Magnus Knutsen."),

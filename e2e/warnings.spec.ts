@@ -86,6 +86,9 @@ test("the teacher writes a warning and gives it; the student is told by e-mail",
 
   const since = Date.now() - 1;
   await give.click();
+  // It asks once more, showing the warning as the student will see it (zz-final-steps.spec.ts).
+  await expect(page.getByRole("heading", { level: 1, name: `Vil du gi varselet til ${STUDENT}?` })).toBeVisible();
+  await page.getByRole("button", { name: "Gi varselet nå" }).click();
   await expect(flash(page)).toContainText(`Varselet er gitt til ${STUDENT}, som har fått beskjed på e-post.`);
   await expect(page.getByRole("definition").filter({ hasText: "Gitt, ikke bekreftet av studenten" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Gi varsel" })).toHaveCount(0);

@@ -86,9 +86,9 @@ export function demoPeople(today = new Date()) {
       feidePerson("ukjent.ansatt", "Ulrik Ukjent", "Staff member Praksis does not know: is refused", [course("SYK2001", ["UNDERVISER"])]),
     ],
     vipps: [
-      vippsPerson("veileder1", "Marte Solberg", "4741234567", "Placement supervisor, Praksis i sykehjem (phone +47 41 23 45 67)"),
-      vippsPerson("veileder3", "Hanne Berg", "4798765432", "Placement supervisor, Praksis i spesialisthelsetjenesten (phone +47 98 76 54 32)"),
-      vippsPerson("ukjent", "Per Ukjent", "4711111111", "Not a placement supervisor in Praksis: is refused"),
+      vippsPerson("veileder1", "Marte Solberg", "4741234567", "Practice supervisor, Praksis i sykehjem (phone +47 41 23 45 67)"),
+      vippsPerson("veileder3", "Hanne Berg", "4798765432", "Practice supervisor, Praksis i spesialisthelsetjenesten (phone +47 98 76 54 32)"),
+      vippsPerson("ukjent", "Per Ukjent", "4711111111", "Not a practice supervisor in Praksis: is refused"),
     ],
   };
 }

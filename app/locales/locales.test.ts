@@ -16,7 +16,7 @@ function leaves(tree: Tree, prefix = ""): Map<string, unknown> {
   return out;
 }
 
-const namespaces = ["common", "auth", "ui", "adminSemesters", "adminUsers", "adminForms", "adminClass", "student", "teacher", "supervisor", "placement", "answers", "scale", "signing", "documents", "warnings", "privacyData", "accessibility", "reminders"] as const;
+const namespaces = ["common", "auth", "ui", "adminSemesters", "adminUsers", "adminForms", "adminClass", "student", "teacher", "supervisor", "placement", "answers", "scale", "signing", "documents", "warnings", "privacyData", "accessibility", "reminders", "todo", "signingCheck", "confirmSteps"] as const;
 
 test("both languages have the same namespaces", () => {
   expect(LANGUAGES).toEqual(["nb", "en"]);

@@ -250,6 +250,23 @@ test("readFormData refuses more fields than any page has (the form library's par
   expect(await statusOfReading(new Request(new URL("/login", TEST_ORIGIN), { method: "POST", body: multipart }))).toBe(413);
 });
 
+test("staff posting an answer to the student's own group (the demo's self-assessment) are refused: 400, on the page and by the autosave", async () => {
+  // questionId is the main form's first question: the self-assessment's, the student's own.
+  const posts: [string, Principal, Record<string, string>][] = [
+    ["teacher-form", "teacher", {}],
+    ["supervisor-form", "advisor", {}],
+    ["routes/api/answers", "teacher", matrix["routes/api/answers"].body ?? {}],
+    ["routes/api/answers", "advisor", matrix["routes/api/answers"].body ?? {}],
+  ];
+  for (const [id, poster, body] of posts) {
+    const row = actionRows.find((r) => r.id === id)!;
+    const fields: [string, string][] = [...Object.entries(body), ["intent", "next"], ["page", "1"], [`b:${questionId}`, "0"], [`a:${questionId}`, "Mitt svar"]];
+    const response = await callAction(await importRoute(row), requestOf(row, { label: id, fields, params }, await cookieOf(app.database.db, poster)), params);
+    requestCount++;
+    expect(response.status, `${id} as ${poster}`).toBe(400);
+  }
+});
+
 test.each(actionRows.map((row) => [row.id, row] as const))("%s", async (id, row) => {
   const entry = matrix[id];
   if (!entry?.action) throw new Error(`the action of "${id}" has no rule in the permission matrix (app/test/route-matrix.ts)`);

@@ -263,6 +263,10 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "teacher-signing-form": { loader: teacher, action: teacher, body: { intent: "sign" } },
     "routes/teacher/warning": { loader: teacher, action: teacher, body: { intent: "none-such" } },
     "routes/teacher/warning-delete": { loader: teacher, action: teacher },
+    // Her warning is given (giveStudent01Documents): the page leads back to it; the empty post is a 400, nothing given.
+    "routes/teacher/warning-give": { loader: teacher, action: teacher },
+    // The class's teachers only; the empty post is a 400 (no confirmation): nobody leaves.
+    "routes/teacher/leave-class": { loader: teacher, action: teacher },
     // A form that only class A answers: its teachers; not a teacher whose classes do not use it.
     "teacher-form-read": { loader: teacher, params: { formId: String(ids.formOfA) } },
     "teacher-fallback": { loader: teachers, action: teachers },

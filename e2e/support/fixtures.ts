@@ -188,7 +188,7 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
  * project scans the exact document its page shows (the served HTML, after a post too) at the same
  * URL, in a scanning page where the app's own scripts are blocked.
  */
-export async function checkPage(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+export async function checkPage(page: Page, testInfo: TestInfo, name: string, options: ReflowOptions = {}): Promise<void> {
   const shots = path.join("test-results", "screenshots");
   if (process.env.E2E_SCREENSHOTS || process.env.E2E_PHONE_SCREENSHOTS) fs.mkdirSync(shots, { recursive: true });
   // Not by default: a full-page screenshot costs about 0.2 s, 300 times a run, for pictures nobody
@@ -209,43 +209,67 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string): P
   const violations = await axeViolations(scanned);
   expect(violations, JSON.stringify(violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
   const phoneShot = process.env.E2E_PHONE_SCREENSHOTS && testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined;
-  await checkReflow(scanned, name, phoneShot);
+  await checkReflow(scanned, name, phoneShot, options);
 }
 
-/** The phone widths every checked page is measured at: WCAG 2.1 1.4.10's 320 CSS px and a common phone. */
-const REFLOW_WIDTHS = [320, 390];
+/**
+ * The widths every checked page is measured at: WCAG 2.1 1.4.10's 320 CSS px, a common phone, and an
+ * old screen (1024 CSS px: an old PC, or 1280 px at 125 %).
+ */
+const REFLOW_WIDTHS = [320, 390, 1024];
+const OLD_SCREEN = 1024;
+
+export type ReflowOptions = {
+  /** At 1024 px no table or chart scrolls inside its own region either: none is cut off at the region's edge. */
+  wholeAt1024?: boolean;
+};
 
 /**
- * Reflow (WCAG 2.1 1.4.10): at 320 and 390 CSS px wide the document is no wider than the viewport,
- * so nothing scrolls sideways (a wide table may scroll inside its own region). Measured in the page
+ * Reflow (WCAG 2.1 1.4.10): at 320, 390 and 1024 CSS px wide the document is no wider than the
+ * viewport, so nothing scrolls sideways (a wide table may scroll inside its own region; with
+ * `wholeAt1024`, not at 1024 px: there it would be cut off at an everyday size). Measured in the page
  * axe scanned (for the no-JS project the served document, its scripts off), then the viewport is
  * put back. On failure the message names the page, the width and the outermost elements that stick
- * out (those inside a region that scrolls or clips on its own do not widen the page).
+ * out (those inside a region that scrolls or clips on its own do not widen the page), or the regions
+ * whose content is wider than they are.
  */
-async function checkReflow(page: Page, name: string, shot?: string): Promise<void> {
+async function checkReflow(page: Page, name: string, shot: string | undefined, options: ReflowOptions): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   const failures: string[] = [];
   try {
     for (const width of REFLOW_WIDTHS) {
       await page.setViewportSize({ width, height: viewport.height });
-      const measured = await page.evaluate(measureReflow);
+      const measured = await page.evaluate(measureReflow, width === OLD_SCREEN && options.wholeAt1024 === true);
       // On request (E2E_PHONE_SCREENSHOTS=1), a phone-sized look for a person; its no-JS twin has the same styles.
       if (shot && width === 390) await page.screenshot({ path: shot, fullPage: true, type: "jpeg", quality: 70 });
       if (measured.scrollWidth > measured.clientWidth) {
         failures.push(`${width} px: the page is ${measured.scrollWidth} px wide; sticking out: ${measured.offenders.join(", ")}`);
       }
+      if (measured.cut.length > 0) failures.push(`${width} px: cut off, scrolling inside its region: ${measured.cut.join(", ")}`);
     }
   } finally {
     await page.setViewportSize(viewport);
   }
-  expect(failures, `"${name}" scrolls sideways on a phone`).toEqual([]);
+  expect(failures, `"${name}" scrolls sideways on a phone or is cut off on an old screen`).toEqual([]);
 }
 
-/** Runs in the page: the document's widths after layout, and the outermost elements that widen it. */
-function measureReflow(): { scrollWidth: number; clientWidth: number; offenders: string[] } {
+/**
+ * Runs in the page: the document's widths after layout, and the outermost elements that widen it;
+ * with `whole` also the regions that scroll sideways (overflow auto or scroll) because what they
+ * hold is wider than they are.
+ */
+function measureReflow(whole: boolean): { scrollWidth: number; clientWidth: number; offenders: string[]; cut: string[] } {
+  const describe = (el: Element, extra: string) =>
+    `${el.tagName.toLowerCase()}${Array.from(el.classList, (c) => `.${c}`).join("")} "${(el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40)}" (${extra})`;
   // Reading the widths lays the page out at the new size (no page re-lays itself out from script on a resize).
   const { scrollWidth, clientWidth } = document.documentElement;
-  if (scrollWidth <= clientWidth) return { scrollWidth, clientWidth, offenders: [] };
+  const cut = whole
+    ? Array.from(document.body.querySelectorAll("*"))
+        .filter((el) => /auto|scroll/.test(getComputedStyle(el).overflowX) && el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1)
+        .slice(0, 3)
+        .map((el) => describe(el, `${el.scrollWidth} px in ${el.clientWidth} px`))
+    : [];
+  if (scrollWidth <= clientWidth) return { scrollWidth, clientWidth, offenders: [], cut };
   // Whether a region that scrolls or clips on its own holds the element: for an absolutely positioned
   // one only from its containing block (its nearest positioned ancestor) up, as a visually hidden text
   // in a scrolling table escapes the table's region unless the region is positioned.
@@ -266,11 +290,10 @@ function measureReflow(): { scrollWidth: number; clientWidth: number; offenders:
     .filter((el) => !sticking.has(el.parentElement!))
     .map((el) => {
       const right = Math.round(el.getBoundingClientRect().right);
-      const text = (el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40);
-      return { right, label: `${el.tagName.toLowerCase()}${Array.from(el.classList, (c) => `.${c}`).join("")} "${text}" (to ${right} px)` };
+      return { right, label: describe(el, `to ${right} px`) };
     })
     .sort((a, b) => b.right - a.right);
-  return { scrollWidth, clientWidth, offenders: offenders.slice(0, 3).map((o) => o.label) };
+  return { scrollWidth, clientWidth, offenders: offenders.slice(0, 3).map((o) => o.label), cut };
 }
 
 export const test = base;

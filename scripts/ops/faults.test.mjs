@@ -61,12 +61,14 @@ const DEMO_STUDENTS = Array.from({ length: 6 }, (_, i) => `student${String(i + 1
 const FORM_LINK = /href="(\/student\/(\d+)\/form\/(\d+)\/class\/(\d+)\/assignment\/(\d+))"/;
 const decode = (s) => s.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
-/** A student's first form page as the browser gets it: where it posts, and each text answer with its base token. */
+/** A student's first form page (page 1) as the browser gets it: where it posts, and each text answer with its base token. */
 async function formPage(base, cookie) {
   const forms = await fetch(`${base}/student/forms`, { headers: { cookie }, redirect: "manual" });
   const link = FORM_LINK.exec(await forms.text());
   if (!link) return null;
-  const html = await (await fetch(base + decode(link[1]), { headers: { cookie }, redirect: "manual" })).text();
+  // Page 1 by name: without it the page opens where a question is still to answer, which moves on
+  // once the writers have filled in page 1's text answers.
+  const html = await (await fetch(`${base}${decode(link[1])}?group=1`, { headers: { cookie }, redirect: "manual" })).text();
   const answers = new Map();
   for (const m of html.matchAll(/<textarea[^>]*name="a:(\d+)"[^>]*>([^<]*)<\/textarea>/g)) answers.set(Number(m[1]), { value: decode(m[2]) });
   for (const m of html.matchAll(/<input[^>]*name="b:(\d+)"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="b:(\d+)"/g)) {

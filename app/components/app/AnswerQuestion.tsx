@@ -155,3 +155,22 @@ function typeInto(field: HTMLTextAreaElement, value: string) {
   Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value")?.set?.call(field, value);
   field.dispatchEvent(new Event("input", { bubbles: true }));
 }
+
+/** A question of the student's own group, seen by staff: the question and the student's sent answer, as text. */
+export function ReadOnlyQuestion({ number, question }: { number: number; question: Question }) {
+  const { t } = useTranslation("answers");
+  return (
+    <div className="answer-question" id={`question-${question.id}`}>
+      <h3 className="answer-question__text">
+        <span className="answer-question__number">{t("question.number", { number })} </span>
+        {question.text}
+      </h3>
+      {question.helpText ? <HelpText question={question.text} text={question.helpText} /> : null}
+      {question.others.length > 0 ? (
+        <CommentList comments={question.others} heading={t("question.studentAnswer")} />
+      ) : (
+        <p>{t("question.studentNoAnswer")}</p>
+      )}
+    </div>
+  );
+}

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ClassTable, type ClassRow } from "./ClassTable";
 
@@ -10,15 +11,18 @@ export interface ClassesHomeProps {
   showOwn?: boolean;
   /** Makes each class a link to its page in the area. */
   linkTo?: (classId: number) => string;
+  /** What comes first, under the greeting (the role's to-do). */
+  children?: ReactNode;
 }
 
 /** A role's start page: greeting, this semester's classes, and earlier ones. */
-export function ClassesHome({ texts, name, current, earlier, showOwn, linkTo }: ClassesHomeProps) {
+export function ClassesHome({ texts, name, current, earlier, showOwn, linkTo, children }: ClassesHomeProps) {
   const { t } = useTranslation();
   return (
     <div className="app-content">
       <h1>{t(`${texts}.title`)}</h1>
       <p className="app-lead">{t("home.greeting", { name })}</p>
+      {children}
       <h2>{t(`${texts}.current`)}</h2>
       {current.length === 0 ? (
         <p>{t(`${texts}.noClass`, { defaultValue: t("classes.none") })}</p>

@@ -3,7 +3,7 @@
 
 import type { TFunction } from "i18next";
 import { Button, ButtonGroup, CheckboxGroup, RadioGroup, Tag, TextArea, TextField, VisuallyHidden } from "~/components/ui";
-import { fieldId, fieldName, GRADING, labelsToText, LIMITS, nextKey, TEXT_INPUT, type DraftGroup, type FieldErrors, type FormDraft } from "~/services/admin";
+import { AUDIENCES, fieldId, fieldName, GRADING, labelsToText, LIMITS, nextKey, TEXT_INPUT, type DraftGroup, type FieldErrors, type FormDraft } from "~/services/admin";
 
 /** The whole draft as hidden inputs, so the preview can go back to editing without losing anything. */
 export function DraftHiddenFields({ draft }: { draft: FormDraft }) {
@@ -18,6 +18,7 @@ export function DraftHiddenFields({ draft }: { draft: FormDraft }) {
           <input type="hidden" name={fieldName.group(g, "name")} value={group.name} />
           <input type="hidden" name={fieldName.group(g, "type")} value={group.type} />
           <input type="hidden" name={fieldName.group(g, "options")} value={labelsToText(group.options)} />
+          <input type="hidden" name={fieldName.group(g, "audience")} value={group.audience} />
           {group.questions.map((question, q) => (
             <div key={question.key}>
               <input type="hidden" name={fieldName.question(g, q, "key")} value={question.key} />
@@ -163,6 +164,16 @@ function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, p
           error={error(fieldName.group(g, "type"))}
         />
       )}
+      <RadioGroup
+        legend={t("editor.audience")}
+        legendSize="s"
+        hint={t("editor.audienceHint")}
+        name={fieldName.group(g, "audience")}
+        id={fieldId(fieldName.group(g, "audience"))}
+        options={AUDIENCES.map((audience) => ({ value: audience, label: t(`editor.audienceOptions.${audience}`) }))}
+        defaultValue={group.audience}
+        error={error(fieldName.group(g, "audience"))}
+      />
       <TextArea
         label={t("editor.labels")}
         hint={t("editor.labelsHint")}

@@ -22,6 +22,7 @@ export function PeopleTable<P extends Person>({
   emailHeader,
   deactivatedLabel,
   columns = [],
+  className,
 }: {
   caption: string;
   empty: string;
@@ -31,10 +32,12 @@ export function PeopleTable<P extends Person>({
   emailHeader: string;
   deactivatedLabel: string;
   columns?: { header: string; numeric?: boolean; cell: (person: P) => ReactNode }[];
+  className?: string;
 }) {
   if (people.length === 0) return <p>{empty}</p>;
   return (
     <Table
+      className={className}
       caption={caption}
       captionHidden
       rowHeaders

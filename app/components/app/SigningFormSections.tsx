@@ -1,11 +1,14 @@
 import type { TFunction } from "i18next";
-import { Form, useLocation, useNavigate } from "react-router";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import { firstError } from "~/components/form-errors";
-import { Button, ButtonGroup, Dialog, LinkButton, RadioGroup, SummaryList, Table } from "~/components/ui";
-import { choicesOf, type Choice, type Question } from "~/services/signing";
+import { Button, CheckboxGroup, Dialog, LinkButton, RadioGroup, SummaryList, Table } from "~/components/ui";
+import { ConfirmActions } from "./ConfirmStep";
+import { choicesOf, MID_QUESTIONS, type Choice, type MidQuestion, type Question } from "~/services/signing";
 import type { SigningFormView, TeacherAnswerCount } from "~/services/signing/index.server";
+import type { Party, UnsentForm } from "~/services/signing";
 
 type T = TFunction<"signing">;
+type TC = TFunction<"signingCheck">;
 type Field = { name: string; id: string; initialValue?: unknown; errors?: string[] };
 
 /** What the teacher's validation section shows: the service's summary, its dates as text. */
@@ -44,16 +47,68 @@ export function EndResult({ view, t }: { view: SigningFormView; t: T }) {
   );
 }
 
+/** Who has sent each form of the class (the teacher's check before signing), each form not sent linked to the teacher's form page. */
+export interface SendingView {
+  forms: {
+    key: string;
+    name: string;
+    isMidSemester: boolean;
+    /** The teacher's page of the form, when someone has not sent it. */
+    href: string | null;
+    student: boolean;
+    /** null: the student has no supervisor, whose part is then not waited for. */
+    advisor: boolean | null;
+    teacher: boolean;
+    answered: number;
+    questions: number;
+  }[];
+  /** Forms someone has not sent (both halves): what the teacher's signature acknowledges. */
+  unsent: number;
+  requireSentForms: boolean;
+}
+
+function SendingTable({ sending, tc }: { sending: SendingView; tc: TC }) {
+  if (sending.forms.length === 0) return <p>{tc("forms.none")}</p>;
+  const sent = (value: boolean | null) => (value === null ? tc("forms.noSupervisor") : value ? tc("forms.sent") : tc("forms.notSent"));
+  return (
+    <>
+      <p>{sending.unsent === 0 ? tc("forms.allSent") : tc("forms.someNotSent", { count: sending.unsent })}</p>
+      <Table
+        caption={tc("forms.caption")}
+        captionHidden
+        rowHeaders
+        columns={[{ header: tc("forms.form") }, { header: tc("forms.student") }, { header: tc("forms.supervisor") }, { header: tc("forms.teacher") }]}
+        rows={sending.forms.map((form) => {
+          const name = tc("forms.formName", { name: form.name, half: tc(form.isMidSemester ? "forms.mid" : "forms.end") });
+          return {
+            key: form.key,
+            cells: [
+              form.href ? <Link to={form.href}>{name}</Link> : name,
+              sent(form.student),
+              sent(form.advisor),
+              form.teacher ? tc("forms.sent") : tc("forms.teacherNotSent", { answered: form.answered, questions: form.questions }),
+            ],
+          };
+        })}
+      />
+    </>
+  );
+}
+
 export function ValidationSection({
   validation,
+  sending,
   submitResult,
   busy,
   t,
+  tc,
 }: {
   validation: ValidationView;
+  sending: SendingView | null;
   submitResult: boolean;
   busy: boolean;
   t: T;
+  tc: TC;
 }) {
   const rows = validation.teacherAnswerSummary;
   return (
@@ -61,6 +116,7 @@ export function ValidationSection({
       <h2 id="validation-heading" tabIndex={-1}>
         {t("validation.heading")}
       </h2>
+      {sending ? <SendingTable sending={sending} tc={tc} /> : null}
       <p>{t("validation.intro")}</p>
       {rows.length === 0 ? (
         <p>{t("validation.noQuestions")}</p>
@@ -108,7 +164,7 @@ export function ValidationSection({
  * Cancelling asks first: a link to `?confirm=cancel` (a URL, so it works without JavaScript), where
  * the confirmation is a section of the page, or with JavaScript a modal dialog; then a form post.
  */
-export function CancelSection({ student, confirm, busy, t }: { student: string; confirm: boolean; busy: boolean; t: T }) {
+export function CancelSection({ student, confirm, t }: { student: string; confirm: boolean; t: T }) {
   const location = useLocation();
   const navigate = useNavigate();
   const page = location.pathname;
@@ -125,17 +181,7 @@ export function CancelSection({ student, confirm, busy, t }: { student: string; 
           onClose={() => navigate(page, { preventScrollReset: true, replace: true })}
         >
           <p>{t("cancel.confirmText")}</p>
-          <Form method="post" action={page}>
-            <input type="hidden" name="intent" value="cancel" />
-            <ButtonGroup>
-              <Button variant="warning" disabled={busy}>
-                {t("cancel.confirm")}
-              </Button>
-              <LinkButton variant="secondary" to={page} preventScrollReset>
-                {t("cancel.keep")}
-              </LinkButton>
-            </ButtonGroup>
-          </Form>
+          <ConfirmActions action={page} fields={{ intent: "cancel" }} confirm={t("cancel.confirm")} back={{ label: t("cancel.keep"), href: page }} />
         </Dialog>
       ) : (
         <LinkButton variant="warning" to={`${page}?confirm=cancel#cancel-heading`}>
@@ -143,5 +189,73 @@ export function CancelSection({ student, confirm, busy, t }: { student: string; 
         </LinkButton>
       )}
     </section>
+  );
+}
+
+/** "studenten og praksisveileder": who has not sent a form, in words. */
+export function whoText(tc: TC, missing: readonly Party[]): string {
+  const names = missing.map((party) => tc(`who.${party}`));
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} ${tc("who.and")} ${names[names.length - 1]}`;
+}
+
+/** What the teacher is about to confirm of the mid-semester part, as the server checked it. */
+export interface MidConfirmView {
+  answers: Record<MidQuestion, Choice>;
+  /** As posted (yyyy-mm-dd), and as people read it. */
+  date: string;
+  dateText: string;
+  unsent: UnsentForm[];
+  requireSentForms: boolean;
+  /** The box was not ticked (a post that came back refused). */
+  error: string | null;
+}
+
+/**
+ * Confirming the mid-semester part asks first, as cancelling does: the answers and the date as
+ * they will be kept, the mid-semester forms not sent (a box to tick to go on, or none where the
+ * institution requires them sent), then a post with `confirmed=yes`. "Nei, gå tilbake" posts
+ * `step=back`, which brings the form back with what was typed.
+ */
+export function MidConfirmDialog({ confirm, student, t, tc, onClose }: { confirm: MidConfirmView; student: string; t: T; tc: TC; onClose: () => void }) {
+  const refused = confirm.unsent.length > 0 && confirm.requireSentForms;
+  const values = { ...confirm.answers, midSemesterCompletedDate: confirm.date };
+  return (
+    <Dialog title={tc("mid.title", { name: student })} titleLevel={3} onClose={onClose}>
+      <p>{tc("mid.text")}</p>
+      <SummaryList
+        rows={[
+          ...MID_QUESTIONS.map((q) => ({ key: t(`questions.${q}`), value: choiceText(t, confirm.answers[q]) })),
+          { key: t("mid.dateLabel"), value: confirm.dateText },
+        ]}
+      />
+      {confirm.unsent.length > 0 ? (
+        <>
+          <h4>{tc("mid.unsentHeading")}</h4>
+          <ul>
+            {confirm.unsent.map((form) => (
+              <li key={`${form.assignmentId}-${form.formId}`}>{tc("mid.missing", { name: form.name, who: whoText(tc, form.missing) })}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {refused ? <p>{tc("mid.required")}</p> : null}
+      <ConfirmActions
+        fields={{ intent: "saveMid", ...values, ...(refused ? {} : { confirmed: "yes" }) }}
+        confirm={refused ? undefined : tc("mid.confirm")}
+        back={{ label: tc("mid.back"), name: "step", value: "back" }}
+        variant="primary"
+      >
+        {confirm.unsent.length > 0 && !refused ? (
+          <CheckboxGroup
+            legend={tc("mid.legend")}
+            legendSize="s"
+            name="unsentAcknowledged"
+            id="mid-unsent-acknowledged"
+            options={[{ value: "yes", label: tc("mid.label") }]}
+            error={confirm.error ? tc(confirm.error as never) : undefined}
+          />
+        ) : null}
+      </ConfirmActions>
+    </Dialog>
   );
 }

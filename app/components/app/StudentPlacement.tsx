@@ -14,8 +14,10 @@ export interface StudentPlacementProps {
   resultsHref: (form: { formId: number }) => string;
   /** Where a supervisor's name leads (the teacher's page of that supervisor); plain text without. */
   supervisorHref?: (userId: number) => string;
-  /** The viewer's own controls, shown under the people who follow the student. */
+  /** What belongs with the current assessment (the signing form's and the warning's cards), right after its forms. */
   children?: ReactNode;
+  /** The viewer's own controls (choosing supervisors), last, under the people who follow the student. */
+  controls?: ReactNode;
 }
 
 function Person({ person, href }: { person: { userId: number; displayName: string; email: string }; href?: string }) {
@@ -33,7 +35,7 @@ function Person({ person, href }: { person: { userId: number; displayName: strin
  * own state, each form linking to where the viewer answers it. Shared by the teacher's and the
  * supervisor's student pages.
  */
-export function StudentPlacement({ placement, formHref, resultsHref, supervisorHref, children }: StudentPlacementProps) {
+export function StudentPlacement({ placement, formHref, resultsHref, supervisorHref, children, controls }: StudentPlacementProps) {
   const { t } = useTranslation("placement");
   const { student, teacher, advisor, extraSupervisors, half, schemes } = placement;
   const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
@@ -54,8 +56,73 @@ export function StudentPlacement({ placement, formHref, resultsHref, supervisorH
     }))
     .filter((h) => h.hasScheme);
 
+  const halfSection = ({ isMid, forms }: (typeof halves)[number]) => (
+    <section key={String(isMid)} aria-labelledby={`placement-${isMid ? "mid" : "end"}`}>
+      <h2 id={`placement-${isMid ? "mid" : "end"}`}>
+        {halfName(isMid)}
+        {half.half === (isMid ? "mid" : "end") ? (
+          <>
+            {" "}
+            <Tag variant="success">{t("forms.current")}</Tag>
+          </>
+        ) : null}
+      </h2>
+      {forms.length === 0 ? (
+        <p>{t("forms.noForms")}</p>
+      ) : (
+        <Table
+          caption={t("forms.caption", { half: halfName(isMid).toLowerCase() })}
+          captionHidden
+          rowHeaders
+          columns={[
+            { header: t("forms.form") },
+            { header: t("forms.student") },
+            { header: t("forms.supervisor") },
+            { header: t("forms.teacher") },
+            { header: t("forms.own") },
+          ]}
+          rows={forms.map((form) => ({
+            key: `${form.assignmentId}-${form.formId}`,
+            cells: [
+              <>
+                <Link to={formHref(form)}>
+                  {form.name}
+                  <VisuallyHidden> ({halfName(isMid).toLowerCase()})</VisuallyHidden>
+                </Link>
+                <br />
+                <Tag variant={form.isMainForm ? "info" : "neutral"}>
+                  {form.isMainForm ? t("forms.mainForm") : t("forms.specific")}
+                </Tag>
+                <br />
+                <Link to={resultsHref(form)} className="placement-results-link">
+                  {t("forms.results")}
+                  <VisuallyHidden> {t("forms.resultsFor", { form: form.name })}</VisuallyHidden>
+                </Link>
+              </>,
+              sent(form.sentBy.student),
+              sent(form.sentBy.advisor),
+              sent(form.sentBy.teacher),
+              own(form),
+            ],
+          }))}
+        />
+      )}
+    </section>
+  );
+
+  // The current assessment first (its forms, then the signing form and the warning), then who
+  // follows the student, the other half, and the viewer's controls last.
+  const isCurrent = (isMid: boolean) => half.half === (isMid ? "mid" : "end");
   return (
     <>
+      {halves.length === 0 ? (
+        <>
+          <h2>{t("forms.heading")}</h2>
+          <p>{t("forms.none")}</p>
+        </>
+      ) : null}
+      {halves.filter((h) => isCurrent(h.isMid)).map(halfSection)}
+      {children}
       <h2>{t("people.heading")}</h2>
       <SummaryList
         rows={[
@@ -109,67 +176,8 @@ export function StudentPlacement({ placement, formHref, resultsHref, supervisorH
         <a href={`/api/classes/${placement.header.classId}/students/${student.userId}/full/pdf`}>{t("downloadPdf")}</a>
       </p>
 
-      {children}
-
-      {halves.length === 0 ? (
-        <>
-          <h2>{t("forms.heading")}</h2>
-          <p>{t("forms.none")}</p>
-        </>
-      ) : null}
-      {halves.map(({ isMid, forms }) => (
-        <section key={String(isMid)} aria-labelledby={`placement-${isMid ? "mid" : "end"}`}>
-          <h2 id={`placement-${isMid ? "mid" : "end"}`}>
-            {halfName(isMid)}
-            {half.half === (isMid ? "mid" : "end") ? (
-              <>
-                {" "}
-                <Tag variant="success">{t("forms.current")}</Tag>
-              </>
-            ) : null}
-          </h2>
-          {forms.length === 0 ? (
-            <p>{t("forms.noForms")}</p>
-          ) : (
-            <Table
-              caption={t("forms.caption", { half: halfName(isMid).toLowerCase() })}
-              captionHidden
-              rowHeaders
-              columns={[
-                { header: t("forms.form") },
-                { header: t("forms.student") },
-                { header: t("forms.supervisor") },
-                { header: t("forms.teacher") },
-                { header: t("forms.own") },
-              ]}
-              rows={forms.map((form) => ({
-                key: `${form.assignmentId}-${form.formId}`,
-                cells: [
-                  <>
-                    <Link to={formHref(form)}>
-                      {form.name}
-                      <VisuallyHidden> ({halfName(isMid).toLowerCase()})</VisuallyHidden>
-                    </Link>
-                    <br />
-                    <Tag variant={form.isMainForm ? "info" : "neutral"}>
-                      {form.isMainForm ? t("forms.mainForm") : t("forms.specific")}
-                    </Tag>
-                    <br />
-                    <Link to={resultsHref(form)} className="placement-results-link">
-                      {t("forms.results")}
-                      <VisuallyHidden> {t("forms.resultsFor", { form: form.name })}</VisuallyHidden>
-                    </Link>
-                  </>,
-                  sent(form.sentBy.student),
-                  sent(form.sentBy.advisor),
-                  sent(form.sentBy.teacher),
-                  own(form),
-                ],
-              }))}
-            />
-          )}
-        </section>
-      ))}
+      {halves.filter((h) => !isCurrent(h.isMid)).map(halfSection)}
+      {controls}
     </>
   );
 }

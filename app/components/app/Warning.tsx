@@ -1,6 +1,4 @@
-import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { SummaryList, Tag, type TagVariant } from "~/components/ui";
 import { headingTag, type HeadingLevel } from "~/components/ui/internal";
 import type { WarningForView } from "~/services/warnings/index.server";
@@ -11,7 +9,7 @@ type ExistingState = Exclude<WarningState, "none">;
 
 const STATE_TAG: Record<ExistingState, TagVariant> = { draft: "neutral", given: "warning", confirmed: "success" };
 
-function WarningStateTag({ state }: { state: ExistingState }) {
+export function WarningStateTag({ state }: { state: ExistingState }) {
   const { t } = useTranslation("warnings");
   return <Tag variant={STATE_TAG[state]}>{t(`state.${state}`)}</Tag>;
 }
@@ -48,36 +46,5 @@ export function WarningFacts({ warning }: { warning: WarningForView }) {
         { key: t("facts.confirmed"), value: warning.confirmedText ?? t("facts.notYet") },
       ]}
     />
-  );
-}
-
-/** One line about the warning for the staff's student pages: given by whom and when, confirmed or not. */
-function cardText(t: (key: string, options?: Record<string, unknown>) => string, warning: WarningForView | null): string {
-  if (!warning) return t("card.none");
-  if (warning.state === "draft") return t("card.draft");
-  return t(`card.${warning.state}`, { teacher: warning.teacherName, date: warning.givenText, confirmed: warning.confirmedText });
-}
-
-/**
- * The warning on a teacher's or supervisor's page of a student. The teacher gets the way to it
- * (`href`); the supervisor, who may only read, gets the text itself.
- */
-export function WarningCard({ warning, href }: { warning: WarningForView | null; href?: string }) {
-  const { t } = useTranslation("warnings");
-  const headingId = useId();
-  const action = !warning ? "write" : warning.state === "draft" ? "continue" : "open";
-  return (
-    <section className="warning-card" aria-labelledby={headingId}>
-      <h2 id={headingId}>
-        {t("card.heading")} {warning ? <WarningStateTag state={warning.state} /> : null}
-      </h2>
-      <p>{cardText(t as never, warning)}</p>
-      {warning && !href && warning.state !== "draft" ? <WarningContent text={warning.text} headingLevel={3} /> : null}
-      {href ? (
-        <p>
-          <Link to={href}>{t(`card.${action}`)}</Link>
-        </p>
-      ) : null}
-    </section>
   );
 }

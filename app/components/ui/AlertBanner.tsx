@@ -17,7 +17,7 @@ export type AlertBannerProps = {
   className?: string;
 };
 
-/** A page-level message box. Without a heading it gets a visually hidden "Advarsel:"-style prefix. */
+/** A page-level message box. Without a heading it gets a visually hidden "Viktig:"-style prefix. */
 export function AlertBanner({
   variant = "info",
   heading,

@@ -395,7 +395,7 @@ describe("content components", () => {
     expect(html).toContain(
       '<h1 class="ui-page-heading ui-page-heading--l"><span class="ui-page-heading__caption">SYK2001<!-- --> </span>Studenter</h1>',
     );
-    expect(html).toContain("Advarsel: </span>Fristen er i morgen");
+    expect(html).toContain("Viktig: </span>Fristen er i morgen");
     expect(html).toMatch(/<div class="ui-alert ui-alert--error" aria-labelledby="([^"]+)"><h3 class="ui-alert__heading" id="\1">/);
     expect(html).toMatch(/<h3 class="ui-card__title"><a class="ui-card__link"[^>]*href="\/student"/);
     expect(html).toContain('<strong class="ui-tag ui-tag--success">Sendt</strong>');

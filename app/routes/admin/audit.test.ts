@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
 import { auditEvents, recordOpenings } from "~/services/platform/db/schema";
-import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import { classIdOf, cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as auditCsv from "../api/audit-csv";
 import * as auditPage from "./audit";
@@ -30,7 +30,15 @@ afterAll(async () => {
 });
 
 interface Page {
-  entries: { action: string; actor: { name: string } | null; subject: { name: string; email: string } | null }[];
+  entries: {
+    action: string;
+    code: string;
+    actor: { name: string } | null;
+    subject: { name: string; email: string } | null;
+    className: string | null;
+    details: { label: string; value: string }[];
+  }[];
+  actions: { value: string; label: string }[];
   older: string | null;
   newer: string | null;
   csvHref: string;
@@ -49,7 +57,13 @@ async function searchesAudited(): Promise<unknown[]> {
 
 test("by the person a record is about: who opened it and who downloaded her documents", async () => {
   const page = await search("?person=student01%40example.org&as=subject");
-  expect(page.entries.map((e) => e.action)).toEqual(["document.downloaded", "record.opened"]);
+  expect(page.entries.map((e) => e.code)).toEqual(["document.downloaded", "record.opened"]);
+  // In words: the action as a phrase and the opening's details by name, not codes and JSON.
+  expect(page.entries.map((e) => e.action)).toEqual(["Lastet ned dokument", "Åpnet opplysninger om student"]);
+  expect(page.entries[1].details).toEqual([
+    { label: "Side", value: "Varsel" },
+    { label: "Rolle", value: "Praksislærer" },
+  ]);
   expect(page.entries.every((e) => e.subject?.email === "student01@example.org")).toBe(true);
   expect(page.csvHref).toBe("/api/audit-csv?person=student01%40example.org&as=subject");
 });
@@ -106,4 +120,23 @@ test("nobody but an admin", async () => {
   const teacher = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
   expect((await callLoader(auditPage, getPage("/admin/audit", { cookie: teacher }))).status).toBe(302);
   expect((await callLoader(auditCsv, getPage("/api/audit-csv", { cookie: teacher }))).status).toBe(302);
+});
+
+test("the log in words in both languages: actions, details and classes named; the filter offers the phrases", async () => {
+  const syk2001 = await classIdOf(db(), "SYK2001");
+  await db().insert(auditEvents).values({
+    action: "class.updated",
+    actorUserId: adminId,
+    classId: syk2001,
+    details: { midSemesterDate: { from: "2026-10-01", to: "2026-10-08" } },
+    at: new Date("2031-05-05T10:00:00Z"),
+  });
+  const nb = await search("?from=2031-05-05&to=2031-05-05");
+  expect(nb.entries.map((e) => [e.code, e.action, e.className, e.details])).toEqual([
+    ["class.updated", "Endret klasse", expect.stringMatching(/^SYK2001 Praksis i sykehjem \(.+\)$/), [{ label: "Midtveisdato", value: "2026-10-01 → 2026-10-08" }]],
+  ]);
+  expect(nb.actions).toContainEqual({ value: "record.opened", label: "Åpnet opplysninger om student" });
+  const response = await callLoader(auditPage, getPage("/admin/audit?from=2031-05-05&to=2031-05-05", { cookie: admin, headers: { "Accept-Language": "en" } }));
+  const en = (await response.json()) as Page;
+  expect(en.entries.map((e) => [e.action, e.details[0].label])).toEqual([["Changed a class", "Mid-semester date"]]);
 });

@@ -4,12 +4,12 @@ import { Button, RadioGroup, Select, Table, TextField } from "~/components/ui";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
 import enPrivacyData from "~/locales/en/privacyData.json";
 import nbPrivacyData from "~/locales/nb/privacyData.json";
-import { AUDIT_EXPORT_LIMIT, SEARCHABLE_ACTIONS, auditQueryParams, isFiltered, readAuditQuery, searchAuditLog } from "~/services/admin/index.server";
+import { AUDIT_EXPORT_LIMIT, SEARCHABLE_ACTIONS, auditInWords, auditQueryParams, isFiltered, readAuditQuery, searchAuditLog, type AuditTranslate } from "~/services/admin/index.server";
 import { ROLE } from "~/services/identity";
 import { requireRole } from "~/services/identity/index.server";
 import { audit } from "~/services/platform/audit.server";
 import { getDb } from "~/services/platform/db/index.server";
-import { getLanguage } from "~/services/platform/i18n.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { clientAddress } from "~/services/platform/request.server";
 import { formatDayTime } from "~/services/platform/semesters";
 import type { Route } from "./+types/audit";
@@ -43,22 +43,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return `/admin/audit${params ? `?${params}` : ""}#results-heading`;
   };
   const csvParams = auditQueryParams(query, 1).toString();
+  // In words, made here in the reader's language: the page ships the phrases, not the dictionary.
+  const fixed = getInstance(context).getFixedT(language, "privacyData");
+  const t: AuditTranslate = (key, values) => String(fixed(key as never, values as never));
+  const words = await auditInWords(db, result.entries, t);
   return {
     query,
     entries: result.entries.map((entry, index) => ({
       key: String(index),
       when: formatDayTime(entry.at, language),
       iso: entry.at.toISOString(),
-      action: entry.action,
+      action: words[index].action,
+      code: entry.action,
       actor: entry.actorName ? { name: entry.actorName, email: entry.actorEmail } : null,
       subject: entry.subjectName ? { name: entry.subjectName, email: entry.subjectEmail } : null,
-      classId: entry.classId,
-      details: entry.details && Object.keys(entry.details).length > 0 ? JSON.stringify(entry.details) : null,
+      className: words[index].className,
+      details: words[index].details,
     })),
     newer: query.page > 1 ? href(query.page - 1) : null,
     older: result.hasNext ? href(query.page + 1) : null,
     csvHref: `/api/audit-csv${csvParams ? `?${csvParams}` : ""}`,
-    actions: [...SEARCHABLE_ACTIONS],
+    actions: SEARCHABLE_ACTIONS.map((action) => ({ value: action, label: t(`audit.actions.${action.replaceAll(".", "_")}`, { defaultValue: action }) })),
     exportLimit: AUDIT_EXPORT_LIMIT,
   };
 }
@@ -114,7 +119,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             name="action"
             placeholder={t("audit.allActions")}
             defaultValue={query.action ?? ""}
-            options={actions.map((action) => ({ value: action, label: action }))}
+            options={actions}
           />
           <div className="app-audit__dates">
             <TextField label={t("audit.from")} hint={t("audit.dateHint")} name="from" type="date" defaultValue={query.from ?? ""} />
@@ -156,14 +161,27 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                 <time key="when" dateTime={entry.iso}>
                   {entry.when}
                 </time>,
-                <code key="action">{entry.action}</code>,
+                <span key="action" data-code={entry.code}>
+                  {entry.action}
+                </span>,
                 person(entry.actor),
                 entry.subject ? person(entry.subject) : "",
-                <span key="details" className="app-audit__details">
-                  {entry.classId ? t("audit.classId", { id: entry.classId }) : null}
-                  {entry.classId && entry.details ? " " : null}
-                  {entry.details}
-                </span>,
+                entry.className || entry.details.length > 0 ? (
+                  <dl key="details" className="app-audit__details">
+                    {entry.className ? (
+                      <div>
+                        <dt>{t("audit.classLabel")}:</dt> <dd>{entry.className}</dd>
+                      </div>
+                    ) : null}
+                    {entry.details.map((line) => (
+                      <div key={line.label}>
+                        <dt>{line.label}:</dt> <dd>{line.value}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                ) : (
+                  ""
+                ),
               ],
             }))}
           />

@@ -8,6 +8,17 @@ export const endDateSchema = z.object({
     .max(40, { error: "adminClass:errors.endDate.invalid" }),
 });
 
+export const midDateSchema = z.object({
+  midSemesterDate: z
+    .string({ error: "adminClass:errors.midDate.required" })
+    .trim()
+    .max(40, { error: "adminClass:errors.midDate.invalid" }),
+});
+
+export const copySchema = z.object({
+  sourceClassId: z.string({ error: "adminClass:errors.sourceRequired" }).regex(/^\d{1,9}$/, { error: "adminClass:errors.sourceRequired" }),
+});
+
 // Main forms and specific competencies are two groups of checkboxes with one name, so that
 // ticking any of them re-checks "at least one form" at once.
 export const schemeSchema = z.object({

@@ -335,3 +335,98 @@ describe("a supervisor's students in a class", () => {
     expect(response.headers.get("Location")).toMatch(/^\/role\?redirectTo=/);
   });
 });
+
+describe("undoing set-up mistakes", () => {
+  const post = (fields: Record<string, string>, classId: number, cookie = admin) =>
+    callAction(classPage, postForm(`/admin/class/${classId}`, fields, { cookie }), { classId: String(classId) });
+  const midDateOf = async (classId: number) =>
+    (await db().select({ mid: classes.midSemesterDate }).from(classes).where(eq(classes.id, classId)))[0].mid;
+
+  test("the mid-semester date moves within the semester and before the end date; a wrong one is named and changes nothing", async () => {
+    const end = calendar.classes.SYK2001.endSemesterDate!;
+    const before = await midDateOf(syk2001);
+    for (const [typed, key] of [
+      ["", "adminClass:errors.midDate.required"],
+      [end, "adminClass:errors.midDate.notBeforeEnd"],
+      [addDays(current.startDate, -1), "adminClass:errors.midDate.beforeStart"],
+      ["i morgen", "adminClass:errors.midDate.invalid"],
+    ]) {
+      const response = await post({ intent: "midDate", midSemesterDate: typed }, syk2001);
+      expect(response.status, typed).toBe(400);
+      const body = (await response.json()) as Reply;
+      expect([body.intent, body.result.error.midSemesterDate]).toEqual(["midDate", [key]]);
+    }
+    expect(await midDateOf(syk2001)).toBe(before);
+    expect((await post({ intent: "midDate", midSemesterDate: addDays(end, -30) }, syk2001, teacher)).status).toBe(403);
+
+    const moved = addDays(before!, 1);
+    const response = await post({ intent: "midDate", midSemesterDate: moved }, syk2001);
+    expect(response.status).toBe(303);
+    expect(await flashOf(response)).toEqual({ type: "success", key: "adminClass:midDate.saved", values: { date: dateText(moved) } });
+    expect(await midDateOf(syk2001)).toBe(moved);
+    await post({ intent: "midDate", midSemesterDate: before! }, syk2001);
+  });
+
+  test("removing a scheme goes through a confirmation; one with answers is refused with a message", async () => {
+    const page = async (query: string) =>
+      (await (await callLoader(classPage, getPage(`/admin/class/${syk2001}${query}`, { cookie: admin }), { classId: String(syk2001) })).json()) as {
+        confirmRemove: number | null;
+        schemes: { assignmentId: number; isMidSemester: boolean; answerSets: number }[];
+      };
+    const { schemes } = await page("");
+    const count = schemes.length;
+    const [answered, empty] = [schemes.find((s) => s.answerSets > 0)!, schemes.find((s) => !s.isMidSemester && s.answerSets === 0)!];
+    expect(answered.answerSets).toBeGreaterThan(0);
+    expect((await page(`?remove=${answered.assignmentId}`)).confirmRemove).toBe(answered.assignmentId);
+    expect((await page("?remove=999999")).confirmRemove).toBeNull();
+    expect((await page("?remove=abc")).confirmRemove).toBeNull();
+
+    const refused = await post({ intent: "removeScheme", assignmentId: String(answered.assignmentId) }, syk2001);
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get("Location")).toBe(`/admin/class/${syk2001}?remove=${answered.assignmentId}#schemes`);
+    expect((await flashOf(refused))?.type).toBe("error");
+    for (const bad of ["", "abc", "0", "99999999999", "1e3", ` ${empty.assignmentId} `, String(answered.assignmentId + 100_000)]) {
+      expect((await post({ intent: "removeScheme", assignmentId: bad }, syk2001)).status, bad).toBe(404);
+    }
+    // Another class's scheme is not found here.
+    expect((await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2002)).status).toBe(404);
+    expect((await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2001, teacher)).status).toBe(403);
+    expect(await schemeCount(syk2001)).toBe(count);
+
+    const removed = await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2001);
+    expect(removed.status).toBe(303);
+    expect(await flashOf(removed)).toEqual({ type: "success", key: "adminClass:schemes.removedEnd" });
+    expect(await schemeCount(syk2001)).toBe(count - 1);
+    // Put back as it was, for the rest of the file.
+    const back = await post({ intent: "scheme", half: "end", formIds: String(mainForm) }, syk2001);
+    expect(back.status).toBe(303);
+  });
+
+  test("copying expected levels names what was copied and what did not match; a wrong source is named", async () => {
+    const previous = await classIdOf(db(), "SYK1002");
+    const [old] = await db().select({ subjectId: classes.subjectId }).from(classes).where(eq(classes.id, previous));
+    const [syk] = await db().select({ periodId: classes.periodId }).from(classes).where(eq(classes.id, syk2001));
+    const [target] = await db().insert(classes).values({ subjectId: old.subjectId, periodId: syk.periodId }).returning();
+    const loaded = await callLoader(classPage, getPage(`/admin/class/${target.id}`, { cookie: admin }), { classId: String(target.id) });
+    expect(((await loaded.json()) as { sources: { classId: number }[] }).sources.map((s) => s.classId)).toEqual([previous]);
+
+    const noSchemes = await post({ intent: "copyExpectations", sourceClassId: String(previous) }, target.id);
+    expect(noSchemes.status).toBe(400);
+    expect(((await noSchemes.json()) as Reply).result.error.sourceClassId).toEqual(["adminClass:copy.noSchemes"]);
+    await callAction(classPage, postPairs(`/admin/class/${target.id}`, [["intent", "scheme"], ["half", "mid"], ["formIds", String(mainForm)], ["formIds", String(medicationForm)]], admin), {
+      classId: String(target.id),
+    });
+    for (const bad of ["", "abc", String(syk2002), String(target.id)]) {
+      const response = await post({ intent: "copyExpectations", sourceClassId: bad }, target.id);
+      expect(response.status, bad).toBe(400);
+      expect(((await response.json()) as Reply).result.error.sourceClassId).toEqual(["adminClass:errors.sourceRequired"]);
+    }
+    expect((await post({ intent: "copyExpectations", sourceClassId: String(previous) }, target.id, teacher)).status).toBe(403);
+
+    const copied = await post({ intent: "copyExpectations", sourceClassId: String(previous) }, target.id);
+    expect(copied.status).toBe(303);
+    const flash = await flashOf(copied);
+    expect(flash).toMatchObject({ type: "success", key: "adminClass:copy.message" });
+    expect(String(flash?.values?.message)).toMatch(/^Forventet nivå er kopiert fra .+: Vurdering av kliniske kompetanser, midtveis \(\d+ spørsmål\)\. Ikke kopiert, for .+ har ikke forventet nivå for: Legemiddelhåndtering \(midtveis\)\. Sett dem selv\.$/);
+  });
+});

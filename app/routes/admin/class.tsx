@@ -3,14 +3,18 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import {
+  AlertBanner,
   Button,
+  ButtonGroup,
   CheckboxGroup,
   ErrorSummary,
   FieldError,
   Fieldset,
   Hint,
+  LinkButton,
   PageHeading,
   RadioGroup,
+  Select,
   Table,
   Tag,
   TextField,
@@ -18,17 +22,26 @@ import {
 } from "~/components/ui";
 import { errorMessage, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { adminClassPage, classHeaderView, createScheme, updateEndSemesterDate } from "~/services/admin/index.server";
+import {
+  adminClassPage,
+  classHeaderView,
+  copyExpectations,
+  createScheme,
+  expectationSources,
+  removeScheme,
+  updateEndSemesterDate,
+  updateMidSemesterDate,
+} from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
-import { getLanguage } from "~/services/platform/i18n.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { ClassDetails } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
-import { endDateSchema, schemeSchema } from "./class.schema";
+import { copySchema, endDateSchema, midDateSchema, schemeSchema } from "./class.schema";
 import type { Route } from "./+types/class";
 import { idParam, notFound } from "~/services/platform/ids";
 import enAdminClass from "~/locales/en/adminClass.json";
@@ -40,18 +53,26 @@ provideNamespace("adminClass", { nb: nbAdminClass, en: enAdminClass });
 
 export const handle = { titleKey: "adminClass:title" };
 
-type Intent = "endDate" | "scheme";
+type Intent = "endDate" | "midDate" | "scheme" | "copyExpectations";
+
+/** The scheme a "Remove" link asks about (`?remove=<id>`): the confirmation step, the same with and without JavaScript. */
+const REMOVE_PARAM = "remove";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireRole(request, context, ROLE.Admin);
-  const page = await adminClassPage(await getDb(), idParam(params.classId));
+  const db = await getDb();
+  const classId = idParam(params.classId);
+  const page = await adminClassPage(db, classId);
   if (!page) notFound();
   const language = getLanguage(context);
   const { header, schemes, ...rest } = page;
+  const removeId = Number(new URL(request.url).searchParams.get(REMOVE_PARAM));
   return {
     ...rest,
     header: classHeaderView(header, language),
     schemes: schemes.map(({ createdAt, ...scheme }) => ({ ...scheme, createdText: formatDay(osloDate(createdAt), language) })),
+    confirmRemove: schemes.some((s) => s.assignmentId === removeId) ? removeId : null,
+    sources: await expectationSources(db, classId),
   };
 }
 
@@ -80,6 +101,82 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return data({ intent: "endDate" as Intent, result: reply }, { status: 400 });
     }
     return redirectWithFlash(self, { type: "success", key: "adminClass:endDate.saved", values: { date: formatDay(outcome.date, getLanguage(context)) } });
+  }
+
+  if (intent === "midDate") {
+    const submission = parseWithZod(formData, { schema: midDateSchema });
+    if (submission.status !== "success") {
+      return data({ intent: "midDate" as Intent, result: submission.reply() }, { status: 400 });
+    }
+    const outcome = await updateMidSemesterDate(db, {
+      classId,
+      text: submission.value.midSemesterDate,
+      actorUserId: session.user.id,
+      ip: clientAddress(request),
+    });
+    if (!outcome.ok) {
+      if (outcome.error === "notFound") notFound();
+      const reply = submission.reply({ fieldErrors: { midSemesterDate: [`adminClass:errors.midDate.${outcome.error}`] } });
+      return data({ intent: "midDate" as Intent, result: reply }, { status: 400 });
+    }
+    return redirectWithFlash(self, { type: "success", key: "adminClass:midDate.saved", values: { date: formatDay(outcome.date, getLanguage(context)) } });
+  }
+
+  if (intent === "removeScheme") {
+    const posted = formData.get("assignmentId");
+    const assignmentId = typeof posted === "string" && /^\d{1,10}$/.test(posted) ? Number(posted) : 0;
+    if (assignmentId < 1 || assignmentId > 2_147_483_647) notFound();
+    const outcome = await removeScheme(db, { classId, assignmentId, actorUserId: session.user.id, ip: clientAddress(request) });
+    if (!outcome.ok) {
+      if (outcome.error === "notFound") notFound();
+      // Answered since the confirmation was shown: the confirmation page says why it cannot go.
+      return redirectWithFlash(`${self}?${REMOVE_PARAM}=${assignmentId}#schemes`, {
+        type: "error",
+        key: "adminClass:schemes.cannotRemoveHeading",
+      });
+    }
+    return redirectWithFlash(`${self}#schemes`, {
+      type: "success",
+      key: outcome.isMidSemester ? "adminClass:schemes.removedMid" : "adminClass:schemes.removedEnd",
+    });
+  }
+
+  if (intent === "copyExpectations") {
+    const submission = parseWithZod(formData, { schema: copySchema });
+    if (submission.status !== "success") {
+      return data({ intent: "copyExpectations" as Intent, result: submission.reply() }, { status: 400 });
+    }
+    const outcome = await copyExpectations(db, {
+      classId,
+      sourceClassId: Number(submission.value.sourceClassId),
+      actorUserId: session.user.id,
+      ip: clientAddress(request),
+    });
+    if (!outcome.ok) {
+      if (outcome.error === "notFound") notFound();
+      const key = outcome.error === "noSchemes" ? "adminClass:copy.noSchemes" : "adminClass:errors.sourceRequired";
+      return data({ intent: "copyExpectations" as Intent, result: submission.reply({ fieldErrors: { sourceClassId: [key] } }) }, { status: 400 });
+    }
+    // The message names forms and halves: put together here, in the reader's language.
+    const t = getInstance(context).getFixedT(getLanguage(context), "adminClass");
+    const semester = (await expectationSources(db, classId)).find((s) => s.classId === Number(submission.value.sourceClassId))?.periodName ?? "";
+    const halfText = (isMid: boolean) => t(isMid ? "schemes.halfText.mid" : "schemes.halfText.end");
+    const named = (f: { name: string; isMidSemester: boolean }) => `${f.name} (${halfText(f.isMidSemester)})`;
+    const parts =
+      outcome.copied.length === 0
+        ? [t("copyResult.nothingCopied", { semester, forms: outcome.notMatched.map(named).join(", ") })]
+        : [
+            t("copyResult.copied", {
+              semester,
+              copied: outcome.copied.map((f) => t("copyResult.copiedForm", { form: f.name, half: halfText(f.isMidSemester), count: f.questions })).join("; "),
+            }),
+            ...(outcome.notMatched.length > 0 ? [t("copyResult.notMatched", { semester, forms: outcome.notMatched.map(named).join(", ") })] : []),
+          ];
+    return redirectWithFlash(`${self}#copy-heading`, {
+      type: outcome.copied.length === 0 ? "info" : "success",
+      key: "adminClass:copy.message",
+      values: { message: parts.join(" ") },
+    });
   }
 
   if (intent === "scheme") {
@@ -119,10 +216,12 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   const { t } = useTranslation("adminClass");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { header, schemes, mainForms, specificForms, teachers, students, supervisors } = loaderData;
+  const { header, schemes, mainForms, specificForms, teachers, students, supervisors, confirmRemove, sources } = loaderData;
   const classId = header.classId;
 
   const [dateForm, dateFields] = useValidatedForm(() => import("./class.schema").then((m) => m.endDateSchema), actionData?.intent === "endDate" ? actionData.result : undefined);
+  const [midForm, midFields] = useValidatedForm(() => import("./class.schema").then((m) => m.midDateSchema), actionData?.intent === "midDate" ? actionData.result : undefined);
+  const [copyForm, copyFields] = useValidatedForm(() => import("./class.schema").then((m) => m.copySchema), actionData?.intent === "copyExpectations" ? actionData.result : undefined);
   const [schemeForm, schemeFields] = useValidatedForm(() => import("./class.schema").then((m) => m.schemeSchema), actionData?.intent === "scheme" ? actionData.result : undefined);
 
   const formIdsError = firstError(t, schemeFields.formIds.errors);
@@ -130,14 +229,23 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   const firstFormChoiceId = mainForms.length > 0 ? schemeFields.formIds.id : specificFormsId;
   const chosenForms = listValue(schemeFields.formIds.initialValue);
   const summary = [
+    ...(midFields.midSemesterDate.errors?.length
+      ? [{ fieldId: midFields.midSemesterDate.id, message: firstError(t, midFields.midSemesterDate.errors)! }]
+      : []),
     ...(dateFields.endSemesterDate.errors?.length
       ? [{ fieldId: dateFields.endSemesterDate.id, message: firstError(t, dateFields.endSemesterDate.errors)! }]
       : []),
     ...(schemeFields.half.errors?.length ? [{ fieldId: schemeFields.half.id, message: firstError(t, schemeFields.half.errors)! }] : []),
     ...(formIdsError ? [{ fieldId: firstFormChoiceId, message: formIdsError }] : []),
+    ...(copyFields.sourceClassId.errors?.length
+      ? [{ fieldId: copyFields.sourceClassId.id, message: firstError(t, copyFields.sourceClassId.errors)! }]
+      : []),
   ];
+  const formNames = (scheme: (typeof schemes)[number]) => scheme.forms.map((f) => f.name).join(", ");
+  const removing = schemes.find((s) => s.assignmentId === confirmRemove);
 
   const halfName = (isMidSemester: boolean) => (isMidSemester ? t("schemes.mid") : t("schemes.end"));
+  const halfText = (isMidSemester: boolean) => (isMidSemester ? t("schemes.halfText.mid") : t("schemes.halfText.end"));
   const peopleText = {
     nameHeader: t("people.name"),
     emailHeader: t("people.email"),
@@ -155,6 +263,25 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
       </PageHeading>
 
       <ClassDetails header={header} />
+
+      <h2>{t("midDate.heading")}</h2>
+      <Form method="post" {...getFormProps(midForm)} key={`mid-${header.midSemesterDate ?? ""}`} noValidate>
+        <input type="hidden" name="intent" value="midDate" />
+        <TextField
+          type="date"
+          width="10"
+          label={t("midDate.label")}
+          hint={t("midDate.hint", { start: header.periodStartText, end: header.periodEndText })}
+          name={midFields.midSemesterDate.name}
+          id={midFields.midSemesterDate.id}
+          min={header.periodStart}
+          max={header.endSemesterDate ?? header.periodEnd}
+          required
+          defaultValue={(midFields.midSemesterDate.initialValue as string | undefined) ?? header.midSemesterDate ?? ""}
+          error={firstError(t, midFields.midSemesterDate.errors)}
+        />
+        <Button disabled={busy}>{t("midDate.submit")}</Button>
+      </Form>
 
       <h2>{t("endDate.heading")}</h2>
       <Form method="post" {...getFormProps(dateForm)} key={`end-${header.endSemesterDate ?? ""}`} noValidate>
@@ -175,7 +302,35 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
         <Button disabled={busy}>{t("endDate.submit")}</Button>
       </Form>
 
-      <h2 id="schemes">{t("schemes.heading")}</h2>
+      <h2 id="schemes" tabIndex={-1}>
+        {t("schemes.heading")}
+      </h2>
+      {removing ? (
+        removing.answerSets > 0 ? (
+          <AlertBanner variant="warning" heading={t("schemes.cannotRemoveHeading")} headingLevel={3}>
+            <p>{t("schemes.cannotRemove", { count: removing.answerSets })}</p>
+            <p>
+              <Link to={`/admin/class/${classId}#schemes`}>{t("schemes.cancel")}</Link>
+            </p>
+          </AlertBanner>
+        ) : (
+          <AlertBanner variant="warning" heading={t("schemes.confirmHeading", { half: halfText(removing.isMidSemester) })} headingLevel={3}>
+            <p>{t("schemes.confirmText", { forms: formNames(removing) })}</p>
+            <Form method="post" action={`/admin/class/${classId}`}>
+              <input type="hidden" name="intent" value="removeScheme" />
+              <input type="hidden" name="assignmentId" value={removing.assignmentId} />
+              <ButtonGroup>
+                <Button variant="warning" disabled={busy}>
+                  {t("schemes.confirmRemove")}
+                </Button>
+                <LinkButton variant="secondary" to={`/admin/class/${classId}#schemes`}>
+                  {t("schemes.cancel")}
+                </LinkButton>
+              </ButtonGroup>
+            </Form>
+          </AlertBanner>
+        )
+      ) : null}
       {schemes.length === 0 ? (
         <p>{t("schemes.none")}</p>
       ) : (
@@ -188,6 +343,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
             { header: t("schemes.forms") },
             { header: t("schemes.created"), numeric: true },
             { header: t("schemes.sentAnswers"), numeric: true },
+            { header: t("schemes.actions") },
           ]}
           rows={schemes.map((scheme) => ({
             key: String(scheme.assignmentId),
@@ -225,6 +381,10 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
               </ul>,
               scheme.createdText,
               scheme.sentAnswerSets,
+              <Link key="remove" to={`?${REMOVE_PARAM}=${scheme.assignmentId}#schemes`} preventScrollReset>
+                {t("schemes.remove")}
+                <VisuallyHidden> {t("schemes.removeFor", { half: halfText(scheme.isMidSemester), forms: formNames(scheme) })}</VisuallyHidden>
+              </Link>,
             ],
           }))}
         />
@@ -282,6 +442,32 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
             </Fieldset>
           </div>
           <Button disabled={busy}>{t("schemes.submit")}</Button>
+        </Form>
+      )}
+
+      <h3 id="copy-heading" tabIndex={-1}>
+        {t("copy.heading")}
+      </h3>
+      {schemes.length === 0 ? (
+        <p>{t("copy.noSchemes")}</p>
+      ) : sources.length === 0 ? (
+        <p>{t("copy.none")}</p>
+      ) : (
+        <Form method="post" {...getFormProps(copyForm)} noValidate>
+          <input type="hidden" name="intent" value="copyExpectations" />
+          <p>{t("copy.intro")}</p>
+          <Select
+            label={t("copy.label")}
+            name={copyFields.sourceClassId.name}
+            id={copyFields.sourceClassId.id}
+            required
+            options={sources.map((s) => ({ value: String(s.classId), label: t("copy.option", { semester: s.periodName, count: s.levels }) }))}
+            defaultValue={(copyFields.sourceClassId.initialValue as string | undefined) ?? String(sources[0].classId)}
+            error={firstError(t, copyFields.sourceClassId.errors)}
+          />
+          <Button variant="secondary" disabled={busy}>
+            {t("copy.submit")}
+          </Button>
         </Form>
       )}
 

@@ -109,6 +109,7 @@ export default function AdminReminders({ loaderData, actionData }: Route.Compone
           <p>{t("admin.none")}</p>
         ) : (
           <Table
+            className="admin-reminders"
             caption={t("admin.caption")}
             captionHidden
             columns={[

@@ -22,7 +22,7 @@ import {
   TextField,
 } from "~/components/ui";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { getUserForEdit, setUserActive, updateUser, type SemesterClasses } from "~/services/admin/index.server";
+import { getUserForEdit, setUserActive, updatePhoneNumber, updateUser, type SemesterClasses } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
@@ -71,6 +71,22 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   const page = `/admin/users/${userId}`;
+
+  if (intent === "phone") {
+    const typed = formData.get("phoneNumber");
+    const text = typeof typed === "string" ? typed.slice(0, 200) : "";
+    const result = await updatePhoneNumber(db, userId, text, actor);
+    if (!result.ok) {
+      if (result.error === "notFound") notFound();
+      return data({ intent: "phone" as const, error: "adminUsers:user.errors.phoneInvalid", typed: text }, { status: 400 });
+    }
+    const edited = await getUserForEdit(db, userId);
+    return redirectWithFlash(page, {
+      type: result.changed ? "success" : "info",
+      key: !result.changed ? "adminUsers:user.phoneForm.unchanged" : result.vippsUnproved ? "adminUsers:user.phoneForm.saved" : "adminUsers:user.phoneForm.savedPlain",
+      values: { name: edited?.user.displayName ?? "" },
+    });
+  }
 
   if (intent === "activate" || intent === "deactivate") {
     const result = await setUserActive(db, userId, intent === "activate", actor);
@@ -148,6 +164,7 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { user, semesters, isSelf, confirmDeactivate } = loaderData;
   const save = actionData?.intent === "save" ? actionData : undefined;
   const statusError = actionData?.intent === "status" ? actionData.error : undefined;
+  const phone = actionData?.intent === "phone" ? actionData : undefined;
   const [form, fields] = useValidatedForm(() => import("./user.schema").then((m) => m.schema), save?.result);
 
   // After a refused save the page shows what was posted, else what is stored.
@@ -204,6 +221,7 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const errorItems = [
     ...errorSummaryItems(t, [fields.displayName, fields.roles]),
     ...(studentMessage ? [{ fieldId: studentFieldId, message: studentMessage }] : []),
+    ...(phone ? [{ fieldId: "phoneNumber", message: t(phone.error as never) }] : []),
     ...(statusError ? [{ fieldId: "access-heading", message: t(statusError as never) }] : []),
   ];
 
@@ -300,6 +318,26 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
         ) : null}
 
         <Button disabled={navigation.state === "submitting"}>{t("user.save")}</Button>
+      </Form>
+
+      <h2 id="phone-heading">{t("user.phoneForm.heading")}</h2>
+      <Form method="post" action={`/admin/users/${user.id}`} noValidate>
+        <input type="hidden" name="intent" value="phone" />
+        <TextField
+          label={t("user.phoneForm.label")}
+          hint={t("user.phoneForm.hint")}
+          name="phoneNumber"
+          id="phoneNumber"
+          type="tel"
+          width="20"
+          autoComplete="off"
+          maxLength={32}
+          defaultValue={phone ? phone.typed : (user.phoneNumber ?? "")}
+          error={phone ? t(phone.error as never) : undefined}
+        />
+        <Button variant="secondary" disabled={navigation.state === "submitting"}>
+          {t("user.phoneForm.submit")}
+        </Button>
       </Form>
 
       <section aria-labelledby="access-heading">

@@ -279,3 +279,29 @@ test("deactivating ends the user's sessions at once; activating again; an admin 
   expect(await self.json()).toEqual({ intent: "status", error: "adminUsers:user.errors.deactivateSelf" });
   expect((await setStatus(999_999, "deactivate")).status).toBe(404);
 });
+
+test("the admin corrects a supervisor's phone number: it becomes unproved for Vipps; a wrong one is named and changes nothing", async () => {
+  const userId = await id("veileder2@example.org");
+  const path = `/admin/users/${userId}`;
+  const post = (fields: Record<string, string>, cookie = admin) => callAction(userPage, postForm(path, fields, { cookie }), { userId: String(userId) });
+  await db().update(users).set({ verifiedPhone: "4799887766", vippsSub: "sub-veileder2" }).where(eq(users.id, userId));
+  const stored = async () => (await db().select({ p: users.phoneNumber, v: users.verifiedPhone, s: users.vippsSub }).from(users).where(eq(users.id, userId)))[0];
+  const before = await stored();
+
+  for (const typed of ["123", "ring meg", "9".repeat(40)]) {
+    const refused = await post({ intent: "phone", phoneNumber: typed });
+    expect(refused.status, typed).toBe(400);
+    expect(await refused.json()).toMatchObject({ intent: "phone", error: "adminUsers:user.errors.phoneInvalid" });
+  }
+  expect((await post({ intent: "phone", phoneNumber: "98765432" }, teacher)).status).toBe(403);
+  expect(await stored()).toEqual(before);
+
+  const saved = await post({ intent: "phone", phoneNumber: "987 65 432" });
+  expect(saved.status).toBe(303);
+  expect(await stored()).toEqual({ p: "+4798765432", v: null, s: null });
+  const [event] = await db().select().from(auditEvents).where(and(eq(auditEvents.action, "user.phone_changed"), eq(auditEvents.subjectUserId, userId)));
+  expect(event.details).toEqual({ phone: "changed", vippsUnproved: true });
+
+  const page = await callLoader(userPage, getPage(path, { cookie: admin }), { userId: String(userId) });
+  expect(((await page.json()) as { user: { phoneNumber: string } }).user.phoneNumber).toBe("+4798765432");
+});

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { auditEvents, periods } from "~/services/platform/db/schema";
+import { auditEvents, periods, recordOpenings } from "~/services/platform/db/schema";
 import type { Flash } from "~/services/platform/flash.server";
 import { appCookies } from "~/services/platform/request.server";
 import { ROLE } from "~/services/identity";
@@ -70,7 +70,16 @@ test("the admin downloads the semester's report: a CSV attachment, not cached, a
     .select()
     .from(auditEvents)
     .where(and(eq(auditEvents.action, "report.downloaded"), eq(auditEvents.actorUserId, await userIdOf(db(), "admin@example.org"))));
-  expect(event).toMatchObject({ details: { periodId: autumn }, ip: "unknown" });
+  expect(event).toMatchObject({ details: { periodId: autumn, students: 24 }, ip: "unknown" });
+  // One entry for the download, naming its 24 students; each student's own list of openings still gets a row.
+  const ids = (event.details as { studentUserIds: number[] }).studentUserIds;
+  expect(ids).toHaveLength(24);
+  expect(ids).toContain(await userIdOf(db(), "student01@example.org"));
+  const openings = await db()
+    .select()
+    .from(recordOpenings)
+    .where(and(eq(recordOpenings.kind, "semesterReport"), eq(recordOpenings.viewerUserId, await userIdOf(db(), "admin@example.org"))));
+  expect(openings.map((o) => o.studentUserId).toSorted((a, b) => a - b)).toEqual(ids);
 });
 
 test("an admin reading English gets English headings and file name", async () => {

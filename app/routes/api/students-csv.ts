@@ -7,7 +7,7 @@ import { clientAddress } from "~/services/platform/request.server";
 import { logFor } from "~/services/platform/log.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
-import { openSemesterReport, recordReportOpenings, type SemesterReport, type Translate } from "~/services/documents/index.server";
+import { openSemesterReport, recordReportOpenings, reportStudentIds, type SemesterReport, type Translate } from "~/services/documents/index.server";
 import type { Route } from "./+types/students-csv";
 import { idParam, notFound } from "~/services/platform/ids";
 
@@ -26,11 +26,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   try {
     report = await openSemesterReport(db, periodId, { t });
     if (report) {
+      // One entry for the download, naming its students and their count; each student's openings list still gets its own row.
+      const studentUserIds = await reportStudentIds(db, periodId);
       await Promise.all([
         audit(db, {
           action: "report.downloaded",
           actorUserId: session.user.id,
-          details: { periodId, report: "students-csv" },
+          details: { periodId, report: "students-csv", students: studentUserIds.length, studentUserIds },
           ip: clientAddress(request),
         }),
         recordReportOpenings(db, { userId: session.user.id, role: ROLE.Admin }, periodId),

@@ -65,7 +65,13 @@ interface PageData {
     page: number;
     pageCount: number;
     mode: string;
-    group: { id: number; type: string; questions: { id: number; value: string | null; comment: string | null; token: string }[] } | null;
+    group: {
+      id: number;
+      type: string;
+      readOnly: boolean;
+      questions: { id: number; value: string | null; comment: string | null; token: string; others: { badge: string; comment: string }[] }[];
+    } | null;
+    graded: { done: number; total: number };
   };
   exit: string;
 }
@@ -119,6 +125,49 @@ describe("the page", () => {
     const [otherScheme] = await db().select({ id: assignments.id }).from(assignments).where(eq(assignments.classId, classB));
     expect((await open(studentPath(student05, otherScheme.id), cookies.student05, params(student05, otherScheme.id))).status).toBe(404);
     expect((await open(studentPath(), cookies.student05, { ...params(), formId: "x" })).status).toBe(404);
+  });
+});
+
+describe("the student's own group, for staff", () => {
+  // The demo's self-assessment is the student's own group: student01 has sent it, student05 has not begun.
+  const student01Path = (id: number) => `/teacher/class/${classA}/student/${id}/form/${mainForm}/assignment/${mid}`;
+
+  test("is shown read-only, with the student's answers as text, where the student has answered; left out where not", async () => {
+    const student01 = await userIdOf(db(), "student01@example.org");
+    const answered = await pageData(student01Path(student01), cookies.laerer1, params(student01));
+    expect(answered.view.pageCount).toBe(5);
+    expect(answered.view.group).toMatchObject({ type: "text", readOnly: true });
+    expect(answered.view.group!.questions[0].others).toEqual([expect.objectContaining({ badge: "S", comment: expect.stringMatching(/^Jeg /) })]);
+    // "n of m" counts the teacher's own grades only.
+    expect(answered.view.graded.total).toBe(12);
+
+    const notBegun = await pageData(teacherPath(), cookies.laerer1);
+    expect(notBegun.view.pageCount).toBe(4);
+    expect(notBegun.view.group).toMatchObject({ type: "grading", readOnly: false });
+
+    // The student answers it as before.
+    const own = await pageData(studentPath(), cookies.student05);
+    expect(own.view.pageCount).toBe(5);
+    expect(own.view.group).toMatchObject({ type: "text", readOnly: false });
+  });
+
+  test("a staff post to it is refused (400) and stores nothing, by the page and by the autosave", async () => {
+    const student01 = await userIdOf(db(), "student01@example.org");
+    const path = student01Path(student01);
+    const data = await pageData(path, cookies.laerer1, params(student01));
+    const [question] = data.view.group!.questions;
+    const body = { page: "1", intent: "next", [`b:${question.id}`]: answerToken(EMPTY), [`a:${question.id}`]: "Mitt svar" };
+    const refused = await callAction(page, postForm(path, body, { cookie: cookies.laerer1 }), params(student01));
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).refused.formError).toBe("unknownQuestion");
+    const viaApi = await callAction(api, postForm("/api/answers", { ...body, ...params(student01) }, { cookie: cookies.laerer1 }));
+    expect(viaApi.status).toBe(400);
+    const stored = await db()
+      .select({ id: answers.id })
+      .from(answers)
+      .innerJoin(answerSets, eq(answerSets.id, answers.answerSetId))
+      .where(and(eq(answers.questionId, question.id), eq(answerSets.authorUserId, await userIdOf(db(), "laerer1@example.org"))));
+    expect(stored).toEqual([]);
   });
 });
 

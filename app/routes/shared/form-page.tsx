@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, isRouteErrorResponse, Link, redirect, useLocation, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { answerAutosave, type AutosaveConflict } from "~/components/app/answerAutosave";
+import { SubmitButton } from "~/components/app/SubmitButton";
 import { answerKeeper } from "~/components/app/unsentAnswers";
 import { autosaveStatusText, guardPagePost, logInAgainHref, useAutosave } from "~/components/app/useAutosave";
-import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, Progress, VisuallyHidden } from "~/components/ui";
+import { AlertBanner, ButtonGroup, ErrorSummary, PageHeading, Progress, VisuallyHidden } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import { getDb } from "~/services/platform/db/index.server";
@@ -12,7 +13,7 @@ import { recordOpening } from "~/services/platform/record-openings.server";
 import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/answering/index.server";
-import { getLanguage } from "~/services/platform/i18n.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { currentInstitution, guidancePdf } from "~/services/platform/institution.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
@@ -20,7 +21,7 @@ import { requireRole } from "~/services/identity/index.server";
 import { areaOfPath, ROLE, safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/form-page";
 import "~/styles/answers.css";
-import { AnswerQuestion } from "~/components/app/AnswerQuestion";
+import { AnswerQuestion, ReadOnlyQuestion } from "~/components/app/AnswerQuestion";
 
 export const handle = { titleKey: "answers:page.title" };
 
@@ -70,7 +71,11 @@ export async function loader(args: Route.LoaderArgs) {
     await recordOpening(db, { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId: ids.studentUserId, classId: ids.classId, kind: "formAnswers" });
   }
   return {
-    pageTitle: view.formName,
+    // The step in the title ("Del 2 av 5 – …"): each page of the form is told apart in tabs and by screen readers.
+    pageTitle:
+      view.group && !view.locked
+        ? `${getInstance(args.context).t("answers:page.progressLabel", { page: view.page, count: view.pageCount })} – ${view.formName}`
+        : view.formName,
     view,
     exit: exitPath(url, viewer.role, ids),
     scaleHref: `/independence-scale?${new URLSearchParams({ back: url.pathname + url.search })}`,
@@ -153,7 +158,11 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
       <p>
         <Link to={exit}>{t("page.back")}</Link>
       </p>
-      <PageHeading caption={caption}>{view.formName}</PageHeading>
+      <PageHeading caption={caption}>
+        {view.formName}
+        {/* The step is read with the heading, where focus goes after each move between the pages. */}
+        {view.group && !view.locked ? <VisuallyHidden>{` – ${t("page.progressText", { page: view.page, count: view.pageCount, group: view.group.name })}`}</VisuallyHidden> : null}
+      </PageHeading>
       {view.mode === "expectations" ? <p>{t("expectations.intro")}</p> : null}
       {postFailed ? (
         <AlertBanner variant="error" role="alert" heading={t("pagePost.failedHeading")}>
@@ -199,7 +208,6 @@ function AnswerForm({
 }) {
   const { t, i18n } = useTranslation("answers");
   const hydrated = useHydrated();
-  const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
   const group = view.group!;
   const [conflicts, setConflicts] = useState<Record<number, AutosaveConflict>>(() =>
@@ -231,7 +239,6 @@ function AnswerForm({
     if (refused) setConflicts(Object.fromEntries(Object.entries(refused.conflicts).map(([id, c]) => [id, { questionId: Number(id), ...c }])));
   }, [refused]);
 
-  const busy = navigation.state === "submitting";
   const last = view.page === view.pageCount;
   const isExpectations = view.mode === "expectations";
   const errorItems = useMemo(() => {
@@ -292,63 +299,68 @@ function AnswerForm({
           <legend className="ui-fieldset__legend ui-fieldset__legend--l">
             <h2 className="ui-fieldset__heading">{group.name}</h2>
           </legend>
-          {group.questions.map((question, index) => (
-            <AnswerQuestion
-              key={question.id}
-              number={index + 1}
-              question={question}
-              group={group}
-              posted={refused?.values[question.id]}
-              token={refused?.tokens[question.id] ?? question.token}
-              error={refused?.fieldErrors[question.id]}
-              conflict={conflicts[question.id]}
-              isExpectations={isExpectations}
-              onResolve={() =>
-                setConflicts((current) => {
-                  const next = { ...current };
-                  delete next[question.id];
-                  return next;
-                })
-              }
-            />
-          ))}
+          {group.readOnly ? <p>{t("question.studentGroup")}</p> : null}
+          {group.questions.map((question, index) =>
+            group.readOnly ? (
+              <ReadOnlyQuestion key={question.id} number={index + 1} question={question} />
+            ) : (
+              <AnswerQuestion
+                key={question.id}
+                number={index + 1}
+                question={question}
+                group={group}
+                posted={refused?.values[question.id]}
+                token={refused?.tokens[question.id] ?? question.token}
+                error={refused?.fieldErrors[question.id]}
+                conflict={conflicts[question.id]}
+                isExpectations={isExpectations}
+                onResolve={() =>
+                  setConflicts((current) => {
+                    const next = { ...current };
+                    delete next[question.id];
+                    return next;
+                  })
+                }
+              />
+            ),
+          )}
         </fieldset>
 
-        {hydrated ? (
-          <p className="answer-form__status" role="status">
-            {autosaveStatusText(t as never, status, i18n.language)}
-            {status.state === "loggedOut" ? (
-              <>
-                {" "}
-                <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
-              </>
-            ) : null}
-          </p>
-        ) : null}
+        {/* Rendered by the server too (empty): the page's script fills it in, and the buttons below
+            stay where they were when the page appeared (a tap on them is never lost to a shift). */}
+        <p className="answer-form__status" role="status">
+          {hydrated ? autosaveStatusText(t as never, status, i18n.language) : null}
+          {hydrated && status.state === "loggedOut" ? (
+            <>
+              {" "}
+              <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
+            </>
+          ) : null}
+        </p>
 
         {/* The primary button first: pressing Enter in the form goes on, never back. */}
         <ButtonGroup className="answer-form__buttons">
           {!last ? (
-            <Button name="intent" value="next" disabled={busy}>
+            <SubmitButton name="intent" value="next">
               {t("buttons.next")}
-            </Button>
+            </SubmitButton>
           ) : isExpectations ? (
-            <Button name="intent" value="save" disabled={busy}>
+            <SubmitButton name="intent" value="save">
               {t("buttons.saveExpectations")}
-            </Button>
+            </SubmitButton>
           ) : (
-            <Button name="intent" value="send" disabled={busy}>
+            <SubmitButton name="intent" value="send">
               {view.sentText ? t("buttons.sendAgain") : t("buttons.send")}
-            </Button>
+            </SubmitButton>
           )}
           {view.page > 1 ? (
-            <Button name="intent" value="previous" variant="secondary" disabled={busy}>
+            <SubmitButton name="intent" value="previous" variant="secondary">
               {t("buttons.previous")}
-            </Button>
+            </SubmitButton>
           ) : null}
-          <Button name="intent" value="exit" variant="secondary" disabled={busy}>
+          <SubmitButton name="intent" value="exit" variant="secondary">
             {t("buttons.exit")}
-          </Button>
+          </SubmitButton>
         </ButtonGroup>
       </Form>
     </>

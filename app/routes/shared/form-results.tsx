@@ -242,6 +242,34 @@ function GroupResults({ group, half, halfName, numbers }: { group: Group; half: 
           </tbody>
         </table>
       </div>
+      {/* Below 40em the same figures as one card per question (answers.css shows one or the other):
+          the question in full, each person's level and the expected level, nothing scrolled sideways. */}
+      <ul className="results-cards">
+        {group.rows.map((row) => (
+          <li key={row.questionId} className="results-card">
+            <h4 className="results-card__question">
+              <span className="answer-question__number">{t("question.number", { number: numbers.get(row.questionId) })} </span>
+              {row.text}
+            </h4>
+            <dl className="results-card__levels">
+              {half.columns.map((column, i) => (
+                <div key={column.key}>
+                  <dt>
+                    <ColumnHeader column={column} />
+                  </dt>
+                  <dd>{label(row.values[i])}</dd>
+                </div>
+              ))}
+              {half.expectationsShown ? (
+                <div className="results-table__expected">
+                  <dt>{t("results.expected")}</dt>
+                  <dd>{row.expected === null ? t("results.noExpected") : label(row.expected)}</dd>
+                </div>
+              ) : null}
+            </dl>
+          </li>
+        ))}
+      </ul>
       {commented.length > 0 ? (
         <div className="results-comments">
           <h4>{t("results.comments", { group: group.name })}</h4>

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signingForms, studentReferences } from "~/services/platform/db/schema";
@@ -9,6 +12,7 @@ import * as supervisorStudent from "../supervisor/student";
 import * as teacherStudent from "../teacher/student";
 import * as page from "./signing-form";
 import { calendar, dateText } from "~/test/calendar";
+import { resetEnvForTests } from "~/services/platform/env.server";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;
@@ -29,6 +33,7 @@ async function formOf(student: string) {
 interface Reply {
   intent: string;
   result: { status: string; initialValue: Record<string, unknown>; error: Record<string, string[] | null> };
+  confirmMid?: { answers: Record<string, string>; date: string; unsent: { name: string; isMidSemester: boolean; missing: string[] }[]; requireSentForms: boolean; error: string | null } | null;
 }
 
 beforeAll(async () => {
@@ -173,7 +178,31 @@ describe("the whole form through the page", () => {
     expect(futureReply.result.initialValue).toMatchObject({ midSemesterSpecificCompetenceAreasBegun: "yes", midSemesterCompletedDate: "2099-01-01" });
     expect(await formOf("student05")).toBeUndefined();
 
-    await expectRedirect(await post("laerer1", midFields), "signing:flash.saved");
+    // The first post only asks: what will be confirmed, and the mid-semester forms not sent; nothing is kept.
+    const asked = await post("laerer1", midFields);
+    expect(asked.status).toBe(200);
+    const confirm = ((await asked.json()) as Reply).confirmMid!;
+    expect(confirm).toMatchObject({
+      answers: { midSemesterSpecificCompetenceAreasBegun: "yes", midSemesterStudentHasGivenFeedback: "notRelevant" },
+      date: midFields.midSemesterCompletedDate,
+      requireSentForms: false,
+      error: null,
+    });
+    expect(confirm.unsent.map((f) => [f.name, f.isMidSemester, f.missing])).toEqual([
+      ["Vurdering av kliniske kompetanser", true, ["student", "advisor", "teacher"]],
+      ["Legemiddelhåndtering", true, ["student", "advisor", "teacher"]],
+    ]);
+    expect(await formOf("student05")).toBeUndefined();
+    // "Nei, gå tilbake": the form again with what was typed, nothing kept.
+    const back = await post("laerer1", { ...midFields, confirmed: "yes", step: "back" });
+    expect(((await back.json()) as Reply).confirmMid).toBeNull();
+    expect(await formOf("student05")).toBeUndefined();
+    // Confirmed, but with forms not sent and the box not ticked: refused, the confirmation shown again saying why.
+    const unticked = await post("laerer1", { ...midFields, confirmed: "yes" });
+    expect(unticked.status).toBe(400);
+    expect(((await unticked.json()) as Reply).confirmMid).toMatchObject({ error: "signingCheck:errors.acknowledgeUnsent" });
+    expect(await formOf("student05")).toBeUndefined();
+    await expectRedirect(await post("laerer1", { ...midFields, confirmed: "yes", unsentAcknowledged: "yes" }), "signing:flash.saved");
     const again = await post("laerer1", midFields);
     expect(again.status).toBe(409);
     expect(((await again.json()) as Reply).result.error).toEqual({ "": ["signing:refused.midConfirmed"] });
@@ -213,7 +242,10 @@ describe("the whole form through the page", () => {
 
     const unconfirmed = await post("laerer1", { intent: "sign" });
     expect(unconfirmed.status).toBe(400);
-    expect(((await unconfirmed.json()) as Reply).result.error).toEqual({ signWithoutAdvisorConfirmed: ["signing:errors.confirmWithoutAdvisor"] });
+    expect(((await unconfirmed.json()) as Reply).result.error).toEqual({
+      signWithoutAdvisorConfirmed: ["signing:errors.confirmWithoutAdvisor"],
+      unsentAcknowledged: ["signingCheck:errors.acknowledgeUnsent"],
+    });
     expect((await (await open("laerer1")).json()).view.rights.confirmWithoutAdvisor).toBe(true);
     // After a signature the end part is what was signed.
     const late = await post("laerer1", endFields);
@@ -224,7 +256,12 @@ describe("the whole form through the page", () => {
   test("the supervisor signs, then the teacher: signed by all, locked and submitted; the cards say so", async () => {
     await expectRedirect(await post("veileder1", { intent: "sign" }), "signing:flash.signed");
     expect((await (await open("laerer1")).json()).view.rights.confirmWithoutAdvisor).toBe(false);
-    await expectRedirect(await post("laerer1", { intent: "sign" }), "signing:flash.signedByAllSubmitted");
+    // The forms are not all sent: the teacher's result needs the box ticked.
+    const unticked = await post("laerer1", { intent: "sign" });
+    expect(unticked.status).toBe(400);
+    expect(((await unticked.json()) as Reply).result.error).toEqual({ unsentAcknowledged: ["signingCheck:errors.acknowledgeUnsent"] });
+    expect((await formOf("student05")).signedByTeacherDate).toBeNull();
+    await expectRedirect(await post("laerer1", { intent: "sign", unsentAcknowledged: "yes" }), "signing:flash.signedByAllSubmitted");
 
     const view = (await (await open("veileder1")).json()).view;
     expect(view).toMatchObject({ allSigned: true, rights: { banner: "signedByAll", sign: false } });
@@ -269,9 +306,50 @@ describe("the whole form through the page", () => {
   });
 });
 
+describe("the check before signing", () => {
+  test("the teacher sees who has sent each form, each form not sent linked to their form page; the others see no check", async () => {
+    const t = await (await open("laerer1", "student06")).json();
+    expect(t.sending.requireSentForms).toBe(false);
+    expect(t.sending.forms).toHaveLength(4);
+    expect(t.sending.unsent).toBe(4);
+    expect(t.sending.forms[0]).toMatchObject({
+      name: "Vurdering av kliniske kompetanser",
+      isMidSemester: true,
+      student: expect.any(Boolean),
+      advisor: expect.any(Boolean),
+      teacher: false,
+      answered: 0,
+      questions: expect.any(Number),
+    });
+    expect(t.sending.forms[0].href).toMatch(new RegExp(`^/teacher/class/${classA}/student/${ids.student06}/form/\\d+/assignment/\\d+$`));
+    expect((await (await open("student06", "student06")).json()).sending).toBeNull();
+  });
+
+  test("where the institution's file requires every form sent, the page says so and the post is refused, ticked or not", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-signing-"));
+    const own = JSON.parse(fs.readFileSync("app/test/institution.json", "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(path.join(dir, "institution.json"), JSON.stringify({ ...own, signing: { requireSentForms: true } }));
+    const before = process.env.INSTITUTION_FILE;
+    process.env.INSTITUTION_FILE = path.join(dir, "institution.json");
+    resetEnvForTests();
+    try {
+      expect((await (await open("laerer1", "student06")).json()).sending.requireSentForms).toBe(true);
+      const refused = await post("laerer1", { ...midFields, confirmed: "yes", unsentAcknowledged: "yes" }, "student06");
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as Reply).confirmMid).toMatchObject({ requireSentForms: true, error: null });
+      expect(await formOf("student06")).toBeUndefined();
+    } finally {
+      if (before === undefined) delete process.env.INSTITUTION_FILE;
+      else process.env.INSTITUTION_FILE = before;
+      resetEnvForTests();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("two posts at the same moment", () => {
   test("the student and the supervisor sign at once through the page: both signatures stand", async () => {
-    await post("laerer1", midFields, "student03");
+    await post("laerer1", { ...midFields, confirmed: "yes", unsentAcknowledged: "yes" }, "student03");
     await post("laerer1", endFields, "student03");
     const responses = await Promise.all([post("student03", { intent: "sign" }, "student03"), post("veileder1", { intent: "sign" }, "student03")]);
     expect(responses.map((r) => r.status)).toEqual([303, 303]);

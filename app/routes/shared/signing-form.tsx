@@ -4,25 +4,40 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
+import { SubmitButton } from "~/components/app/SubmitButton";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
-import { AlertBanner, Button, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, TextArea, TextField } from "~/components/ui";
+import { AlertBanner, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, TextArea, TextField } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { endPartSchema, midPartSchema, signSchema } from "~/services/signing/signing-form.schema";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
-import { getLanguage } from "~/services/platform/i18n.server";
+import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { areaOfPath, ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
-import { INTENTS, mayAttempt, NEW_FORM_ID, type Intent, type Refusal, END_QUESTIONS, MID_QUESTIONS, TEACHER_COMMENT_LIMIT } from "~/services/signing";
-import { cancelForm, resubmitResult, saveEndPart, saveMidPart, signForm, signingFormView, signingPlace, validationSummary, type Submission } from "~/services/signing/index.server";
+import { INTENTS, mayAttempt, NEW_FORM_ID, missingParties, unsentForms, type Intent, type Refusal, END_QUESTIONS, MID_QUESTIONS, TEACHER_COMMENT_LIMIT } from "~/services/signing";
+import {
+  cancelForm,
+  checkMidPart,
+  requireSentForms,
+  resubmitResult,
+  saveEndPart,
+  saveMidPart,
+  sendingFacts,
+  signForm,
+  signingFormView,
+  signingPlace,
+  validationSummary,
+  type Submission,
+} from "~/services/signing/index.server";
 import type { Route } from "./+types/signing-form";
-import { CancelSection, ChoiceQuestion, EndResult, ValidationSection, choiceText } from "~/components/app/SigningFormSections";
+import { CancelSection, ChoiceQuestion, EndResult, MidConfirmDialog, ValidationSection, choiceText, type MidConfirmView, type SendingView } from "~/components/app/SigningFormSections";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
 
 export const handle = { titleKey: "signing:page.title" };
 
@@ -62,11 +77,32 @@ export async function loader(args: Route.LoaderArgs) {
   const language = getLanguage(args.context);
   const place = await signingPlace(db, viewer, classId, studentUserId);
   const opening = { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId, classId, kind: "signingForm" } as const;
-  const [view, summary] = await Promise.all([
+  const teacher = place.relation === "teacher";
+  const [view, summary, facts] = await Promise.all([
     signingFormView(db, place, viewer.userId, language),
-    place.relation === "teacher" ? validationSummary(db, place, viewer.userId) : null,
+    teacher ? validationSummary(db, place, viewer.userId) : null,
+    teacher ? sendingFacts(db, place, viewer.userId) : null,
     recordOpening(db, opening),
   ]);
+  const studentPage = `/teacher/class/${classId}/student/${studentUserId}`;
+  const sending: SendingView | null = facts && {
+    forms: facts.forms.map((form) => {
+      const missing = missingParties(form, facts.hasSupervisor);
+      return {
+        key: `${form.assignmentId}-${form.formId}`,
+        name: form.name,
+        isMidSemester: form.isMidSemester,
+        href: missing.length > 0 ? `${studentPage}/form/${form.formId}/assignment/${form.assignmentId}` : null,
+        student: form.sent.student,
+        advisor: facts.hasSupervisor ? form.sent.advisor : null,
+        teacher: form.sent.teacher,
+        answered: form.teacherAnswers.answered,
+        questions: form.teacherAnswers.questions,
+      };
+    }),
+    unsent: unsentForms(facts, "sign").length,
+    requireSentForms: requireSentForms(),
+  };
   const url = new URL(args.request.url);
   return {
     view,
@@ -76,6 +112,10 @@ export async function loader(args: Route.LoaderArgs) {
       lastArchivedText: summary.lastArchivedAt ? formatDay(osloDate(summary.lastArchivedAt), language) : null,
       submittedText: summary.resultSubmittedAt ? formatDay(osloDate(summary.resultSubmittedAt), language) : null,
     },
+    sending,
+    // The texts of the teacher's check and the mid-semester confirmation come with the page's data,
+    // in its language only: the page's script stays within its weight (they are the teacher's alone).
+    checkTexts: teacher ? { language, texts: getInstance(args.context).getResourceBundle(language, "signingCheck") as Record<string, unknown> } : null,
     back: backPath(viewer.role, classId, studentUserId),
     confirmCancel: url.searchParams.get("confirm") === "cancel" && view.rights.cancel,
     pdfHref: view.id === NEW_FORM_ID ? null : `/api/classes/${classId}/students/${studentUserId}/signingform/pdf`,
@@ -84,9 +124,13 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-function refusedReply(intent: Intent, result: SubmissionResult<string[]>, status: 400 | 409) {
-  return data({ intent, result }, { status });
+function refusedReply(intent: Intent, result: SubmissionResult<string[]>, status: 400 | 409, confirmMid: MidConfirmView | null = null) {
+  return data({ intent, result, confirmMid }, { status });
 }
+
+/** The refusals about forms not sent have their texts with this page's check (signingCheck). */
+const refusedKey = (reason: string) => (reason === "formsNotSent" ? `signingCheck:refused.${reason}` : `signing:refused.${reason}`);
+const errorKey = (error: string) => (error === "acknowledgeUnsent" ? `signingCheck:errors.${error}` : `signing:errors.${error}`);
 
 export async function action(args: Route.ActionArgs) {
   const { viewer, classId, studentUserId } = guard(args);
@@ -109,12 +153,12 @@ export async function action(args: Route.ActionArgs) {
       case "notAllowed":
         throw new Response("Forbidden", { status: 403 });
       case "state":
-        return refusedReply(intent as Intent, submission.reply({ formErrors: [`signing:refused.${outcome.reason}`] }), 409);
+        return refusedReply(intent as Intent, submission.reply({ formErrors: [refusedKey(outcome.reason)] }), 409);
       case "invalid":
         return refusedReply(
           intent as Intent,
           submission.reply({
-            fieldErrors: Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, error]) => [field, [`signing:errors.${error}`]])),
+            fieldErrors: Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, error]) => [field, [errorKey(error!)]])),
           }),
           400,
         );
@@ -124,9 +168,32 @@ export async function action(args: Route.ActionArgs) {
   const value = submission.value;
   switch (value.intent) {
     case "saveMid": {
+      // Two steps, as cancelling: the first post shows what will be confirmed (nothing is kept),
+      // the second (confirmed=yes) confirms it; "back" brings the form back with what was typed.
       const { intent: _, ...input } = value;
-      const outcome = await saveMidPart(db, place, actor, input);
-      return outcome.ok ? redirectWithFlash(page, { type: "success", key: "signing:flash.saved" }) : refusal(outcome);
+      const step = formData.get("step") === "back" ? "back" : formData.get("confirmed") === "yes" ? "confirm" : "check";
+      if (step === "back") return data({ intent: "saveMid" as Intent, result: submission.reply(), confirmMid: null });
+      const acknowledged = formData.get("unsentAcknowledged") === "yes";
+      const outcome = step === "confirm" ? await saveMidPart(db, place, actor, { ...input, unsentAcknowledged: acknowledged }) : null;
+      if (outcome?.ok) return redirectWithFlash(page, { type: "success", key: "signing:flash.saved" });
+      // Refused for forms not sent: the confirmation is shown again, saying why.
+      const unacknowledged = outcome?.ok === false && outcome.error === "invalid" && outcome.fieldErrors.unsentAcknowledged !== undefined;
+      const notSent = outcome?.ok === false && outcome.error === "state" && outcome.reason === "formsNotSent";
+      if (outcome && !unacknowledged && !notSent) return refusal(outcome);
+      const check = await checkMidPart(db, place, actor, input);
+      if (!check.ok) return refusal(check);
+      const confirmMid: MidConfirmView = {
+        answers: {
+          midSemesterSpecificCompetenceAreasBegun: input.midSemesterSpecificCompetenceAreasBegun,
+          midSemesterStudentHasGivenFeedback: input.midSemesterStudentHasGivenFeedback,
+        },
+        date: input.midSemesterCompletedDate,
+        dateText: formatDay(input.midSemesterCompletedDate, getLanguage(args.context)),
+        unsent: check.unsent,
+        requireSentForms: check.requireSentForms,
+        error: unacknowledged ? "signingCheck:errors.acknowledgeUnsent" : null,
+      };
+      return data({ intent: "saveMid" as Intent, result: submission.reply(), confirmMid }, { status: outcome ? 400 : 200 });
     }
     case "saveEnd": {
       const { intent: _, ...input } = value;
@@ -134,7 +201,10 @@ export async function action(args: Route.ActionArgs) {
       return outcome.ok ? redirectWithFlash(page, { type: "success", key: "signing:flash.saved" }) : refusal(outcome);
     }
     case "sign": {
-      const outcome = await signForm(db, place, actor, { withoutAdvisor: value.signWithoutAdvisorConfirmed === "yes" });
+      const outcome = await signForm(db, place, actor, {
+        withoutAdvisor: value.signWithoutAdvisorConfirmed === "yes",
+        unsentAcknowledged: value.unsentAcknowledged === "yes",
+      });
       if (!outcome.ok) return refusal(outcome);
       if (!outcome.allSigned) return redirectWithFlash(page, { type: "success", key: "signing:flash.signed" });
       const key: Record<Submission, string> = {
@@ -179,8 +249,10 @@ const SECTION_OF: Record<Intent, string> = {
 };
 
 function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { view, validation, sending, checkTexts, back, confirmCancel, pdfHref, declaration, today } = loaderData;
+  if (checkTexts) provideNamespace("signingCheck", { [checkTexts.language]: checkTexts.texts });
   const { t } = useTranslation("signing");
-  const { view, validation, back, confirmCancel, pdfHref, declaration, today } = loaderData;
+  const { t: tc } = useTranslation("signingCheck");
   const { rights } = view;
   const busy = useNavigation().state === "submitting";
 
@@ -190,6 +262,11 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   // Spec §5: with JS the sign button waits for the box; without JS the server refuses an unticked one.
   const hydrated = useHydrated();
   const [confirmedWithoutAdvisor, setConfirmedWithoutAdvisor] = useState(false);
+  // The mid-semester part's confirmation, as the server checked the first post; closing it (Esc) keeps what was typed.
+  const confirmMid = actionData && "confirmMid" in actionData ? actionData.confirmMid : null;
+  const [midDialogClosed, setMidDialogClosed] = useState(false);
+  // The teacher's signature with forms not sent asks for the box (or is not offered where the institution requires them sent).
+  const unsent = sending !== null && rights.signAs === "teacher" && sending.unsent > 0;
 
   // The summary names what failed (spec §8: "Klarte ikke lagre." / "Klarte ikke signere.") and each precise reason.
   const sections: { intent: Intent; items: { fieldId: string; message: string }[] }[] = [
@@ -210,7 +287,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
     },
     {
       intent: "sign",
-      items: errorSummaryItems(t, [signFields.signWithoutAdvisorConfirmed], { errors: signForm.errors, fieldId: SECTION_OF.sign }),
+      items: errorSummaryItems(t, [signFields.signWithoutAdvisorConfirmed, signFields.unsentAcknowledged], { errors: signForm.errors, fieldId: SECTION_OF.sign }),
     },
     ...(["cancel", "submitResult"] as const).map((intent) => ({
       intent,
@@ -275,9 +352,13 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   defaultValue={(midFields.midSemesterCompletedDate.initialValue as string | undefined) ?? view.mid.date ?? ""}
                   error={firstError(t, midFields.midSemesterCompletedDate.errors)}
                 />
-                <Button disabled={busy}>{t("mid.save")}</Button>
+                <SubmitButton>{t("mid.save")}</SubmitButton>
               </Form>
-            ) : view.mid.confirmed ? (
+            ) : null}
+            {rights.saveMid && confirmMid && !midDialogClosed ? (
+              <MidConfirmDialog confirm={confirmMid} student={student} t={t} tc={tc} onClose={() => setMidDialogClosed(true)} />
+            ) : null}
+            {rights.saveMid ? null : view.mid.confirmed ? (
               <SummaryList
                 rows={[
                   ...MID_QUESTIONS.map((q) => ({ key: t(`questions.${q}`), value: choiceText(t, view.mid.answers[q]) })),
@@ -324,7 +405,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   error={firstError(t, endFields.endSemesterCompletedDate.errors)}
                 />
                 {view.end.saved ? <EndResult view={view} t={t} /> : null}
-                <Button disabled={busy}>{t("end.save")}</Button>
+                <SubmitButton>{t("end.save")}</SubmitButton>
               </Form>
             ) : view.end.saved ? (
               <>
@@ -343,6 +424,8 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
             )}
           </section>
 
+          {validation ? <ValidationSection validation={validation} sending={sending} submitResult={rights.submitResult} busy={busy} t={t} tc={tc} /> : null}
+
           <section aria-labelledby="sign-heading">
             <h2 id="sign-heading" tabIndex={-1}>
               {t("sign.heading")}
@@ -359,7 +442,9 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                       : t("sign.notSigned"),
               }))}
             />
-            {rights.sign ? (
+            {rights.sign && unsent && sending.requireSentForms ? (
+              <p>{tc("sign.required")}</p>
+            ) : rights.sign ? (
               <Form
                 method="post"
                 {...getFormProps(signForm)}
@@ -382,7 +467,18 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                     error={firstError(t, signFields.signWithoutAdvisorConfirmed.errors)}
                   />
                 ) : null}
-                <Button disabled={busy || (hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor)}>{t("sign.button")}</Button>
+                {unsent ? (
+                  <CheckboxGroup
+                    legend={tc("sign.legend")}
+                    legendSize="s"
+                    hint={tc("sign.hint")}
+                    name={signFields.unsentAcknowledged.name}
+                    id={signFields.unsentAcknowledged.id}
+                    options={[{ value: "yes", label: tc("sign.label") }]}
+                    error={firstError(t, signFields.unsentAcknowledged.errors)}
+                  />
+                ) : null}
+                <SubmitButton disabled={hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor}>{t("sign.button")}</SubmitButton>
               </Form>
             ) : rights.signBlocked && !["alreadySigned", "notCreated"].includes(rights.signBlocked) && rights.banner === null ? (
               <p>{t(`refused.${rights.signBlocked}`)}</p>
@@ -391,8 +487,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
         </>
       )}
 
-      {validation ? <ValidationSection validation={validation} submitResult={rights.submitResult} busy={busy} t={t} /> : null}
-      {rights.cancel ? <CancelSection student={student} confirm={confirmCancel} busy={busy} t={t} /> : null}
+      {rights.cancel ? <CancelSection student={student} confirm={confirmCancel} t={t} /> : null}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { osloDate } from "~/services/platform/semesters";
 import { requireCurrentReference, type CurrentReference } from "~/services/placements/index.server";
 import { warningStateOf } from "~/services/warnings/index.server";
 import type { Route } from "./+types/class-layout";
-import "~/styles/warnings.css";
+import "~/styles/warning-alert.css";
 
 /** The student's class, as the middleware found it, for the layout's loader. */
 const referenceContext = createContext<CurrentReference | null>(null);

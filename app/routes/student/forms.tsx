@@ -65,7 +65,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type FormRow = Route.ComponentProps["loaderData"]["mainForms"][number];
 
-function FormTable({ caption, rows, links }: { caption: string; rows: FormRow[]; links: boolean }) {
+/** `closed`: the teacher has confirmed the half (the mid-semester part), so its forms are there to be seen. */
+function FormTable({ caption, rows, links, closed = false }: { caption: string; rows: FormRow[]; links: boolean; closed?: boolean }) {
   const { t } = useTranslation("student");
   const status = (row: FormRow) =>
     row.state === "sent" ? (
@@ -76,7 +77,7 @@ function FormTable({ caption, rows, links }: { caption: string; rows: FormRow[];
       <Tag variant="neutral">{t("forms.notBegun")}</Tag>
     );
   const verb = (row: FormRow) =>
-    row.state === "sent" ? t("forms.open") : row.state === "draft" ? t("forms.continue") : t("forms.start");
+    closed ? t("forms.view") : row.state === "sent" ? t("forms.open") : row.state === "draft" ? t("forms.continue") : t("forms.start");
   return (
     <Table
       caption={caption}
@@ -122,6 +123,10 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
     loaderData;
   const { signingForm, signingFormHref } = loaderData;
   const currentHeading = half === "mid" ? t("forms.currentMid") : t("forms.currentEnd");
+  // The mid-semester half is over either because the teacher confirmed it ("avsluttet": its forms
+  // are to be seen) or because its date has passed (its forms can still be sent).
+  const midConfirmed = signingForm.midDateText !== null;
+  const otherHeading = other.half === "end" ? t("forms.otherEnd") : midConfirmed ? t("forms.otherMid") : t("forms.otherMidLate");
 
   return (
     <div className="app-content">
@@ -208,13 +213,9 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
 
       {other.forms.length > 0 ? (
         <>
-          <h2>{other.half === "mid" ? t("forms.otherMid") : t("forms.otherEnd")}</h2>
+          <h2>{otherHeading}</h2>
           {other.half === "end" ? <p>{t("forms.otherEndHint")}</p> : null}
-          <FormTable
-            caption={other.half === "mid" ? t("forms.otherMid") : t("forms.otherEnd")}
-            rows={other.forms}
-            links={other.half === "mid"}
-          />
+          <FormTable caption={otherHeading} rows={other.forms} links={other.half === "mid"} closed={midConfirmed} />
         </>
       ) : null}
     </div>

@@ -74,6 +74,27 @@ describe("/student", () => {
     expect(JSON.stringify(body)).not.toMatch(/student0[2-9]|student1\d/);
   });
 
+  test("the student's to-do comes with the page: each form not sent with its link and deadline, and no warning where none was given", async () => {
+    const body = await (await callLoader(homePage, getPage("/student", { cookie: student01 }))).json();
+    const id = await userIdOf(db(), "student01@example.org");
+    expect(body.todo.warning).toBeNull();
+    expect(body.todo.signingHref).toBeNull();
+    // The medication form at mid-semester is overdue; the end-semester forms wait until the end date.
+    expect(body.todo.forms.map((f: { name: string; isMidSemester: boolean; behind: boolean }) => [f.name, f.isMidSemester, f.behind])).toEqual([
+      ["Legemiddelhåndtering", true, true],
+      ["Vurdering av kliniske kompetanser", false, false],
+      ["Legemiddelhåndtering", false, false],
+    ]);
+    expect(body.todo.forms[1]).toMatchObject({
+      deadline: dateText(calendar.classes.SYK2001.endSemesterDate),
+      href: expect.stringMatching(new RegExp(`^/student/${id}/form/\\d+/class/${syk2001}/assignment/\\d+$`)),
+    });
+    const warned = await cookieActingAs(db(), "student18@example.org", ROLE.Student);
+    expect((await (await callLoader(homePage, getPage("/student", { cookie: warned }))).json()).todo.warning).toBe("given");
+    // A student without a class has no to-do.
+    expect((await (await callLoader(homePage, getPage("/student", { cookie: student25 }))).json()).todo).toBeNull();
+  });
+
   test("a student without a class is offered the classes their memberships match", async () => {
     const body = await (await callLoader(homePage, getPage("/student", { cookie: student25 }))).json();
     expect(body.current).toBeNull();

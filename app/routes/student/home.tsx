@@ -1,13 +1,18 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { Button, Card, LinkButton, RadioGroup, SummaryList, Table, VisuallyHidden } from "~/components/ui";
+import { Button, Card, LinkButton, RadioGroup, SummaryList, Table, Tag, VisuallyHidden } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
 import { deadlineText } from "~/services/placements";
 import { matchingClasses, requireRole } from "~/services/identity/index.server";
-import { classesOfStudent, requireStudentAccess, placementOf, classesWithSigningForm, currentReferenceOf, documentPaths } from "~/services/placements/index.server";
+import { classesOfStudent, requireStudentAccess, placementOf, classesWithSigningForm, currentReferenceOf, documentPaths, studentFormPath, studentTodo } from "~/services/placements/index.server";
 import { ROLE } from "~/services/identity";
 import { osloDate } from "~/services/platform/semesters";
 import type { Route } from "./+types/home";
+import enTodo from "~/locales/en/todo.json";
+import nbTodo from "~/locales/nb/todo.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+provideNamespace("todo", { nb: nbTodo, en: enTodo });
 
 export const handle = { titleKey: "student:home.title" };
 
@@ -19,10 +24,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const reference = await currentReferenceOf(db, userId, today);
 
   let current = null;
+  let todo = null;
   if (reference) {
     await requireStudentAccess(db, { userId, role: ROLE.Student }, reference.classId, userId);
     const placement = await placementOf(db, reference.referenceId, userId, today);
     if (placement) {
+      const classId = placement.header.classId;
+      const list = await studentTodo(db, placement, today);
+      todo = {
+        warning: list.warning,
+        signingHref: list.signingWaits ? `/student/class/${classId}/student/${userId}/signingform` : null,
+        forms: list.forms.map((f) => ({
+          key: `${f.assignmentId}-${f.formId}`,
+          name: f.name,
+          isMidSemester: f.isMidSemester,
+          deadline: f.deadline ? deadlineText(f.deadline) : null,
+          behind: f.due === "behind",
+          draft: f.draft,
+          href: studentFormPath(userId, f, classId),
+        })),
+      };
       current = {
         subjectCode: placement.header.subjectCode,
         subjectName: placement.header.subjectName,
@@ -51,6 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     name: session.user.displayName,
     current,
+    todo,
     matching: reference ? [] : await matchingClasses(db, userId, today),
     earlier,
   };
@@ -59,12 +81,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function StudentHome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
   const navigation = useNavigation();
-  const { name, current, matching, earlier } = loaderData;
+  const { name, current, todo, matching, earlier } = loaderData;
 
   return (
     <div className="app-content">
       <h1>{t("home.title")}</h1>
       <p className="app-lead">{t("home.greeting", { name })}</p>
+
+      {todo ? <StudentTodo todo={todo} /> : null}
 
       {current ? (
         <>
@@ -157,5 +181,66 @@ export default function StudentHome({ loaderData }: Route.ComponentProps) {
         </>
       ) : null}
     </div>
+  );
+}
+
+type TodoData = NonNullable<Route.ComponentProps["loaderData"]["todo"]>;
+
+/**
+ * The student's to-do, first: a warning to read and confirm (once confirmed it keeps its card, so
+ * it stays one click away), the signing form waiting for their signature, and each form not sent
+ * with its deadline.
+ */
+function StudentTodo({ todo }: { todo: TodoData }) {
+  const { t } = useTranslation("todo");
+  const nothing = todo.warning === null && todo.signingHref === null && todo.forms.length === 0;
+  return (
+    <section aria-labelledby="todo-heading" className="app-todo">
+      <h2 id="todo-heading">{t("heading")}</h2>
+      {nothing ? <p>{t("nothing")}</p> : null}
+      {todo.warning ? (
+        <Card
+          title={t("warning.heading")}
+          headingLevel={3}
+          className={todo.warning === "given" ? "app-todo__card app-todo__card--warning" : "app-todo__card"}
+          actions={
+            <LinkButton to="/student/warning" variant={todo.warning === "given" ? "primary" : "secondary"}>
+              {todo.warning === "given" ? t("warning.read") : t("warning.open")}
+            </LinkButton>
+          }
+        >
+          <p>{todo.warning === "given" ? t("warning.given") : t("warning.confirmed")}</p>
+        </Card>
+      ) : null}
+      {todo.signingHref ? (
+        <Card title={t("signing.heading")} headingLevel={3} className="app-todo__card" actions={<LinkButton to={todo.signingHref}>{t("signing.open")}</LinkButton>}>
+          <p>{t("signing.waits")}</p>
+        </Card>
+      ) : null}
+      {todo.forms.length > 0 ? (
+        <>
+          <h3>{t("forms.heading")}</h3>
+          <ul className="app-todo__list">
+            {todo.forms.map((f) => (
+              <li key={f.key}>
+                <Link to={f.href}>
+                  {f.draft ? t("forms.continue") : t("forms.start")}
+                  <VisuallyHidden>:</VisuallyHidden> {f.name}
+                </Link>{" "}
+                ({f.isMidSemester ? t("forms.mid") : t("forms.end")}) –{" "}
+                {f.deadline ? t("forms.deadline", { date: f.deadline }) : t("forms.noDeadline")}
+                {f.behind ? (
+                  <>
+                    {" "}
+                    <Tag variant="warning">{t("forms.behind")}</Tag>
+                  </>
+                ) : null}
+                {f.draft ? <> · {t("forms.draft")}</> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
   );
 }

@@ -6,7 +6,7 @@ import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { Button, CheckboxGroup, ErrorSummary, PageHeading } from "~/components/ui";
+import { Button, CheckboxGroup, ErrorSummary, PageHeading, Tag } from "~/components/ui";
 import { classHeaderView } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { deadlineText } from "~/services/placements";
@@ -22,8 +22,13 @@ import type { Route } from "./+types/class";
 import enSupervisor from "~/locales/en/supervisor.json";
 import nbSupervisor from "~/locales/nb/supervisor.json";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
+import "~/styles/overviews.css";
+
+import enTodo from "~/locales/en/todo.json";
+import nbTodo from "~/locales/nb/todo.json";
 
 provideNamespace("supervisor", { nb: nbSupervisor, en: enSupervisor });
+provideNamespace("todo", { nb: nbTodo, en: enTodo });
 
 export const handle = { titleKey: "supervisor:class.title" };
 
@@ -111,6 +116,7 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
         nameHeader={t("students.name")}
         emailHeader={t("students.email")}
         deactivatedLabel={t("students.deactivated")}
+        className="supervisor-students"
         columns={[
           { header: t("students.relation"), cell: (s) => (s.relation === "assigned" ? t("students.assigned") : t("students.extra")) },
           { header: t("students.teacher"), cell: (s) => s.teacherName ?? t("students.noTeacher") },
@@ -120,6 +126,25 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
               s.formsTotal === 0
                 ? t("students.noForms", { half: halfName(s.half === "mid") })
                 : t("students.progressValue", { half: halfName(s.half === "mid"), sent: s.formsSent, total: s.formsTotal }),
+          },
+          {
+            header: t("todo:overview.warning"),
+            cell: (s) =>
+              s.warning === "given" ? <Tag variant="warning">{t("todo:overview.warningState.given")}</Tag> : t(`todo:overview.warningState.${s.warning}`),
+          },
+          {
+            header: t("todo:overview.signing"),
+            cell: (s) =>
+              s.signing.state === "waiting" ? (
+                <>
+                  <Tag variant="warning">{t("todo:overview.signingState.waiting")}</Tag>{" "}
+                  {s.signing.waitingFor.map((w) => t(`todo:overview.signer.${w}`)).join(", ")}
+                </>
+              ) : s.signing.state === "signed" ? (
+                <Tag variant="success">{t("todo:overview.signingState.signed")}</Tag>
+              ) : (
+                t(`todo:overview.signingState.${s.signing.state}`)
+              ),
           },
         ]}
       />

@@ -15,15 +15,23 @@ import {
 import { classHeader, classHeaderView } from "~/services/admin/index.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { getDb } from "~/services/platform/db/index.server";
-import { deadlineText } from "~/services/placements";
+import { deadlineText, formDue } from "~/services/placements";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
-import { requireClassAccess, requireClassTeacher, halfProgress, joinClassAsTeacher, leaveClass, progressPage, readSort, teacherClassPage, type AuthorCounts, type HalfProgress, type ProgressPage, type ProgressRow, type SortDirection, type SortKey } from "~/services/placements/index.server";
+import { requireClassAccess, requireClassTeacher, halfProgress, joinClassAsTeacher, leaveClass, progressPage, readSort, teacherClassPage, type AuthorCounts, type HalfProgress, type ProgressPage, type ProgressRow, type SigningSummary, type SortDirection, type SortKey } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
+import { osloDate } from "~/services/platform/semesters";
 import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/class";
+import enTodo from "~/locales/en/todo.json";
+import nbTodo from "~/locales/nb/todo.json";
+import { provideNamespace } from "~/i18n-client/page-namespaces";
+
+import "~/styles/overviews.css";
+
+provideNamespace("todo", { nb: nbTodo, en: enTodo });
 
 export const handle = { titleKey: "teacher:class.title" };
 
@@ -36,9 +44,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { sort, dir } = readSort(query);
   const page = await teacherClassPage(db, { classId, viewerUserId: session.user.id, access, sort, dir });
   if (!page) notFound();
-  const { header, half, members, formCount, deadlinePassed } = page;
-  const state = (counts: AuthorCounts, isMid: boolean): HalfProgress =>
-    halfProgress(counts, isMid ? formCount.mid : formCount.end, isMid ? deadlinePassed.mid : deadlinePassed.end);
+  const { header, half, members, formCount } = page;
+  const today = osloDate(new Date());
+  // Judged per student against their own deadline: a confirmed mid-semester part closes that half.
+  const state = (counts: AuthorCounts, isMid: boolean, midConfirmed: boolean): HalfProgress =>
+    halfProgress(counts, isMid ? formCount.mid : formCount.end, formDue(isMid, header, midConfirmed, today));
   return {
     header: classHeaderView(header, getLanguage(context)),
     deadline: { half: half.half, text: half.deadline ? deadlineText(half.deadline) : null },
@@ -71,7 +81,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 function progressView(
   shown: ProgressPage<ProgressRow>,
-  state: (counts: AuthorCounts, isMid: boolean) => HalfProgress,
+  state: (counts: AuthorCounts, isMid: boolean, midConfirmed: boolean) => HalfProgress,
 ) {
   const { rows, ...page } = shown;
   return {
@@ -82,8 +92,10 @@ function progressView(
       isActive: row.isActive,
       teacherName: row.teacherName,
       advisorName: row.advisorName,
-      mid: { counts: row.mid, state: state(row.mid, true) },
-      end: { counts: row.end, state: state(row.end, false) },
+      mid: { counts: row.mid, state: state(row.mid, true, row.midConfirmed) },
+      end: { counts: row.end, state: state(row.end, false, row.midConfirmed) },
+      warning: row.warning,
+      signing: row.signing,
     })),
   };
 }
@@ -141,7 +153,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 type ProgressRowData = NonNullable<LoaderData["members"]>["progress"]["rows"][number];
 type ProgressPageData = NonNullable<LoaderData["members"]>["progress"]["page"];
 
-const STATE_TAG: Record<Exclude<HalfProgress, "none">, TagVariant> = { done: "success", behind: "warning", open: "neutral" };
+const STATE_TAG: Record<Exclude<HalfProgress, "none">, TagVariant> = { done: "success", behind: "warning", open: "neutral", closed: "neutral" };
 
 export default function TeacherClass({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("teacher");
@@ -259,12 +271,12 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
               {t("class.leave.released", { count: released.length, names: released.map((s) => s.displayName).join(", ") })}
             </p>
           ) : null}
-          <Form method="post">
-            <input type="hidden" name="intent" value="leave" />
-            <Button variant="warning" disabled={busy}>
+          {/* Leaving asks first, on a page of its own that names the students who lose their teacher. */}
+          <p>
+            <LinkButton variant="warning" to={`/teacher/class/${classId}/leave`}>
               {t("class.leave.submit")}
-            </Button>
-          </Form>
+            </LinkButton>
+          </p>
         </section>
       ) : null}
     </div>
@@ -338,6 +350,12 @@ function ProgressTable({
                 </Link>
               </th>
             ))}
+            <th scope="col" role="columnheader" className="ui-table__header">
+              {texts.warningHeader}
+            </th>
+            <th scope="col" role="columnheader" className="ui-table__header">
+              {texts.signingHeader}
+            </th>
           </tr>
         </thead>
         <tbody className="ui-table__body" role="rowgroup">
@@ -357,6 +375,12 @@ function ProgressTable({
               </td>
               <td role="cell" className="ui-table__cell" data-label={label.end}>
                 <HalfCell {...row.end} total={formCount.end} texts={texts} />
+              </td>
+              <td role="cell" className="ui-table__cell" data-label={texts.warningHeader}>
+                {row.warning === "given" ? <Tag variant="warning">{texts.warning.given}</Tag> : texts.warning[row.warning]}
+              </td>
+              <td role="cell" className="ui-table__cell" data-label={texts.signingHeader}>
+                <SigningCell signing={row.signing} texts={texts} />
               </td>
             </tr>
           ))}
@@ -393,7 +417,28 @@ function useProgressTexts() {
         done: t("class.progress.state.done"),
         behind: t("class.progress.state.behind"),
         open: t("class.progress.state.open"),
+        closed: t("todo:overview.closed"),
       } satisfies Record<HalfProgress, string>,
+      warningHeader: t("todo:overview.warning"),
+      warning: {
+        none: t("todo:overview.warningState.none"),
+        draft: t("todo:overview.warningState.draft"),
+        given: t("todo:overview.warningState.given"),
+        confirmed: t("todo:overview.warningState.confirmed"),
+      } satisfies Record<ProgressRow["warning"], string>,
+      signingHeader: t("todo:overview.signing"),
+      signing: {
+        none: t("todo:overview.signingState.none"),
+        started: t("todo:overview.signingState.started"),
+        midConfirmed: t("todo:overview.signingState.midConfirmed"),
+        waiting: t("todo:overview.signingState.waiting"),
+        signed: t("todo:overview.signingState.signed"),
+      } satisfies Record<SigningSummary["state"], string>,
+      signer: {
+        student: t("todo:overview.signer.student"),
+        advisor: t("todo:overview.signer.advisor"),
+        teacher: t("todo:overview.signer.teacher"),
+      } satisfies Record<SigningSummary["waitingFor"][number], string>,
       authors: [
         { key: "student", short: "S", name: t("class.progress.authorStudent") },
         { key: "advisor", short: "PV", name: t("class.progress.authorAdvisor") },
@@ -443,4 +488,17 @@ function HalfCell({ counts, state, total, texts }: { counts: AuthorCounts; state
       </ul>
     </>
   );
+}
+
+/** The signing form's state; while it waits, for whom (the student's to sign first). */
+function SigningCell({ signing, texts }: { signing: SigningSummary; texts: ProgressTexts }) {
+  if (signing.state === "waiting") {
+    return (
+      <>
+        <Tag variant="warning">{texts.signing.waiting}</Tag> {signing.waitingFor.map((s) => texts.signer[s]).join(", ")}
+      </>
+    );
+  }
+  if (signing.state === "signed") return <Tag variant="success">{texts.signing.signed}</Tag>;
+  return <>{texts.signing[signing.state]}</>;
 }

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
-import { WarningCard } from "~/components/app/Warning";
+import { WarningCard } from "~/components/app/WarningCard";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, FieldError, PageHeading, Select, Table, VisuallyHidden } from "~/components/ui";
@@ -160,22 +160,9 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
     (supervisorFields.advisorUserId.initialValue as string | undefined) ??
     (placement.advisor ? String(placement.advisor.userId) : "none");
 
-  return (
-    <div className="app-content">
-      <p>
-        <Link to={classLink}>{t("backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}</Link>
-      </p>
-      <ErrorSummary errors={summary} />
-      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>{student.displayName}</PageHeading>
-
-      <StudentPlacement
-        placement={placement}
-        formHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
-        resultsHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
-        supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
-      >
-        <SigningFormCard card={signingForm} href={`/teacher/class/${classId}/student/${student.userId}/signingform`} mayCreate />
-        <WarningCard warning={warning} href={`/teacher/class/${classId}/student/${student.userId}/warning`} />
+  // Choosing the student's supervisors: last on the page, after the assessment and who follows the student.
+  const controls = (
+    <>
         <h2>{t("teacher.supervisorHeading")}</h2>
         {supervisorChoices.length === 0 ? (
           <p>
@@ -257,6 +244,26 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
             </Button>
           </Form>
         )}
+    </>
+  );
+
+  return (
+    <div className="app-content">
+      <p>
+        <Link to={classLink}>{t("backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}</Link>
+      </p>
+      <ErrorSummary errors={summary} />
+      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>{student.displayName}</PageHeading>
+
+      <StudentPlacement
+        placement={placement}
+        formHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
+        resultsHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
+        supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
+        controls={controls}
+      >
+        <SigningFormCard card={signingForm} href={`/teacher/class/${classId}/student/${student.userId}/signingform`} mayCreate />
+        <WarningCard warning={warning} href={`/teacher/class/${classId}/student/${student.userId}/warning`} />
       </StudentPlacement>
     </div>
   );

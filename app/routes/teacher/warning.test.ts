@@ -11,6 +11,7 @@ import * as api from "../api/warning";
 import * as supervisorStudentPage from "../supervisor/student";
 import * as studentPage from "./student";
 import * as deletePage from "./warning-delete";
+import * as givePage from "./warning-give";
 import * as warningPage from "./warning";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -71,6 +72,27 @@ const post = (cookie: string, studentUserId: number, fields: Record<string, stri
     postForm(pagePath(studentUserId, options.classId), fields, { cookie, origin: options.origin }),
     params(studentUserId, options.classId),
   );
+
+const givePath = (studentUserId: number, classId = classB) => `${pagePath(studentUserId, classId)}/give`;
+const openGive = (cookie: string, studentUserId: number) => callLoader(givePage, getPage(givePath(studentUserId), { cookie }), params(studentUserId));
+const confirmGive = (cookie: string, studentUserId: number, fields: Record<string, string>) =>
+  callAction(givePage, postForm(givePath(studentUserId), fields, { cookie }), params(studentUserId));
+
+interface GivePageData {
+  studentName: string;
+  teacherName: string;
+  warning: { id: number; version: string; text: typeof FULL; complete: boolean };
+  warningPage: string;
+}
+
+/** "Gi varsel" (which saves the draft and shows it), then "Gi varselet nå" on the page it leads to: the answer of the last. */
+async function giveWarning(cookie: string, studentUserId: number, fields: Record<string, string>): Promise<Response> {
+  const first = await post(cookie, studentUserId, { ...fields, intent: "submit" });
+  expect(first.status).toBe(303);
+  expect(first.headers.get("Location")).toBe(givePath(studentUserId));
+  const shown = (await (await openGive(cookie, studentUserId)).json()) as GivePageData;
+  return confirmGive(cookie, studentUserId, { intent: "give", warningId: String(shown.warning.id), version: shown.warning.version });
+}
 
 interface PageData {
   studentName: string;
@@ -162,29 +184,57 @@ describe("the teacher's warning page", () => {
     expect(emoji.status).toBe(303);
   });
 
-  test("'Gi varsel' gives it and mails the student; the same post again changes nothing", async () => {
+  test("'Gi varsel' gives nothing yet: it saves the draft and shows it as the student will see it; 'Gi varselet nå' gives it and mails the student, once", async () => {
     const [row] = await warningOf(ids.student15);
     const fields = { intent: "submit", warningId: String(row.id), ...FULL };
     const response = await post(cookies.laerer3, ids.student15, fields);
     expect(response.status).toBe(303);
-    expect(response.headers.get("Location")).toBe(pagePath(ids.student15));
-    expect(await flashOf(response)).toEqual({ type: "success", key: "warnings:teacher.given", values: { name: "Olivia Jacobsen" } });
-    const [given] = await warningOf(ids.student15);
-    expect(given).toMatchObject({ ...FULL, id: row.id });
-    expect(given.submittedAt).not.toBeNull();
+    expect(response.headers.get("Location")).toBe(givePath(ids.student15));
+    const [draft] = await warningOf(ids.student15);
+    expect(draft).toMatchObject({ ...FULL, id: row.id, submittedAt: null });
+    expect(await mailsTo("student15@example.org")).toHaveLength(0);
+
+    const shown = await openGive(cookies.laerer3, ids.student15);
+    expect(shown.status).toBe(200);
+    const page = (await shown.json()) as GivePageData;
+    expect(page).toMatchObject({ studentName: "Olivia Jacobsen", teacherName: "Siri Lunde", warning: { id: row.id, text: FULL, complete: true }, warningPage: pagePath(ids.student15) });
+    // Only the draft it showed, as it was shown: a changed one is shown again, nothing given.
+    const stale = await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id), version: String(Number(page.warning.version) - 1) });
+    expect(stale.headers.get("Location")).toBe(givePath(ids.student15));
+    expect(await flashOf(stale)).toEqual({ type: "error", key: "confirmSteps:give.changed" });
+    expect((await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id) })).status).toBe(400);
+    expect((await warningOf(ids.student15))[0].submittedAt).toBeNull();
+    expect(await mailsTo("student15@example.org")).toHaveLength(0);
+
+    const given = await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id), version: page.warning.version });
+    expect(given.status).toBe(303);
+    expect(given.headers.get("Location")).toBe(pagePath(ids.student15));
+    expect(await flashOf(given)).toEqual({ type: "success", key: "warnings:teacher.given", values: { name: "Olivia Jacobsen" } });
+    const [row2] = await warningOf(ids.student15);
+    expect(row2).toMatchObject({ ...FULL, id: row.id });
+    expect(row2.submittedAt).not.toBeNull();
     const mails = await mailsTo("student15@example.org");
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain("http://localhost:3000/student/warning");
 
-    const again = await post(cookies.laerer3, ids.student15, fields);
+    const again = await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id), version: page.warning.version });
     expect(again.status).toBe(303);
     expect(await flashOf(again)).toEqual({ type: "info", key: "warnings:teacher.givenAgain" });
-    expect(await warningOf(ids.student15)).toEqual([given]);
+    expect(await warningOf(ids.student15)).toEqual([row2]);
     expect(await mailsTo("student15@example.org")).toHaveLength(1);
+    // Given, the confirmation page leads back to the warning.
+    expect((await openGive(cookies.laerer3, ids.student15)).headers.get("Location")).toBe(pagePath(ids.student15));
 
     const body = (await (await open(cookies.admin, ids.student15)).json()) as PageData;
     expect(body.warning).toMatchObject({ state: "given", text: FULL, teacherName: "Siri Lunde", confirmedText: null });
     expect(body.warning!.givenText).toMatch(/kl\./);
+  });
+
+  test("the confirmation page is guarded like the warning page: a teacher of another class 404, other roles to the role chooser or 403", async () => {
+    expect((await openGive(cookies.laerer1, ids.student15)).status).toBe(404);
+    expect((await openGive(cookies.veileder3, ids.student15)).status).toBe(302);
+    expect((await confirmGive(cookies.laerer1, ids.student20, { intent: "give", warningId: "1", version: "1" })).status).toBe(404);
+    expect((await confirmGive(cookies.student15, ids.student15, { intent: "give", warningId: "1", version: "1" })).status).toBe(403);
   });
 
   test("a change to a given warning (a tab left open) is refused, and the page gives back what was typed", async () => {
@@ -250,7 +300,7 @@ describe("the autosave endpoint", () => {
     expect(await stale.json()).toEqual({ error: "gone", currentId: row.id });
     expect((await save(cookies.admin, ids.student16, { warningId: "x" })).status).toBe(400);
 
-    await post(cookies.admin, ids.student16, { intent: "submit", warningId: String(row.id), ...FULL });
+    expect((await giveWarning(cookies.admin, ids.student16, { warningId: String(row.id), ...FULL })).status).toBe(303);
     const given = await save(cookies.admin, ids.student16, { warningId: String(row.id), ...FULL, comment: "Sent endring" });
     expect(given.status).toBe(409);
     expect(await given.json()).toEqual({ error: "alreadyGiven" });
@@ -288,7 +338,7 @@ describe("deleting, with a confirmation page", () => {
     const none = await openDelete(cookies.admin, ids.student17);
     expect(none.status).toBe(302);
     expect(none.headers.get("Location")).toBe(pagePath(ids.student17));
-    await post(cookies.admin, ids.student17, { intent: "submit", warningId: "", ...FULL });
+    expect((await giveWarning(cookies.admin, ids.student17, { warningId: "", ...FULL })).status).toBe(303);
     const response = await openDelete(cookies.laerer3, ids.student17);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ studentName: "Frida Sæther", warning: { state: "given", text: FULL } });
@@ -342,7 +392,7 @@ describe("the warning on the staff's student pages", () => {
 
   test("once given, the supervisor reads it; a student with no warning has none", async () => {
     const [row] = await warningOf(ids.student20);
-    await post(cookies.admin, ids.student20, { intent: "submit", warningId: String(row.id), ...FULL });
+    expect((await giveWarning(cookies.admin, ids.student20, { warningId: String(row.id), ...FULL })).status).toBe(303);
     const supervisor = (await (await supervisorStudent(cookies.veileder4, ids.student20)).json()) as PageData;
     expect(supervisor.warning).toMatchObject({ state: "given", text: FULL, teacherName: "Ada Administrator" });
     const teacher = (await (await teacherStudent(cookies.laerer3, ids.student17)).json()) as PageData;
@@ -359,7 +409,7 @@ describe("when the notice cannot be mailed", () => {
     try {
       const student22 = await userIdOf(db(), "student22@example.org");
       expect(await warningOf(student22)).toEqual([]);
-      const response = await post(cookies.admin, student22, { intent: "submit", warningId: "", ...FULL });
+      const response = await giveWarning(cookies.admin, student22, { warningId: "", ...FULL });
       expect(response.status).toBe(303);
       expect(await flashOf(response)).toMatchObject({ type: "info", key: "warnings:teacher.givenMailFailed" });
       const [given] = await warningOf(student22);

@@ -2,24 +2,24 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { SubmitButton } from "~/components/app/SubmitButton";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
 import { autosaveStatusText, guardPagePost, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
-import { AlertBanner, Button, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
+import { AlertBanner, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { classHeader } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
 import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
-import { getInstance, getLanguage } from "~/services/platform/i18n.server";
+import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
-import { appName, currentInstitution } from "~/services/platform/institution.server";
 import { requireStudentAccess, displayNameOf } from "~/services/placements/index.server";
-import { clientAddress, mailOrigin, readFormData } from "~/services/platform/request.server";
+import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import {
@@ -31,7 +31,7 @@ import {
   type WarningField,
   type WarningText,
 } from "~/services/warnings";
-import { saveWarningDraft, submitWarning, warningFor, warningForView } from "~/services/warnings/index.server";
+import { saveWarningDraft, warningFor, warningForView } from "~/services/warnings/index.server";
 import { schema } from "./warning.schema";
 import type { Route } from "./+types/warning";
 import "~/styles/warnings.css";
@@ -87,7 +87,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { session, db, access, studentUserId, self } = await guard(args);
+  const { session, db, access, self } = await guard(args);
   const formData = await readFormData(args.request);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return refused(submission.reply(), 400);
@@ -96,18 +96,9 @@ export async function action(args: Route.ActionArgs) {
   const text = normaliseWarning(submission.value);
   const change = { access, actorUserId: session.user.id, ip: clientAddress(args.request), text, seenId };
 
-  const outcome =
-    submission.value.intent === "submit"
-      ? await submitWarning(db, {
-          ...change,
-          mail: {
-            // The student's mail in Norwegian, as the app's other mails: no language choice to go by.
-            t: getInstance(args.context).getFixedT("nb", "warnings"),
-            origin: mailOrigin(),
-            appName: appName(currentInstitution(), "nb"),
-          },
-        })
-      : await saveWarningDraft(db, change);
+  // "Gi varsel" gives nothing yet: it saves the draft (all three texts, as the schema checked) and
+  // shows it on its own page as the student will see it, where "Gi varselet nå" gives it.
+  const outcome = await saveWarningDraft(db, change);
 
   if (!outcome.ok) {
     switch (outcome.error) {
@@ -123,12 +114,8 @@ export async function action(args: Route.ActionArgs) {
         return refused(submission.reply({ formErrors: ["warnings:errors.alreadyGiven"] }), 409, { unsaved: text });
     }
   }
-  if (!("changed" in outcome)) return redirectWithFlash(self, { type: "success", key: "warnings:teacher.saved" });
-  if (!outcome.changed) return redirectWithFlash(self, { type: "info", key: "warnings:teacher.givenAgain" });
-  const name = await displayNameOf(db, studentUserId);
-  return outcome.mailSent
-    ? redirectWithFlash(self, { type: "success", key: "warnings:teacher.given", values: { name } })
-    : redirectWithFlash(self, { type: "info", key: "warnings:teacher.givenMailFailed", values: { name } });
+  if (submission.value.intent === "submit") return redirect(`${self}/give`, 303);
+  return redirectWithFlash(self, { type: "success", key: "warnings:teacher.saved" });
 }
 
 /**
@@ -210,7 +197,6 @@ function DraftForm({
 }) {
   const { t, i18n } = useTranslation("warnings");
   const hydrated = useHydrated();
-  const busy = useNavigation().state === "submitting";
   const formRef = useRef<HTMLFormElement>(null);
   const [form, fields] = useValidatedForm(() => import("./warning.schema").then((m) => m.schema), actionData?.result);
   const [refused, setRefused] = useState<WarningAutosaveRefusal | null>(null);
@@ -272,31 +258,26 @@ function DraftForm({
             error={firstError(t, fields[field].errors)}
           />
         ))}
-        {hydrated ? (
-          <p className="warning-form__status" role="status">
-            {autosaveStatusText(t as never, status, i18n.language)}
-            {status.state === "loggedOut" ? (
-              <>
-                {" "}
-                <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
-              </>
-            ) : null}
-          </p>
-        ) : null}
+        {/* The status and the hint are the server's too: the buttons stay where the page showed them. */}
+        <p className="warning-form__status" role="status">
+          {hydrated ? autosaveStatusText(t as never, status, i18n.language) : null}
+          {hydrated && status.state === "loggedOut" ? (
+            <>
+              {" "}
+              <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
+            </>
+          ) : null}
+        </p>
         <p id="give-hint">{t("teacher.giveHint")}</p>
-        {hydrated && !complete ? <p id="complete-hint">{t("teacher.completeHint")}</p> : null}
+        {!complete ? <p id="complete-hint">{t("teacher.completeHint")}</p> : null}
         <ButtonGroup>
-          <Button
-            name="intent"
-            value="submit"
-            disabled={busy || (hydrated && !complete)}
-            aria-describedby={hydrated && !complete ? "give-hint complete-hint" : "give-hint"}
-          >
-            {t("teacher.give")}
-          </Button>
-          <Button name="intent" value="save" variant="secondary" disabled={busy}>
+          {/* Saving is the page's first button; giving asks once more, on the next page. */}
+          <SubmitButton name="intent" value="save">
             {t("teacher.save")}
-          </Button>
+          </SubmitButton>
+          <SubmitButton name="intent" value="submit" variant="secondary" disabled={hydrated && !complete} aria-describedby={!complete ? "give-hint complete-hint" : "give-hint"}>
+            {t("teacher.give")}
+          </SubmitButton>
         </ButtonGroup>
       </Form>
       {warning ? (

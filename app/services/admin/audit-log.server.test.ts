@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openTestDatabase } from "~/test/db";
 import type { Database } from "~/services/platform/db/client.server";
-import { auditEvents, recordOpenings, ROLE, users } from "~/services/platform/db/schema";
-import { allAuditEntries, auditQueryParams, readAuditQuery, searchAuditLog, type AuditQuery } from "./audit-log.server";
+import { auditEvents, classes, forms, periods, recordOpenings, ROLE, subjects, users } from "~/services/platform/db/schema";
+import { auditInWords } from "./audit-words.server";
+import { allAuditEntries, auditQueryParams, readAuditQuery, searchAuditLog, type AuditEntry, type AuditQuery } from "./audit-log.server";
 
 let database: Database;
 let ada: number;
@@ -121,4 +122,85 @@ test("the URL of a search holds only what is set", () => {
   expect(auditQueryParams(query({ person: "Bo", as: "actor", from: "2026-11-01", page: 3 })).toString()).toBe("person=Bo&as=actor&from=2026-11-01&page=3");
   // Whom the person was matters only with a person.
   expect(auditQueryParams(query({ as: "actor" }), 2).toString()).toBe("page=2");
+});
+
+test("a report download is one entry naming its students; the openings it records for each student stay out of the search", async () => {
+  await db().insert(auditEvents).values({
+    at: new Date("2026-11-27T09:00:00Z"),
+    action: "report.downloaded",
+    actorUserId: ada,
+    details: { periodId: 1, report: "students-csv", students: 2, studentUserIds: [bo, cy] },
+  });
+  await db().insert(recordOpenings).values(
+    [bo, cy].map((studentUserId) => ({
+      studentUserId,
+      viewerUserId: ada,
+      viewerRole: ROLE.Admin,
+      kind: "semesterReport",
+      hour: new Date("2026-11-27T09:00:00Z"),
+      at: new Date("2026-11-27T09:00:00Z"),
+    })),
+  );
+  const day = { from: "2026-11-27", to: "2026-11-27" };
+  expect(await actions(query(day))).toEqual(["report.downloaded:Ada Admin>-"]);
+  // Who saw Bo: the download is found by the students it names.
+  expect(await actions(query({ ...day, person: "bo", as: "subject" }))).toEqual(["report.downloaded:Ada Admin>-"]);
+  expect(await actions(query({ ...day, person: "bo" }))).toEqual(["report.downloaded:Ada Admin>-"]);
+  expect(await actions(query({ ...day, person: "bo", as: "actor" }))).toEqual([]);
+  expect(await actions(query({ ...day, action: "record.opened" }))).toEqual([]);
+});
+
+test("the log in words: actions as phrases, details by name, a class by its subject and semester", async () => {
+  const [subject] = await db().insert(subjects).values({ subjectCode: "ORD1", name: "Ordemne" }).returning();
+  const [period] = await db().insert(periods).values({ name: "Vår 2031", startDate: "2031-01-01", endDate: "2031-06-30" }).returning();
+  const [klass] = await db().insert(classes).values({ subjectId: subject.id, periodId: period.id }).returning();
+  const [form] = await db().insert(forms).values({ name: "Ordskjema" }).returning();
+  const texts: Record<string, string> = {
+    "audit.actions.report_downloaded": "Lastet ned semesterrapport",
+    "audit.detailKeys.periodId": "Semester",
+    "audit.detailKeys.students": "Studenter",
+    "audit.detailKeys.isMidSemester": "Vurdering",
+    "audit.detailKeys.formIds": "Skjemaer",
+    "audit.detailKeys.midSemesterDate": "Midtveisdato",
+    "audit.detailKeys.vippsUnproved": "Må bekreftes på nytt for Vipps",
+    "audit.mid": "midtveis",
+    "audit.yes": "ja",
+  };
+  const t = (key: string, values?: Record<string, unknown>) => texts[key] ?? (values?.defaultValue as string | undefined) ?? key;
+  const entry = (action: AuditEntry["action"], details: Record<string, unknown>, classId: number | null = null): AuditEntry => ({
+    at: new Date(),
+    action,
+    actorUserId: ada,
+    actorName: "Ada Admin",
+    actorEmail: null,
+    subjectUserId: null,
+    subjectName: null,
+    subjectEmail: null,
+    classId,
+    details,
+    ip: null,
+  });
+  const words = await auditInWords(
+    db(),
+    [
+      entry("report.downloaded", { periodId: period.id, report: "students-csv", students: 2, studentUserIds: [bo, cy] }),
+      entry("scheme.removed", { isMidSemester: true, formIds: [form.id] }, klass.id),
+      entry("class.updated", { midSemesterDate: { from: "2031-03-01", to: "2031-03-15" } }, klass.id),
+      entry("user.phone_changed", { vippsUnproved: true }, 999_999),
+    ],
+    t,
+  );
+  expect(words[0]).toEqual({
+    action: "Lastet ned semesterrapport",
+    className: null,
+    details: [
+      { label: "Semester", value: "Vår 2031" },
+      { label: "report", value: "students-csv" },
+      { label: "Studenter", value: "2" },
+    ],
+  });
+  expect(words[1]).toMatchObject({ className: "ORD1 Ordemne (Vår 2031)", details: [{ label: "Vurdering", value: "midtveis" }, { label: "Skjemaer", value: "Ordskjema" }] });
+  expect(words[2].details).toEqual([{ label: "Midtveisdato", value: "2031-03-01 → 2031-03-15" }]);
+  expect(words[3]).toMatchObject({ action: "user.phone_changed", className: "audit.classUnknown", details: [{ label: "Må bekreftes på nytt for Vipps", value: "ja" }] });
+  expect(words.flatMap((w) => w.details.map((d) => d.value)).join(" ")).not.toMatch(/[{}[\]"]/);
 });

@@ -14,6 +14,11 @@ import { escapeLike, USER_SEARCH_MAX_LENGTH } from "./users.server";
  */
 
 export const OPENED_ACTION = "record.opened";
+/**
+ * A semester report's download is one entry ("report.downloaded", with its count and its students),
+ * so the per-student openings it also records (for each student's own list) are left out here.
+ */
+const REPORT_OPENING: OpeningKind = "semesterReport";
 export const SEARCHABLE_ACTIONS = [...AUDIT_ACTIONS, OPENED_ACTION] as const;
 export type SearchableAction = AuditAction | typeof OPENED_ACTION;
 
@@ -87,17 +92,23 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-/** The conditions of one side of the union: its time, actor and subject columns. */
-function conditions(query: AuditQuery, at: SQL, actor: SQL, subject: SQL): SQL {
+/**
+ * The conditions of one side of the union: its time, actor and subject columns. `alsoAbout` is a
+ * jsonb list of students the row is about besides its subject (a report download's students).
+ */
+function conditions(query: AuditQuery, at: SQL, actor: SQL, subject: SQL, alsoAbout?: SQL): SQL {
   const parts: SQL[] = [sql`true`];
   if (query.from) parts.push(sql`${at} >= (${query.from}::date::timestamp at time zone 'Europe/Oslo')`);
   if (query.to) parts.push(sql`${at} < ((${query.to}::date + 1)::timestamp at time zone 'Europe/Oslo')`);
   if (query.person) {
     const pattern = `%${escapeLike(query.person)}%`;
     const people = sql`(select ${users.id} from ${users} where ${users.displayName} ilike ${pattern} or ${users.email} ilike ${pattern})`;
+    const about = alsoAbout
+      ? sql`(${subject} in ${people} or exists (select 1 from ${users} p where (p.display_name ilike ${pattern} or p.email ilike ${pattern}) and ${alsoAbout} @> to_jsonb(p.id)))`
+      : sql`${subject} in ${people}`;
     if (query.as === "actor") parts.push(sql`${actor} in ${people}`);
-    else if (query.as === "subject") parts.push(sql`${subject} in ${people}`);
-    else parts.push(sql`(${actor} in ${people} or ${subject} in ${people})`);
+    else if (query.as === "subject") parts.push(about);
+    else parts.push(sql`(${actor} in ${people} or ${about})`);
   }
   return sql.join(parts, sql` and `);
 }
@@ -105,12 +116,12 @@ function conditions(query: AuditQuery, at: SQL, actor: SQL, subject: SQL): SQL {
 function entries(query: AuditQuery, limit: number, offset: number): SQL {
   const events = sql`select e.at, e.action, e.actor_user_id, e.subject_user_id, e.class_id, e.details, e.ip
     from ${auditEvents} e
-    where ${query.action ? sql`e.action = ${query.action}` : sql`true`} and ${conditions(query, sql`e.at`, sql`e.actor_user_id`, sql`e.subject_user_id`)}
+    where ${query.action ? sql`e.action = ${query.action}` : sql`true`} and ${conditions(query, sql`e.at`, sql`e.actor_user_id`, sql`e.subject_user_id`, sql`(case when e.action = 'report.downloaded' then e.details->'studentUserIds' end)`)}
     order by e.at desc limit ${limit + offset}`;
   const openings = sql`select o.at, ${OPENED_ACTION}::text, o.viewer_user_id, o.student_user_id, o.class_id,
       jsonb_build_object('page', o.kind, 'role', o.viewer_role), null::text
     from ${recordOpenings} o
-    where ${conditions(query, sql`o.at`, sql`o.viewer_user_id`, sql`o.student_user_id`)}
+    where o.kind <> ${REPORT_OPENING} and ${conditions(query, sql`o.at`, sql`o.viewer_user_id`, sql`o.student_user_id`)}
     order by o.at desc limit ${limit + offset}`;
   const sides = query.action === OPENED_ACTION ? [openings] : query.action ? [events] : [events, openings];
   // Each side is cut to what the page can need before they are merged, so an unfiltered look at a

@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
+  answerSets,
   assignmentForms,
   assignments,
   auditEvents,
+  expectations,
   classAdvisors,
   classes,
   forms,
@@ -21,9 +23,14 @@ import {
   advisorStudentsPage,
   byDisplayName,
   checkEndSemesterDate,
+  checkMidSemesterDate,
+  copyExpectations,
   createScheme,
+  expectationSources,
   parseDayInput,
+  removeScheme,
   updateEndSemesterDate,
+  updateMidSemesterDate,
 } from "./classes.server";
 import { classIdOf, userIdOf } from "~/test/app";
 
@@ -338,5 +345,112 @@ describe("a supervisor's students in a class", () => {
     expect(await advisorStudentsPage(db, classId, await userIdOf(db, "laerer1@example.org"))).toBeNull();
     expect(await advisorStudentsPage(db, classId, 999_999)).toBeNull();
     expect(await advisorStudentsPage(db, 999_999, await userIdOf(db, "veileder1@example.org"))).toBeNull();
+  });
+});
+
+describe("undoing set-up mistakes", () => {
+  const actor = async () => userIdOf(db, "admin@example.org");
+
+  test("the mid-semester date lies within the semester and before the end-semester date", () => {
+    const header = { periodStart: "2026-07-01", periodEnd: "2026-12-31", endSemesterDate: "2026-12-17" };
+    expect(checkMidSemesterDate("2026-10-15", header)).toEqual({ ok: true, date: "2026-10-15" });
+    expect(checkMidSemesterDate("1.7.2026", header)).toEqual({ ok: true, date: "2026-07-01" });
+    expect(checkMidSemesterDate("2026-12-16", header)).toEqual({ ok: true, date: "2026-12-16" });
+    expect(checkMidSemesterDate("2026-12-17", header)).toEqual({ ok: false, error: "notBeforeEnd" });
+    expect(checkMidSemesterDate("2026-12-20", header)).toEqual({ ok: false, error: "notBeforeEnd" });
+    expect(checkMidSemesterDate("2026-06-30", header)).toEqual({ ok: false, error: "beforeStart" });
+    expect(checkMidSemesterDate("2027-01-01", { ...header, endSemesterDate: null })).toEqual({ ok: false, error: "afterEnd" });
+    expect(checkMidSemesterDate("2026-12-31", { ...header, endSemesterDate: null })).toEqual({ ok: true, date: "2026-12-31" });
+    expect(checkMidSemesterDate("31.2.2026", header)).toEqual({ ok: false, error: "invalid" });
+    expect(checkMidSemesterDate("", header)).toEqual({ ok: false, error: "invalid" });
+  });
+
+  test("moving the mid-semester date is saved and audited with the old and new date; a wrong one changes nothing", async () => {
+    const classId = await newClass("MID1");
+    const admin = await actor();
+    expect(await updateMidSemesterDate(db, { classId, text: "2026-12-17", actorUserId: admin })).toEqual({ ok: false, error: "notBeforeEnd" });
+    expect(await updateMidSemesterDate(db, { classId: 999_999, text: "2026-10-20", actorUserId: admin })).toEqual({ ok: false, error: "notFound" });
+    expect(await updateMidSemesterDate(db, { classId, text: "20.10.2026", actorUserId: admin })).toEqual({ ok: true, date: "2026-10-20" });
+    const [row] = await db.select({ mid: classes.midSemesterDate }).from(classes).where(eq(classes.id, classId));
+    expect(row.mid).toBe("2026-10-20");
+    const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.classId, classId)).orderBy(desc(auditEvents.id)).limit(1);
+    expect(entry).toMatchObject({ action: "class.updated", actorUserId: admin, details: { midSemesterDate: { from: "2026-10-01", to: "2026-10-20" } } });
+  });
+
+  test("a scheme nobody has answered is removed and audited; one with answers (a draft too) is refused and kept", async () => {
+    const classId = await newClass("RM1");
+    const admin = await actor();
+    const main = await formIdOf("Vurdering av kliniske kompetanser");
+    const created = await createScheme(db, { classId, isMidSemester: true, formIds: [main], actorUserId: admin });
+    if (!created.ok) throw new Error("no scheme");
+    // Another class's id with this scheme is not this class's scheme.
+    const other = await newClass("RM2");
+    expect(await removeScheme(db, { classId: other, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({ ok: false, error: "notFound" });
+
+    const [student] = await db.insert(users).values({ displayName: "Utkast Student", email: "rm1-student@example.org" }).returning();
+    const [draft] = await db
+      .insert(answerSets)
+      .values({ formId: main, assignmentId: created.assignmentId, studentUserId: student.id, authorUserId: student.id, authorRoleId: 2, isMidSemester: true })
+      .returning();
+    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({ ok: false, error: "hasAnswers", answerSets: 1 });
+    const page = await adminClassPage(db, classId);
+    expect(page?.schemes.map((s) => [s.answerSets, s.sentAnswerSets])).toEqual([[1, 0]]);
+
+    await db.delete(answerSets).where(eq(answerSets.id, draft.id));
+    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({ ok: true, isMidSemester: true });
+    expect(await db.select().from(assignments).where(eq(assignments.classId, classId))).toEqual([]);
+    const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.classId, classId)).orderBy(desc(auditEvents.id)).limit(1);
+    expect(entry).toMatchObject({ action: "scheme.removed", details: { assignmentId: created.assignmentId, isMidSemester: true, formIds: [main] } });
+    // The same form can be added again afterwards.
+    expect((await createScheme(db, { classId, isMidSemester: true, formIds: [main], actorUserId: admin })).ok).toBe(true);
+  });
+
+  test("expected levels are copied from an earlier semester's class of the same subject, all at once; what did not match is named", async () => {
+    const admin = await actor();
+    const previous = await classIdOf(db, "SYK1002");
+    const [old] = await db.select({ subjectId: classes.subjectId }).from(classes).where(eq(classes.id, previous));
+    const [period] = await db.select().from(periods).where(eq(periods.name, "Høst 2026"));
+    const [target] = await db
+      .insert(classes)
+      .values({ subjectId: old.subjectId, periodId: period.id, midSemesterDate: "2026-10-01", endSemesterDate: "2026-12-17" })
+      .returning();
+    const main = await formIdOf("Vurdering av kliniske kompetanser");
+    const medication = await formIdOf("Legemiddelhåndtering");
+
+    expect(await copyExpectations(db, { classId: target.id, sourceClassId: previous, actorUserId: admin })).toEqual({ ok: false, error: "noSchemes" });
+    await createScheme(db, { classId: target.id, isMidSemester: true, formIds: [main, medication], actorUserId: admin });
+    await createScheme(db, { classId: target.id, isMidSemester: false, formIds: [main], actorUserId: admin });
+
+    const sources = await expectationSources(db, target.id);
+    expect(sources.map((s) => s.classId)).toEqual([previous]);
+    expect(sources[0].periodName).not.toBe("Høst 2026");
+    // Not a class of the same subject in an earlier semester: refused.
+    expect(await copyExpectations(db, { classId: target.id, sourceClassId: await classIdOf(db, "SYK2001"), actorUserId: admin })).toEqual({
+      ok: false,
+      error: "unknownSource",
+    });
+    expect(await copyExpectations(db, { classId: previous, sourceClassId: target.id, actorUserId: admin })).toEqual({ ok: false, error: "unknownSource" });
+
+    const result = await copyExpectations(db, { classId: target.id, sourceClassId: previous, actorUserId: admin });
+    if (!result.ok) throw new Error(result.error);
+    const levelsBefore = await db.select().from(expectations).where(eq(expectations.classId, previous));
+    const midCount = levelsBefore.filter((l) => l.isMidSemester && l.formId === main).length;
+    expect(midCount).toBeGreaterThan(0);
+    expect(result.copied.map((c) => [c.name, c.isMidSemester, c.questions])).toEqual([
+      ["Vurdering av kliniske kompetanser", true, midCount],
+      ["Vurdering av kliniske kompetanser", false, levelsBefore.length - midCount],
+    ]);
+    expect(result.notMatched.map((c) => [c.name, c.isMidSemester])).toEqual([["Legemiddelhåndtering", true]]);
+    const copied = await db.select().from(expectations).where(eq(expectations.classId, target.id));
+    const key = (l: typeof copied[number]) => `${l.formId}:${l.questionId}:${l.isMidSemester}=${l.value}`;
+    expect(copied.map(key).sort()).toEqual(levelsBefore.map(key).sort());
+    const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.classId, target.id)).orderBy(desc(auditEvents.id)).limit(1);
+    expect(entry).toMatchObject({ action: "expectations.copied", details: { fromClassId: previous } });
+
+    // Copying again replaces a level changed by hand, and adds nothing twice.
+    await db.update(expectations).set({ value: "4" }).where(eq(expectations.classId, target.id));
+    await copyExpectations(db, { classId: target.id, sourceClassId: previous, actorUserId: admin });
+    const again = await db.select().from(expectations).where(eq(expectations.classId, target.id));
+    expect(again.map(key).sort()).toEqual(levelsBefore.map(key).sort());
   });
 });

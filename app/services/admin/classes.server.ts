@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
@@ -8,8 +8,12 @@ import {
   classAdvisors,
   classes,
   classTeachers,
+  expectations,
+  formQuestionGroups,
+  formQuestions,
   forms,
   periods,
+  QUESTION_GROUP_TYPE,
   studentExtraSupervisors,
   studentReferences,
   subjects,
@@ -105,6 +109,8 @@ export interface Scheme {
   forms: SchemeForm[];
   /** Answer sets sent (not drafts) by anyone, for any student, on this scheme. */
   sentAnswerSets: number;
+  /** Answer sets of any kind (drafts too): a scheme with any cannot be removed. */
+  answerSets: number;
 }
 
 /** The class's response schemes, mid-semester first, each with its forms (main forms first). */
@@ -128,11 +134,16 @@ export async function schemesOfClass(db: Db, classId: number): Promise<Scheme[]>
     .innerJoin(forms, eq(forms.id, assignmentForms.formId))
     .where(inArray(assignmentForms.assignmentId, ids));
   const sentRows = await db
-    .select({ assignmentId: answerSets.assignmentId, sent: count() })
+    .select({
+      assignmentId: answerSets.assignmentId,
+      sent: sql<number>`count(*) filter (where ${answerSets.sentAt} is not null)::int`,
+      all: count(),
+    })
     .from(answerSets)
-    .where(and(inArray(answerSets.assignmentId, ids), isNotNull(answerSets.sentAt)))
+    .where(inArray(answerSets.assignmentId, ids))
     .groupBy(answerSets.assignmentId);
   const sent = new Map(sentRows.map((r) => [r.assignmentId, Number(r.sent)]));
+  const all = new Map(sentRows.map((r) => [r.assignmentId, Number(r.all)]));
   return rows.map((row) => ({
     ...row,
     forms: formRows
@@ -140,6 +151,7 @@ export async function schemesOfClass(db: Db, classId: number): Promise<Scheme[]>
       .map((f) => ({ formId: f.formId, name: f.name, isMainForm: f.isMainForm, deleted: f.deletedAt !== null }))
       .toSorted((a, b) => Number(b.isMainForm) - Number(a.isMainForm) || nameCollator.compare(a.name, b.name)),
     sentAnswerSets: sent.get(row.assignmentId) ?? 0,
+    answerSets: all.get(row.assignmentId) ?? 0,
   }));
 }
 
@@ -408,4 +420,199 @@ export async function advisorStudentsPage(db: Db, classId: number, userId: numbe
     rows.map(({ advisorUserId, ...row }) => ({ ...row, relation: advisorUserId === userId ? "assigned" : "extra" })),
   );
   return { header, supervisor, students };
+}
+
+// ─── Undoing set-up mistakes: a scheme, the mid-semester date, expected levels ──────────────
+
+export type RemoveSchemeResult =
+  | { ok: true; isMidSemester: boolean }
+  | { ok: false; error: "notFound" }
+  | { ok: false; error: "hasAnswers"; answerSets: number };
+
+/**
+ * Removes a response scheme added by mistake. Refused once anyone has answered a form of it (a draft
+ * counts: it is someone's work): answers are never lost to an undo. The expected levels set for its
+ * forms stay (they belong to the class, form and half), so adding the form again brings them back.
+ * Audited with the scheme's half and forms.
+ */
+export async function removeScheme(
+  db: Db,
+  input: { classId: number; assignmentId: number; actorUserId: number; ip?: string | null },
+): Promise<RemoveSchemeResult> {
+  return db.transaction(async (tx) => {
+    const [scheme] = await tx
+      .select({ id: assignments.id, isMidSemester: assignments.isMidSemester })
+      .from(assignments)
+      .where(and(eq(assignments.id, input.assignmentId), eq(assignments.classId, input.classId)))
+      .for("update");
+    if (!scheme) return { ok: false as const, error: "notFound" as const };
+    const [answered] = await tx.select({ n: count() }).from(answerSets).where(eq(answerSets.assignmentId, scheme.id));
+    const answerSetCount = Number(answered?.n ?? 0);
+    if (answerSetCount > 0) return { ok: false as const, error: "hasAnswers" as const, answerSets: answerSetCount };
+    const formRows = await tx
+      .select({ formId: assignmentForms.formId })
+      .from(assignmentForms)
+      .where(eq(assignmentForms.assignmentId, scheme.id));
+    await tx.delete(assignments).where(eq(assignments.id, scheme.id));
+    await audit(tx, {
+      action: "scheme.removed",
+      actorUserId: input.actorUserId,
+      classId: input.classId,
+      details: {
+        assignmentId: scheme.id,
+        isMidSemester: scheme.isMidSemester,
+        formIds: formRows.map((f) => f.formId).toSorted((a, b) => a - b),
+      },
+      ip: input.ip,
+    });
+    return { ok: true as const, isMidSemester: scheme.isMidSemester };
+  });
+}
+
+export type MidDateError = "invalid" | "beforeStart" | "afterEnd" | "notBeforeEnd";
+
+/**
+ * The mid-semester date must be a real date within the class's semester and before its
+ * end-semester date (the end evaluation comes after the mid-semester one).
+ */
+export function checkMidSemesterDate(
+  text: string,
+  header: Pick<ClassHeader, "periodStart" | "periodEnd" | "endSemesterDate">,
+): { ok: true; date: string } | { ok: false; error: MidDateError } {
+  const date = parseDayInput(text);
+  if (!date) return { ok: false, error: "invalid" };
+  if (date < header.periodStart) return { ok: false, error: "beforeStart" };
+  if (date > header.periodEnd) return { ok: false, error: "afterEnd" };
+  if (header.endSemesterDate && date >= header.endSemesterDate) return { ok: false, error: "notBeforeEnd" };
+  return { ok: true, date };
+}
+
+/**
+ * Moves the class's mid-semester date after the checks above; audited with the old and new date.
+ * Reminders already sent for the old date stay sent; a reminder is kept per deadline date, so the
+ * new date is a new occasion and is reminded of in its own days before (reminders/occasions.server.ts).
+ */
+export async function updateMidSemesterDate(
+  db: Db,
+  input: { classId: number; text: string; actorUserId: number; ip?: string | null },
+): Promise<{ ok: true; date: string } | { ok: false; error: MidDateError | "notFound" }> {
+  const header = await classHeader(db, input.classId);
+  if (!header) return { ok: false, error: "notFound" };
+  const checked = checkMidSemesterDate(input.text, header);
+  if (!checked.ok) return checked;
+  await db.transaction(async (tx) => {
+    await tx.update(classes).set({ midSemesterDate: checked.date }).where(eq(classes.id, input.classId));
+    await audit(tx, {
+      action: "class.updated",
+      actorUserId: input.actorUserId,
+      classId: input.classId,
+      details: { midSemesterDate: { from: header.midSemesterDate, to: checked.date } },
+      ip: input.ip,
+    });
+  });
+  return { ok: true, date: checked.date };
+}
+
+export interface ExpectationSource {
+  classId: number;
+  periodName: string;
+  /** Expected levels set in that class, all forms and halves. */
+  levels: number;
+}
+
+/** Classes of the same subject in earlier semesters (latest first), that have expected levels to copy. */
+export async function expectationSources(db: Db, classId: number): Promise<ExpectationSource[]> {
+  const [target] = await db
+    .select({ subjectId: classes.subjectId, start: periods.startDate })
+    .from(classes)
+    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .where(eq(classes.id, classId));
+  if (!target) return [];
+  const levels = sql<number>`(select count(*)::int from ${expectations} where ${expectations.classId} = ${classes.id})`;
+  const rows = await db
+    .select({ classId: classes.id, periodName: periods.name, levels })
+    .from(classes)
+    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .where(and(eq(classes.subjectId, target.subjectId), lt(periods.startDate, target.start)))
+    .orderBy(desc(periods.startDate));
+  return rows.filter((r) => r.levels > 0);
+}
+
+export interface CopiedForm {
+  formId: number;
+  name: string;
+  isMidSemester: boolean;
+  /** Questions whose expected level was copied. */
+  questions: number;
+}
+
+export type CopyExpectationsResult =
+  | { ok: true; copied: CopiedForm[]; notMatched: Omit<CopiedForm, "questions">[] }
+  | { ok: false; error: "notFound" | "unknownSource" | "noSchemes" };
+
+/**
+ * Copies the expected levels of an earlier semester's class of the same subject, all at once: for
+ * each form and half of this class's schemes that the other class has levels for, every level of a
+ * question still in the form (replacing this class's level for it). The forms and halves the other
+ * class has no levels for are named (notMatched), to be set by hand. Audited with what was copied.
+ */
+export async function copyExpectations(
+  db: Db,
+  input: { classId: number; sourceClassId: number; actorUserId: number; ip?: string | null },
+): Promise<CopyExpectationsResult> {
+  const header = await classHeader(db, input.classId);
+  if (!header) return { ok: false, error: "notFound" };
+  const sources = await expectationSources(db, input.classId);
+  if (!sources.some((s) => s.classId === input.sourceClassId)) return { ok: false, error: "unknownSource" };
+  const targets = (await schemesOfClass(db, input.classId)).flatMap((scheme) =>
+    scheme.forms.filter((f) => !f.deleted).map((f) => ({ formId: f.formId, name: f.name, isMidSemester: scheme.isMidSemester })),
+  );
+  if (targets.length === 0) return { ok: false, error: "noSchemes" };
+  return db.transaction(async (tx) => {
+    // Only a question still in the form and still a level (a grading group) is copied.
+    const levels = await tx
+      .select({ formId: expectations.formId, questionId: expectations.questionId, isMidSemester: expectations.isMidSemester, value: expectations.value })
+      .from(expectations)
+      .innerJoin(formQuestions, eq(formQuestions.id, expectations.questionId))
+      .innerJoin(formQuestionGroups, eq(formQuestionGroups.id, formQuestions.groupId))
+      .where(
+        and(
+          eq(expectations.classId, input.sourceClassId),
+          eq(formQuestionGroups.formId, expectations.formId),
+          isNull(formQuestions.deletedAt),
+          isNull(formQuestionGroups.deletedAt),
+          eq(formQuestionGroups.type, QUESTION_GROUP_TYPE.Grading),
+        ),
+      );
+    const copied: CopiedForm[] = [];
+    const notMatched: Omit<CopiedForm, "questions">[] = [];
+    for (const target of targets) {
+      const rows = levels.filter((l) => l.formId === target.formId && l.isMidSemester === target.isMidSemester);
+      if (rows.length === 0) {
+        notMatched.push(target);
+        continue;
+      }
+      await tx
+        .insert(expectations)
+        .values(rows.map((r) => ({ classId: input.classId, formId: r.formId, questionId: r.questionId, isMidSemester: r.isMidSemester, value: r.value, setByUserId: input.actorUserId })))
+        .onConflictDoUpdate({
+          target: [expectations.classId, expectations.formId, expectations.questionId, expectations.isMidSemester],
+          set: { value: sql`excluded.value`, setByUserId: input.actorUserId, updatedAt: new Date() },
+        });
+      copied.push({ ...target, questions: rows.length });
+    }
+    if (copied.length > 0) {
+      await audit(tx, {
+        action: "expectations.copied",
+        actorUserId: input.actorUserId,
+        classId: input.classId,
+        details: {
+          fromClassId: input.sourceClassId,
+          forms: copied.map((c) => ({ formId: c.formId, isMidSemester: c.isMidSemester, questions: c.questions })),
+        },
+        ip: input.ip,
+      });
+    }
+    return { ok: true as const, copied, notMatched };
+  });
 }

@@ -23,6 +23,7 @@ const postedGroup = z.object({
   name: z.string().default(""),
   type: z.enum(["1", "2"]).default("2"),
   options: z.string().default(""),
+  audience: z.enum(["all", "student", "staff"]).default("all"),
   questions: z.array(postedQuestion).max(LIMITS.questionsPerGroup * 2).default([]),
 });
 
@@ -43,6 +44,7 @@ export const postedDraftSchema = z
         name: g.name,
         type: g.type === "1" ? TEXT_INPUT : GRADING,
         options: labelsFromText(g.options),
+        audience: g.audience,
         questions: g.questions.map((q) => ({ key: q.key, id: q.id ?? null, text: q.text, helpText: q.helpText })),
       })),
     }),

@@ -30,6 +30,7 @@ function draftWith(...groups: { name: string; questions: string[]; type?: 1 | 2 
       name: g.name,
       type: g.type ?? GRADING,
       options: [...DEFAULT_GRADING_LABELS],
+      audience: "all" as const,
       questions: g.questions.map((text) => ({ key: `n${++n}`, id: null, text, helpText: "" })),
     })),
   };
@@ -44,7 +45,7 @@ test("the default labels are the five independence levels, then 'Ikke relevant' 
 test("a new group is 'Ny gruppe', graded on the default labels; a new question is 'Nytt spørsmål'", () => {
   const draft = addQuestion(addGroup(emptyDraft()), 0);
   expect(draft.groups).toHaveLength(1);
-  expect(draft.groups[0]).toMatchObject({ name: NEW_GROUP_NAME, type: GRADING, id: null, options: DEFAULT_GRADING_LABELS });
+  expect(draft.groups[0]).toMatchObject({ name: NEW_GROUP_NAME, type: GRADING, id: null, options: DEFAULT_GRADING_LABELS, audience: "all" });
   expect(NEW_GROUP_NAME).toBe("Ny gruppe");
   expect(texts(draft, 0)).toEqual([NEW_QUESTION_TEXT]);
   expect(NEW_QUESTION_TEXT).toBe("Nytt spørsmål");
@@ -143,6 +144,7 @@ test("a posted draft is read with its ids, keys, types and one label per line", 
   form.set("groups[0].questions[1].text", "");
   form.set("groups[1].key", "n2");
   form.set("groups[1].type", "1");
+  form.set("groups[1].audience", "student");
   const submission = parseWithZod(form, { schema: postedDraftSchema });
   expect(submission.status).toBe("success");
   if (submission.status !== "success") return;
@@ -156,12 +158,13 @@ test("a posted draft is read with its ids, keys, types and one label per line", 
         name: "Gruppe",
         type: GRADING,
         options: ["Bra", "Dårlig"],
+        audience: "all",
         questions: [
           { key: "q40", id: 40, text: "Spørsmål", helpText: "" },
           { key: "n1", id: null, text: "", helpText: "" },
         ],
       },
-      { key: "n2", id: null, name: "", type: TEXT_INPUT, options: [], questions: [] },
+      { key: "n2", id: null, name: "", type: TEXT_INPUT, options: [], audience: "student", questions: [] },
     ],
   });
 });
@@ -172,6 +175,7 @@ test("a post the page never sends is refused: bad keys, ids or types", () => {
     ["groups[0].id", "-3"],
     ["groups[0].id", "abc"],
     ["groups[0].type", "0"],
+    ["groups[0].audience", "teacher"],
   ]) {
     const form = new FormData();
     form.set("groups[0].key", "n1");

@@ -4,12 +4,15 @@
  * the pressed button names the change (`intent`), and the server answers with the changed draft.
  * Nothing is stored until "save".
  */
-import type { QuestionGroupType } from "~/services/platform/db/schema";
+import type { GroupAudience, QuestionGroupType } from "~/services/platform/db/schema";
 
 /** The editable group types (spec §3: 1 text input, 2 grading; 0 is unused). */
 export type DraftGroupType = Extract<QuestionGroupType, 1 | 2>;
 export const TEXT_INPUT: DraftGroupType = 1;
 export const GRADING: DraftGroupType = 2;
+
+/** Who answers a group: everyone (the default), the student only (staff read the answers), or the staff only. */
+export const AUDIENCES: readonly GroupAudience[] = ["all", "student", "staff"];
 
 /**
  * The five independence levels plus "not relevant" at index 5 (spec §3, §9): the defaults of a new
@@ -55,6 +58,7 @@ export interface DraftGroup {
   type: DraftGroupType;
   /** Grading labels; kept while the type is text input so switching back loses nothing. */
   options: string[];
+  audience: GroupAudience;
   questions: DraftQuestion[];
 }
 
@@ -79,7 +83,7 @@ export type DraftIntent =
 export const fieldName = {
   name: "name",
   isMainForm: "isMainForm",
-  group: (g: number, field: "key" | "id" | "name" | "type" | "options") => `groups[${g}].${field}`,
+  group: (g: number, field: "key" | "id" | "name" | "type" | "options" | "audience") => `groups[${g}].${field}`,
   question: (g: number, q: number, field: "key" | "id" | "text" | "helpText") => `groups[${g}].questions[${q}].${field}`,
 };
 
@@ -162,6 +166,7 @@ export function addGroup(draft: FormDraft): FormDraft {
     name: NEW_GROUP_NAME,
     type: GRADING,
     options: [...DEFAULT_GRADING_LABELS],
+    audience: "all",
     questions: [],
   };
   return { ...draft, groups: [...draft.groups, group] };

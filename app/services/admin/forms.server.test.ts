@@ -46,6 +46,7 @@ function newDraft(name: string): FormDraft {
   draft.groups[0].questions[1].helpText = "Hjelp";
   draft.groups[1].name = "Andre";
   draft.groups[1].type = TEXT_INPUT;
+  draft.groups[1].audience = "student";
   draft.groups[1].questions[0].text = "Fritekst";
   return draft;
 }
@@ -74,6 +75,8 @@ test("a stored form loads as a draft in order, marking its answered questions; a
   expect(form?.draft.name).toBe(MAIN);
   expect(form?.draft.isMainForm).toBe(true);
   expect(form?.draft.groups.map((g) => g.type)).toEqual([TEXT_INPUT, GRADING, GRADING, GRADING, GRADING]);
+  // The self-assessment is the student's own; the graded groups are everyone's.
+  expect(form?.draft.groups.map((g) => g.audience)).toEqual(["student", "all", "all", "all", "all"]);
   expect(form?.draft.groups[0].questions[2]).toMatchObject({
     text: "Hvordan opplever du veiledningen du får?",
     helpText: "Tenk på både den daglige veiledningen og veiledningssamtalene.",
@@ -90,9 +93,9 @@ test("saving without an id creates the form, its groups and questions numbered f
   if (result.status !== "saved") return;
   const draft = await stored(result.formId);
   expect(draft.name).toBe("Nytt testskjema");
-  expect(draft.groups.map((g) => [g.name, g.type])).toEqual([
-    ["Første", GRADING],
-    ["Andre", TEXT_INPUT],
+  expect(draft.groups.map((g) => [g.name, g.type, g.audience])).toEqual([
+    ["Første", GRADING, "all"],
+    ["Andre", TEXT_INPUT, "student"],
   ]);
   expect(draft.groups[0].questions.map((q) => [q.text, q.helpText])).toEqual([
     ["Spørsmål 1", ""],
@@ -153,6 +156,8 @@ test("editing the answered main form keeps every answer on the same question; re
   draft = applyIntent(draft, { type: "remove-group", group: 4 });
   draft = addQuestion(draft, 0);
   draft.groups[0].questions[3].text = "Et nytt spørsmål";
+  // Who answers a group changes with the rest of it.
+  draft.groups[0].audience = "staff";
 
   const result = await saveForm(db, formId, draft, admin, new Date("2026-11-23T10:00:00Z"));
   expect(result).toEqual({ status: "saved", formId });
@@ -168,6 +173,7 @@ test("editing the answered main form keeps every answer on the same question; re
   const renamed = after.groups[0].questions[0];
   expect(renamed.id).toBe(original.groups[1].questions[1].id);
   expect(renamed.text).toBe("Gjenkjenner endringer i pasientens tilstand (endret tekst)");
+  expect(after.groups.map((g) => g.audience)).toEqual(["staff", "student", "all", "all"]);
   expect(after.groups.map((g) => g.id)).toEqual([original.groups[1].id, original.groups[0].id, original.groups[2].id, original.groups[3].id]);
   expect(after.groups[0].questions.map((q) => q.id).slice(0, 3)).toEqual([
     original.groups[1].questions[1].id,
@@ -243,8 +249,12 @@ test("an answered group's type cannot change; an unanswered group's can", async 
     errors: { [`groups[${answeredGroup}].type`]: ["adminForms:errors.typeLockedByAnswers"] },
   });
 
-  const woundId = await formIdNamed(WOUND_CARE);
+  // A form nobody has answered (the demo's forms all have answers by now).
+  const created = await saveForm(db, null, newDraft("Uten svar"), admin);
+  if (created.status !== "saved") throw new Error("not saved");
+  const woundId = created.formId;
   const wound = await stored(woundId);
+  expect(wound.groups[0].type).not.toBe(TEXT_INPUT);
   wound.groups[0].type = TEXT_INPUT;
   expect(await saveForm(db, woundId, wound, admin)).toEqual({ status: "saved", formId: woundId });
   expect((await stored(woundId)).groups[0].type).toBe(TEXT_INPUT);

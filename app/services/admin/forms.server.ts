@@ -121,6 +121,7 @@ export async function loadForm(db: Db, formId: number): Promise<StoredForm | nul
         type: group.type === TEXT_INPUT ? TEXT_INPUT : GRADING,
         // A text group stores no labels; offer the defaults should the admin switch it to grading.
         options: group.type === TEXT_INPUT && group.options.length === 0 ? [...DEFAULT_GRADING_LABELS] : group.options,
+        audience: group.audience,
         questions: live
           .filter((q) => q.groupId === group.id)
           .map((q) => ({ key: `q${q.id}`, id: q.id, text: q.text, helpText: q.helpText ?? "" })),
@@ -168,7 +169,7 @@ async function insertGroups(tx: Tx, formId: number, groups: ReturnType<typeof nu
   for (const group of groups) {
     const [row] = await tx
       .insert(formQuestionGroups)
-      .values({ formId, name: group.name, order: group.order, type: group.type, options: group.options })
+      .values({ formId, name: group.name, order: group.order, type: group.type, options: group.options, audience: group.audience })
       .returning({ id: formQuestionGroups.id });
     await insertQuestions(tx, row.id, group.questions);
   }
@@ -267,7 +268,7 @@ async function updateForm(db: Db, formId: number, draft: FormDraft, actor: Actor
       }
       await tx
         .update(formQuestionGroups)
-        .set({ name: group.name, order: group.order, type: group.type, options: group.options })
+        .set({ name: group.name, order: group.order, type: group.type, options: group.options, audience: group.audience })
         .where(eq(formQuestionGroups.id, group.id));
       for (const question of group.questions) {
         if (question.id === null) continue;

@@ -7,6 +7,8 @@ import {
   getUserForEdit,
   listUsers,
   setUserActive,
+  storedPhone,
+  updatePhoneNumber,
   updateUser,
   USERS_PAGE_SIZE,
   type UserEditInput,
@@ -28,7 +30,7 @@ import {
 } from "~/services/platform/db/schema";
 import { seedDemo } from "~/services/demo/index.server";
 import { ROLE } from "~/services/identity";
-import { createSession, loadSession } from "~/services/identity/index.server";
+import { createSession, loadSession, resolveVippsUser } from "~/services/identity/index.server";
 
 let database: Database;
 let admin: { userId: number; ip: string };
@@ -334,4 +336,44 @@ test("an admin cannot deactivate themselves; an unknown user is not found", asyn
   expect(await setUserActive(db(), 999_999, false, admin)).toEqual({ ok: false, reason: "notFound" });
   const [me] = await db().select({ isActive: users.isActive }).from(users).where(eq(users.id, admin.userId));
   expect(me.isActive).toBe(true);
+});
+
+test("a phone number is stored as digits with a country code, or refused when it is none", () => {
+  expect(storedPhone(" 987 65 432 ")).toBe("+4798765432");
+  expect(storedPhone("+47 987-65-432")).toBe("+4798765432");
+  expect(storedPhone("0046 70 123 45 67")).toBe("+46701234567");
+  expect(storedPhone("")).toBeNull();
+  expect(storedPhone("   ")).toBeNull();
+  for (const bad of ["1234567", "1234567890123456", "98765432x", "ring meg", "+47 987\u202e65432"]) expect(storedPhone(bad), bad).toBe(false);
+});
+
+test("a changed phone number is unproved for Vipps: the verified number and the Vipps identity go; audited without the numbers", async () => {
+  const db = database.db;
+  const supervisorId = await userIdOf(db, "veileder1@example.org");
+  await db.update(users).set({ vippsSub: "vipps-sub-veileder1" }).where(eq(users.id, supervisorId));
+  const [before] = await db.select().from(users).where(eq(users.id, supervisorId));
+  expect(before.verifiedPhone).toBe("4741234567");
+
+  // The same number typed another way changes nothing, and keeps the proof.
+  expect(await updatePhoneNumber(db, supervisorId, "412 34 567", admin)).toEqual({ ok: true, changed: false, vippsUnproved: false });
+  expect(await updatePhoneNumber(db, supervisorId, "12", admin)).toEqual({ ok: false, error: "invalid" });
+  expect(await updatePhoneNumber(db, 999_999, "98765432", admin)).toEqual({ ok: false, error: "notFound" });
+  const [kept] = await db.select().from(users).where(eq(users.id, supervisorId));
+  expect([kept.phoneNumber, kept.verifiedPhone, kept.vippsSub]).toEqual(["+4741234567", "4741234567", "vipps-sub-veileder1"]);
+
+  expect(await updatePhoneNumber(db, supervisorId, "+47 912 34 567", admin)).toEqual({ ok: true, changed: true, vippsUnproved: true });
+  const [after] = await db.select().from(users).where(eq(users.id, supervisorId));
+  expect([after.phoneNumber, after.verifiedPhone, after.vippsSub]).toEqual(["+4791234567", null, null]);
+  const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.subjectUserId, supervisorId)).orderBy(desc(auditEvents.id)).limit(1);
+  expect(entry).toMatchObject({ action: "user.phone_changed", actorUserId: admin.userId, details: { phone: "changed", vippsUnproved: true } });
+  expect(JSON.stringify(entry.details)).not.toMatch(/4791234567|4741234567/);
+
+  // Vipps: the old identity no longer logs in by itself, and the new number must first be proved with the e-mail code.
+  expect(await resolveVippsUser(db, { sub: "vipps-sub-veileder1", phone: "4791234567", email: null, name: null })).toEqual({ kind: "prove", userId: supervisorId });
+  await expect(resolveVippsUser(db, { sub: "someone-else", phone: "4741234567", email: null, name: null })).rejects.toThrow();
+
+  // Removing the number.
+  expect(await updatePhoneNumber(db, supervisorId, "", admin)).toEqual({ ok: true, changed: true, vippsUnproved: false });
+  const [removed] = await db.select({ phone: users.phoneNumber }).from(users).where(eq(users.id, supervisorId));
+  expect(removed.phone).toBeNull();
 });

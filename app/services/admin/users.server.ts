@@ -18,7 +18,7 @@ import {
 } from "~/services/platform/db/schema";
 import { isRoleId, ROLE, type RoleId } from "~/services/identity";
 import { semesterStatus, type SemesterStatus } from "~/services/platform/semesters";
-import { destroyUserSessions } from "~/services/identity/index.server";
+import { destroyUserSessions, phoneDigits } from "~/services/identity/index.server";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -489,5 +489,55 @@ export async function setUserActive(db: Db, userId: number, active: boolean, act
       ip: actor.ip,
     });
     return { ok: true, changed: true } as const;
+  });
+}
+
+// ─── A phone number ──────────────────────────────────────────────────────────
+
+export type PhoneResult =
+  | { ok: true; changed: boolean; vippsUnproved: boolean }
+  | { ok: false; error: "notFound" | "invalid" };
+
+/** A typed number as it is stored ("+4798765432"), null for an empty one, or false when it is no phone number. */
+export function storedPhone(text: string): string | null | false {
+  const value = text.trim();
+  if (value === "") return null;
+  const digits = value.replace(/\D/g, "");
+  if (!/^\+?[\d\s().-]+$/.test(value) || digits.length < 8 || digits.length > 15) return false;
+  return `+${phoneDigits(value)}`;
+}
+
+/**
+ * Corrects a user's phone number (the one a supervisor was invited with, which Vipps matches). A
+ * changed number is unproved: the number Vipps vouched for and the Vipps identity bound with it are
+ * dropped, so Vipps logs nobody in on this account until the owner proves the new number again with
+ * the e-mail code sent to the account's address (identity/provider-login.server.ts). An empty field
+ * removes the number. Audited without the numbers themselves (personal data).
+ */
+export async function updatePhoneNumber(db: Db, userId: number, text: string, actor: Actor): Promise<PhoneResult> {
+  const phone = storedPhone(text);
+  if (phone === false) return { ok: false, error: "invalid" };
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ phoneNumber: users.phoneNumber, verifiedPhone: users.verifiedPhone, vippsSub: users.vippsSub })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
+    if (!row) return { ok: false as const, error: "notFound" as const };
+    const before = row.phoneNumber === null ? null : `+${phoneDigits(row.phoneNumber)}`;
+    if (before === phone) return { ok: true as const, changed: false, vippsUnproved: false };
+    const vippsUnproved = row.verifiedPhone !== null || row.vippsSub !== null;
+    await tx
+      .update(users)
+      .set({ phoneNumber: phone, verifiedPhone: null, vippsSub: null, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await audit(tx, {
+      action: "user.phone_changed",
+      actorUserId: actor.userId,
+      subjectUserId: userId,
+      details: { phone: phone === null ? "removed" : before === null ? "added" : "changed", vippsUnproved },
+      ip: actor.ip,
+    });
+    return { ok: true as const, changed: true, vippsUnproved };
   });
 }

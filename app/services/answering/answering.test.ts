@@ -1,14 +1,17 @@
 import { describe, expect, test } from "vitest";
 import {
   answerError,
+  answersGroup,
   answerToken,
   COMMENT_LIMIT,
   EMPTY,
   missingGrades,
   normaliseContent,
+  ownGroups,
   pageOf,
   planWrites,
   readPosted,
+  resumePage,
   TEXT_ANSWER_LIMIT,
   type AnsweringGroup,
 } from "./answering";
@@ -24,6 +27,21 @@ const grading: AnsweringGroup = {
   ],
 };
 const text: AnsweringGroup = { id: 2, name: "Refleksjon", type: "text", options: [], questions: [{ id: 21, text: "Hva har du lært?", helpText: null }] };
+
+describe("ownGroups", () => {
+  test("the student answers the student's and everyone's groups, staff the staff's and everyone's; no audience is everyone's", () => {
+    const groups = [
+      { ...text, audience: "student" as const },
+      { ...grading, audience: "all" as const },
+      { ...grading, id: 3, audience: "staff" as const },
+      { ...grading, id: 4 },
+    ];
+    expect(ownGroups(groups, "student").map((g) => g.id)).toEqual([2, 1, 4]);
+    expect(ownGroups(groups, "staff").map((g) => g.id)).toEqual([1, 3, 4]);
+    expect(answersGroup({ audience: "student" }, "staff")).toBe(false);
+    expect(answersGroup({ audience: "staff" }, "student")).toBe(false);
+  });
+});
 
 describe("answerToken", () => {
   test("is the same for the same content and differs for any change, including null against empty", () => {
@@ -115,6 +133,26 @@ describe("planWrites: two tabs or devices never lose an answer silently", () => 
     );
     expect(plan.writes).toEqual([{ questionId: 12, content: { value: "1", comment: null } }]);
     expect(plan.conflicts.map((c) => c.questionId)).toEqual([11]);
+  });
+});
+
+describe("resumePage", () => {
+  const groups = [
+    { id: 1, questions: [{ id: 11 }, { id: 12 }] },
+    { id: 2, questions: [{ id: 21 }] },
+    { id: 3, questions: [{ id: 31 }, { id: 32 }] },
+  ];
+  const all = () => true;
+  test("opens the first page with a question not answered, skipping pages the viewer does not answer", () => {
+    expect(resumePage(groups, all, () => false)).toBe(1);
+    expect(resumePage(groups, all, (id) => id < 20)).toBe(2);
+    expect(resumePage(groups, all, (id) => id !== 32)).toBe(3);
+    expect(resumePage(groups, (g) => g.id !== 2, (id) => id < 20)).toBe(3);
+  });
+  test("opens the first page when everything is answered, or there are no pages", () => {
+    expect(resumePage(groups, all, () => true)).toBe(1);
+    expect(resumePage(groups, () => false, () => false)).toBe(1);
+    expect(resumePage([], all, () => false)).toBe(1);
   });
 });
 

@@ -10,6 +10,11 @@ export const TEXT_ANSWER_LIMIT = 10_000;
 
 export type GroupType = "grading" | "text";
 
+/** Who answers a group (the database's `form_question_groups.audience`). */
+export type GroupAudience = "all" | "student" | "staff";
+/** Who is answering: the student about themself, or the staff (supervisor, teacher) about the student. */
+export type AnswererKind = "student" | "staff";
+
 export interface AnsweringQuestion {
   id: number;
   text: string;
@@ -22,7 +27,20 @@ export interface AnsweringGroup {
   type: GroupType;
   /** Grading labels; an answer is a label's index as text ("0"–"5"). Empty for a text group. */
   options: readonly string[];
+  /** Who answers it; "all" when not given. */
+  audience?: GroupAudience;
   questions: readonly AnsweringQuestion[];
+}
+
+/** Whether the group is one the answerer answers: the student's and everyone's for the student, the staff's and everyone's for staff. */
+export function answersGroup(group: Pick<AnsweringGroup, "audience">, who: AnswererKind): boolean {
+  const audience = group.audience ?? "all";
+  return audience === "all" || audience === who;
+}
+
+/** The groups the answerer answers: what their posts may carry, and what their "n of m" and sending count. */
+export function ownGroups<G extends Pick<AnsweringGroup, "audience">>(groups: readonly G[], who: AnswererKind): G[] {
+  return groups.filter((group) => answersGroup(group, who));
 }
 
 /** What one person holds for one question: the chosen value (or text) and a comment. */
@@ -150,6 +168,18 @@ export function missingGrades(groups: readonly AnsweringGroup[], stored: Readonl
 export function pageOf(param: string | null, groupCount: number): number {
   const page = param && /^\d{1,4}$/.test(param) ? Number(param) : 1;
   return page >= 1 && page <= groupCount ? page : 1;
+}
+
+/**
+ * The page a link to the form without `?group=` opens (the lists' "Start" and "Fortsett"): the first
+ * page the viewer answers (`toAnswer`) with a question still unanswered, else the first page.
+ */
+export function resumePage<G extends { questions: readonly { id: number }[] }>(
+  groups: readonly G[],
+  toAnswer: (group: G) => boolean,
+  answered: (questionId: number) => boolean,
+): number {
+  return groups.findIndex((group) => toAnswer(group) && group.questions.some((question) => !answered(question.id))) + 1 || 1;
 }
 
 /** The most answers one post may carry (a page of a form has far fewer). */

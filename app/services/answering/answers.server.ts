@@ -3,12 +3,14 @@ import { classHeader, type ClassHeader } from "~/services/admin/index.server";
 import {
   answerError,
   EMPTY,
+  ownGroups,
   missingGrades,
   NOT_RELEVANT,
   planWrites,
   questionIndex,
   type AnswerContent,
   type AnswerError,
+  type AnswererKind,
   type AnsweringGroup,
   type Conflict,
   type PostedAnswer,
@@ -60,6 +62,7 @@ export async function formForAnswering(db: Db, formId: number): Promise<FormForA
       groupName: formQuestionGroups.name,
       groupType: formQuestionGroups.type,
       options: formQuestionGroups.options,
+      audience: formQuestionGroups.audience,
       questionId: formQuestions.id,
       text: formQuestions.text,
       helpText: formQuestions.helpText,
@@ -73,7 +76,14 @@ export async function formForAnswering(db: Db, formId: number): Promise<FormForA
     let group = groups.at(-1);
     if (!group || group.id !== row.groupId) {
       const grading = row.groupType === QUESTION_GROUP_TYPE.Grading;
-      group = { id: row.groupId, name: row.groupName, type: grading ? "grading" : "text", options: grading ? row.options : [], questions: [] };
+      group = {
+        id: row.groupId,
+        name: row.groupName,
+        type: grading ? "grading" : "text",
+        options: grading ? row.options : [],
+        audience: row.audience,
+        questions: [],
+      };
       groups.push(group);
     }
     (group.questions as AnsweringGroup["questions"][number][]).push({ id: row.questionId, text: row.text, helpText: row.helpText });
@@ -248,7 +258,9 @@ export async function saveAnswers(
 ): Promise<SaveOutcome> {
   const student = place.student ?? notFound();
   if (place.locked) return { ok: false, error: "locked" };
-  const check = checkPosted(place.form.groups, posted);
+  // Only the author's own groups are answered: a staff post to the student's own group is a bad post (400).
+  const groups = ownGroups(place.form.groups, answererKind(author.roleId));
+  const check = checkPosted(groups, posted);
   if (!check.ok) return check;
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
@@ -304,7 +316,7 @@ export async function saveAnswers(
 
     let sentAt = set.sentAt;
     let justSent = false;
-    const missing = options.send ? missingGrades(place.form.groups, stored) : [];
+    const missing = options.send ? missingGrades(groups, stored) : [];
     if (options.send && missing.length === 0 && plan.conflicts.length === 0 && sentAt === null) {
       sentAt = now;
       justSent = true;
@@ -392,6 +404,11 @@ export async function saveExpectations(
 // ─── Who sees whose answers ──────────────────────────────────────────────────
 
 export type AuthorKind = "student" | "advisor" | "teacher";
+
+/** Which groups an author answers (answering.ts `ownGroups`): the student's, or the staff's. */
+export function answererKind(roleId: RoleId): AnswererKind {
+  return roleId === ROLE.Student ? "student" : "staff";
+}
 
 export function authorKind(roleId: RoleId): AuthorKind {
   return roleId === ROLE.Student ? "student" : roleId === ROLE.Advisor ? "advisor" : "teacher";

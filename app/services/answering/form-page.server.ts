@@ -1,5 +1,17 @@
-import { answerToken, pageOf, readPosted, type AnswerContent, type AnswerError, type PostedAnswer } from "./answering";
 import {
+  answersGroup,
+  answerToken,
+  ownGroups,
+  pageOf,
+  readPosted,
+  resumePage,
+  type AnswerContent,
+  type AnswerError,
+  type AnsweringGroup,
+  type PostedAnswer,
+} from "./answering";
+import {
+  answererKind,
   answeringPlace,
   ownAnswers,
   saveAnswers,
@@ -61,7 +73,15 @@ export interface FormPageView {
   locked: boolean;
   page: number;
   pageCount: number;
-  group: { id: number; name: string; type: "grading" | "text"; options: readonly string[]; questions: PageQuestion[] } | null;
+  group: {
+    id: number;
+    name: string;
+    type: "grading" | "text";
+    options: readonly string[];
+    /** The student's own group seen by staff: the student's answers are shown, nothing is answered. */
+    readOnly: boolean;
+    questions: PageQuestion[];
+  } | null;
   /** How many of the form's grading questions have a grade (the author's own, or the expected levels). */
   graded: { done: number; total: number };
   sentText: string | null;
@@ -81,8 +101,7 @@ export async function formPageView(
 ): Promise<FormPageView> {
   const place = await answeringPlace(db, viewer, ids);
   const expectationsMode = viewer.role === ROLE.Admin;
-  const groups = expectationsMode ? place.form.groups.filter((g) => g.type === "grading") : place.form.groups;
-  const page = pageOf(pageParam, groups.length);
+  const who = answererKind(viewer.role);
   const own = expectationsMode ? null : await ownAnswers(db, place, viewer.userId);
   const stored: Map<number, StoredAnswer> = own ? own.answers : await storedExpectations(db, place);
   const others =
@@ -95,8 +114,25 @@ export async function formPageView(
             { formId: place.form.formId, studentUserId: place.student.userId, assignmentIds: [place.assignmentId] },
           )
         ).filter((set) => set.authorUserId !== viewer.userId);
+  // The pages: the viewer's own groups and, for staff, the student's own groups the student has
+  // answered (shown as text); a group of the other side is left out. The admin sets expected levels
+  // on every grading group.
+  const studentHasAnswered = (group: AnsweringGroup) =>
+    others.some((set) => set.kind === "student" && group.questions.some((q) => set.answers.get(q.id)?.value || set.answers.get(q.id)?.comment));
+  const groups = expectationsMode
+    ? place.form.groups.filter((g) => g.type === "grading")
+    : place.form.groups.filter((g) => answersGroup(g, who) || (who === "staff" && g.audience === "student" && studentHasAnswered(g)));
+  // Without `?group=` (the lists' "Start" and "Fortsett"): the first page with a question still to answer.
+  const page =
+    pageParam === null
+      ? resumePage(groups, (g) => expectationsMode || answersGroup(g, who), (id) => (stored.get(id)?.value ?? null) !== null)
+      : pageOf(pageParam, groups.length);
   const group = groups[page - 1] ?? null;
-  const gradingIds = groups.filter((g) => g.type === "grading").flatMap((g) => g.questions.map((q) => q.id));
+  const readOnly = group !== null && !expectationsMode && !answersGroup(group, who);
+  // "n of m": the grades that are the viewer's own to give.
+  const gradingIds = (expectationsMode ? groups : ownGroups(groups, who))
+    .filter((g) => g.type === "grading")
+    .flatMap((g) => g.questions.map((q) => q.id));
   const pageOfQuestion: Record<number, number> = {};
   const questionText: Record<number, string> = {};
   groups.forEach((g, i) => g.questions.forEach((q) => ((pageOfQuestion[q.id] = i + 1), (questionText[q.id] = q.text))));
@@ -118,6 +154,7 @@ export async function formPageView(
       name: group.name,
       type: group.type,
       options: group.options,
+      readOnly,
       questions: group.questions.map((question) => {
         const answer = stored.get(question.id);
         const content = { value: answer?.value ?? null, comment: answer?.comment ?? null };
@@ -128,7 +165,9 @@ export async function formPageView(
           // Others' sent words on the question: their comments on a grade, their answers to a text question.
           others: others.flatMap((set) => {
             const theirs = set.answers.get(question.id);
-            const text = group.type === "text" ? theirs?.value : theirs?.comment;
+            // On a group the viewer only reads, a grade is shown by its label, with the comment after it.
+            const grade = readOnly && group.type === "grading" && theirs?.value ? (group.options[Number(theirs.value)] ?? null) : null;
+            const text = group.type === "text" ? theirs?.value : grade ? [grade, theirs?.comment].filter(Boolean).join(" — ") : theirs?.comment;
             if (!theirs || !text) return [];
             const at = group.type === "text" ? set.sentAt : theirs.commentedAt;
             return [{ badge: BADGES[set.kind], authorName: set.authorName, comment: text, atText: at ? formatDay(osloDate(at), language) : null }];

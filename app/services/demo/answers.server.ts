@@ -101,6 +101,37 @@ export function commentFor(isStudent: boolean, seed: number, questionIndex: numb
   return comments[(seed + questionIndex) % comments.length];
 }
 
+/** Every form of one half sent about a student by the student, their supervisor and their teacher. */
+export async function insertCompleteHalf(
+  tx: Tx,
+  ref: { studentUserId: number; teacherUserId: number | null; advisorUserId: number | null },
+  halfForms: SeededForm[],
+  assignmentId: number,
+  daysAgo: (days: number) => Date,
+): Promise<void> {
+  if (ref.teacherUserId === null || ref.advisorUserId === null) throw new Error("the demo student has no teacher or supervisor");
+  const authors = [
+    { userId: ref.studentUserId, roleId: ROLE.Student, days: 12 },
+    { userId: ref.advisorUserId, roleId: ROLE.Advisor, days: 11 },
+    { userId: ref.teacherUserId, roleId: ROLE.Teacher, days: 10 },
+  ];
+  for (const [f, form] of halfForms.entries()) {
+    for (const [a, author] of authors.entries()) {
+      const at = daysAgo(author.days);
+      await insertAnswerSet(tx, form, {
+        assignmentId,
+        studentUserId: ref.studentUserId,
+        authorUserId: author.userId,
+        authorRoleId: author.roleId,
+        isMidSemester: true,
+        sentAt: at,
+        at,
+        seed: f + a + 3,
+      });
+    }
+  }
+}
+
 /**
  * Student 19 (SYK2002, followed by laerer3 and veileder3) has had the mid-semester assessment: the
  * teacher has confirmed the signing form's mid-semester part, so the demo shows a form in progress.

@@ -1,5 +1,5 @@
 // The demo's subjects, competence forms and the texts its answers are made of.
-import { QUESTION_GROUP_TYPE, type QuestionGroupType } from "~/services/platform/db/schema";
+import { QUESTION_GROUP_TYPE, type GroupAudience, type QuestionGroupType } from "~/services/platform/db/schema";
 
 export const SUBJECTS = {
   nursingHome: { subjectCode: "SYK2001", name: "Praksis i sykehjem" },
@@ -15,6 +15,8 @@ export interface DemoQuestion {
 export interface DemoGroup {
   name: string;
   type: QuestionGroupType;
+  /** Who answers the group; everyone when not given. */
+  audience?: GroupAudience;
   questions: DemoQuestion[];
 }
 
@@ -31,6 +33,8 @@ export const MAIN_FORM: DemoForm = {
     {
       name: "Studentens egenvurdering",
       type: QUESTION_GROUP_TYPE.TextInput,
+      // The student's own reflection: staff read the answers, they do not answer it.
+      audience: "student",
       questions: [
         { text: "Hva har du lært så langt i praksisperioden?" },
         { text: "Hva vil du arbeide mer med i resten av perioden?" },

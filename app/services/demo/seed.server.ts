@@ -9,7 +9,7 @@ import { ADMIN, DEMO_LOGINS, type DemoLogin, type DemoPerson, PEOPLE, STUDENTS, 
 import { MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM, type DemoForm, type SeededForm } from "./forms";
 import { instant, latest } from "./dates";
 import { demoCalendar } from "./calendar";
-import { expectationRows, insertAnswerSet, insertGivenWarning, insertHistory, insertMidConfirmedSigningForm } from "./answers.server";
+import { expectationRows, insertAnswerSet, insertCompleteHalf, insertGivenWarning, insertHistory, insertMidConfirmedSigningForm } from "./answers.server";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -139,7 +139,7 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
   const woundCareForm = await insertForm(tx, WOUND_CARE_FORM);
 
   const schemesA = await insertSchemes(tx, classA.id, [mainForm.id, medicationForm.id], instant(current.startDate, 8));
-  await insertSchemes(tx, classB.id, [mainForm.id, woundCareForm.id], instant(current.startDate, 8));
+  const schemesB = await insertSchemes(tx, classB.id, [mainForm.id, woundCareForm.id], instant(current.startDate, 8));
   const schemesOld = await insertSchemes(tx, classOld.id, [mainForm.id], instant(previous.startDate, 8));
 
   await tx.insert(expectations).values([
@@ -197,6 +197,10 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     });
   }
 
+  // Student 20 (SYK2002) has had everything sent at mid-semester, by all three: the class's
+  // progress shows a finished half beside those behind.
+  await insertCompleteHalf(tx, refsB[7], [mainForm, woundCareForm], schemesB.mid, daysAgo);
+
   await insertMidConfirmedSigningForm(tx, refsB[6].id, classB.midSemesterDate, today);
   await insertGivenWarning(tx, refsB[5], daysAgo(3), daysAgo(2));
 
@@ -249,6 +253,7 @@ export async function insertForm(tx: Tx, form: DemoForm): Promise<SeededForm> {
         name: group.name,
         order: g + 1,
         type: group.type,
+        audience: group.audience ?? "all",
         options: group.type === QUESTION_GROUP_TYPE.Grading ? [...DEFAULT_GRADING_OPTIONS] : [],
       })
       .returning({ id: formQuestionGroups.id });

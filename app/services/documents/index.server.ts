@@ -4,7 +4,7 @@ export { documentSettings, pdfResponse, requireViewer, studentDocument } from ".
 export { fullRecord, givenWarning, mayReadForm, signingFormRecord } from "./pdf/records.server";
 export { formToRead } from "./form-view.server";
 export type { ClassUsingForm, FormToRead } from "./form-view.server";
-export { REPORT_PAGE_SIZE, openSemesterReport, recordReportOpenings } from "./semester-report.server";
+export { REPORT_PAGE_SIZE, openSemesterReport, recordReportOpenings, reportStudentIds } from "./semester-report.server";
 export type { SemesterReport, Translate } from "./semester-report.server";
 export { AUDIT_CSV_COLUMNS, auditCells, openAuditCsv, osloTimestamp } from "./audit-csv.server";
 export { MY_DATA_FORMAT, MY_DATA_VERSION, openMyDataExport } from "./my-data.server";

@@ -301,6 +301,19 @@ export async function recordReportOpenings(db: Db, viewer: { userId: number; rol
   );
 }
 
+/**
+ * The students a semester's report is about, by id: the download's one audit entry names them (and
+ * their count), while each student's own list of openings keeps a row per student (record_openings).
+ */
+export async function reportStudentIds(db: Db, periodId: number): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ id: studentReferences.studentUserId })
+    .from(studentReferences)
+    .innerJoin(classes, eq(classes.id, studentReferences.classId))
+    .where(eq(classes.periodId, periodId));
+  return rows.map((r) => r.id).toSorted((a, b) => a - b);
+}
+
 export async function openSemesterReport(
   db: Db,
   periodId: number,

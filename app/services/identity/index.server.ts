@@ -13,6 +13,7 @@ export {
   offeredProviders,
   pendingVippsLink,
   phoneDigits,
+  resolveVippsUser,
   startProviderLogin,
 } from "./provider-login.server";
 export type { VippsConfirmOutcome } from "./provider-login.server";

@@ -24,6 +24,8 @@ export const ROLE_MENU: Record<RoleId, { href: string; labelKey: string }[]> = {
   ],
   2: [
     { href: "/student/forms", labelKey: "menu.student.forms" },
+    // Always there: a warning stays one click away after the student has confirmed it (the page says when there is none).
+    { href: "/student/warning", labelKey: "menu.student.warning" },
     { href: "/student/my-data", labelKey: "menu.student.myData" },
   ],
   3: [],

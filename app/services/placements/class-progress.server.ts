@@ -2,8 +2,9 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { byDisplayName } from "~/services/admin/index.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { answerSets, assignmentForms, assignments, forms, studentReferences, users } from "~/services/platform/db/schema";
+import { answerSets, assignmentForms, assignments, forms, signingForms, studentReferences, users, warnings } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
+import type { FormDue } from "./deadline";
 
 /**
  * The progress overview of the teacher's class page (spec §6): per student and half, how many of the
@@ -28,6 +29,70 @@ export interface ProgressRow {
   advisorName: string | null;
   mid: AuthorCounts;
   end: AuthorCounts;
+  /** The teacher has confirmed the mid-semester part of the signing form (the student's mid-semester is over). */
+  midConfirmed: boolean;
+  /** The student's warning in the class: none, a teacher's draft, given (not yet confirmed), confirmed. */
+  warning: "none" | "draft" | "given" | "confirmed";
+  signing: SigningSummary;
+}
+
+/**
+ * Where the student's signing form stands, for the overviews: not begun, begun, the mid-semester part
+ * confirmed, the end-semester part saved and waiting for signatures (whose), or signed by all.
+ */
+export interface SigningSummary {
+  state: "none" | "started" | "midConfirmed" | "waiting" | "signed";
+  /** Who has still to sign, while waiting: the student, the assigned supervisor, the teacher. */
+  waitingFor: ("student" | "advisor" | "teacher")[];
+}
+
+interface SigningColumns {
+  exists: boolean;
+  midConfirmed: boolean;
+  resultsSaved: boolean;
+  locked: boolean;
+  studentSigned: boolean;
+  advisorSigned: boolean;
+  teacherSigned: boolean;
+  withoutAdvisor: boolean;
+  hasAdvisor: boolean;
+}
+
+/**
+ * The signing form's summary from its columns: waiting once the teacher has saved the end-semester
+ * part with its results (the signing domain's condition for signing), each signer until they have;
+ * the supervisor not when the teacher signed without them, or when the student has none.
+ */
+export function signingSummary(f: SigningColumns): SigningSummary {
+  if (!f.exists) return { state: "none", waitingFor: [] };
+  const allSigned = f.studentSigned && f.teacherSigned && (f.advisorSigned || f.withoutAdvisor);
+  if (f.locked || allSigned) return { state: "signed", waitingFor: [] };
+  if (f.resultsSaved) {
+    const waitingFor: SigningSummary["waitingFor"] = [];
+    if (!f.studentSigned) waitingFor.push("student");
+    if (!f.advisorSigned && !f.withoutAdvisor && f.hasAdvisor) waitingFor.push("advisor");
+    if (!f.teacherSigned) waitingFor.push("teacher");
+    return { state: "waiting", waitingFor };
+  }
+  return { state: f.midConfirmed ? "midConfirmed" : "started", waitingFor: [] };
+}
+
+/** The columns signingSummary reads, for a query joined to signing_forms (and student_references). */
+export const signingColumns = {
+  exists: sql<boolean>`(${signingForms.id} is not null)`,
+  midConfirmed: sql<boolean>`(${signingForms.midSemesterCompletedDate} is not null)`,
+  resultsSaved: sql<boolean>`(${signingForms.endSemesterCompletedDate} is not null and ${signingForms.generalCompetenceAreasPassed} is not null and ${signingForms.specificCompetenceAreasPassed} is not null)`,
+  locked: sql<boolean>`coalesce(${signingForms.isLocked}, false)`,
+  studentSigned: sql<boolean>`(${signingForms.signedByStudentDate} is not null)`,
+  advisorSigned: sql<boolean>`(${signingForms.signedByAdvisorDate} is not null)`,
+  teacherSigned: sql<boolean>`(${signingForms.signedByTeacherDate} is not null)`,
+  withoutAdvisor: sql<boolean>`(${signingForms.signWithoutAdvisorConfirmedDate} is not null)`,
+  hasAdvisor: sql<boolean>`(${studentReferences.advisorUserId} is not null)`,
+};
+
+/** A warning's state from its columns (null: none). */
+export function warningSummary(w: { exists: boolean; given: boolean; confirmed: boolean }): ProgressRow["warning"] {
+  return !w.exists ? "none" : w.confirmed ? "confirmed" : w.given ? "given" : "draft";
 }
 
 /**
@@ -76,34 +141,53 @@ export async function progressOverview(db: Db, classId: number): Promise<Progres
       endStudent: counted(ROLE.Student, false),
       endAdvisor: counted(ROLE.Advisor, false),
       endTeacher: counted(ROLE.Teacher, false),
+      warningExists: sql<boolean>`(${warnings.id} is not null)`,
+      warningGiven: sql<boolean>`(${warnings.submittedAt} is not null)`,
+      warningConfirmed: sql<boolean>`(${warnings.studentConfirmedWarningAt} is not null)`,
+      ...signingColumns,
     })
     .from(studentReferences)
     .innerJoin(student, eq(student.id, studentReferences.studentUserId))
     .leftJoin(teacher, eq(teacher.id, studentReferences.teacherUserId))
     .leftJoin(advisor, eq(advisor.id, studentReferences.advisorUserId))
     .leftJoin(sent, eq(sent.studentUserId, studentReferences.studentUserId))
+    .leftJoin(warnings, eq(warnings.studentReferenceId, studentReferences.id))
+    .leftJoin(signingForms, eq(signingForms.studentReferenceId, studentReferences.id))
     .where(eq(studentReferences.classId, classId))
-    .groupBy(studentReferences.id, student.id, teacher.id, advisor.id);
+    .groupBy(studentReferences.id, student.id, teacher.id, advisor.id, warnings.id, signingForms.id);
   return byDisplayName(
-    rows.map(({ midStudent, midAdvisor, midTeacher, endStudent, endAdvisor, endTeacher, ...row }) => ({
-      ...row,
-      mid: { student: midStudent, advisor: midAdvisor, teacher: midTeacher },
-      end: { student: endStudent, advisor: endAdvisor, teacher: endTeacher },
+    rows.map((r) => ({
+      userId: r.userId,
+      displayName: r.displayName,
+      email: r.email,
+      isActive: r.isActive,
+      teacherUserId: r.teacherUserId,
+      teacherName: r.teacherName,
+      advisorUserId: r.advisorUserId,
+      advisorName: r.advisorName,
+      mid: { student: r.midStudent, advisor: r.midAdvisor, teacher: r.midTeacher },
+      end: { student: r.endStudent, advisor: r.endAdvisor, teacher: r.endTeacher },
+      midConfirmed: r.midConfirmed,
+      warning: warningSummary({ exists: r.warningExists, given: r.warningGiven, confirmed: r.warningConfirmed }),
+      signing: signingSummary(r),
     })),
   );
 }
 
 /**
  * A student's state in one half: "done" when student, supervisor and teacher have all sent every
- * form; "behind" when not and the half's date has passed; "open" while there is still time;
- * "none" when the half has no forms.
+ * form; otherwise as the half's forms stand for this student (deadline.ts, formDue): "closed" when
+ * the teacher has confirmed the mid-semester part, "behind" only when the student's own deadline for
+ * the half has passed, "open" while there is still time (or the half has not begun); "none" when
+ * the half has no forms.
  */
-export type HalfProgress = "done" | "behind" | "open" | "none";
+export type HalfProgress = "done" | "behind" | "open" | "closed" | "none";
 
-export function halfProgress(counts: AuthorCounts, formCount: number, deadlinePassed: boolean): HalfProgress {
+export function halfProgress(counts: AuthorCounts, formCount: number, due: FormDue): HalfProgress {
   if (formCount === 0) return "none";
   if (counts.student >= formCount && counts.advisor >= formCount && counts.teacher >= formCount) return "done";
-  return deadlinePassed ? "behind" : "open";
+  if (due === "closed") return "closed";
+  return due === "behind" ? "behind" : "open";
 }
 
 export const SORT_KEYS = ["name", "teacher", "supervisor", "mid", "end"] as const;

@@ -26,3 +26,26 @@ export function deadlineText(isoDate: string): string {
   const [year, month, day] = isoDate.split("-").map(Number);
   return `${day}.${month}.${year}`;
 }
+
+/**
+ * Where a form of one half stands for one student, against that student's own deadline: "closed"
+ * once the teacher has confirmed the mid-semester part (a mid-semester form is no longer asked
+ * for); "later" for an end-semester form while the mid-semester evaluation lasts; "behind" when
+ * the half's date has passed; "open" while there is still time (or no date is set).
+ */
+export type FormDue = "open" | "behind" | "closed" | "later";
+
+export function formDue(
+  isMidSemester: boolean,
+  dates: { midSemesterDate: string | null; endSemesterDate: string | null },
+  midConfirmed: boolean,
+  today: string,
+): FormDue {
+  const passed = (date: string | null) => date !== null && today > date;
+  if (isMidSemester) {
+    if (midConfirmed) return "closed";
+    return passed(dates.midSemesterDate) ? "behind" : "open";
+  }
+  if (passed(dates.endSemesterDate)) return "behind";
+  return currentHalf(dates, midConfirmed, today).half === "mid" ? "later" : "open";
+}

@@ -1,6 +1,6 @@
 // The placements domain's public surface for server code: loaders, actions and other domains' services.
-export { halfProgress, progressPage, PROGRESS_PAGE_SIZE, readSort } from "./class-progress.server";
-export type { AuthorCounts, HalfProgress, ProgressPage, ProgressRow, SortDirection, SortKey } from "./class-progress.server";
+export { halfProgress, progressPage, PROGRESS_PAGE_SIZE, readSort, signingColumns, signingSummary, warningSummary } from "./class-progress.server";
+export type { AuthorCounts, HalfProgress, ProgressPage, ProgressRow, SigningSummary, SortDirection, SortKey } from "./class-progress.server";
 export { STUDENT_PICKER_PAGE_SIZE, STUDENT_SEARCH_MAX_LENGTH, addSupervisor, studentPicker, takeStudentsAsTeacher, welcomeMail } from "./class-staffing.server";
 export { INVITATION_TTL_MS, acceptInvitation, createInvitation, invitationStatus, lookUpInvitation } from "./invitations.server";
 export { adminOverview, classesOfStudent, classesOfTeacher, splitByCurrent } from "./overview.server";
@@ -12,4 +12,6 @@ export { classesWithSigningForm, currentReferenceOf, documentPaths, formsByHalf,
 export type { CurrentReference } from "./student-placement.server";
 export { addExtraSupervisor, classesOfSupervisor, displayNameOf, placementForView, removeExtraSupervisor, setAssignedSupervisor, supervisorClassPage, supervisorsOfClass, takeStudents } from "./supervision.server";
 export type { PlacementView } from "./supervision.server";
-export { joinClassAsTeacher, leaveClass, otherClassesThisSemester, teacherClassPage } from "./teacher-class.server";
+export { joinClassAsTeacher, leaveClass, otherClassesThisSemester, studentsLosingTeacher, teacherClassPage } from "./teacher-class.server";
+export { TODO_FORMS_SHOWN, staffTodo, staffTodoView, studentTodo } from "./todo.server";
+export type { StaffTodo, StaffTodoView, StudentTodo, TodoForm, TodoStudent } from "./todo.server";

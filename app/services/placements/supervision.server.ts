@@ -13,7 +13,9 @@ import {
   studentReferences,
   subjects,
   users,
+  warnings,
 } from "~/services/platform/db/schema";
+import { signingColumns, signingSummary, warningSummary, type ProgressRow, type SigningSummary } from "./class-progress.server";
 import { currentHalf, deadlineText, type SemesterHalf } from "./deadline";
 import type { AdvisorClassSummary } from "./overview.server";
 import type { Placement } from "./placement.server";
@@ -254,6 +256,13 @@ export interface OwnStudent {
   half: SemesterHalf;
   formsSent: number;
   formsTotal: number;
+  warning: ProgressRow["warning"];
+  signing: SigningSummary;
+}
+
+/** A teacher's draft is no warning to a supervisor (the warnings domain's rule of who reads what). */
+function visibleWarning(state: ProgressRow["warning"]): ProgressRow["warning"] {
+  return state === "draft" ? "none" : state;
 }
 
 /**
@@ -291,10 +300,15 @@ export async function supervisorClassPage(db: Db, classId: number, supervisorUse
       advisorUserId: studentReferences.advisorUserId,
       teacherName,
       midConfirmed: signingForms.midSemesterCompletedDate,
+      warningExists: sql<boolean>`(${warnings.id} is not null)`,
+      warningGiven: sql<boolean>`(${warnings.submittedAt} is not null)`,
+      warningConfirmed: sql<boolean>`(${warnings.studentConfirmedWarningAt} is not null)`,
+      signingColumns: signingColumns,
     })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .leftJoin(signingForms, eq(signingForms.studentReferenceId, studentReferences.id))
+    .leftJoin(warnings, eq(warnings.studentReferenceId, studentReferences.id))
     .where(and(eq(studentReferences.classId, classId), or(eq(studentReferences.advisorUserId, supervisorUserId), isExtra)));
 
   const assignmentIds = schemes.map((s) => s.assignmentId);
@@ -322,7 +336,7 @@ export async function supervisorClassPage(db: Db, classId: number, supervisorUse
       .flatMap((s) => s.forms.map((f) => ({ assignmentId: s.assignmentId, formId: f.formId })));
 
   const students: OwnStudent[] = byDisplayName(
-    rows.map(({ advisorUserId, midConfirmed, ...row }) => {
+    rows.map(({ advisorUserId, midConfirmed, warningExists, warningGiven, warningConfirmed, signingColumns: signing, ...row }) => {
       const { half } = currentHalf(header, midConfirmed !== null, today);
       const due = formsOfHalf(half);
       const formsSent = due.filter((f) =>
@@ -334,6 +348,9 @@ export async function supervisorClassPage(db: Db, classId: number, supervisorUse
         half,
         formsSent,
         formsTotal: due.length,
+        // A supervisor sees a warning once given (a teacher's draft is the teacher's), as on the student's page.
+        warning: visibleWarning(warningSummary({ exists: warningExists, given: warningGiven, confirmed: warningConfirmed })),
+        signing: signingSummary(signing),
       };
     }),
   );

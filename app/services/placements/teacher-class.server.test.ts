@@ -154,11 +154,15 @@ describe("the progress overview", () => {
     expect((await emmaRow()).end).toEqual({ student: 0, advisor: 0, teacher: 0 });
   });
 
-  test("a half is done when all three sent every form, behind when its date has passed, open before", () => {
-    expect(halfProgress({ student: 2, advisor: 2, teacher: 2 }, 2, true)).toBe("done");
-    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, true)).toBe("behind");
-    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, false)).toBe("open");
-    expect(halfProgress({ student: 0, advisor: 0, teacher: 0 }, 0, true)).toBe("none");
+  test("a half is done when all three sent every form; otherwise as its forms stand for the student (formDue)", () => {
+    expect(halfProgress({ student: 2, advisor: 2, teacher: 2 }, 2, "behind")).toBe("done");
+    expect(halfProgress({ student: 2, advisor: 2, teacher: 2 }, 2, "closed")).toBe("done");
+    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, "behind")).toBe("behind");
+    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, "open")).toBe("open");
+    // Not behind once the teacher has confirmed the mid-semester part, nor before the half has begun.
+    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, "closed")).toBe("closed");
+    expect(halfProgress({ student: 0, advisor: 0, teacher: 0 }, 2, "later")).toBe("open");
+    expect(halfProgress({ student: 0, advisor: 0, teacher: 0 }, 0, "behind")).toBe("none");
   });
 
   test("sorts by name, teacher, supervisor or progress, either way; unknown parameters mean by name", () => {
@@ -173,6 +177,9 @@ describe("the progress overview", () => {
       advisorName: null,
       mid: { student: mid, advisor: 0, teacher: 0 },
       end: { student: 0, advisor: 0, teacher: 0 },
+      midConfirmed: false,
+      warning: "none",
+      signing: { state: "none", waitingFor: [] },
     });
     const rows = [row("Student 10", "Åse", 2, 1), row("Student 2", null, 0, 2), row("Øyvind", "Berit", 1, 3), row("Anne", "Berit", 2, 4)];
     const names = (sorted: ProgressRow[]) => sorted.map((r) => r.displayName);

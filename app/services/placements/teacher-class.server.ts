@@ -83,6 +83,16 @@ export interface StudentName {
 
 export type LeaveOutcome = { ok: true; released: StudentName[] } | { ok: false; error: "notMember" };
 
+/** The students a teacher follows in a class: those who would lose their teacher if they left it (by name). */
+export async function studentsLosingTeacher(db: Db, input: { classId: number; userId: number }): Promise<StudentName[]> {
+  const rows = await db
+    .select({ userId: users.id, displayName: users.displayName })
+    .from(studentReferences)
+    .innerJoin(users, eq(users.id, studentReferences.studentUserId))
+    .where(and(eq(studentReferences.classId, input.classId), eq(studentReferences.teacherUserId, input.userId)));
+  return byDisplayName(rows);
+}
+
 /**
  * A teacher leaves a class, at any time. The students they followed there keep their place in the
  * class but have no teacher until another teacher takes them: a teacher who has left may no longer

@@ -163,6 +163,13 @@ describe("the institution's own file (INSTITUTION_FILE)", () => {
     expect(() => readInstitutionFile(write({ ...own, mailFrom: "Praksis" }))).toThrow(/: mailFrom: must be an e-mail address/);
   });
 
+  test("signing.requireSentForms is optional (off without it); a wrong value or a misspelt key in signing is named", () => {
+    expect(readInstitutionFile(ownFile).signing?.requireSentForms).toBeUndefined();
+    expect(readInstitutionFile(write({ ...own, signing: { requireSentForms: true } })).signing).toEqual({ requireSentForms: true });
+    expect(() => readInstitutionFile(write({ ...own, signing: { requireSentForms: "yes" } }))).toThrow(/: signing\.requireSentForms: /);
+    expect(() => readInstitutionFile(write({ ...own, signing: { requireSentform: true } }))).toThrow(/: signing: .*requireSentform/);
+  });
+
   test("the tests' own institution carries no example value", () => {
     expect(exampleValues(readInstitutionFile(ownFile), { value: own.mailFrom!, from: "mailFrom" })).toEqual([]);
     use({ INSTITUTION_FILE: ownFile });

@@ -49,6 +49,12 @@ export const institutionSchema = z.object({
     .regex(/^(?:[^<>]*<\s*[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+\s*>|[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+)$/, "must be an e-mail address, or Name <address>")
     .optional(),
   colours: z.object({ brand: hex, brandDark: hex, brandContrast: hex }),
+  /**
+   * The signing form's rules that are the institution's to choose. `requireSentForms`: the teacher
+   * may confirm the mid-semester part or sign only once the student, the supervisor and the
+   * teachers have sent every form it looks at (default false: the teacher may go on, saying so).
+   */
+  signing: z.object({ requireSentForms: z.boolean().optional() }).strict().optional(),
   nb: text,
   en: text,
 });

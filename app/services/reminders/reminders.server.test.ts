@@ -165,7 +165,7 @@ describe("deadline reminders (a)", () => {
     await run();
     const mail = to("student03@example.org")[0];
     expect(mail.subject).toMatch(/^Reminder: deadline .* in SYK2001/);
-    expect(mail.text).toContain("The deadline for the end-of-semester evaluation in SYK2001");
+    expect(mail.text).toContain("The deadline for the end-semester assessment in SYK2001");
     expect(mail.text).toContain("Fjordbyen University College");
     expect(mail.html).toContain('<html lang="en">');
   });

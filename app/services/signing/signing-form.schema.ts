@@ -31,6 +31,8 @@ export const endPartSchema = z.object({
 export const signSchema = z.object({
   intent: z.literal("sign"),
   signWithoutAdvisorConfirmed: z.literal("yes", { error: "signing:errors.confirmWithoutAdvisor" }).optional(),
+  /** The teacher signs though not every form is sent (sending.ts decides whether it is needed). */
+  unsentAcknowledged: z.literal("yes", { error: "signingCheck:errors.acknowledgeUnsent" }).optional(),
 });
 
 export type MidPartInput = Omit<z.output<typeof midPartSchema>, "intent">;

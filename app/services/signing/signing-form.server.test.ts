@@ -36,8 +36,10 @@ import {
   signingPlace,
   storedForm,
   validationSummary,
+  checkMidPart,
   type SigningPlace,
 } from "./signing-form.server";
+import { sendingFacts } from "./sending.server";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 let database: Database;
@@ -73,10 +75,12 @@ async function placeOf(who: string, role: RoleId, student: string): Promise<Sign
   return { ...place, actor: { userId } };
 }
 
-const mid: MidPartInput = {
+// The demo's forms are not all sent: the teacher goes on all the same, saying so (see "forms not sent").
+const mid: MidPartInput & { unsentAcknowledged: boolean } = {
   midSemesterSpecificCompetenceAreasBegun: "yes",
   midSemesterStudentHasGivenFeedback: "notRelevant",
   midSemesterCompletedDate: "2026-10-01",
+  unsentAcknowledged: true,
 };
 const end: EndPartInput = {
   attendancePassed: "yes",
@@ -168,7 +172,7 @@ describe("a whole form", () => {
     });
     expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({ ok: true, signer: "advisor" });
     const later = new Date("2026-11-22T13:00:00Z");
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false }, { now: later })).toEqual({
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { now: later })).toEqual({
       ok: true,
       signer: "teacher",
       allSigned: true,
@@ -232,12 +236,12 @@ describe("a whole form", () => {
   test("the teacher signs without the supervisor only with the confirmation, whose date is kept; the supervisor cannot sign after", async () => {
     const p = await readyToSign("student07", "veileder1");
     expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({ ok: true });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { now: NOW })).toEqual({
       ok: false,
       error: "invalid",
       fieldErrors: { signWithoutAdvisorConfirmed: "confirmWithoutAdvisor" },
     });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW })).toMatchObject({ ok: true, allSigned: true });
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW })).toMatchObject({ ok: true, allSigned: true });
     expect(await storedForm(db, p.teacher.referenceId)).toMatchObject({ isLocked: true, signWithoutAdvisorConfirmedDate: NOW, signedByAdvisorDate: null });
     expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({ ok: false, error: "state", reason: "locked" });
   });
@@ -266,7 +270,7 @@ describe("the result's hand-over", () => {
       submit: () => Promise.reject(new Error("FS svarer ikke")),
     };
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false }, { exporter: failing })).toMatchObject({
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { exporter: failing })).toMatchObject({
       ok: true,
       allSigned: true,
       submission: "failed",
@@ -322,11 +326,10 @@ describe("the validation summary", () => {
     const laerer1 = await placeOf("laerer1", ROLE.Teacher, "student01");
     const laerer2 = await placeOf("laerer2", ROLE.Teacher, "student01");
     const summary = await validationSummary(db, laerer1, laerer1.actor.userId);
+    // The main form's text group is the student's own self-assessment: not counted for the teachers.
     expect(summary.teacherAnswerSummary).toEqual([
       { formQuestionType: "grading", isMidSemester: true, totalAnswers: 12, totalQuestions: 16 },
-      { formQuestionType: "text", isMidSemester: true, totalAnswers: 0, totalQuestions: 3 },
       { formQuestionType: "grading", isMidSemester: false, totalAnswers: 0, totalQuestions: 16 },
-      { formQuestionType: "text", isMidSemester: false, totalAnswers: 0, totalQuestions: 3 },
     ]);
     expect(summary).toMatchObject({ assessmentResultArchived: false, assessmentResultSubmitted: false, resultSubmittedAt: null });
 
@@ -411,7 +414,7 @@ describe("two people at once", () => {
     const p = await readyToSign("student05", "veileder1");
     await signForm(db, p.student, p.student.actor, { withoutAdvisor: false });
     const [teacher, advisor] = await Promise.all([
-      signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }),
+      signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }),
       signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }),
     ]);
     expect(teacher).toMatchObject({ ok: true, allSigned: true, submission: "submitted" });
@@ -456,5 +459,122 @@ describe("two people at once", () => {
       expect(sign).toEqual({ ok: false, error: "state", reason: "notCreated" });
       expect(archived.data.signedByStudentUserId).toBeNull();
     }
+  });
+});
+
+describe("forms not sent: the check before confirming the mid-semester part and before the teacher signs", () => {
+  const MAIN = "Vurdering av kliniske kompetanser";
+  const MEDICATION = "Legemiddelhåndtering";
+  const { unsentAcknowledged: _, ...midOnly } = mid;
+  /** Students 10 to 12 have no supervisor: their teacher (any of the class's) and themselves. */
+  const withoutSupervisor = async (student: string) => ({
+    teacher: await placeOf("laerer1", ROLE.Teacher, student),
+    student: await placeOf(student, ROLE.Student, student),
+  });
+
+  test("each form of both halves with who has sent it and the teachers' answers; the supervisor's part only when the student has one", async () => {
+    // Student 01: the mid-semester main form sent by her, her supervisor and laerer1; nothing else sent.
+    const laerer1 = await placeOf("laerer1", ROLE.Teacher, "student01");
+    const facts = await sendingFacts(db, laerer1, laerer1.actor.userId);
+    expect(facts.hasSupervisor).toBe(true);
+    // (The validation summary's test above may have sent a teacher's end-semester form for her.)
+    expect(facts.forms.map((f) => [f.name, f.isMidSemester, f.sent.student, f.sent.advisor])).toEqual([
+      [MAIN, true, true, true],
+      [MEDICATION, true, false, false],
+      [MAIN, false, false, false],
+      [MEDICATION, false, false, false],
+    ]);
+    expect(facts.forms.slice(0, 2).map((f) => f.sent.teacher)).toEqual([true, false]);
+    expect(facts.forms[0].teacherAnswers.answered).toBeGreaterThan(0);
+    expect(facts.forms[0].teacherAnswers.answered).toBeLessThanOrEqual(facts.forms[0].teacherAnswers.questions);
+    expect(facts.forms[2].teacherAnswers).toMatchObject({ answered: 0 });
+    // Student 10 has no supervisor: nobody can send that part, so it is not waited for.
+    const noSupervisor = await placeOf("laerer2", ROLE.Teacher, "student10");
+    expect((await sendingFacts(db, noSupervisor, noSupervisor.actor.userId)).hasSupervisor).toBe(false);
+  });
+
+  test("confirming the mid-semester part with forms not sent: refused without the acknowledgement, or where the institution requires them sent; kept in the audit row", async () => {
+    const p = await withoutSupervisor("student12");
+    expect(await checkMidPart(db, p.teacher, p.teacher.actor, midOnly, { now: NOW, requireSentForms: false })).toEqual({
+      ok: true,
+      requireSentForms: false,
+      unsent: [
+        { assignmentId: expect.any(Number), formId: expect.any(Number), name: MAIN, isMidSemester: true, missing: ["student", "teacher"] },
+        { assignmentId: expect.any(Number), formId: expect.any(Number), name: MEDICATION, isMidSemester: true, missing: ["student", "teacher"] },
+      ],
+    });
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, midOnly, { now: NOW, requireSentForms: false })).toEqual({
+      ok: false,
+      error: "invalid",
+      fieldErrors: { unsentAcknowledged: "acknowledgeUnsent" },
+    });
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW, requireSentForms: true })).toEqual({ ok: false, error: "state", reason: "formsNotSent" });
+    expect(await storedForm(db, p.teacher.referenceId)).toBeNull();
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW, requireSentForms: false })).toEqual({ ok: true, created: true });
+    const form = (await storedForm(db, p.teacher.referenceId))!;
+    const [created] = await auditsOf("signing_form.created", form.id);
+    expect(created.details).toMatchObject({
+      unsentAcknowledged: [
+        { formId: expect.any(Number), assignmentId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
+        { formId: expect.any(Number), assignmentId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
+      ],
+    });
+  });
+
+  test("the teacher's signature with forms not sent: both boxes named at once, refused where the institution requires every form sent, kept in the audit row; the student's and supervisor's signatures need none", async () => {
+    const p = await withoutSupervisor("student10");
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW })).toEqual({ ok: true, created: true });
+    expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW })).toEqual({ ok: true });
+    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: true })).toMatchObject({ ok: true });
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: false })).toEqual({
+      ok: false,
+      error: "invalid",
+      fieldErrors: { signWithoutAdvisorConfirmed: "confirmWithoutAdvisor", unsentAcknowledged: "acknowledgeUnsent" },
+    });
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: false })).toEqual({
+      ok: false,
+      error: "invalid",
+      fieldErrors: { unsentAcknowledged: "acknowledgeUnsent" },
+    });
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW, requireSentForms: true })).toEqual({
+      ok: false,
+      error: "state",
+      reason: "formsNotSent",
+    });
+    expect((await storedForm(db, p.teacher.referenceId))!.signedByTeacherDate).toBeNull();
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW, requireSentForms: false })).toMatchObject({
+      ok: true,
+      allSigned: true,
+    });
+    const form = (await storedForm(db, p.teacher.referenceId))!;
+    const [signed] = (await auditsOf("signing_form.signed", form.id)).filter((row) => row.details?.as === "teacher");
+    expect((signed.details as { unsentAcknowledged: unknown[] }).unsentAcknowledged).toHaveLength(4);
+  });
+
+  test("with every form sent, nothing is asked, even where the institution requires it", async () => {
+    const p = await withoutSupervisor("student11");
+    // A form of an earlier test is archived: this one starts empty.
+    await cancelForm(db, p.teacher, p.teacher.actor);
+    const facts = await sendingFacts(db, p.teacher, p.teacher.actor.userId);
+    // Student 11 has no supervisor: the student's and a teacher's part of every form is all that is waited for.
+    for (const form of facts.forms) {
+      for (const [author, roleId] of [[p.student.actor.userId, ROLE.Student], [p.teacher.actor.userId, ROLE.Teacher]] as const) {
+        await db.insert(answerSets).values({
+          formId: form.formId,
+          assignmentId: form.assignmentId,
+          studentUserId: p.student.studentUserId,
+          authorUserId: author,
+          authorRoleId: roleId,
+          isMidSemester: form.isMidSemester,
+          sentAt: NOW,
+        }).onConflictDoUpdate({ target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId], set: { sentAt: NOW } });
+      }
+    }
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, midOnly, { now: NOW, requireSentForms: true })).toEqual({ ok: true, created: true });
+    expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW })).toEqual({ ok: true });
+    await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW });
+    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: true })).toMatchObject({ ok: true, allSigned: true });
+    const form = (await storedForm(db, p.teacher.referenceId))!;
+    expect((await auditsOf("signing_form.signed", form.id)).every((row) => !("unsentAcknowledged" in (row.details ?? {})))).toBe(true);
   });
 });

@@ -23,8 +23,10 @@ import { requireStudentAccess, type StudentRelation, type Viewer } from "~/servi
 import { databaseExporter, type ResultExporter, type SignedResult } from "./result-exporter.server";
 import { ROLE } from "~/services/identity";
 import { formatDay, formatDayTime, osloDate } from "~/services/platform/semesters";
-import { cardState, factsOf, NEW_FORM_ID, planCancel, planEndSave, planMidSave, planResultSubmission, planSign, rightsOf, type CardState, type EndPartInput, type MidPartInput, type Refusal, type Signer, type SigningRights } from "./signing-form";
+import { cardState, factsOf, NEW_FORM_ID, planCancel, planEndSave, planMidSave, planResultSubmission, planSign, rightsOf, signerOf, type CardState, type EndPartInput, type MidPartInput, type Refusal, type Signer, type SigningRights } from "./signing-form";
 import { choiceOf, END_QUESTIONS, MID_QUESTIONS, type Choice, type EndQuestion, type MidQuestion } from "./questions";
+import { acknowledgedForAudit, sendingDecision, unsentForms, type SendingStep, type UnsentForm } from "./sending";
+import { requireSentForms, sendingFacts } from "./sending.server";
 
 /**
  * The signing form of a student in a class (spec §2–§5, §7; ADR 0009): reading it, the teacher's
@@ -71,20 +73,64 @@ function auditBase(place: SigningPlace, actor: Actor) {
 
 // ─── The teacher's saves ─────────────────────────────────────────────────────
 
-/** The teacher confirms the mid-semester part; the first save creates the form. */
-export async function saveMidPart(
+/**
+ * Forms not sent before a step (sending.ts): none, or acknowledged by the teacher, lets it go on;
+ * otherwise the refusal says why (the acknowledgement is missing, or the institution requires
+ * every form sent). The forms acknowledged go into the step's audit row.
+ */
+async function sendingRefusal(
+  db: Db,
+  place: SigningPlace,
+  actor: Actor,
+  step: SendingStep,
+  input: { acknowledged: boolean; requireSentForms?: boolean },
+): Promise<{ ok: true; unsent: UnsentForm[] } | Refusal> {
+  const unsent = unsentForms(await sendingFacts(db, place, actor.userId), step);
+  const decision = sendingDecision(unsent, { acknowledged: input.acknowledged, requireSentForms: input.requireSentForms ?? requireSentForms() });
+  if (decision.ok) return decision;
+  return decision.why === "formsNotSent"
+    ? { ok: false, error: "state", reason: "formsNotSent" }
+    : { ok: false, error: "invalid", fieldErrors: { unsentAcknowledged: "acknowledgeUnsent" } };
+}
+
+function acknowledgement(unsent: UnsentForm[]) {
+  return unsent.length > 0 ? { unsentAcknowledged: acknowledgedForAudit(unsent) } : {};
+}
+
+/** What the teacher is about to confirm (the step before `saveMidPart`): the same checks, nothing written. */
+export async function checkMidPart(
   db: Db,
   place: SigningPlace,
   actor: Actor,
   input: MidPartInput,
-  options: { now?: Date } = {},
+  options: { now?: Date; requireSentForms?: boolean } = {},
+): Promise<{ ok: true; unsent: UnsentForm[]; requireSentForms: boolean } | Refusal> {
+  const plan = planMidSave(await storedForm(db, place.referenceId), place.relation, input, osloDate(options.now ?? new Date()));
+  if (!plan.ok) return plan;
+  const unsent = unsentForms(await sendingFacts(db, place, actor.userId), "mid");
+  return { ok: true, unsent, requireSentForms: options.requireSentForms ?? requireSentForms() };
+}
+
+/**
+ * The teacher confirms the mid-semester part; the first save creates the form. Mid-semester forms
+ * not sent need `unsentAcknowledged` (or are refused where the institution requires them sent).
+ */
+export async function saveMidPart(
+  db: Db,
+  place: SigningPlace,
+  actor: Actor,
+  input: MidPartInput & { unsentAcknowledged?: boolean },
+  options: { now?: Date; requireSentForms?: boolean } = {},
 ): Promise<{ ok: true; created: boolean } | Refusal> {
   const now = options.now ?? new Date();
   const today = osloDate(now);
+  const { unsentAcknowledged, ...mid } = input;
   return db.transaction(async (tx) => {
     let form = await lockedForm(tx, place.referenceId);
-    let plan = planMidSave(form, place.relation, input, today);
+    let plan = planMidSave(form, place.relation, mid, today);
     if (!plan.ok) return plan;
+    const sending = await sendingRefusal(tx, place, actor, "mid", { acknowledged: unsentAcknowledged === true, requireSentForms: options.requireSentForms });
+    if (!sending.ok) return sending;
     if (!form) {
       const [created] = await tx
         .insert(signingForms)
@@ -95,20 +141,20 @@ export async function saveMidPart(
         await audit(tx, {
           action: "signing_form.created",
           ...auditBase(place, actor),
-          details: { signingFormId: created.id, part: "mid", midSemesterCompletedDate: input.midSemesterCompletedDate },
+          details: { signingFormId: created.id, part: "mid", midSemesterCompletedDate: mid.midSemesterCompletedDate, ...acknowledgement(sending.unsent) },
         });
         return { ok: true as const, created: true };
       }
       // Another request created it meanwhile (its insert held ours until it committed): decide again against theirs.
       form = await lockedForm(tx, place.referenceId);
-      plan = planMidSave(form, place.relation, input, today);
+      plan = planMidSave(form, place.relation, mid, today);
       if (!plan.ok) return plan;
     }
     await tx.update(signingForms).set({ ...plan.changes, updatedAt: now }).where(eq(signingForms.id, form!.id));
     await audit(tx, {
       action: "signing_form.saved",
       ...auditBase(place, actor),
-      details: { signingFormId: form!.id, part: "mid", midSemesterCompletedDate: input.midSemesterCompletedDate },
+      details: { signingFormId: form!.id, part: "mid", midSemesterCompletedDate: mid.midSemesterCompletedDate, ...acknowledgement(sending.unsent) },
     });
     return { ok: true as const, created: false };
   });
@@ -181,20 +227,32 @@ export type SignOutcome = { ok: true; signer: Signer; allSigned: boolean; submis
 
 /**
  * A signature for the viewer's side. The signature that completes the form locks it in the same
- * transaction; the result is handed over once that has committed.
+ * transaction; the result is handed over once that has committed. The teacher's signature (the
+ * result) with forms not sent needs `unsentAcknowledged`, or is refused where the institution
+ * requires every form sent.
  */
 export async function signForm(
   db: Db,
   place: SigningPlace,
   actor: Actor,
-  input: { withoutAdvisor: boolean },
-  options: { now?: Date; exporter?: ResultExporter } = {},
+  input: { withoutAdvisor: boolean; unsentAcknowledged?: boolean },
+  options: { now?: Date; exporter?: ResultExporter; requireSentForms?: boolean } = {},
 ): Promise<SignOutcome> {
   const now = options.now ?? new Date();
   const signed = await db.transaction(async (tx) => {
     const form = await lockedForm(tx, place.referenceId);
     const plan = planSign(form, place.relation, actor.userId, input, now);
-    if (!plan.ok) return plan;
+    if (!plan.ok && plan.error !== "invalid") return plan;
+    const sending =
+      signerOf(place.relation) === "teacher"
+        ? await sendingRefusal(tx, place, actor, "sign", { acknowledged: input.unsentAcknowledged === true, requireSentForms: options.requireSentForms })
+        : { ok: true as const, unsent: [] as UnsentForm[] };
+    if (!plan.ok) {
+      // Both boxes missing: both are named at once.
+      if (sending.ok || sending.error === "notAllowed") return plan;
+      return sending.error === "invalid" ? { ...plan, fieldErrors: { ...plan.fieldErrors, ...sending.fieldErrors } } : sending;
+    }
+    if (!sending.ok) return sending;
     const [updated] = await tx
       .update(signingForms)
       .set({ ...plan.changes, updatedAt: now })
@@ -203,7 +261,7 @@ export async function signForm(
     await audit(tx, {
       action: "signing_form.signed",
       ...auditBase(place, actor),
-      details: { signingFormId: updated.id, as: plan.signer, withoutAdvisor: plan.withoutAdvisor, allSigned: plan.allSigned },
+      details: { signingFormId: updated.id, as: plan.signer, withoutAdvisor: plan.withoutAdvisor, allSigned: plan.allSigned, ...acknowledgement(sending.unsent) },
     });
     return { ok: true as const, signer: plan.signer, allSigned: plan.allSigned, form: updated };
   });
@@ -293,6 +351,8 @@ export async function validationSummary(db: Db, place: SigningPlace, viewerUserI
         eq(formQuestionGroups.formId, forms.id),
         isNull(formQuestionGroups.deletedAt),
         inArray(formQuestionGroups.type, [QUESTION_GROUP_TYPE.Grading, QUESTION_GROUP_TYPE.TextInput]),
+        // The student's own groups are not the teacher's to answer.
+        ne(formQuestionGroups.audience, "student"),
       ),
     )
     .innerJoin(formQuestions, and(eq(formQuestions.groupId, formQuestionGroups.id), isNull(formQuestions.deletedAt)))

@@ -152,9 +152,11 @@ export type StateRefusal =
   | "resultsMissing"
   | "studentNotSigned"
   | "notAllSigned"
-  | "alreadySubmitted";
+  | "alreadySubmitted"
+  /** The institution requires every form sent first (sending.ts). */
+  | "formsNotSent";
 
-export type FieldError = "dateInFuture" | "endBeforeMid" | "confirmWithoutAdvisor";
+export type FieldError = "dateInFuture" | "endBeforeMid" | "confirmWithoutAdvisor" | "acknowledgeUnsent";
 
 export type Refusal =
   /** The viewer's role never may (a supervisor cancelling, a student saving): 403. */

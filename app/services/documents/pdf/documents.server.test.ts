@@ -129,7 +129,7 @@ describe("the full placement record", () => {
     const record = await recordFor({ userId: id.laerer1, role: ROLE.Teacher }, "SYK1002", "student03");
     const pdf = await readPdf(await fullRecordDocument(record, await settings("en")));
     expect(pdf.info).toMatchObject({ Title: "Placement record – Nora Hansen", Language: "en", Author: "Fjordbyen University College" });
-    expect(pdf.text).toContain("Mid-semester evaluation");
+    expect(pdf.text).toContain("Mid-semester assessment");
     expect(pdf.text).toContain("Practice supervisor Marte Solberg");
     expect(pdf.text).toContain("Assessment form for clinical placement");
     expect(pdf.text).toContain("Ved midtvurderingen er det bekymring");

@@ -27,6 +27,14 @@ export { ROLE, type RoleId, type RoleName } from "./role-ids";
 export const QUESTION_GROUP_TYPE = { Unused: 0, TextInput: 1, Grading: 2 } as const;
 export type QuestionGroupType = (typeof QUESTION_GROUP_TYPE)[keyof typeof QUESTION_GROUP_TYPE];
 
+/**
+ * `form_question_groups.audience`: who answers a group. "student": the student's own (staff read the
+ * student's answers there and answer nothing); "staff": the supervisor's and the teacher's (the
+ * student does not see it); "all": everyone answers it (what every group was before the column).
+ */
+export const GROUP_AUDIENCES = ["all", "student", "staff"] as const;
+export type GroupAudience = (typeof GROUP_AUDIENCES)[number];
+
 export const COMMENT_MAX_LENGTH = 2000;
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -241,9 +249,13 @@ export const formQuestionGroups = pgTable(
     type: smallint("type").$type<QuestionGroupType>().notNull(),
     /** Grading labels; index 5, when present, is "not relevant". */
     options: text("options").array().notNull().default(emptyTextArray),
+    audience: text("audience").$type<GroupAudience>().notNull().default("all"),
     deletedAt: instant("deleted_at"),
   },
-  (t) => [index("form_question_groups_form_order_idx").on(t.formId, t.order)],
+  (t) => [
+    index("form_question_groups_form_order_idx").on(t.formId, t.order),
+    check("form_question_groups_audience_check", sql`${t.audience} in ('all', 'student', 'staff')`),
+  ],
 );
 
 export const formQuestions = pgTable(

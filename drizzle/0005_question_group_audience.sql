@@ -1,0 +1,3 @@
+-- Who answers a question group: 'all' (every group so far: today's behaviour is kept), 'student' (the student's own: staff read the answers) or 'staff'. An administrator marks a group in the form editor; the demo's self-assessment is seeded as 'student'.
+ALTER TABLE "form_question_groups" ADD COLUMN "audience" text DEFAULT 'all' NOT NULL;--> statement-breakpoint
+ALTER TABLE "form_question_groups" ADD CONSTRAINT "form_question_groups_audience_check" CHECK ("form_question_groups"."audience" in ('all', 'student', 'staff'));
