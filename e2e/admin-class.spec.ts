@@ -45,6 +45,13 @@ test("the class page lists schemes and people; the admin adds a response scheme"
   const expectations = schemes.getByRole("link", { name: "Forventet nivå for Legemiddelhåndtering, Midtveis" });
   await expect(expectations).toHaveAttribute("href", /^\/admin\/class\/\d+\/form\/\d+\/assignment\/\d+$/);
   await expect(page.getByRole("checkbox", { name: "Legemiddelhåndtering" })).not.toBeChecked();
+
+  // Removed again (nobody has answered it), so SYK2002's schemes are as the demo made them: other
+  // files count its students' forms.
+  await schemes.getByRole("link", { name: "Fjern svarordningen midtveis: Legemiddelhåndtering" }).click();
+  await page.getByRole("button", { name: "Fjern svarordningen" }).click();
+  await expect(page.getByRole("status").getByText("Midtveisordningen er fjernet.")).toBeVisible();
+  await expect(schemes.getByRole("row")).toHaveCount(3);
 });
 
 test("the admin changes the end-semester date; a date after the semester is refused", async ({ page }, testInfo) => {

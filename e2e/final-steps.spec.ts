@@ -10,13 +10,11 @@ import { checkPage, logIn, readMail, test } from "./support/fixtures";
  * confirming the mid-semester part asks first, and with forms not sent it needs a box ticked;
  * the check before signing stands above the Sign button and says who has not sent which form;
  * the teacher's signature with forms not sent is refused without the box and taken with it.
- * Frida Sæther (student17, SYK2002; Siri Lunde, laerer3) is given a warning in two steps, and it is
- * deleted again at the end, so her pages are as the demo made them. Each project (JS and no JS)
- * has a database of its own, so both walk the whole way; the tests run in order.
+ * Nora Hansen (student03, SYK2001; Ingrid Haugen, laerer1) is given a warning in two steps, and it
+ * is deleted again at the end. Spec files share the demo's people on one server per project, so
+ * these students are this file's alone: no other file opens their pages. Each project (JS and no
+ * JS) has a database of its own, so both walk the whole way; the tests run in order.
  */
-// Named to run last: its warning test logs in Siri Lunde (laerer3), whose first log-in (and the
-// privacy gate that comes with it) is login.spec.ts's. Spec files share the demo's people on one
-// server per project and are handed to the two workers in name order.
 test.describe.configure({ mode: "serial" });
 
 const flash = (page: Page) => page.getByRole("status").filter({ hasText: /\S/ }).first();
@@ -156,9 +154,9 @@ test("the check before signing stands above the Sign button; the teacher's signa
 
 test("giving a warning shows it as the student will see it, and asks once more; nothing is mailed before", async ({ page, baseURL }, testInfo) => {
   test.setTimeout(120_000);
-  await logIn(page, "laerer3@example.org");
-  await page.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).first().click();
-  await page.getByRole("link", { name: "Frida Sæther" }).first().click();
+  await logIn(page, "laerer1@example.org");
+  await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
+  await page.getByRole("link", { name: "Nora Hansen" }).first().click();
   await page.getByRole("region", { name: /^Varsel/ }).getByRole("link", { name: "Skriv varsel" }).click();
   await page.getByLabel("Begrunnelse").fill("Du har flere ganger ikke dobbeltkontrollert legemidler.");
   await page.getByLabel("Krav for å bestå praksis").fill("Du må dobbeltkontrollere hver utdeling sammen med veileder.");
@@ -172,16 +170,16 @@ test("giving a warning shows it as the student will see it, and asks once more; 
   const since = Date.now() - 1;
   await page.getByRole("button", { name: "Gi varsel" }).click();
   await expect(page).toHaveURL(/\/warning\/give$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Vil du gi varselet til Frida Sæther?" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Vil du gi varselet til Nora Hansen?" })).toBeVisible();
   const preview = page.getByRole("region", { name: "Slik ser studenten varselet" });
-  await expect(preview).toContainText(/^Slik ser studenten varselet\s*Siri Lunde ga deg dette varselet \d/);
+  await expect(preview).toContainText(/^Slik ser studenten varselet\s*Ingrid Haugen ga deg dette varselet \d/);
   await expect(preview.getByRole("heading", { level: 3, name: "Krav for å bestå praksis" })).toBeVisible();
   await expect(preview).toContainText("Dobbeltkontroll ved hver utdeling.");
   await checkPage(page, testInfo, "warning-give");
   await screenshots(page, testInfo, "warning-give");
   // The first press mailed nobody and gave nothing.
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  expect(mailsSince(baseURL, "student17@example.org", since)).toBe(0);
+  expect(mailsSince(baseURL, "student03@example.org", since)).toBe(0);
 
   // Back to the draft: still a draft.
   await page.getByRole("link", { name: "Nei, gå tilbake til utkastet" }).click();
@@ -190,12 +188,12 @@ test("giving a warning shows it as the student will see it, and asks once more; 
 
   await page.getByRole("button", { name: "Gi varsel" }).click();
   await page.getByRole("button", { name: "Gi varselet nå" }).click();
-  await expect(flash(page)).toContainText("Varselet er gitt til Frida Sæther, som har fått beskjed på e-post.");
+  await expect(flash(page)).toContainText("Varselet er gitt til Nora Hansen, som har fått beskjed på e-post.");
   await expect(page.getByRole("definition").filter({ hasText: "Gitt, ikke bekreftet av studenten" })).toBeVisible();
-  expect(await readMail(baseURL, "student17@example.org", since, /student\/warning/)).toContain("student/warning");
+  expect(await readMail(baseURL, "student03@example.org", since, /student\/warning/)).toContain("student/warning");
 
-  // Taken away again, so Frida's pages are as the demo made them for the other tests.
+  // Taken away again, so Nora's pages are as the demo made them for the other tests.
   await page.getByRole("link", { name: "Slett varselet" }).click();
   await page.getByRole("button", { name: "Ja, slett" }).click();
-  await expect(flash(page)).toContainText("Varselet til Frida Sæther er slettet.");
+  await expect(flash(page)).toContainText("Varselet til Nora Hansen er slettet.");
 });
