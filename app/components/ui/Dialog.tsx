@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { cx, headingTag, useHydrated, type HeadingLevel } from "./internal";
@@ -24,7 +24,10 @@ function supportsDialog() {
 /**
  * A modal as a nested route. Without JavaScript (or in a browser without `<dialog>`) it is a
  * labelled section of the page with a "Lukk" link back; with JavaScript and `onClose` it is a
- * modal `<dialog>` that traps focus natively and closes on Esc.
+ * modal `<dialog>` that traps focus natively and closes on Esc. One the server rendered (the answer
+ * to a plain post, or a page opened at its address) stays a section once the page's script has
+ * started: on a slow machine the person may already have ticked its box or pressed its button, and
+ * a `<dialog>` put in its place would be a new element, with what they did gone.
  */
 export function Dialog({
   title,
@@ -36,13 +39,15 @@ export function Dialog({
 }: DialogProps) {
   const { t } = useTranslation("ui");
   const hydrated = useHydrated();
+  // Rendered while the page hydrates: it came from the server, and stays as the person found it.
+  const [fromServer] = useState(() => !hydrated);
   const titleId = useId();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const onCloseRef = useRef(onClose);
   useEffect(() => {
     onCloseRef.current = onClose;
   });
-  const modal = hydrated && onClose !== undefined && supportsDialog();
+  const modal = hydrated && !fromServer && onClose !== undefined && supportsDialog();
 
   useEffect(() => {
     const dialog = dialogRef.current;
