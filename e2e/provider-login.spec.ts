@@ -128,5 +128,6 @@ test("an admin logs in with Feide and reads /debug/fs", async ({ page }, testInf
   await expect(page.getByText("feide:admin@fjordbyen.no").first()).toBeVisible();
   await expect(page.getByRole("cell", { name: "fc:fs:fs:emne:fjordbyen.no:SYK2001:1" })).toBeVisible();
   await expect(page.getByRole("cell", { name: "underviser" })).toBeVisible();
-  await checkPage(page, testInfo, "debug-fs");
+  // A developer's page of the raw FS rows (demo only), one column per field: it may scroll inside its region.
+  await checkPage(page, testInfo, "debug-fs", { wholeAt1024: false });
 });

@@ -109,7 +109,7 @@ test("the admin sets the day counts; npm run reminders sends each reminder once,
     await page.goto("/admin/reminders?status=sent");
     await expect(page.getByText(new RegExp(`^Viser \\d+ av ${received.length}\\.$`))).toBeVisible();
     await expect(page.getByRole("cell", { name: /veileder4@example\.org/ }).first()).toBeVisible();
-    await checkPage(page, testInfo, "admin-reminders-list", { wholeAt1024: true });
+    await checkPage(page, testInfo, "admin-reminders-list");
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }

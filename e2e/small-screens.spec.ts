@@ -3,9 +3,9 @@ import { checkPage, expect, logInWithProvider, test } from "./support/fixtures";
 
 // Phones, screen readers and old screens: the menu after a choice, the form's pages told apart and
 // announced, "Fortsett", the autosave's status while typing, the results as cards on a phone, and
-// no table or chart cut off at 1024 px (checkPage measures every page there; with `wholeAt1024`
-// inside the regions too). People log in through the local Feide and Vipps (no e-mail code another
-// file could void). Data changed here: student21 answers part 1 of the current main form.
+// no table or chart cut off at 1024 px (checkPage measures every page there, inside the regions
+// too). People log in through the local Feide and Vipps (no e-mail code another file could void).
+// Data changed here: student21 answers part 1 of the current main form.
 const FORM = "Vurdering av kliniske kompetanser";
 const PHONE = { width: 390, height: 844 };
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
@@ -94,7 +94,7 @@ test("on a phone the results are one card per question; on a screen the chart an
   expect(firstQuestion).toMatch(/^1\. \S/);
   const cards = mid.getByRole("listitem").filter({ has: page.getByRole("heading", { level: 4 }) });
   await expect(cards.first()).toBeHidden();
-  await checkPage(page, testInfo, "results-screen", { wholeAt1024: true });
+  await checkPage(page, testInfo, "results-screen");
 
   await page.setViewportSize(PHONE);
   await expect(chart).toBeHidden();
@@ -113,5 +113,5 @@ test("at 1024 px the supervisor's list of students is not cut off", async ({ pag
   await logInWithProvider(page, "Vipps", "veileder1");
   await page.getByRole("link", { name: /^SYK2001 / }).click();
   await expect(page.getByRole("region", { name: "Mine studenter i emnet" })).toBeVisible();
-  await checkPage(page, testInfo, "supervisor-class-1024", { wholeAt1024: true });
+  await checkPage(page, testInfo, "supervisor-class-1024");
 });

@@ -110,7 +110,8 @@ export function detailValue(key: string, value: unknown, names: Names, t: Transl
   if (key === "phone" && typeof value === "string") return t(`audit.phoneChange.${value}`, { defaultValue: value });
   if (key === "report" && typeof value === "string") return t(`audit.reports.${value}`, { defaultValue: value });
   if (key === "page" && typeof value === "string") return t(`audit.openedPages.${value}`, { defaultValue: value });
-  if (key === "role" && typeof value === "number" && isRoleId(value)) return t(`common:roles.${ROLE_NAMES[value]}.name`);
+  if ((key === "role" || key === "roleId") && typeof value === "number" && isRoleId(value)) return t(`common:roles.${ROLE_NAMES[value]}.name`);
+  if (key === "method" && typeof value === "string") return t(`audit.loginMethods.${value}`, { defaultValue: value });
   if (USER_KEYS.has(key)) return named(names.users, value);
   if (value && typeof value === "object" && !Array.isArray(value) && "from" in value && "to" in value) {
     const change = value as { from: unknown; to: unknown };
