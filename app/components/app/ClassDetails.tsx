@@ -56,7 +56,7 @@ export interface SchemeRow {
 
 /**
  * The class's response schemes as the teacher and the supervisor see them: each half and its forms;
- * with `formHref`, each form's name links to the form to read (spec §2 `/teacher/form/{formId}`).
+ * with `formHref`, each form's name links to the form to read (`/teacher/form/{formId}`).
  */
 export function SchemesTable({ schemes, formHref }: { schemes: SchemeRow[]; formHref?: (formId: number) => string }) {
   const { t } = useTranslation();

@@ -10,7 +10,7 @@ export interface CommentItem {
   atText: string | null;
 }
 
-/** Comments on a question, each with who wrote it (S, PL, PV) and when (spec §3). */
+/** Comments on a question, each with who wrote it (S, PL, PV) and when, so a reader knows whose word it is. */
 export function CommentList({ comments, heading }: { comments: readonly CommentItem[]; heading?: string }) {
   const { t } = useTranslation("answers");
   if (comments.length === 0) return null;

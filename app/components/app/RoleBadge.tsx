@@ -6,7 +6,7 @@ export type RoleBadgeKind = "S" | "PV" | "PL";
 
 const ROLE_KEY = { S: "badges.student", PV: "badges.supervisor", PL: "badges.teacher" } as const;
 
-/** The short role of whoever wrote something (spec §3): S student, PL practice teacher, PV supervisor. */
+/** The short role of whoever wrote something: S student, PL practice teacher, PV supervisor (docs/glossary.md). */
 export function RoleBadge({ kind }: { kind: RoleBadgeKind }) {
   const { t } = useTranslation("answers");
   return (

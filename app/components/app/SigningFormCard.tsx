@@ -21,7 +21,7 @@ export interface SigningFormCardProps {
   mayCreate?: boolean;
 }
 
-/** Where the student's signing form stands, with the way to it (spec §2: the forms page's signing-form card). */
+/** Where the student's signing form stands, with the way to it (the forms page's signing-form card). */
 export function SigningFormCard({ card, href, mayCreate = false }: SigningFormCardProps) {
   const { t } = useTranslation("signing");
   const names = card.signedBy.map((s) => t(`card.signers.${s}`));

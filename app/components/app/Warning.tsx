@@ -30,7 +30,7 @@ export function WarningContent({ text, headingLevel = 2 }: { text: WarningText; 
   );
 }
 
-/** Where the warning stands, with its dates (spec §3: created, updated, given, confirmed). */
+/** Where the warning stands, with its dates (created, updated, given, confirmed: each step is someone's act, shown to both sides). */
 export function WarningFacts({ warning }: { warning: WarningForView }) {
   const { t } = useTranslation("warnings");
   return (

@@ -15,7 +15,7 @@ interface AnswersResponse {
 const FIELD = /^([ac]):(\d+)$/;
 
 /**
- * The form page's autosave (issue 6): a question is a key. Only the questions changed since the
+ * The form page's autosave: a question is a key. Only the questions changed since the
  * last save are posted, each with the base token of the answer it started from (answering.ts),
  * and the tokens the server answers with become the new bases.
  */

@@ -117,8 +117,8 @@ function knownOffline(): boolean {
 }
 
 /**
- * Saves a form's changed fields `delayMs` after the last change, without leaving the page (spec
- * §4, §9: answers and warning drafts, 3 seconds). What is waiting is sent when the person leaves
+ * Saves a form's changed fields `delayMs` after the last change, without leaving the page
+ * (answers and warning drafts, 3 seconds). What is waiting is sent when the person leaves
  * the page or the tab; a page post waits for a save under way, so it starts from what that save
  * stored. With a keeper, every change is kept in the browser until a 2xx says it is stored; a save
  * that is not answered for good (autosaveDecision.ts) is tried again after a growing pause.

@@ -14,7 +14,7 @@ interface WarningResponse {
 export type WarningAutosaveRefusal = "alreadyGiven" | "gone";
 
 /**
- * The warning page's autosave (spec §4): the teacher's draft, posted to the warning's endpoint.
+ * The warning page's autosave: the teacher's draft, posted to the warning's endpoint.
  * The first save creates the draft, and its id goes into the page's `warningId` field, so the page's
  * own posts (and later saves) continue the same warning. When the server refuses for good — the
  * warning was given or deleted elsewhere — the page is told, and stops saving by itself.

@@ -19,7 +19,7 @@ provideNamespace("privacyData", { nb: nbPrivacyData, en: enPrivacyData });
 export const handle = { titleKey: "privacyData:audit.title" };
 
 /**
- * The administrator's audit search (issue 20): a GET form, so a search is a link and works without
+ * The administrator's audit search (who opened whose data; docs/rules/admin.md): a GET form, so a search is a link and works without
  * JavaScript. A search with any filter is itself written to the audit log, beside the page's query.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

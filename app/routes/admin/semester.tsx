@@ -35,7 +35,7 @@ provideNamespace("adminSemesters", { nb: nbAdminSemesters, en: enAdminSemesters 
 
 export const handle = { titleKey: "adminSemesters:semester.title" };
 
-/** The add-subjects dialog is part of this page's URL (DESIGN.md §3). */
+/** The add-subjects dialog is part of this page's URL: a modal has an address of its own, so it can be linked to and works without JS. */
 const ADD_PARAM = "add";
 
 const STATUS_TAG: Record<SemesterStatus, TagVariant> = { future: "info", current: "success", past: "neutral" };

@@ -18,7 +18,7 @@ provideNamespace("adminSemesters", { nb: nbAdminSemesters, en: enAdminSemesters 
 
 export const handle = { titleKey: "adminSemesters:list.title" };
 
-/** The create dialog is part of this page's URL (DESIGN.md §3: a modal is addressable and works without JS). */
+/** The create dialog is part of this page's URL: a modal has an address of its own, so it can be linked to and works without JS. */
 const CREATE_PARAM = "create";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

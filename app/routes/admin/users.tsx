@@ -48,7 +48,7 @@ function listUrl(filters: Filters, offset: number): string {
   if (filters.roleId) params.set("role", String(filters.roleId));
   if (filters.search) params.set("search", filters.search);
   if (filters.includeInactive) params.set("includeInactive", "1");
-  // Spec §9: the offset is sent only from 20 upward.
+  // The list grows 20 at a time: the offset is sent only from 20 upward.
   if (offset >= USERS_PAGE_SIZE) params.set("offset", String(offset));
   const query = params.toString();
   return query ? `/admin/users?${query}` : "/admin/users";

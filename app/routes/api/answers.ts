@@ -8,7 +8,7 @@ import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/answers";
 
 /**
- * The form page's autosave (spec §7 `POST api/answers`): the changed answers of a page, saved without
+ * The form page's autosave (`POST api/answers`): the changed answers of a page, saved without
  * leaving it, by the same rules and access checks as the page's own posts (form-page.server.ts).
  * Answers in JSON: the new base token per question, and any conflicts (answering.ts); a refusal
  * (logged out, another role, a place the person may not see) in JSON too (json-api.server.ts).

@@ -10,7 +10,7 @@ import { clientAddress } from "~/services/platform/request.server";
 import type { Route } from "./+types/audit-csv";
 
 /**
- * The admin's audit search as CSV (issue 20): the same parameters as /admin/audit, every match up
+ * The admin's audit search as CSV, for a record kept outside Praksis: the same parameters as /admin/audit, every match up
  * to the export limit, streamed. Outside the admin area's layout, so it guards itself; the export
  * is itself audited, with the search it was.
  */

@@ -5,7 +5,7 @@ import { documentFileName, emptyFormDocument, documentSettings, pdfResponse, req
 import type { Route } from "./+types/form-pdf";
 
 /**
- * A form without answers (spec §7 `GET api/forms/{formId}/pdf`). It holds no one's data, so it is
+ * A form without answers (`GET api/forms/{formId}/pdf`). It holds no one's data, so it is
  * not audited; it is still only for those who work with the form (ADR 0010).
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -9,7 +9,7 @@ import { clientAddress } from "~/services/platform/request.server";
 import type { Route } from "./+types/my-data";
 
 /**
- * A student's copy of everything Praksis holds about them (issue 20, GDPR art. 20), as JSON
+ * A student's copy of everything Praksis holds about them (GDPR art. 20, the right to data portability), as JSON
  * written while the browser reads it. The student's own only: the session's user decides whose.
  * Outside the student area's layout, so it guards itself; the download is itself audited.
  */

@@ -3,7 +3,7 @@ import { documentFileName, signingFormDocument, studentDocument, signingFormReco
 import { placementOf } from "~/services/placements/index.server";
 import type { Route } from "./+types/signing-form-pdf";
 
-/** The student's signing form as it stands; a form not yet saved is a 404 (spec §8). */
+/** The student's signing form as it stands; a form not yet saved is a 404 (there is no document yet, and an empty one would look signed off). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   return studentDocument({ request, context, params }, "signingForm", async ({ db, viewer, access, settings }) => {
     const form = (await signingFormRecord(db, access.referenceId)) ?? notFound();

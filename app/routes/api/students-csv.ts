@@ -12,7 +12,7 @@ import type { Route } from "./+types/students-csv";
 import { idParam, notFound } from "~/services/platform/ids";
 
 /**
- * The semester report (spec §7 `GET api/periods/{id}/students-csv`). Outside the admin area's
+ * The semester report (`GET api/periods/{id}/students-csv`). Outside the admin area's
  * layout, so it guards itself. Streamed: the file is written page by page as the browser reads it.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -10,7 +10,7 @@ import { saveWarningDraft } from "~/services/warnings/index.server";
 import type { Route } from "./+types/warning";
 
 /**
- * The warning page's autosave (spec §7 `POST api/classes/{c}/students/{s}/warning`): the teacher's
+ * The warning page's autosave (`POST api/classes/{c}/students/{s}/warning`): the teacher's
  * draft, saved without leaving the page, by the same rules and checks as the page's own "Lagre
  * utkast" (a teacher of the class; warnings.server.ts). Answers in JSON: the warning's id, or why not;
  * a refusal (logged out, another role, a student the teacher may not see: 404 as on the page) in

@@ -26,9 +26,9 @@ import type { Route } from "./+types/accept-invitation";
 
 export const handle = { titleKey: "student:accept.title" };
 
-/** Where the mail's link lands after a log-in (spec §2): a same-site path only. */
+/** Where the mail's link lands after a log-in: a same-site path only, so the link cannot send anyone to another site. */
 const DEFAULT_LANDING = "/supervisor";
-/** Spec §9: a link that cannot be used sends the visitor to the log-in page after 7 seconds. */
+/** A link that cannot be used says so, then sends the visitor to the log-in page after 7 seconds (time to read why). */
 const LEAVE_AFTER_MS = 7000;
 
 function linkOf(url: URL, form?: FormData) {

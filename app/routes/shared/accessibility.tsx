@@ -16,7 +16,7 @@ const AUTHORITY_URL = "https://www.uutilsynet.no/";
 
 /**
  * What Praksis meets of universal design, how it is tested, its known exceptions and whom to
- * contact (issue 19). Public, like the privacy policy: it holds no personal data. The institution's
+ * contact (a public service's accessibility statement, required by law). Public, like the privacy policy: it holds no personal data. The institution's
  * own statement (uustatus.no) and contact come from its variant file.
  */
 export function loader({ context }: Route.LoaderArgs) {

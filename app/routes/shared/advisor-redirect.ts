@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/advisor-redirect";
 
-/** /advisor… is the Advisor role's home in the spec; the area lives at /supervisor (DESIGN.md §3). */
+/** /advisor… is the address the Advisor role's pages were first given; the area lives at /supervisor (the glossary's word for the role in URLs), so links to the old address still arrive. */
 function toSupervisor(request: Request): Response {
   const url = new URL(request.url);
   return redirect(url.pathname.replace(/^\/advisor/i, "/supervisor") + url.search, 308);

@@ -5,7 +5,7 @@ import { areaOfPath } from "~/services/identity";
 import type { Route } from "./+types/area-fallback";
 
 /**
- * An unknown path inside an area leads to the area's home (spec §2), for those who may use the
+ * An unknown path inside an area leads to the area's home (an old or mistyped link still lands somewhere useful), for those who may use the
  * area; anyone else is sent on as by any page of the area (log-in page, role chooser), not into it.
  */
 function areaHome({ request, context }: Route.LoaderArgs | Route.ActionArgs): string {

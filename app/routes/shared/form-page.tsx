@@ -25,7 +25,7 @@ import { AnswerQuestion, ReadOnlyQuestion } from "~/components/app/AnswerQuestio
 
 export const handle = { titleKey: "answers:page.title" };
 
-/** Spec §4, §9: answers save themselves 3 seconds after the last change. */
+/** Answers save themselves 3 seconds after the last change: nothing typed is lost, and a pause in typing is not a save per key. */
 const AUTOSAVE_DELAY_MS = 3000;
 
 /** The viewer (by the area the URL is in: /student, /teacher, /supervisor or /admin) and the place the URL names. */

@@ -18,7 +18,7 @@ provideNamespace("documents", { nb: nbDocuments, en: enDocuments });
 export const handle = { titleKey: "documents:formRead.title" };
 
 /**
- * A form as a page to read (spec §2 `/teacher/form/{formId}`, `/supervisor/form/{formId}`): its
+ * A form as a page to read (`/teacher/form/{formId}`, `/supervisor/form/{formId}`): its
  * groups, questions, help texts and grading labels, so a teacher or supervisor sees what the
  * student will be asked. One module for both areas: the area of the URL decides the role. The same
  * rule as the form's PDF (ADR 0010): a form that a class of theirs answers; anyone else gets 404.

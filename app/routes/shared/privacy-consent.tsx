@@ -14,7 +14,7 @@ import type { Route } from "./+types/privacy-consent";
 
 export const handle = { titleKey: "common:privacy.consentTitle" };
 
-/** The gate after log-in: nothing else opens until the policy in force is accepted (spec §2, §4). */
+/** The gate after log-in: nothing else opens until the policy in force is accepted (the processing of personal data rests on it; docs/rules/identity.md). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireSession(request, context, { privacyGate: false });
   const redirectTo = safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "");

@@ -259,7 +259,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   const [midForm, midFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.midPartSchema), lastResultFor(actionData, "saveMid"));
   const [endForm, endFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.endPartSchema), lastResultFor(actionData, "saveEnd"));
   const [signForm, signFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.signSchema), lastResultFor(actionData, "sign"));
-  // Spec §5: with JS the sign button waits for the box; without JS the server refuses an unticked one.
+  // Signing needs the confirmation box ticked: with JS the sign button waits for the box; without JS the server refuses an unticked one.
   const hydrated = useHydrated();
   const [confirmedWithoutAdvisor, setConfirmedWithoutAdvisor] = useState(false);
   // The mid-semester part's confirmation, as the server checked the first post; closing it (Esc) keeps what was typed.
@@ -268,7 +268,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   // The teacher's signature with forms not sent asks for the box (or is not offered where the institution requires them sent).
   const unsent = sending !== null && rights.signAs === "teacher" && sending.unsent > 0;
 
-  // The summary names what failed (spec §8: "Klarte ikke lagre." / "Klarte ikke signere.") and each precise reason.
+  // The summary names what failed ("Klarte ikke lagre." / "Klarte ikke signere.", the wording of every failed save or signing) and each precise reason.
   const sections: { intent: Intent; items: { fieldId: string; message: string }[] }[] = [
     {
       intent: "saveMid",

@@ -14,7 +14,7 @@ import "~/styles/warning-alert.css";
 const referenceContext = createContext<CurrentReference | null>(null);
 
 /**
- * Every student page below needs a class this semester (spec §2): a student without one is sent
+ * Every student page below needs a class this semester (their forms, warning and supervisor all belong to one): a student without one is sent
  * to /student, where they can join one. The pages check again themselves.
  */
 export const middleware: Route.MiddlewareFunction[] = [
@@ -47,7 +47,7 @@ export default function StudentClassLayout({ loaderData }: Route.ComponentProps)
 }
 
 /**
- * Spec §2's sticky warning alert. Part of the page as served, so a labelled region (a landmark, and
+ * The warning alert, on every page of a student who has been given a warning, so it is not missed. Part of the page as served, so a labelled region (a landmark, and
  * a heading to jump to) rather than a live region that would interrupt on every page load.
  */
 function WarningAlert() {

@@ -185,7 +185,7 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
         </>
       ) : null}
 
-      {/* Spec §2: the card shows once the teacher has created the form. */}
+      {/* The card shows once the teacher has created the form: before that there is nothing to open. */}
       {signingForm.state === "notCreated" ? null : <SigningFormCard card={signingForm} href={signingFormHref} />}
 
       <h2>{currentHeading}</h2>

@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     subject: `${reference.subjectCode} ${reference.subjectName}`,
     hasSupervisor: hasSupervisor(placement),
-    // An accepted invitation is done with (spec §4): the student now simply has a supervisor.
+    // An accepted invitation is done with (it cannot be accepted twice): the student now simply has a supervisor.
     status:
       status && status.state !== "accepted"
         ? { state: status.state, email: status.email, expiresText: formatDayTime(status.expiresAt, language) }

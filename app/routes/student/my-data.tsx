@@ -18,7 +18,7 @@ provideNamespace("privacyData", { nb: nbPrivacyData, en: enPrivacyData });
 export const handle = { titleKey: "privacyData:myData.title" };
 
 /**
- * The student's own view of their data (issue 20, GDPR art. 15 and 20): who opened their pages and
+ * The student's own view of their data (GDPR art. 15 and 20, the rights of access and to data portability): who opened their pages and
  * documents, newest first, a page at a time, and a copy of everything (JSON, and the full-record
  * PDF per class). Only the student's own list: the session's user, never a URL parameter.
  */

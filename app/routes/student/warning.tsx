@@ -21,7 +21,7 @@ export const handle = { titleKey: "warnings:title", showsWarning: true };
 
 const SELF = "/student/warning";
 
-/** The student's warning in their class this semester (spec §2: the sticky alert leads here). */
+/** The student's warning in their class this semester (the warning alert on every student page leads here). */
 async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const session = requireRole(args.request, args.context, ROLE.Student);
   const userId = session.user.id;

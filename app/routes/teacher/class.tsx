@@ -61,7 +61,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     formCount,
     sort,
     dir,
-    // An outsider gets nothing about the class's people (DESIGN.md §4).
+    // An outsider (who may see the class's forms) gets nothing about its people: their names and addresses are for those who work with them.
     members: members
       ? {
           myStudents: members.myStudents.map((s) => ({

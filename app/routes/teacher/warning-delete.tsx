@@ -18,7 +18,7 @@ export const handle = { titleKey: "warnings:delete.title" };
 
 /**
  * Deleting a warning asks first, on a page of its own, so the step works without JavaScript
- * (DESIGN.md §1). It names the warning it shows (`warningId`), and deletes only that one.
+ * (every step of the app works without it). It names the warning it shows (`warningId`), and deletes only that one.
  */
 async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const session = requireRole(args.request, args.context, ROLE.Teacher);

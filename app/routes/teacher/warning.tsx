@@ -38,7 +38,7 @@ import "~/styles/warnings.css";
 
 export const handle = { titleKey: "warnings:title" };
 
-/** Spec §4, §9: the draft saves itself 3 seconds after the last edit. */
+/** The draft saves itself 3 seconds after the last edit, as answers do: nothing typed is lost. */
 const AUTOSAVE_DELAY_MS = 3000;
 
 /**
