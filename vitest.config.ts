@@ -11,6 +11,8 @@ const ownModules = [
   "app/services/platform/db/index.server.test.ts",
 ];
 
+const pageViews = ["app/**/*.view.test.tsx"];
+
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
@@ -30,7 +32,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "shared", include: ["app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"], exclude: ownModules, isolate: false },
+        test: { name: "shared", include: ["app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"], exclude: [...ownModules, ...pageViews], isolate: false },
+      },
+      // A route's page rendered as a person reads it (app/test/render-route.tsx): a DOM that keeps
+      // Node's Request and Response, which the page's real loader and action need (the reason is in
+      // app/test/dom-environment.ts; a file's `@vitest-environment` comment can only name a package).
+      {
+        extends: true,
+        test: { name: "views", include: pageViews, environment: "./app/test/dom-environment.ts", isolate: false },
       },
     ],
   },
