@@ -12,7 +12,7 @@ export default [
   route("api/classes/:classId/students/:studentUserId/warning/pdf", "routes/api/warning-pdf.ts"),
   route("api/classes/:classId/students/:studentUserId/signingform/pdf", "routes/api/signing-form-pdf.ts"),
   route("api/classes/:classId/students/:studentUserId/full/pdf", "routes/api/full-pdf.ts"),
-  // A student's copy of their data (JSON) and the admin's audit search as CSV (issue 20); both audited.
+  // A student's copy of their data (JSON) and the admin's audit search as CSV; both audited (docs/rules/documents.md).
   route("api/my-data", "routes/api/my-data.ts"),
   route("api/audit-csv", "routes/api/audit-csv.ts"),
   // The form page's autosave (fetch with JavaScript); the page's own action handles plain posts.
@@ -68,9 +68,9 @@ export default [
   route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [
     index("routes/student/home.tsx"),
     route("join-class", "routes/student/join-class.tsx"),
-    // Who opened the student's record, and a copy of their data (issue 20): with or without a class.
+    // Who opened the student's record, and a copy of their data (docs/rules/documents.md): with or without a class.
     route("my-data", "routes/student/my-data.tsx"),
-    // Every other student page needs a class this semester (spec §2); the layout sends others to /student.
+    // Every other student page needs a class this semester (docs/rules/placements.md); the layout sends others to /student.
     layout("routes/student/class-layout.tsx", [
       route("forms", "routes/student/forms.tsx"),
       route("supervisor/invite", "routes/student/invite.tsx"),
@@ -101,7 +101,7 @@ export default [
     // Giving a warning and leaving a class ask first, each on a page of its own (JS on and off).
     route("class/:classId/student/:studentUserId/warning/give", "routes/teacher/warning-give.tsx"),
     route("class/:classId/leave", "routes/teacher/leave-class.tsx"),
-    // A form to read, what the student will be asked (spec §2): one implementation for the teacher and the supervisor.
+    // A form to read, what the student will be asked (docs/rules/documents.md): one implementation for the teacher and the supervisor.
     route("form/:formId", "routes/shared/form-read.tsx", { id: "teacher-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
@@ -119,7 +119,7 @@ export default [
     route("form/:formId", "routes/shared/form-read.tsx", { id: "supervisor-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
   ]),
-  // The Advisor role's area is /supervisor (DESIGN.md §3).
+  // The Advisor role's area is /supervisor, the interface's word (docs/glossary.md); /advisor redirects there.
   route("advisor/*", "routes/shared/advisor-redirect.ts"),
 
   route("*", "routes/shared/not-found.tsx"),

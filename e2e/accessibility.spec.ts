@@ -2,7 +2,7 @@ import { expect, type Page } from "@playwright/test";
 import { checkPage, logIn, test } from "./support/fixtures";
 
 /**
- * The accessibility statement (issue 19): every page's footer links to the institution's statement
+ * The accessibility statement: every page's footer links to the institution's statement
  * on uustatus.no and to the app's own page, which says what Praksis meets, how it is tested, its
  * known exceptions and whom to contact; public, in Norwegian and English, and readable on a phone.
  */

@@ -48,7 +48,7 @@ test("a student answers the whole form page by page and sends it; the server ref
   expect(long.length).toBeGreaterThan(2000);
   await page.getByText("Legg til kommentar").first().click();
   const comment = page.getByRole("textbox", { name: "Kommentar" }).first();
-  // The field's maxlength stops the typing at 2000 characters (spec §5), with JavaScript or without.
+  // The field's maxlength stops the typing at 2000 characters (docs/rules/answering.md), with JavaScript or without.
   await comment.fill(long);
   await expect(comment).toHaveValue(long.slice(0, 2000));
   // The server's check stays, for a browser that lets more through: it refuses and keeps the text.

@@ -2,7 +2,7 @@ import { expect } from "@playwright/test";
 import { checkPage, logIn, logInAsAdmin, test } from "./support/fixtures";
 
 /**
- * The spec's §2 read-only form views: a teacher and a supervisor open a form of their class's
+ * The read-only form views (docs/rules/documents.md, "A form to read"): a teacher and a supervisor open a form of their class's
  * schemes from the class page, read its groups, questions, help texts and grading labels, and
  * follow its PDF link; a teacher whose classes do not use the form gets "not found". Reads only.
  */

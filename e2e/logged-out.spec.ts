@@ -2,7 +2,7 @@ import { expect, type Page } from "@playwright/test";
 import { checkPage, logInAsAdmin, logIn, readCode, test } from "./support/fixtures";
 
 /**
- * Logged out while typing (issue 19, ADR 0011): the autosave's endpoints answer 401 in JSON, the
+ * Logged out while typing (ADR 0011): the autosave's endpoints answer 401 in JSON, the
  * page says so with a link to log in again, keeps what was typed in the browser, and sends it once
  * the person is back. Student04 (Jakob Pedersen) and a warning draft for Frida Sæther (SYK2002, by
  * the admin acting as a teacher of SYK2002) are this file's alone.

@@ -3,7 +3,7 @@ import { expect, type Page } from "@playwright/test";
 import { checkPage, logIn, logInAsAdmin, test } from "./support/fixtures";
 
 /**
- * Issue 20: a student sees who opened their record and downloads a copy of their data; the admin
+ * A student sees who opened their record and downloads a copy of their data; the admin
  * searches the audit log. Jakob Pedersen (student04, SYK2001, taught by Ingrid Haugen, laerer1) is
  * opened by no other spec's teacher; his list may also hold the admin's semester CSV (documents.spec),
  * which records a row for every student in it.

@@ -208,7 +208,7 @@ test("a new form signed by the student and then by the teacher without the super
   await expect(confirm).toBeVisible();
   const sign = page.getByRole("button", { name: "Signer" });
   if (testInfo.project.name === "js") {
-    // With JavaScript the button waits for the box (spec §5).
+    // With JavaScript the button waits for the box (docs/rules/signing.md).
     await expect(sign).toBeDisabled();
   } else {
     // Without, the server refuses an unticked box and says why.

@@ -121,7 +121,7 @@ test("a student joins a class, invites a supervisor, and the supervisor accepts 
   await expect(page.getByRole("listitem").filter({ hasText: "Nora Nyveileder" })).toContainText("PV");
   await expect(page.getByRole("link", { name: "Inviter praksisveileder" })).toHaveCount(0);
   await page.goto("/student/supervisor/invite");
-  // An accepted invitation is done with (spec §4): the page only says the student has a supervisor.
+  // An accepted invitation is done with (docs/rules/placements.md): the page only says the student has a supervisor.
   await expect(page.getByText("Du har allerede praksisveileder, så du trenger ikke invitere noen.")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Siste invitasjon" })).toHaveCount(0);
   await checkPage(page, testInfo, "student-invite-accepted");

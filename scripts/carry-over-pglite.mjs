@@ -1,4 +1,4 @@
-// Until issue 22 the embedded database was PGlite in ./data/pglite. Its data is carried over once
+// Until ADR 0013 the embedded database was PGlite in ./data/pglite. Its data is carried over once
 // into the embedded PostgreSQL server (ADR 0013): both brought to the same migrations, every table
 // copied row for row (as JSON, so every type arrives as it was), the sequences set past the copied
 // ids, all in one transaction; then the PGlite folder is renamed, never deleted.

@@ -12,7 +12,7 @@ import * as schema from "~/services/platform/db/schema";
 import { openTestDatabase } from "~/test/db";
 import { carryOverPglite, hasPgliteData } from "./carry-over-pglite.mjs";
 
-// Until issue 22 the embedded database was PGlite in ./data/pglite: its data must reach the new
+// Until ADR 0013 the embedded database was PGlite in ./data/pglite: its data must reach the new
 // embedded PostgreSQL whole, once.
 let dir: string;
 let pgliteDir: string;

@@ -1,4 +1,4 @@
-// Page weight (issue 8): for every page of the production build, the JS and CSS its first load
+// Page weight (ADR 0012): for every page of the production build, the JS and CSS its first load
 // makes the browser fetch, gzipped, from the build's route manifest; fails when one exceeds the
 // budget. Run by scripts/test.sh after `react-router build`.
 //

@@ -275,7 +275,7 @@ export async function startEmbeddedPostgres(options) {
 
   const port = options.port ?? (Number(process.env.EMBEDDED_POSTGRES_PORT) || (await freePort()));
   // The app connects through a Unix socket in the data folder (only the server's user, and root, can
-  // reach it): a quarter less CPU per query than loopback TCP (issue 22). Where there is none
+  // reach it): a quarter less CPU per query than loopback TCP (docs/performance.md). Where there is none
   // (Windows) or its path would be too long for one (about 104 bytes), over 127.0.0.1.
   const socketDir = process.platform !== "win32" && `${dataDir}/.s.PGSQL.${port}`.length < 100 ? dataDir : null;
   const password = encodeURIComponent(credentials.password);

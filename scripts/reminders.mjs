@@ -1,4 +1,4 @@
-// `npm run reminders`: one reminder run (issue 20), for those who run it from cron instead of, or
+// `npm run reminders`: one reminder run (docs/rules/reminders.md), for those who run it from cron instead of, or
 // beside, the app's own interval (REMINDERS_INTERVAL_MINUTES). Safe to run while the app runs and on
 // several machines at once: each reminder goes once (the reminder record's unique key).
 // With DATABASE_URL it uses that database; without it, the embedded PostgreSQL that `npm start`

@@ -1,4 +1,4 @@
-// The production server's edges (issue 18), against the production build on a PostgreSQL of its own:
+// The production server's edges (docs/security-review.md), against the production build on a PostgreSQL of its own:
 //  1. every kind of answer carries the security headers, once each: pages, resource routes (PDF,
 //     CSV, JSON), static files (/assets/*, /favicon.svg, the service worker), refusals (the
 //     cross-site 403, 405, 413) and the server's own error answers (bad percent-encoding, unknown

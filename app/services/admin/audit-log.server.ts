@@ -6,7 +6,7 @@ import { OPENING_KINDS, type OpeningKind } from "~/services/platform/record-open
 import { escapeLike, USER_SEARCH_MAX_LENGTH } from "./users.server";
 
 /**
- * The administrator's search of the audit trail (issue 20): by person (name or e-mail, as the one
+ * The administrator's search of the audit trail (docs/rules/admin.md): by person (name or e-mail, as the one
  * who acted, the one it was about, or either), action and dates. The openings of students' records
  * (record_openings) are part of the trail here as the action `record.opened`, so "who saw this
  * student" is one search. Newest first, a page at a time; no total is counted (a count of the

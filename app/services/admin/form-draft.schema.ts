@@ -95,7 +95,7 @@ function nameOfPath(path: readonly PropertyKey[]): string {
   }, "");
 }
 
-/** The rules a draft must meet to be saved (spec §5 and the limits above), after trimming. */
+/** The rules a draft must meet to be saved (docs/rules/admin.md, and the limits above), after trimming. */
 export function validateDraft(draft: FormDraft): FieldErrors {
   const result = savableDraft.safeParse(normalised(draft));
   if (result.success) return {};

@@ -38,7 +38,7 @@ function draftWith(...groups: { name: string; questions: string[]; type?: 1 | 2 
 
 const texts = (draft: FormDraft, g: number) => draft.groups[g].questions.map((q) => q.text);
 
-test("the default labels are the five independence levels, then 'Ikke relevant' at index 5 (spec §9)", () => {
+test("the default labels are the five independence levels, then 'Ikke relevant' at index 5", () => {
   expect(DEFAULT_GRADING_LABELS).toEqual(["Selvstendig", "Delvis selvstendig", "Veiledet", "Assistert", "Uselvstendig", "Ikke relevant"]);
 });
 

@@ -6,7 +6,7 @@
  */
 import type { GroupAudience, QuestionGroupType } from "~/services/platform/db/schema";
 
-/** The editable group types (spec §3: 1 text input, 2 grading; 0 is unused). */
+/** The editable group types (the database's `form_question_groups.type`: 1 text input, 2 grading; 0 is unused). */
 export type DraftGroupType = Extract<QuestionGroupType, 1 | 2>;
 export const TEXT_INPUT: DraftGroupType = 1;
 export const GRADING: DraftGroupType = 2;
@@ -15,7 +15,7 @@ export const GRADING: DraftGroupType = 2;
 export const AUDIENCES: readonly GroupAudience[] = ["all", "student", "staff"];
 
 /**
- * The five independence levels plus "not relevant" at index 5 (spec §3, §9): the defaults of a new
+ * The five independence levels plus "not relevant" at index 5 (docs/rules/answering.md): the defaults of a new
  * grading group in the editor, and the seed's scale. Plain data, so the editor page can use it.
  */
 export const DEFAULT_GRADING_LABELS: readonly string[] = [
@@ -27,7 +27,7 @@ export const DEFAULT_GRADING_LABELS: readonly string[] = [
   "Ikke relevant",
 ];
 
-/** Spec §9 defaults for new items. */
+/** The names new items get, until the admin types their own. */
 export const NEW_GROUP_NAME = "Ny gruppe";
 export const NEW_QUESTION_TEXT = "Nytt spørsmål";
 
@@ -212,7 +212,7 @@ export function applyIntent(draft: FormDraft, intent: DraftIntent): FormDraft {
   }
 }
 
-/** Spec §5: orders are the positions, renumbered from 1 (groups in the form, questions in each group). */
+/** Orders are the positions, renumbered from 1 (groups in the form, questions in each group). */
 export function numbered(draft: FormDraft) {
   return draft.groups.map((group, g) => ({
     ...group,

@@ -56,7 +56,7 @@ export type CreateSemesterResult =
 const CREATE_SEMESTER_LOCK = 7_290_421;
 
 /**
- * Creates the next semester by the spec's rule. Refused when a future semester exists (the
+ * Creates the next semester by the semester rule (platform/semesters.ts; docs/rules/admin.md). Refused when a future semester exists (the
  * button was stale) or when the name is already taken; neither ever reaches the unique index.
  */
 export async function createNextSemester(

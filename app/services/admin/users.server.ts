@@ -22,7 +22,7 @@ import { destroyUserSessions, phoneDigits } from "~/services/identity/index.serv
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Spec §9: the users list loads 20 at a time. */
+/** The users list loads 20 at a time: a page stays light, and a "Load more" link fetches the next. */
 export const USERS_PAGE_SIZE = 20;
 export { DISPLAY_NAME_MAX_LENGTH, USER_SEARCH_MAX_LENGTH } from "./limits";
 
@@ -311,7 +311,7 @@ class Refusal extends Error {
 }
 
 /**
- * Saves the user page in one transaction: name, roles and the classes per role (spec §5). A
+ * Saves the user page in one transaction: name, roles and the classes per role (docs/rules/admin.md). A
  * teacher or supervisor who leaves a class stops being the selected teacher or supervisor of its
  * students there; a student is never taken out of a class that holds their assessments.
  */

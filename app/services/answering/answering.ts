@@ -1,5 +1,5 @@
 /**
- * The rules of answering a competence form, free of the database and of React (spec §3, §4, §5;
+ * The rules of answering a competence form, free of the database and of React (docs/rules/answering.md;
  * ADR 0007): what a valid answer is, which posted answers are written and which conflict with a
  * change made elsewhere, and when a form may be sent.
  */
@@ -51,7 +51,7 @@ export interface AnswerContent {
 
 export const EMPTY: AnswerContent = { value: null, comment: null };
 
-/** The grading labels' index of "Ikke relevant" (spec §3): a choice, not a level of the scale. */
+/** The grading labels' index of "Ikke relevant": a choice, not a level of the scale. */
 export const NOT_RELEVANT = 5;
 
 /** Length as the database counts it (characters, not UTF-16 units): an emoji is one. */

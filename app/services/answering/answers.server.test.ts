@@ -309,7 +309,7 @@ describe("expected levels", () => {
   });
 });
 
-describe("who sees whose answers (DESIGN.md §3)", () => {
+describe("who sees whose answers: an author's answers are a private draft until sent", () => {
   const sent = new Date();
   const rules: [string, { relation: Parameters<typeof maySeeSet>[0]["relation"] }, { authorRoleId: RoleId; sentAt: Date | null; own?: boolean }, boolean][] = [
     ["the student: own draft", { relation: "self" }, { authorRoleId: ROLE.Student, sentAt: null, own: true }, true],

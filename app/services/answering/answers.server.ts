@@ -36,8 +36,8 @@ import { requireStudentAccess, type StudentRelation, type Viewer } from "~/servi
 import { ROLE, type RoleId } from "~/services/identity";
 
 /**
- * Answering a competence form and reading the answers (spec §2 form page, §3, §4; DESIGN.md §3
- * "who sees whose answers"; ADR 0007). Access is checked here, from the viewer and the URL's ids,
+ * Answering a competence form and reading the answers (docs/rules/answering.md, "Drafts and
+ * sending"; ADR 0007). Access is checked here, from the viewer and the URL's ids,
  * before anything of the student is read.
  */
 
@@ -415,7 +415,7 @@ export function authorKind(roleId: RoleId): AuthorKind {
 }
 
 /**
- * DESIGN.md §3: an author's answers are their private draft until sent. The student sees their own
+ * An author's answers are their private draft until sent (docs/rules/answering.md). The student sees their own
  * and the supervisors' and teachers' sent answers; a teacher, a supervisor and the admin see every
  * sent answer set about the student, and their own drafts.
  */

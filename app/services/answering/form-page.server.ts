@@ -27,7 +27,7 @@ import { ROLE } from "~/services/identity";
 import { formatDay, formatDayTime, osloDate } from "~/services/platform/semesters";
 
 /**
- * The form-answering page's data and posts (issue 6; one page serving the student, the supervisor,
+ * The form-answering page's data and posts (ADR 0007; one page serving the student, the supervisor,
  * the teacher and the admin), kept out of the route module: what one page of the form shows, and
  * what a post (a page change, sending, or an autosave) does.
  */

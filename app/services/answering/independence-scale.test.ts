@@ -4,7 +4,7 @@ import { parseLevelIndex, readScaleQuery, SCALE_ASPECTS, SCALE_LEVELS } from "./
 
 const query = (search: string) => readScaleQuery(new URLSearchParams(search));
 
-test("the scale has five levels in grading order and ten aspects (spec §9)", () => {
+test("the scale has five levels in grading order and ten aspects", () => {
   expect(SCALE_LEVELS).toEqual(["independent", "partiallyIndependent", "supervised", "assisted", "dependent"]);
   expect(SCALE_ASPECTS).toHaveLength(10);
   expect(new Set(SCALE_ASPECTS).size).toBe(10);

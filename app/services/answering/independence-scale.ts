@@ -1,7 +1,7 @@
 import { safeRedirect } from "~/services/identity";
 
 /**
- * The independence scale (spec §2 "Shared", §3, §9): five levels, each described by one statement
+ * The independence scale (docs/rules/answering.md): five levels, each described by one statement
  * per aspect of the student's performance. A level's index is the value a grading answer stores
  * (0 Selvstendig … 4 Uselvstendig); index 5, "Ikke relevant", is an answer but not a level.
  * The texts are in the "scale" locale namespace: levels.<level>, aspects.<aspect> and
@@ -10,7 +10,7 @@ import { safeRedirect } from "~/services/identity";
 export const SCALE_LEVELS = ["independent", "partiallyIndependent", "supervised", "assisted", "dependent"] as const;
 export type ScaleLevel = (typeof SCALE_LEVELS)[number];
 
-/** The nine aspects the spec names, with time use beside resource use as the tenth. */
+/** Ten aspects: the nine of the scale's original description, with time use beside resource use as the tenth. */
 export const SCALE_ASPECTS = [
   "observations",
   "purposefulness",

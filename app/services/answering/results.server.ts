@@ -9,7 +9,7 @@ import { requireStudentAccess, type StudentRelation, type Viewer } from "~/servi
 import { formatDay, osloDate } from "~/services/platform/semesters";
 
 /**
- * The grades of a student on a form side by side (issue 6 §8; spec §7 ".../forms/{f}/full"): for
+ * The grades of a student on a form side by side (the results page, and `/api/classes/:c/students/:s/forms/:f/full`): for
  * mid- and end-semester, the student's, the supervisor's, the teacher's and others' answers and the
  * expected level per question, with comments — as far as the viewer may see them (answers.server.ts).
  */

@@ -1,7 +1,7 @@
 // Where the demo sits in time. The demo is placed in the semester that runs on the day it is seeded,
 // so every date in it follows from one instant: the seed's clock. The tests read their expected
 // semesters and dates from here, from the same clock, so no test names a semester or a date that
-// the calendar decides (docs/decisions/0002-testing.md, "Tests on any date").
+// the calendar decides (docs/decisions/0017-tests-on-any-date.md).
 import { nextSemester, osloDate, previousSemester, semesterFor, type Semester } from "~/services/platform/semesters";
 import { addDays, classDates } from "./dates";
 

@@ -14,7 +14,7 @@ import { expectationRows, insertAnswerSet, insertCompleteHalf, insertGivenWarnin
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 
-/** The default independence scale (spec §3, §9); index 5 is "not relevant". */
+/** The default independence scale (docs/rules/answering.md); index 5 is "not relevant". */
 export const DEFAULT_GRADING_OPTIONS = DEFAULT_GRADING_LABELS;
 
 // Any fixed number: two app instances starting on an empty PostgreSQL must not both seed.

@@ -5,7 +5,7 @@ import { CSV_BOM, csvRow, type CsvValue } from "./csv";
 import type { Translate } from "./semester-report.server";
 
 /**
- * The admin's audit search as CSV (issue 20), in the house format (csv.ts: semicolons, BOM,
+ * The admin's audit search as CSV (docs/rules/documents.md), in the house format (csv.ts: semicolons, BOM,
  * neutralised cells: a name or a detail that starts with "=" stays text). Written a page of the
  * search at a time as the browser reads it.
  */

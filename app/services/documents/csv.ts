@@ -1,5 +1,5 @@
 /**
- * CSV as Norwegian Excel opens it (DESIGN.md §3): semicolon-separated, UTF-8 with a byte-order
+ * CSV as Norwegian Excel opens it (docs/rules/documents.md): semicolon-separated, UTF-8 with a byte-order
  * mark, CRLF line ends. Cells a spreadsheet would run as a formula are neutralised.
  */
 

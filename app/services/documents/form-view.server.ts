@@ -21,7 +21,7 @@ export interface FormToRead {
 }
 
 /**
- * A form as a page to read (spec §2 `/teacher/form/{formId}`, `/supervisor/form/{formId}`): what
+ * A form as a page to read (`/teacher/form/:formId`, `/supervisor/form/:formId`): what
  * the student will be asked. The same rule as the form's empty PDF (ADR 0010, mayReadForm): a
  * teacher or supervisor of a class whose schemes ask the form, this semester or an earlier one.
  * Null for anyone else, and for an unknown or deleted form: the page answers 404 either way.

@@ -40,7 +40,7 @@ beforeAll(async () => {
     .where(eq(studentReferences.studentUserId, student))
     .orderBy(studentReferences.id);
 
-  // The teacher's answers about her, not yet sent: a private draft (DESIGN.md §3).
+  // The teacher's answers about her, not yet sent: a private draft until sent.
   const [mainForm] = await db.select({ id: forms.id }).from(forms).where(eq(forms.isMainForm, true));
   const [end] = await db
     .select({ id: assignments.id })

@@ -29,7 +29,7 @@ import {
 } from "~/services/platform/db/schema";
 
 /**
- * A copy of everything Praksis holds about a student (issue 20, GDPR art. 15 and 20), as one JSON
+ * A copy of everything Praksis holds about a student (GDPR art. 15 and 20; docs/rules/documents.md), as one JSON
  * document written section by section while the browser reads it: the answers and the access list
  * are read a page at a time, so a long record never sits whole in memory.
  *

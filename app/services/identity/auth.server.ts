@@ -39,7 +39,7 @@ export async function findUserByEmail(db: Db, email: string): Promise<LoginUser 
   };
 }
 
-/** Whether the e-mail code is a log-in method for this user (OTP_LOGIN_ROLES, DESIGN.md §3). */
+/** Whether the e-mail code is a log-in method for this user (OTP_LOGIN_ROLES; docs/rules/identity.md). */
 export function mayUseEmailCode(roles: readonly RoleId[], allowed: readonly string[]): boolean {
   return roles.some((r) => allowed.includes(ROLE_NAMES[r]));
 }

@@ -6,7 +6,7 @@ import { osloDate } from "~/services/platform/semesters";
 
 /**
  * Course memberships from Feide's groups API (groups of type `fc:fs:emne`). They are stored at each
- * Feide log-in and decide which classes a student may join (DESIGN.md §3).
+ * Feide log-in and decide which classes a student may join (docs/rules/placements.md).
  */
 
 export const COURSE_GROUP_TYPE = "fc:fs:emne";

@@ -4,7 +4,7 @@ export { ROLE, type RoleId, type RoleName };
 
 export const ROLE_NAMES: Record<RoleId, RoleName> = { 1: "Admin", 2: "Student", 3: "Teacher", 4: "Advisor" };
 
-/** Each role's area. The Advisor's area lives at /supervisor (DESIGN.md §3); /advisor redirects there. */
+/** Each role's area. The Advisor's area lives at /supervisor, the word the interface uses; /advisor redirects there. */
 export const ROLE_HOME: Record<RoleId, string> = {
   1: "/admin",
   2: "/student",

@@ -7,7 +7,7 @@ import { ROLE } from "~/services/identity";
 import type { FormDue } from "./deadline";
 
 /**
- * The progress overview of the teacher's class page (spec §6): per student and half, how many of the
+ * The progress overview of the teacher's class page (docs/rules/placements.md): per student and half, how many of the
  * scheme's forms each author has sent, and the sort the teacher chose.
  */
 
@@ -205,7 +205,7 @@ export function readSort(params: URLSearchParams): { sort: SortKey; dir: SortDir
 
 /**
  * Rows per page of the progress overview: the page costs the same for a class of 20 or of 500
- * (issue 22; a 500-student table was 1.1 MiB of HTML and 110 ms).
+ * (a 500-student table was 1.1 MiB of HTML and 110 ms; docs/performance.md).
  */
 export const PROGRESS_PAGE_SIZE = 50;
 

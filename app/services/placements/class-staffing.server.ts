@@ -13,7 +13,7 @@ import type { StudentName } from "./teacher-class.server";
 import { STUDENT_SEARCH_MAX_LENGTH } from "./limits";
 
 /**
- * Staffing a class (spec §6): the teacher takes students who have no teacher, and adds supervisors
+ * Staffing a class (docs/rules/placements.md): the teacher takes students who have no teacher, and adds supervisors
  * (created when new, told by mail how to log in).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Which half of the semester a class is in, and the deadline people see (spec §4, §9; DESIGN.md §3):
+ * Which half of the semester a class is in, and the deadline people see (docs/rules/placements.md):
  * the mid-semester evaluation lasts until the class's mid-semester date has passed, or until the
  * teacher has confirmed the mid-semester part of the student's signing form, whichever comes
  * first. The deadline shown is the mid-semester date until then, the end-semester date after.
@@ -21,7 +21,7 @@ export function currentHalf(
   return midOver ? { half: "end", deadline: dates.endSemesterDate } : { half: "mid", deadline: dates.midSemesterDate };
 }
 
-/** A deadline as the spec writes it, d.m.yyyy, whatever the language ("1.7.2026"). */
+/** A deadline as Norwegians write a date, d.m.yyyy, whatever the language ("1.7.2026"). */
 export function deadlineText(isoDate: string): string {
   const [year, month, day] = isoDate.split("-").map(Number);
   return `${day}.${month}.${year}`;

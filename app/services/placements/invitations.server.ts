@@ -20,7 +20,7 @@ import { placeConflict, studiesInClass, type PlaceConflict } from "./placement-r
 import { formatDayTime } from "~/services/platform/semesters";
 
 /**
- * A student invites a supervisor by e-mail (spec §2, §4, §9). The link carries a random secret;
+ * A student invites a supervisor by e-mail (docs/rules/placements.md). The link carries a random secret;
  * only its SHA-256 is stored, so a leaked table yields no usable links. Following the link proves
  * control of the mailbox as an e-mail code does, so accepting logs in an account the link itself
  * creates — and no other (ADR 0006).
@@ -46,7 +46,7 @@ export function invitationLink(origin: string, secret: string): string {
   return url.toString();
 }
 
-/** Valid up to and including the instant it expires; expired once that instant has passed (spec §4). */
+/** Valid up to and including the instant it expires; expired once that instant has passed. */
 export function isExpired(expiresAt: Date, now: Date): boolean {
   return now.getTime() > expiresAt.getTime();
 }

@@ -5,7 +5,7 @@ import { notFound } from "~/services/platform/ids";
 import { ROLE, type RoleId } from "~/services/identity";
 
 /**
- * Data-level permissions (DESIGN.md §4): after the role guard, every loader and action asks here
+ * Data-level permissions (docs/rules/placements.md, "Who sees whom"): after the role guard, every loader and action asks here
  * whether *this* user may see *this* class or student. The rules are pure functions of a few facts,
  * so they are tested exhaustively; the `load…` functions gather the facts with one query each.
  *

@@ -234,7 +234,7 @@ describe("small rules", () => {
     expect(hasSupervisor({ advisor: deactivated, extraSupervisors: [person] })).toBe(true);
   });
 
-  test("the paths of the form page and the documents are the spec's", () => {
+  test("the paths of the form page and the documents are those app/routes.ts serves", () => {
     expect(studentFormPath(7, { formId: 3, assignmentId: 5 }, 2)).toBe("/student/7/form/3/class/2/assignment/5");
     expect(documentPaths(2, 7, true)).toEqual({
       fullPdf: "/api/classes/2/students/7/full/pdf",

@@ -41,7 +41,7 @@ export async function currentReferenceOf(db: Db, studentUserId: number, today: s
 }
 
 /**
- * For the student pages that need a class (spec §2): the class, or a redirect to /student. A GET
+ * For the student pages that need a class (docs/rules/placements.md): the class, or a redirect to /student. A GET
  * is sent on with 302; a form post with 303, so the browser follows with a GET.
  */
 export async function requireCurrentReference(
@@ -63,7 +63,7 @@ export type JoinOutcome =
 
 /**
  * Joins a class of this semester. Re-checked inside the transaction: the class must be one the
- * student's course memberships match (DESIGN.md §3), and the student must not have a class this
+ * student's course memberships match (docs/rules/placements.md), and the student must not have a class this
  * semester yet. The student's user row is locked first, so two posts at once are applied one after
  * the other and the second sees the first's class.
  */
@@ -111,7 +111,7 @@ export interface FormsByHalf {
   other: { half: "mid" | "end"; forms: FormProgress[] };
 }
 
-/** The forms of the student's placement as the forms page shows them (spec §2). */
+/** The forms of the student's placement as the forms page shows them. */
 export function formsByHalf(placement: Pick<Placement, "half" | "schemes">): FormsByHalf {
   const half = placement.half.half;
   const isCurrent = (isMidSemester: boolean) => (half === "mid") === isMidSemester;
@@ -127,7 +127,7 @@ export function formsByHalf(placement: Pick<Placement, "half" | "schemes">): For
   };
 }
 
-/** The student's form-answering page (a later issue builds it; the path is fixed by the spec). */
+/** The student's form-answering page (app/routes.ts: the shared form page under /student). */
 export function studentFormPath(studentUserId: number, form: { formId: number; assignmentId: number }, classId: number): string {
   return `/student/${studentUserId}/form/${form.formId}/class/${classId}/assignment/${form.assignmentId}`;
 }

@@ -9,7 +9,7 @@ import { osloDate } from "~/services/platform/semesters";
 import { type ProgressRow, type SortDirection, type SortKey, progressOverview, sortProgress } from "./class-progress.server";
 
 /**
- * The teacher's side of a placement class (spec §2 teacher area, §6): joining and leaving a class,
+ * The teacher's side of a placement class (docs/rules/placements.md): joining and leaving a class,
  * its supervisors, and the class page. Taking students and adding supervisors: class-staffing.server.ts;
  * the progress overview: class-progress.server.ts.
  */

@@ -156,7 +156,7 @@ export const envSchema = z
     VIPPS_USERINFO_URL: webUrl.default("https://api.vipps.no/vipps-userinfo-api/userinfo"),
     VIPPS_JWKS_URL: optionalUrl,
     VIPPS_SCOPES: z.string().default("openid name email phoneNumber"),
-    // Minutes between the app's reminder runs (issue 20); 0 switches the app's own runs off (cron can run `npm run reminders`).
+    // Minutes between the app's reminder runs (docs/rules/reminders.md); 0 switches the app's own runs off (cron can run `npm run reminders`).
     REMINDERS_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
     // false: the app does not migrate at start, it checks the schema is current (`npm run migrate` migrates).
     MIGRATE_ON_START: optionalFlag.transform((v) => v ?? true),

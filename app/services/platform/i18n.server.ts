@@ -59,7 +59,7 @@ const options: InitOptions = {
 
 // One i18next per language, made once per process: a request only reads from it (nothing on the
 // server changes its language or adds resources). remix-i18next's own middleware made and
-// initialised a new instance for every request, about a tenth of a page's CPU time (issue 22).
+// initialised a new instance for every request, about a tenth of a page's CPU time (docs/performance.md).
 const instances = new Map<string, Promise<i18n>>();
 function instanceFor(language: string): Promise<i18n> {
   let instance = instances.get(language);

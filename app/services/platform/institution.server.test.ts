@@ -99,7 +99,7 @@ test("publicInstitution gives the browser names, colours and links only", () => 
   expect(view.organisationNumber).toMatch(/^\d{3} \d{3} \d{3}$/);
 });
 
-test("the guidance PDF: none configured, an address elsewhere, a served file, a missing file (hidden, spec §8)", () => {
+test("the guidance PDF: none configured, an address elsewhere, a served file, a missing file (hidden, not an error)", () => {
   const base = institutions.fjordbyen;
   const withGuidance = (guidancePdf: string | undefined) => ({ ...base, nb: { ...base.nb, guidancePdf } });
   const serves = (sitePath: string) => sitePath === "/veiledning.pdf";

@@ -251,7 +251,7 @@ function servesFile(sitePath: string): boolean {
   return found;
 }
 
-/** The guidance PDF's address for the form page, or null: none configured, or (spec §8) a file that is not there. */
+/** The guidance PDF's address for the form page, or null: none configured, or a file that is not there (the button is then hidden, not an error). */
 export function guidancePdf(institution: Institution, language: Language, serves: (sitePath: string) => boolean = servesFile): string | null {
   const address = institution[language].guidancePdf;
   if (!address) return null;

@@ -4,7 +4,7 @@ import type { Db } from "./db/client.server";
 import { classes, recordOpenings, subjects, users, type RoleId } from "./db/schema";
 
 /**
- * Who opened a page or document about a student (issue 20, GDPR art. 15): the student reads the
+ * Who opened a page or document about a student (GDPR art. 15; docs/rules/documents.md): the student reads the
  * list on their "My data" page, the admin in the audit search. Recorded once per viewer, student,
  * kind and clock hour (the table's primary key), so a reload or a busy deadline evening adds no
  * rows and costs one statement that never waits on a lock: INSERT … ON CONFLICT DO NOTHING.

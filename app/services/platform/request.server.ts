@@ -177,7 +177,7 @@ function contentSecurityPolicy(nonce: string | null): string {
 }
 
 /**
- * The security headers, the one place they are made (DESIGN.md §4; docs/security-review.md rules
+ * The security headers, the one place they are made (docs/security-review.md rules
  * 25–26): the app's middleware puts them on every answer the app makes (with the page's CSP
  * nonce), and the server in front (server.mjs) on every other answer (static files, the service
  * worker, refusals, its own error answers), without overwriting what the app set. HSTS when the

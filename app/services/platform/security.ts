@@ -2,7 +2,7 @@
  * Whether a state-changing request comes from another site (or cannot be shown not to). The Origin
  * header decides; without one, the Referer. Without either the request is refused too (fail
  * closed, as the OWASP CSRF cheat sheet recommends for ASVS V3.5/V4.2): every browser the app
- * supports (DESIGN.md §5, Chrome 87, Firefox 78, Safari 13 and later) sends Origin on every POST,
+ * supports (ADR 0003: Chrome 87, Firefox 78, Safari 13 and later) sends Origin on every POST,
  * form or fetch, and the app's `Referrer-Policy: same-origin` keeps it from being "null" on its
  * own pages; so only a non-browser client, or a browser stripping both headers, lacks them, and it
  * can send Origin. The SameSite=Lax session cookie is the second, independent layer.

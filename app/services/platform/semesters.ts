@@ -1,5 +1,5 @@
 /**
- * The semester rule (spec §5, §9): Vår runs 1 Jan – 30 Jun, Høst 1 Jul – 31 Dec. Dates are
+ * The semester rule (docs/rules/placements.md): Vår runs 1 Jan – 30 Jun, Høst 1 Jul – 31 Dec. Dates are
  * calendar days in Norway, so "today" is always taken in Europe/Oslo: at 23:30 UTC on 30 June
  * it is already 1 July in Norway.
  */
@@ -95,7 +95,7 @@ export function currentSemesterOf<T extends { startDate: string; endDate: string
 }
 
 /**
- * What "create next semester" creates today (spec §5), or null when a future semester already
+ * What "create next semester" creates today (docs/rules/admin.md), or null when a future semester already
  * exists — then the button is hidden and a create is refused.
  */
 export function semesterToCreate(

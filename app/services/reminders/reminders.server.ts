@@ -23,7 +23,7 @@ import {
 } from "./reminders";
 
 /**
- * Sending reminders exactly once (issue 20). A run finds the occasions due (occasions.server.ts),
+ * Sending reminders exactly once (docs/rules/reminders.md; ADR 0015). A run finds the occasions due (occasions.server.ts),
  * leaves out recipients who are inactive or switched the kind off, and takes each one by inserting
  * its record: `insert … on conflict do nothing returning`. The unique key (kind, recipient,
  * occasion key) lets one insert win, whichever process or instance makes it, now or after a

@@ -1,7 +1,7 @@
 import { ROLE, type RoleId } from "~/services/identity";
 
 /**
- * The reminders' rules, free of the database (issue 20): the kinds, who may switch which off, the
+ * The reminders' rules, free of the database (docs/rules/reminders.md): the kinds, who may switch which off, the
  * day counts an admin sets, when a deadline or a signing form is due a reminder, and the back-off of
  * a mail that could not be sent. The service (reminders.server.ts) finds the occasions and sends.
  */

@@ -4,7 +4,7 @@ import type { Db } from "~/services/platform/db/client.server";
 import { resultSubmissions, signingForms } from "~/services/platform/db/schema";
 
 /**
- * Handing a signed result to the student administration system (DESIGN.md §3, ADR 0009). The
+ * Handing a signed result to the student administration system (docs/rules/signing.md; ADR 0009). The
  * signing form calls the exporter once the last signature is committed, never inside that
  * transaction: a slow or failing system must neither hold the form's row nor undo a signature.
  */

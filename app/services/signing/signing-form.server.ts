@@ -29,7 +29,7 @@ import { acknowledgedForAudit, sendingDecision, unsentForms, type SendingStep, t
 import { requireSentForms, sendingFacts } from "./sending.server";
 
 /**
- * The signing form of a student in a class (spec §2–§5, §7; ADR 0009): reading it, the teacher's
+ * The signing form of a student in a class (docs/rules/signing.md; ADR 0009): reading it, the teacher's
  * saves, the three signatures, cancelling, and the result's hand-over. Every change runs in a
  * transaction that holds the form's row (`FOR UPDATE`) and decides by the rules of signing-form.ts
  * against the row as it is then, so two people acting at once are applied one after the other and
@@ -328,7 +328,7 @@ export interface ValidationSummary {
 }
 
 /**
- * Spec §3 "Signing form validation", for the teacher before signing: per half and question type,
+ * The signing form's validation summary, for the teacher before signing: per half and question type,
  * how many of the questions of the class's forms the teachers have answered for this student
  * (sent answers, and the viewer's own draft: another's draft is private), whether an earlier form
  * was cancelled into the archive, and whether the result has been submitted.

@@ -4,13 +4,13 @@ import { overallPassed, type Choice } from "./questions";
 import type { StudentRelation } from "~/services/placements/index.server";
 
 /**
- * The signing form's rules (spec §3, §4, §5; ADR 0009), free of the database and of React: who may
+ * The signing form's rules (docs/rules/signing.md; ADR 0009), free of the database and of React: who may
  * do what in which state, what a save or a signature changes, and why one is refused. The service
  * (signing-form.server.ts) applies a plan to the row it holds locked, so every rule here is decided
  * against the form as it is at that moment.
  */
 
-/** The stored form as the rules need it; `null` is a form not created yet (the spec's id −1). */
+/** The stored form as the rules need it; `null` is a form not created yet (the page's id −1). */
 export type StoredSigningForm = Pick<
   SigningForm,
   | "id"
@@ -35,7 +35,7 @@ export type StoredSigningForm = Pick<
   | "resultSubmittedAt"
 >;
 
-/** The spec's id of a form that exists only on the page so far. */
+/** The id a form has while it exists only on the page (nothing stored yet). */
 export const NEW_FORM_ID = -1;
 
 // The schemas of what is posted are in signing-form.schema.ts (zod stays out of the pages' first
@@ -79,7 +79,7 @@ export interface SigningFacts {
   exists: boolean;
   midConfirmed: boolean;
   endSaved: boolean;
-  /** What signing needs (spec §5): the end-semester date and the general and specific competence results. */
+  /** What signing needs: the end-semester date and the general and specific competence results. */
   resultsComplete: boolean;
   signed: Record<Signer, boolean>;
   /** The teacher signed without the supervisor, confirming it. */
@@ -188,7 +188,7 @@ export type FormChanges = Partial<Omit<StoredSigningForm, "id" | "resultSubmitte
 
 /**
  * The teacher confirms the mid-semester part: saving it with its date confirms and locks it, and
- * opens the end-semester part (spec §4). The first save creates the form.
+ * opens the end-semester part. The first save creates the form.
  */
 export function planMidSave(
   form: StoredSigningForm | null,

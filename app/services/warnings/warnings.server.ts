@@ -283,7 +283,7 @@ async function mailStudent(db: Db, access: Access, mail: WarningMailContext): Pr
 export type DeleteOutcome = { ok: true; deleted: WarningState | null } | { ok: false; error: "notAllowed" | "gone"; state: WarningState };
 
 /**
- * Deletes the warning, in any state: none is left (DESIGN.md §3). The trail keeps who deleted
+ * Deletes the warning, in any state: none is left (docs/rules/warnings.md). The trail keeps who deleted
  * what, and when it had been given and confirmed. Deleting what is already gone is done.
  */
 export async function deleteWarning(db: Db, input: ChangeInput & { seenId: number }): Promise<DeleteOutcome> {

@@ -90,7 +90,7 @@ describe("warningDecision", () => {
     expect(warningDecision(relation, action, state)).toBe(expected);
   });
 
-  test("supervisors never write, give or delete a warning (DESIGN.md §3)", () => {
+  test("supervisors never write, give or delete a warning: they read a given one", () => {
     for (const relation of ["advisor", "extraAdvisor"] as const) {
       for (const action of ["save", "submit", "delete", "confirm"] as const) {
         for (const state of WARNING_STATES) expect(warningDecision(relation, action, state)).toBe("notAllowed");

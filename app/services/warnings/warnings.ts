@@ -3,12 +3,12 @@ import { parseId } from "~/services/platform/ids";
 import type { StudentRelation } from "~/services/placements/index.server";
 
 /**
- * The rules of a written warning to a student at risk of failing the placement (spec §3, §4, §5;
- * DESIGN.md §3; ADR 0008), free of the database and of React: its states, who may do what in
+ * The rules of a written warning to a student at risk of failing the placement (docs/rules/warnings.md;
+ * ADR 0008), free of the database and of React: its states, who may do what in
  * each, and what a valid text is. warnings.server.ts applies them inside its transactions.
  */
 
-/** Spec §5, §9: each text at most 10 000 characters, counted as the database counts them. */
+/** Each text at most 10 000 characters, counted as the database counts them. */
 export const WARNING_TEXT_LIMIT = 10_000;
 
 export const WARNING_FIELDS = ["comment", "passRequirement", "passRequirementSummary"] as const;
@@ -38,7 +38,7 @@ export const WARNING_RELATIONS: readonly StudentRelation[] = ["teacher", "self",
 
 /**
  * Who may do each action, and in which states. Only the class's teachers write, give and delete
- * (DESIGN.md §3: supervisors may not send warnings); a draft is theirs alone to see. A given
+ * (supervisors never send warnings: the teacher is answerable for one); a draft is theirs alone to see. A given
  * warning is not edited: the student confirms the text they read, so a teacher who wants to say
  * something else deletes it and writes a new one.
  */

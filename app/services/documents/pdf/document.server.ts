@@ -3,7 +3,7 @@ import path from "node:path";
 import PDFDocument from "pdfkit";
 
 /**
- * A small tagged-PDF writer on pdfkit (DESIGN.md §6, ADR 0010): every piece of text sits in a
+ * A small tagged-PDF writer on pdfkit (ADR 0010): every piece of text sits in a
  * structure element (Document → H1–H4, P, L/LI, Table/TR/TH/TD), everything drawn only for the look
  * (rules, cell borders, page header and footer, a table header repeated on a new page) is marked as
  * an artifact, and all text is set in the embedded DejaVu Sans, which has æøå and is never swapped

@@ -9,7 +9,7 @@ import { PdfWriter, type PdfColumn } from "./document.server";
 import type { FullRecord, GivenWarning, SigningFormRecord } from "./records.server";
 
 /**
- * The documents (spec §2, §7; ADR 0010), each written from data that the caller has already
+ * The documents (docs/rules/documents.md; ADR 0010), each written from data that the caller has already
  * fetched within the viewer's rights: an empty form, a form's answers about a student, the given
  * warning, the signing form, and the whole placement record. Texts come from the `documents`
  * namespace in the reader's language, plus the labels the pages use (`answers`), and the

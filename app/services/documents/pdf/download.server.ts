@@ -32,7 +32,7 @@ interface Args {
 }
 
 /**
- * The documents live outside the role areas (spec §7 paths), so the active role is taken from the
+ * The documents live outside the role areas (under /api/), so the active role is taken from the
  * session: it decides what the viewer may see, exactly as on the page that links here. No session:
  * the log-in page, then back; no active role: the role chooser, then back.
  */

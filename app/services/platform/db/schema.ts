@@ -23,7 +23,7 @@ import { ROLE, type RoleId } from "./role-ids";
 // The fixed role ids have one home (../roles); the `roles` migration inserts exactly those rows.
 export { ROLE, type RoleId, type RoleName } from "./role-ids";
 
-/** `form_question_groups.type` (spec §3). */
+/** `form_question_groups.type`: 1 text input, 2 grading, 0 unused. */
 export const QUESTION_GROUP_TYPE = { Unused: 0, TextInput: 1, Grading: 2 } as const;
 export type QuestionGroupType = (typeof QUESTION_GROUP_TYPE)[keyof typeof QUESTION_GROUP_TYPE];
 
@@ -403,7 +403,7 @@ export const expectations = pgTable(
 /** Draft until `submittedAt`, then given; confirmed by the student at `studentConfirmedWarningAt`. */
 export const warnings = pgTable("warnings", {
   id: serial("id").primaryKey(),
-  // Unique: at most one live warning per student in a class (DESIGN §3).
+  // Unique: at most one live warning per student in a class (docs/rules/warnings.md).
   studentReferenceId: integer("student_reference_id")
     .notNull()
     .unique()
