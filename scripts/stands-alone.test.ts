@@ -12,8 +12,8 @@ const root = path.resolve(import.meta.dirname, "..");
 
 // Each pattern, and what it catches.
 const outside: Array<[RegExp, string]> = [
-  [/\bspec\.md\b/i, "a file outside the repository (spec.md)"],
-  [/\bdesign\.md\b/i, "a file outside the repository (DESIGN.md)"],
+  [/\bspec\.md\b/i, "a file outside the repository (the first functional description)"],
+  [/\bdesign\.md\b/i, "a file outside the repository (the first design notes)"],
   [/\.\.\/shared\b|\/work\/shared\b/, "a folder outside the repository (../shared)"],
   [/\b(?:spec|design)(?:'s)?\s*§/i, "a section of a document outside the repository"],
   [/§\s?\d/, "a numbered section of a document outside the repository"],
@@ -114,18 +114,19 @@ test("every relative link in the Markdown files leads to a file of the repositor
 test("the check finds each kind of pointer", () => {
   const probe = "scripts/.stands-alone-probe.txt";
   const full = path.join(root, probe);
+  // Written in pieces, so that this file itself holds none of them whole.
   const kinds = [
-    "see spec.md",
-    "as DESIGN.md says",
-    "in ../shared/perf-baseline.md",
-    "(spec §5)",
-    "Spec §9 defaults",
-    "the spec's id",
-    "(DESIGN §3)",
-    "since issue 22",
-    "Issue 7 item 8",
-    "fixed in (#12)",
-  ];
+    ["see spec", ".md"],
+    ["as DESIGN", ".md says"],
+    ["in ../sha", "red/perf-baseline.md"],
+    ["(spec", " §", "5)"],
+    ["Spec", " §", "9 defaults"],
+    ["the sp", "ec's id"],
+    ["(DESIGN", " §", "3)"],
+    ["since is", "sue 22"],
+    ["Iss", "ue 7 item 8"],
+    ["fixed in (", "#12)"],
+  ].map((parts) => parts.join(""));
   fs.writeFileSync(full, [...kinds, "e2e/login.spec.ts: spec files share the demo's people", "the Advisor role"].join("\n"));
   try {
     const found = pointersOutside([probe]);
