@@ -1,4 +1,4 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, waitFor } from "@testing-library/react";
 import userEvent, { type UserEvent } from "@testing-library/user-event";
 import { createInstance, type i18n as I18n } from "i18next";
 import type { ComponentType } from "react";
@@ -259,7 +259,10 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
       />
     </I18nextProvider>,
   );
-  await screen.findByRole("status");
+  // The shell's flash region is there once the router has rendered the page.
+  await waitFor(() => {
+    if (!document.querySelector("#main > .ui-flash-region")) throw new Error("the page has not rendered");
+  });
   return {
     user: userEvent.setup({ delay: null }),
     location: () => here,
