@@ -18,6 +18,18 @@ const environment: Environment = {
     const node = Object.fromEntries(kept.map((name) => [name, global[name]]));
     const dom = await builtinEnvironments["happy-dom"].setup(global, options);
     Object.assign(global, node);
+    // A browser's FormData refuses a submitter that is not an element (React Router tries `0` to
+    // learn whether the submitter is supported); happy-dom's ignores it, so React Router would add
+    // the pressed button's name and value a second time (intent=save&intent=save).
+    const DomFormData = global.FormData as typeof FormData;
+    global.FormData = class extends DomFormData {
+      constructor(form?: HTMLFormElement, submitter?: HTMLElement | null) {
+        if (submitter !== undefined && submitter !== null && typeof submitter !== "object") {
+          throw new TypeError("Failed to construct 'FormData': parameter 2 is not of type 'HTMLElement'.");
+        }
+        super(form, submitter);
+      }
+    };
     return dom;
   },
 };

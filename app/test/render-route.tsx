@@ -3,8 +3,8 @@ import userEvent, { type UserEvent } from "@testing-library/user-event";
 import { createInstance, type i18n as I18n } from "i18next";
 import type { ComponentType } from "react";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { createRoutesStub, Outlet, redirect, useLoaderData, useLocation } from "react-router";
-import { afterEach } from "vitest";
+import { createRoutesStub, matchPath, Outlet, redirect, useLoaderData, useLocation } from "react-router";
+import { afterEach, vi } from "vitest";
 import { FlashRegion, type FlashMessage } from "~/components/ui";
 import resources from "~/locales";
 import type { Flash } from "~/services/platform/flash.server";
@@ -42,6 +42,11 @@ export interface RenderRouteOptions {
   language?: Language;
   /** Other pages a redirect may land on, rendered with their real loader and action (a flow: e-mail, then code). */
   next?: { pattern: string; module: PageModule }[];
+  /**
+   * The app's own endpoints the page's script calls with fetch (an autosave), each answered by its
+   * real resource route as the same user. Any other address fails as it would offline.
+   */
+  endpoints?: { pattern: string; module: RouteModuleLike }[];
 }
 
 export interface RenderedRoute {
@@ -155,6 +160,7 @@ function jarWith(cookie: string | undefined): CookieJar {
 
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
 });
 
 /**
@@ -202,6 +208,24 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
       if (location) return redirect(location);
       throw out.response;
     };
+
+  const endpoints = options.endpoints ?? [];
+  vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input), TEST_ORIGIN);
+    const found = endpoints.map((e) => ({ e, match: matchPath(e.pattern, url.pathname) })).find((m) => m.match);
+    if (!found) throw new TypeError(`fetch failed: no endpoint for ${url.pathname} in this test`);
+    const request = new Request(url, input instanceof Request ? input : init);
+    const headers = new Headers(request.headers);
+    headers.set("Cookie", jar.header());
+    headers.set("Origin", TEST_ORIGIN);
+    headers.set(TEST_CLIENT_ADDRESS, "192.0.2.1");
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+    const sent = new Request(url, { method: request.method, headers, body });
+    const routeParams = found.match!.params as Record<string, string>;
+    const response = sent.method === "GET" ? await callLoader(found.e.module, sent, routeParams) : await callAction(found.e.module, sent, routeParams);
+    jar.take(response);
+    return response;
+  });
 
   function Shell() {
     const { flash } = useLoaderData() as { flash: FlashMessage | null };

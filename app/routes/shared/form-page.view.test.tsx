@@ -3,8 +3,15 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
 import { assignments, forms } from "~/services/platform/db/schema";
-import { classIdOf, cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import {
+  classIdOf,
+  cookieActingAs,
+  startTestApp,
+  stopTestApp,
+  userIdOf,
+} from "~/test/app";
 import { loaderDataOf, renderRoute } from "~/test/render-route";
+import * as answersApi from "../api/answers";
 import * as page from "./form-page";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -16,13 +23,26 @@ let cookie: string;
 beforeAll(async () => {
   app = await startTestApp();
   const classId = await classIdOf(db(), "SYK2001");
-  const [{ id: formId }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+  const [{ id: formId }] = await db()
+    .select({ id: forms.id })
+    .from(forms)
+    .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
   const [{ id: assignmentId }] = await db()
     .select({ id: assignments.id })
     .from(assignments)
-    .where(and(eq(assignments.classId, classId), eq(assignments.isMidSemester, true)));
+    .where(
+      and(
+        eq(assignments.classId, classId),
+        eq(assignments.isMidSemester, true),
+      ),
+    );
   const studentUserId = await userIdOf(db(), "student06@example.org");
-  params = { classId: String(classId), formId: String(formId), assignmentId: String(assignmentId), studentUserId: String(studentUserId) };
+  params = {
+    classId: String(classId),
+    formId: String(formId),
+    assignmentId: String(assignmentId),
+    studentUserId: String(studentUserId),
+  };
   path = `/student/${studentUserId}/form/${formId}/class/${classId}/assignment/${assignmentId}`;
   cookie = await cookieActingAs(db(), "student06@example.org", ROLE.Student);
 });
@@ -31,10 +51,20 @@ afterAll(async () => {
   await stopTestApp(app);
 });
 
-const pattern = "/student/:studentUserId/form/:formId/class/:classId/assignment/:assignmentId";
+// The page's autosave, answered by the real endpoint.
+const endpoints = [{ pattern: "/api/answers", module: answersApi }];
+const pattern =
+  "/student/:studentUserId/form/:formId/class/:classId/assignment/:assignmentId";
 
 test("a question group with its radios; a grade chosen and “Neste” goes on to the next group, which says how far the person is", async () => {
-  const view = await renderRoute({ module: page, path: `${path}?group=2&from=%2Fstudent%2Fforms`, pattern, params, cookie });
+  const view = await renderRoute({
+    module: page,
+    path: `${path}?group=2&from=%2Fstudent%2Fforms`,
+    pattern,
+    params,
+    cookie,
+    endpoints,
+  });
   expect(screen.getByRole("button", { name: "Neste" })).toBeTruthy();
   expect(screen.getByRole("button", { name: "Forrige" })).toBeTruthy();
   expect(screen.getByRole("button", { name: "Lagre og avslutt" })).toBeTruthy();
@@ -43,26 +73,54 @@ test("a question group with its radios; a grade chosen and “Neste” goes on t
   const radios = within(firstQuestion).getAllByRole("radio");
   expect(radios.length).toBeGreaterThan(2);
   expect(radios.every((r) => !(r as HTMLInputElement).checked)).toBe(true);
-  expect(screen.getByText(/^Ikke sendt ennå\. Du har gitt karakter på 0 av \d+ spørsmål\./)).toBeTruthy();
+  expect(
+    screen.getByText(
+      /^Ikke sendt ennå\. Du har gitt karakter på 0 av \d+ spørsmål\./,
+    ),
+  ).toBeTruthy();
 
   await view.user.click(radios[1]);
   await view.user.click(screen.getByRole("button", { name: "Neste" }));
   await expect.poll(() => view.location()).toMatch(/[?&]group=3/);
-  await expect.poll(() => screen.getByRole("heading", { level: 2 }).textContent).not.toBe(groupName);
-  expect(screen.getByText(/^Ikke sendt ennå\. Du har gitt karakter på 1 av \d+ spørsmål\./)).toBeTruthy();
+  await expect
+    .poll(() => screen.getByRole("heading", { level: 2 }).textContent)
+    .not.toBe(groupName);
+  expect(
+    screen.getByText(
+      /^Ikke sendt ennå\. Du har gitt karakter på 1 av \d+ spørsmål\./,
+    ),
+  ).toBeTruthy();
 });
 
 test("“Send skjemaet” with grades missing: the error summary and the list say how many and which, by part and question", async () => {
-  const data = (await loaderDataOf(page, path, cookie, params)) as { view: { pageCount: number } };
+  const data = (await loaderDataOf(page, path, cookie, params)) as {
+    view: { pageCount: number };
+  };
   const last = data.view.pageCount;
-  const view = await renderRoute({ module: page, path: `${path}?group=${last}&from=%2Fstudent%2Fforms`, pattern, params, cookie });
+  const view = await renderRoute({
+    module: page,
+    path: `${path}?group=${last}&from=%2Fstudent%2Fforms`,
+    pattern,
+    params,
+    cookie,
+    endpoints,
+  });
   await view.user.click(screen.getByRole("button", { name: "Send skjemaet" }));
 
   const summary = await screen.findByRole("alert");
-  const count = /^(\d+) spørsmål mangler karakter$/.exec(within(summary).getByRole("link").textContent ?? "");
+  const count = /^(\d+) spørsmål mangler karakter$/.exec(
+    within(summary).getByRole("link").textContent ?? "",
+  );
   expect(count).not.toBeNull();
-  const banner = screen.getByRole("heading", { name: `${count![1]} spørsmål mangler karakter`, level: 2 }).parentElement!.parentElement!;
-  expect(within(banner).getByText(/^Du må gi karakter på alle spørsmålene før du sender\./)).toBeTruthy();
+  const banner = screen.getByRole("heading", {
+    name: `${count![1]} spørsmål mangler karakter`,
+    level: 2,
+  }).parentElement!.parentElement!;
+  expect(
+    within(banner).getByText(
+      /^Du må gi karakter på alle spørsmålene før du sender\./,
+    ),
+  ).toBeTruthy();
   const items = within(banner).getAllByRole("link");
   expect(items).toHaveLength(Number(count![1]));
   expect(items[0].textContent).toMatch(/^Del 2: .+/);
@@ -71,8 +129,17 @@ test("“Send skjemaet” with grades missing: the error summary and the list sa
 });
 
 test("“Lagre og avslutt” saves and leaves with the message “Lagret!”", async () => {
-  const view = await renderRoute({ module: page, path: `${path}?from=%2Fstudent%2Fforms`, pattern, params, cookie });
-  await view.user.click(screen.getByRole("button", { name: "Lagre og avslutt" }));
+  const view = await renderRoute({
+    module: page,
+    path: `${path}?from=%2Fstudent%2Fforms`,
+    pattern,
+    params,
+    cookie,
+    endpoints,
+  });
+  await view.user.click(
+    screen.getByRole("button", { name: "Lagre og avslutt" }),
+  );
   await expect.poll(() => view.flashText()).toBe("Lagret!");
   expect(view.location()).toBe("/student/forms");
 });
