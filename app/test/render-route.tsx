@@ -1,4 +1,4 @@
-import { cleanup, render, waitFor } from "@testing-library/react";
+import { cleanup, configure, render, waitFor } from "@testing-library/react";
 import userEvent, { type UserEvent } from "@testing-library/user-event";
 import { createInstance, type i18n as I18n } from "i18next";
 import type { ComponentType } from "react";
@@ -157,6 +157,10 @@ function jarWith(cookie: string | undefined): CookieJar {
   jar.take(new Response(null, { headers }));
   return jar;
 }
+
+// A post runs the real action and the page's loader against the database: on a busy machine that
+// can take longer than Testing Library's default second.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
