@@ -3,7 +3,7 @@ import userEvent, { type UserEvent } from "@testing-library/user-event";
 import { createInstance, type i18n as I18n } from "i18next";
 import type { ComponentType } from "react";
 import { I18nextProvider, initReactI18next } from "react-i18next";
-import { createRoutesStub, matchPath, Outlet, redirect, useLoaderData, useLocation } from "react-router";
+import { createRoutesStub, matchPath, Outlet, redirect, useLoaderData, useLocation, useNavigation } from "react-router";
 import { afterEach, vi } from "vitest";
 import { FlashRegion, type FlashMessage } from "~/components/ui";
 import resources from "~/locales";
@@ -53,6 +53,8 @@ export interface RenderedRoute {
   user: UserEvent;
   /** The address the page is at now (after a post's redirect: where it went). */
   location(): string;
+  /** Resolves once a post and the loads after it are done (the page drawn with what they brought). */
+  settled(): Promise<void>;
   /** The flash message shown now (its text as a person reads it), or null. */
   flashText(): string | null;
   i18n: I18n;
@@ -180,6 +182,7 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
   let pending: FlashMessage | null = null;
   let shownFlash: FlashMessage | null = null;
   let here = path;
+  let busy = false;
 
   const loaderData = options.loaderData !== undefined ? options.loaderData : await loaderDataOf(mod, path, jar.header(), params, language);
 
@@ -234,6 +237,7 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
   function Shell() {
     const { flash } = useLoaderData() as { flash: FlashMessage | null };
     here = useLocation().pathname + useLocation().search;
+    busy = useNavigation().state !== "idle";
     shownFlash = flash;
     return (
       <main id="main" tabIndex={-1}>
@@ -294,6 +298,10 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
   return {
     user: userEvent.setup({ delay: null }),
     location: () => here,
+    settled: () =>
+      waitFor(() => {
+        if (busy) throw new Error("the router is still busy");
+      }),
     flashText: () => shownFlash?.message ?? null,
     i18n,
   };

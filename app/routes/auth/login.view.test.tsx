@@ -71,6 +71,7 @@ test.fails("after a wrong code, a person who types the right one keeps typing in
   await page.user.type(screen.getByLabelText("Engangskode"), code === "000000" ? "111111" : "000000");
   await page.user.click(screen.getByRole("button", { name: "Logg inn" }));
   await screen.findByRole("alert");
+  await page.settled();
 
   await page.user.clear(screen.getByLabelText("Engangskode"));
   await page.user.type(screen.getByLabelText("Engangskode"), code);
