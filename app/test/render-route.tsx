@@ -1,14 +1,13 @@
 import { cleanup, configure, render, waitFor } from "@testing-library/react";
 import userEvent, { type UserEvent } from "@testing-library/user-event";
-import { createInstance, type i18n as I18n } from "i18next";
+import type { i18n as I18n } from "i18next";
 import type { ComponentType } from "react";
-import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18nextProvider } from "react-i18next";
 import { createRoutesStub, matchPath, Outlet, redirect, useLoaderData, useLocation, useNavigation } from "react-router";
 import { afterEach, vi } from "vitest";
 import { FlashRegion, type FlashMessage } from "~/components/ui";
-import resources from "~/locales";
-import type { Flash } from "~/services/platform/flash.server";
 import { CookieJar } from "~/test/cookie-jar";
+import { flashMessage, testI18n, type Language } from "~/test/flash-text";
 import { callAction, callLoader, flashOf, TEST_CLIENT_ADDRESS, TEST_ORIGIN, type HandlerArgs, type RouteModuleLike } from "~/test/route";
 
 /*
@@ -18,8 +17,6 @@ import { callAction, callLoader, flashOf, TEST_CLIENT_ADDRESS, TEST_ORIGIN, type
  * page that shows the flash message the action set, translated as the root loader does, in the
  * same role="status" region. Files that use it start with `// @vitest-environment happy-dom`.
  */
-
-type Language = "nb" | "en";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type PageModule = RouteModuleLike & { default: ComponentType<any>; handle?: unknown };
@@ -58,29 +55,6 @@ export interface RenderedRoute {
   /** The flash message shown now (its text as a person reads it), or null. */
   flashText(): string | null;
   i18n: I18n;
-}
-
-export async function testI18n(language: Language = "nb"): Promise<I18n> {
-  const i18n = createInstance();
-  await i18n.use(initReactI18next).init({
-    lng: language,
-    resources: resources as never,
-    fallbackLng: false,
-    defaultNS: "common",
-    interpolation: { escapeValue: false },
-  });
-  return i18n;
-}
-
-/** A flash as the root loader gives it to the page: its key translated with its values. */
-export function flashMessage(i18n: I18n, flash: Flash): FlashMessage {
-  return { type: flash.type, message: i18n.t(flash.key as never, flash.values as never) as string };
-}
-
-/** The text a person reads of the flash message a response sets (nb unless told), or null. */
-export async function flashTextOf(response: Response, language: Language = "nb"): Promise<string | null> {
-  const flash = await flashOf(response);
-  return flash ? flashMessage(await testI18n(language), flash).message : null;
 }
 
 function isDataWithInit(value: unknown): value is { data: unknown; init: ResponseInit | null } {
@@ -316,3 +290,5 @@ export function descriptionOf(element: Element): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+export { flashTextOf, testI18n } from "~/test/flash-text";

@@ -7,6 +7,7 @@ import { sessionCookieFor, startTestApp, stopTestApp, userIdOf } from "~/test/ap
 import { setCookieFor } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";
 import * as role from "./role";
+import { flashTextOf } from "~/test/flash-text";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 
@@ -91,7 +92,7 @@ test("choosing a held role sets it, audits it and goes to its home with a messag
   const response = await callAction(role, postForm("/role", { roleId: String(ROLE.Teacher) }, { cookie }));
   expect([302, 303]).toContain(response.status);
   expect(response.headers.get("Location")).toBe("/teacher");
-  expect(setCookieFor(response, "praksis_flash")).toBeDefined();
+  expect(await flashTextOf(response)).toBe("Du bruker nå rollen Praksislærer.");
 
   const page = await callLoader(role, getPage("/role", { cookie }));
   expect((await page.json()).activeRole).toBe(ROLE.Teacher);
