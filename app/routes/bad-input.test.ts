@@ -10,11 +10,11 @@ import { callAction, TEST_ORIGIN } from "~/test/route";
 import { importRoute, permissionMatrix, routeRows, seedIds, standardParams, urlOf, type MatrixEntry, type RouteRow } from "~/test/route-matrix";
 
 /**
- * Issue 8's bad-input sweep: every action of app/routes.ts (from the table, so a new one is swept
+ * The bad-input sweep: every action of app/routes.ts (from the table, so a new one is swept
  * too) gets malformed posts from a user allowed to post there (app/test/route-matrix.ts): missing
  * fields, wrong types, unknown and bare intents, huge values, control and odd unicode characters,
  * ids of other objects and impossible ids in fields and params, repeated fields, files. None may
- * answer 5xx, throw, or log an error (DESIGN.md §4: bad input gets a 4xx, never a 500).
+ * answer 5xx, throw, or log an error: bad input is the client's mistake, so it gets a 4xx, never a 500.
  * Deterministic: the choices come from a seeded generator.
  */
 

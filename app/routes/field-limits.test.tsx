@@ -1,4 +1,4 @@
-// Every text field with a limit carries `maxlength` equal to the limit its schema checks (issue 18:
+// Every text field with a limit carries `maxlength` equal to the limit its schema checks (so
 // input beyond it cannot be typed, with JavaScript or without; the server's check stays). Each page
 // is rendered from its real loader's data, as the server renders it for a user of the right role.
 import { and, eq, isNotNull } from "drizzle-orm";

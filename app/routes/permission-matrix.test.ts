@@ -5,10 +5,10 @@ import { giveStudent01Documents, permissionMatrix, importRoute, routeRows, seedI
 import { callAction, callLoader, getPage, postForm, type RouteModuleLike } from "~/test/route";
 
 /**
- * Issue 8's permission matrix: every route of app/routes.ts × every principal, loader (GET) and
+ * The permission matrix: every route of app/routes.ts × every principal, loader (GET) and
  * action (POST), held to app/test/route-matrix.ts. Each module is called on its own, without its
  * parents' middleware: React Router runs a parent's and a child's loaders in parallel, so every
- * loader and action must guard itself (DESIGN.md §4).
+ * loader and action must guard itself: a guard only in a layout would not stop the child's loader.
  */
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
