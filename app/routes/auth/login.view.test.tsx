@@ -33,6 +33,15 @@ test("a malformed address comes back with the message in the error summary and u
   expect(descriptionOf(field)).toContain("Feil: Skriv inn en gyldig e-postadresse, for eksempel navn@example.org.");
 });
 
+test("in English the same answer reads in English", async () => {
+  const actionData = await actionDataOf(login, "/login", { email: "not-an-email", redirectTo: "" });
+  await renderRoute({ module: login, path: "/login", actionData, language: "en" });
+  const summary = screen.getByRole("alert");
+  expect(within(summary).getByRole("heading").textContent).toBe("There is a problem");
+  expect(within(summary).getByRole("link").textContent).toBe("Enter a valid e-mail address, for example name@example.org.");
+  expect(descriptionOf(screen.getByLabelText("E-mail address"))).toContain("Error: Enter a valid e-mail address, for example name@example.org.");
+});
+
 test("a person types an address, presses “Send kode”, then a wrong code and the right one", async () => {
   const page = await renderRoute({ module: login, path: "/login", next: [{ pattern: "/otp", module: otp }] });
   expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Logg inn med e-post");
