@@ -4,7 +4,9 @@ import type { i18n as I18n } from "i18next";
 import type { ComponentType } from "react";
 import { I18nextProvider } from "react-i18next";
 import { createRoutesStub, matchPath, Outlet, redirect, useLoaderData, useLocation, useNavigation } from "react-router";
-import { afterEach, vi } from "vitest";
+import { onTestFinished, vi } from "vitest";
+// The client-side checks every house form loads (use-validated-form.ts), loaded with the harness.
+import "@conform-to/zod/v4";
 import { FlashRegion, type FlashMessage } from "~/components/ui";
 import { CookieJar } from "~/test/cookie-jar";
 import { flashMessage, testI18n, type Language } from "~/test/flash-text";
@@ -138,10 +140,6 @@ function jarWith(cookie: string | undefined): CookieJar {
 // can take longer than Testing Library's default second.
 configure({ asyncUtilTimeout: 5000 });
 
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
 
 /**
  * Renders the page. Forms on it post to the module's real action as the same user; a redirect
@@ -190,6 +188,12 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
       throw out.response;
     };
 
+  // Unmounted when the test ends (its timers, an autosave, stop with it). Registered per test, not
+  // in a module-level afterEach: files of the project share this module (vitest.config.ts).
+  onTestFinished(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
   const endpoints = options.endpoints ?? [];
   vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : String(input), TEST_ORIGIN);

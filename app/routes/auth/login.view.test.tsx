@@ -4,6 +4,10 @@ import { clearOutbox, codeIn, mailsTo, silenceMailLog, startTestApp, stopTestApp
 import { actionDataOf, descriptionOf, renderRoute } from "~/test/render-route";
 import * as login from "./login";
 import * as otp from "./otp";
+// Loaded now, as a browser has the form's checks long before a person presses anything (the page
+// fetches them once it is interactive): a late arrival would redraw the form under the person's hands.
+import "./login.schema";
+import "./otp.schema";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 

@@ -5,6 +5,9 @@ import { classIdOf, cookieActingAs, startTestApp, stopTestApp, userIdOf } from "
 import { calendar } from "~/test/calendar";
 import { actionDataOf, descriptionOf, renderRoute } from "~/test/render-route";
 import * as page from "./signing-form";
+// Loaded now, as a browser has the form's checks long before a person presses anything (the page
+// fetches them once it is interactive): a late arrival would redraw the form under the person's hands.
+import "~/services/signing/signing-form.schema";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;

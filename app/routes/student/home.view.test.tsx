@@ -6,6 +6,9 @@ import { calendar, dateText } from "~/test/calendar";
 import { renderRoute } from "~/test/render-route";
 import * as homePage from "./home";
 import * as joinPage from "./join-class";
+// Loaded now, as a browser has the form's checks long before a person presses anything (the page
+// fetches them once it is interactive): a late arrival would redraw the form under the person's hands.
+import "./join-class.schema";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;

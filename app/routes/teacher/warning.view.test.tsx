@@ -14,6 +14,9 @@ import { actionDataOf, descriptionOf, renderRoute } from "~/test/render-route";
 import * as autosave from "../api/warning";
 import * as warningPage from "./warning";
 import * as givePage from "./warning-give";
+// Loaded now, as a browser has the form's checks long before a person presses anything (the page
+// fetches them once it is interactive): a late arrival would redraw the form under the person's hands.
+import "./warning.schema";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 const db = () => app.database.db;
