@@ -33,7 +33,9 @@ export function AlertBanner({
     <div
       className={cx("ui-alert", `ui-alert--${variant}`, className)}
       role={role}
-      aria-labelledby={heading ? headingId : undefined}
+      // Only a live region is named by its heading: a div without a role cannot have a name (ARIA's
+      // generic role prohibits one), and the heading already opens the box for a screen reader.
+      aria-labelledby={heading && role ? headingId : undefined}
     >
       {heading ? (
         <Heading className="ui-alert__heading" id={headingId}>

@@ -34,9 +34,11 @@ export type TableProps = {
 /**
  * A data table in a focusable, labelled region. On a narrow screen (below 40em) each row becomes a
  * block, its cells one under the other, each after its column's name (data-label, shown by the
- * CSS), so nothing scrolls sideways at 320 px (WCAG 1.4.10); the explicit roles keep it a table for
- * screen readers in browsers that drop the semantics of a table not displayed as one. A table
- * that does not stack scrolls inside its region instead.
+ * CSS), so nothing scrolls sideways at 320 px (WCAG 1.4.10). It stays a table for screen readers
+ * without ARIA roles: today's browsers keep a <table>'s semantics when CSS changes how its parts are
+ * displayed, and a role on a tr, th or td inside a table is invalid HTML (ARIA in HTML; the Nu Html
+ * Checker and html-validate both refuse it). A table that does not stack scrolls inside its region
+ * instead.
  */
 export function Table({
   caption,
@@ -48,24 +50,23 @@ export function Table({
   className,
 }: TableProps) {
   const captionId = useId();
-  const role = (name: string) => (stack ? name : undefined);
   const labels = columns.map((column) => column.label ?? (typeof column.header === "string" ? column.header : undefined));
   return (
-    <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
-      <table className={cx("ui-table", stack && "ui-table--stack", className)} role={role("table")}>
+    <section className="ui-table-wrapper" aria-labelledby={captionId} tabIndex={0}>
+      <table className={cx("ui-table", stack && "ui-table--stack", className)}>
         <caption
           id={captionId}
           className={cx("ui-table__caption", captionHidden && "ui-visually-hidden")}
         >
           {caption}
         </caption>
-        <thead className="ui-table__head" role={role("rowgroup")}>
-          <tr className="ui-table__row" role={role("row")}>
+        <thead className="ui-table__head">
+          <tr className="ui-table__row">
             {columns.map((column, index) => (
               <th
                 key={index}
                 scope="col"
-                role={role("columnheader")}
+               
                 className={cx("ui-table__header", column.numeric && "ui-table__header--numeric")}
               >
                 {column.header}
@@ -73,24 +74,24 @@ export function Table({
             ))}
           </tr>
         </thead>
-        <tbody className="ui-table__body" role={role("rowgroup")}>
+        <tbody className="ui-table__body">
           {rows.map((row) => (
             <tr
               key={row.key}
-              role={role("row")}
+             
               className={cx("ui-table__row", row.inactive && "ui-table__row--inactive")}
             >
               {row.cells.map((cell, index) => {
                 const numeric = columns[index]?.numeric;
                 const label = stack ? labels[index] : undefined;
                 return rowHeaders && index === 0 ? (
-                  <th key={index} scope="row" role={role("rowheader")} className="ui-table__header ui-table__header--row">
+                  <th key={index} scope="row" className="ui-table__header ui-table__header--row">
                     {cell}
                   </th>
                 ) : (
                   <td
                     key={index}
-                    role={role("cell")}
+                   
                     className={cx("ui-table__cell", numeric && "ui-table__cell--numeric")}
                     data-label={label}
                   >
@@ -102,6 +103,6 @@ export function Table({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

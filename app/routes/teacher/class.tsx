@@ -321,22 +321,21 @@ function ProgressTable({
   const pageHref = (n: number) => ({ search: `?sort=${sort}&dir=${dir}&page=${n}`, hash: "progress" });
   return (
     <>
-    <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
-      {/* Stacks on a narrow screen as the Table component does (its roles and data-labels), with the sort links kept in view. */}
-      <table className="ui-table ui-table--stack teacher-progress" role="table">
+    <section className="ui-table-wrapper" aria-labelledby={captionId} tabIndex={0}>
+      {/* Stacks on a narrow screen as the Table component does (its data-labels), with the sort links kept in view. */}
+      <table className="ui-table ui-table--stack teacher-progress">
         <caption id={captionId} className="ui-table__caption ui-visually-hidden">
           {t("class.progress.captionSorted", {
             column: label[sort],
             direction: dir === "asc" ? t("class.progress.ascending") : t("class.progress.descending"),
           })}
         </caption>
-        <thead className="ui-table__head" role="rowgroup">
-          <tr className="ui-table__row" role="row" data-label={t("class.progress.sortBy")}>
+        <thead className="ui-table__head">
+          <tr className="ui-table__row" data-label={t("class.progress.sortBy")}>
             {COLUMNS.map((key) => (
               <th
                 key={key}
                 scope="col"
-                role="columnheader"
                 className="ui-table__header"
                 aria-sort={key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
               >
@@ -350,43 +349,43 @@ function ProgressTable({
                 </Link>
               </th>
             ))}
-            <th scope="col" role="columnheader" className="ui-table__header">
+            <th scope="col" className="ui-table__header">
               {texts.warningHeader}
             </th>
-            <th scope="col" role="columnheader" className="ui-table__header">
+            <th scope="col" className="ui-table__header">
               {texts.signingHeader}
             </th>
           </tr>
         </thead>
-        <tbody className="ui-table__body" role="rowgroup">
+        <tbody className="ui-table__body">
           {rows.map((row) => (
-            <tr key={row.userId} role="row" className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
-              <th scope="row" role="rowheader" className="ui-table__header ui-table__header--row">
+            <tr key={row.userId} className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
+              <th scope="row" className="ui-table__header ui-table__header--row">
                 <Link to={`/teacher/class/${classId}/student/${row.userId}`}>{row.displayName}</Link>
               </th>
-              <td role="cell" className="ui-table__cell" data-label={label.teacher}>
+              <td className="ui-table__cell" data-label={label.teacher}>
                 {row.teacherName ?? t("class.progress.noOne")}
               </td>
-              <td role="cell" className="ui-table__cell" data-label={label.supervisor}>
+              <td className="ui-table__cell" data-label={label.supervisor}>
                 {row.advisorName ?? t("class.progress.noOne")}
               </td>
-              <td role="cell" className="ui-table__cell" data-label={label.mid}>
+              <td className="ui-table__cell" data-label={label.mid}>
                 <HalfCell {...row.mid} total={formCount.mid} texts={texts} />
               </td>
-              <td role="cell" className="ui-table__cell" data-label={label.end}>
+              <td className="ui-table__cell" data-label={label.end}>
                 <HalfCell {...row.end} total={formCount.end} texts={texts} />
               </td>
-              <td role="cell" className="ui-table__cell" data-label={texts.warningHeader}>
+              <td className="ui-table__cell" data-label={texts.warningHeader}>
                 {row.warning === "given" ? <Tag variant="warning">{texts.warning.given}</Tag> : texts.warning[row.warning]}
               </td>
-              <td role="cell" className="ui-table__cell" data-label={texts.signingHeader}>
+              <td className="ui-table__cell" data-label={texts.signingHeader}>
                 <SigningCell signing={row.signing} texts={texts} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
     {page.pages > 1 ? (
       <nav className="ui-pagination teacher-progress__pages" aria-label={t("class.progress.pages")}>
         <p className="ui-pagination__status">{t("class.progress.shown", { from: page.from, to: page.to, total: page.total })}</p>
