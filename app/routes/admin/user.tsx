@@ -292,7 +292,9 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
                 <Select
                   key={s.periodId}
                   label={t("user.classInSemester", { semester: semesterLabel(s) })}
-                  name="studentClasses"
+                  // Each select its own name in the list (studentClasses[0], [1] …): the server reads
+                  // the same list as from one repeated name, and no two controls share a name.
+                  name={`studentClasses[${semesters.indexOf(s)}]`}
                   id={`studentClasses-${s.periodId}`}
                   placeholder={t("user.noClass")}
                   options={classOptions(s)}
