@@ -57,7 +57,7 @@ test("on a narrow screen two chosen levels are compared through a plain GET form
   await expect(first).toHaveValue("0");
   await expect(second).toHaveValue("1");
   const byDefault = page.getByRole("table", { name: "Selvstendig sammenlignet med Delvis selvstendig" });
-  await expect(byDefault.getByRole("columnheader")).toHaveText(["Selvstendig", "Delvis selvstendig"]);
+  await expect(byDefault.getByRole("columnheader")).toHaveText(["Område", "Selvstendig", "Delvis selvstendig"]);
   await checkPage(page, testInfo, "independence-scale-narrow");
 
   await first.selectOption({ label: "Veiledet" });
@@ -68,7 +68,7 @@ test("on a narrow screen two chosen levels are compared through a plain GET form
   await expect(page).toHaveURL(/\/independence-scale\?a=2&b=4$/);
 
   const table = page.getByRole("table", { name: "Veiledet sammenlignet med Uselvstendig" });
-  await expect(table.getByRole("columnheader")).toHaveText(["Veiledet", "Uselvstendig"]);
+  await expect(table.getByRole("columnheader")).toHaveText(["Område", "Veiledet", "Uselvstendig"]);
   await expect(table.getByRole("rowheader")).toHaveText(ASPECTS);
   await expect(table.getByRole("cell")).toHaveCount(20);
   await expect(table.getByRole("cell").nth(12)).toHaveText(/^Handler trygt når veilederen følger med/);

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, useNavigate, useSubmit } from "react-router";
 import { Button, LinkButton, Select, Table } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
+import { ScaleComparisonTable } from "~/components/app/ScaleComparisonTable";
 import { COMPARISON_PARAMS, readScaleQuery, SCALE_ASPECTS, SCALE_LEVELS } from "~/services/answering";
 import type { Route } from "./+types/independence-scale";
 import "~/styles/independence-scale.css";
@@ -73,7 +74,6 @@ function Comparison({ first, second, back }: { first: number; second: number; ba
   const submit = useSubmit();
   const options = SCALE_LEVELS.map((level, index) => ({ value: String(index), label: t(`levels.${level}`) }));
   const levels = [SCALE_LEVELS[first], SCALE_LEVELS[second]];
-  const columnIds = ["scale-compare-first", "scale-compare-second"];
   return (
     <section className="scale-compare" aria-labelledby="scale-compare-heading">
       <h2 id="scale-compare-heading">{t("compare.heading")}</h2>
@@ -107,41 +107,16 @@ function Comparison({ first, second, back }: { first: number; second: number; ba
         <Button variant="secondary">{t("compare.submit")}</Button>
       </Form>
 
-      {/* One row group per aspect: its name spans both columns, the two statements sit below it. */}
-      <table className="scale-compare__table">
-        <caption className="ui-visually-hidden">
-          {t("compare.caption", { first: t(`levels.${levels[0]}`), second: t(`levels.${levels[1]}`) })}
-        </caption>
-        <thead>
-          <tr>
-            {levels.map((level, index) => (
-              <th key={columnIds[index]} id={columnIds[index]} scope="col" className="scale-compare__level">
-                {t(`levels.${level}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        {SCALE_ASPECTS.map((aspect) => (
-          <tbody key={aspect} className="scale-compare__group">
-            <tr>
-              <th id={`scale-compare-${aspect}`} scope="rowgroup" colSpan={2} className="scale-compare__aspect">
-                {t(`aspects.${aspect}`)}
-              </th>
-            </tr>
-            <tr>
-              {levels.map((level, index) => (
-                <td
-                  key={columnIds[index]}
-                  headers={`scale-compare-${aspect} ${columnIds[index]}`}
-                  className="scale-compare__statement"
-                >
-                  {t(`statements.${level}.${aspect}`)}
-                </td>
-              ))}
-            </tr>
-          </tbody>
-        ))}
-      </table>
+      <ScaleComparisonTable
+        caption={t("compare.caption", { first: t(`levels.${levels[0]}`), second: t(`levels.${levels[1]}`) })}
+        aspectHeader={t("aspect")}
+        levels={[t(`levels.${levels[0]}`), t(`levels.${levels[1]}`)]}
+        aspects={SCALE_ASPECTS.map((aspect) => ({
+          key: aspect,
+          name: t(`aspects.${aspect}`),
+          statements: [t(`statements.${levels[0]}.${aspect}`), t(`statements.${levels[1]}.${aspect}`)],
+        }))}
+      />
     </section>
   );
 }
