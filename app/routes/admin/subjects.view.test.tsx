@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp } from "~/test/app";
@@ -45,7 +45,7 @@ test("a new subject is created: the message names it and the list shows it", asy
   await view.user.type(screen.getByLabelText("Navn på emnet"), "Praksis i rus og psykiatri");
   await view.user.click(screen.getByRole("button", { name: "Opprett emne" }));
   await expect.poll(() => view.flashText()).toBe("Emnet RT100 er opprettet.");
+  await view.settled();
   expect(screen.queryByRole("alert")).toBeNull();
-  const table = screen.getByRole("table", { name: "Alle emner" });
-  expect(within(table).getByRole("rowheader", { name: "RT100" })).toBeTruthy();
+  await waitFor(() => within(screen.getByRole("table", { name: "Alle emner" })).getByRole("rowheader", { name: "RT100" }));
 });
