@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type { AxeResults, RunOptions } from "axe-core";
+import { HtmlValidate, StaticConfigLoader, type ConfigData } from "html-validate";
 import { expect, test as base, type Browser, type Page, type TestInfo } from "@playwright/test";
 
 function portOf(baseURL: string | undefined): number {
@@ -51,7 +52,7 @@ export async function logIn(page: Page, email: string, options: { acceptPrivacy?
 }
 
 /**
- * A new code voids the one before it (spec §1), so two test files logging the same person in at once
+ * A new code voids the one before it, so two test files logging the same person in at once
  * would void each other's: code log-ins of one address on one app instance take turns. A lock left
  * by a worker that was stopped mid-log-in is taken over after 30 s.
  */
@@ -182,13 +183,15 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
 }
 
 /**
- * The axe scan (zero violations) and the reflow check at phone widths (checkReflow); with
+ * The axe scan (zero violations), valid HTML (checkHtml: no html-validate error in the document the
+ * page shows) and the reflow check at phone widths (checkReflow); with
  * E2E_SCREENSHOTS=1 a screenshot for a person to look at (1280 px unless the test says otherwise;
  * with E2E_PHONE_SCREENSHOTS=1 also one at 390 px). axe needs script in the page, so the no-JS
  * project scans the exact document its page shows (the served HTML, after a post too) at the same
  * URL, in a scanning page where the app's own scripts are blocked.
  */
 export async function checkPage(page: Page, testInfo: TestInfo, name: string, options: ReflowOptions = {}): Promise<void> {
+  const html = await page.content();
   const shots = path.join("test-results", "screenshots");
   if (process.env.E2E_SCREENSHOTS || process.env.E2E_PHONE_SCREENSHOTS) fs.mkdirSync(shots, { recursive: true });
   // Not by default: a full-page screenshot costs about 0.2 s, 300 times a run, for pictures nobody
@@ -200,7 +203,7 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string, op
   let scanned: Page = page;
   if (testInfo.project.name !== "js") {
     const scan = await noJsScanner(page.context().browser()!, testInfo.project.use.baseURL);
-    scan.html = await page.content();
+    scan.html = html;
     const url = new URL(page.url());
     url.hash = ""; // a fragment alone would not load the new document
     await scan.page.goto(url.href);
@@ -208,8 +211,59 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string, op
   }
   const violations = await axeViolations(scanned);
   expect(violations, JSON.stringify(violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
+  await checkHtml(html, page.url(), testInfo, name);
   const phoneShot = process.env.E2E_PHONE_SCREENSHOTS && testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined;
   await checkReflow(scanned, name, phoneShot, options);
+}
+
+/**
+ * The HTML checker: html-validate with the repository's .htmlvalidate.json, read once per worker.
+ * It extends "html-validate:recommended" (the HTML standard's content models, permitted attributes
+ * and ARIA in HTML's rules, close to what the Nu Html Checker enforces, and its WCAG techniques)
+ * and "html-validate:browser", which switches off only the rules about how the source is written:
+ * the document checked is the browser's serialization of its DOM (page.content()), so how an
+ * attribute, a boolean or a void element is spelled, trailing spaces and the doctype line are the
+ * browser's doing, not the app's, and inline style is what React writes for a style prop (the Nu
+ * checker does not judge any of these either). No rule that the Nu checker enforces is off. Three
+ * rules are set to what the HTML standard allows rather than the preset's stricter taste:
+ * - valid-id relaxed: an id may start with any character but a space (React's useId makes "_r_1_");
+ *   the strict form only spares CSS selectors an escape.
+ * - aria-label-misuse allowAnyNamable: a list or a region may be named by its heading
+ *   (aria-labelledby), as ARIA allows; the rule still refuses a name on an element that cannot take one.
+ * - form-dup-name with checkboxes shared: a group of checkboxes with one name sends a list of values
+ *   (the server reads them with getAll), as HTML means it; two other controls with one name still fail.
+ * Validating a page takes about 15–60 ms (300 ms for a worker's first page, which loads the rules).
+ */
+const htmlValidator = new HtmlValidate(
+  new StaticConfigLoader(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../../.htmlvalidate.json"), "utf8")) as ConfigData),
+);
+
+/**
+ * The page's HTML is valid: html-validate finds no error in the document as the page shows it (for
+ * the JS project the live DOM after hydration, for the no-JS project the served document). A
+ * failure names the page, and for each error its rule, line and the line's text around it. With
+ * E2E_HTML_COUNT=<file> the errors are appended to that file (one JSON line a page) instead of
+ * failing, to count them.
+ */
+async function checkHtml(html: string, url: string, testInfo: TestInfo, name: string): Promise<void> {
+  const report = await htmlValidator.validateString(html, new URL(url).pathname);
+  const lines = html.split("\n");
+  const errors = report.results
+    .flatMap((result) => result.messages)
+    .filter((message) => message.severity === 2)
+    .map((message) => {
+      const line = lines[message.line - 1] ?? "";
+      const from = Math.max(0, message.column - 1 - 40);
+      return `${message.ruleId} at ${message.line}:${message.column}: ${message.message} — ${line.slice(from, message.column - 1 + 80).trim()}`;
+    });
+  if (process.env.E2E_HTML_COUNT) {
+    if (errors.length > 0) {
+      const entry = { project: testInfo.project.name, name, path: new URL(url).pathname, errors };
+      fs.appendFileSync(process.env.E2E_HTML_COUNT, `${JSON.stringify(entry)}\n`);
+    }
+    return;
+  }
+  expect(errors, `"${name}" (${new URL(url).pathname}) is not valid HTML`).toEqual([]);
 }
 
 /**
