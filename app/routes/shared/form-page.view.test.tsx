@@ -10,7 +10,7 @@ import {
   stopTestApp,
   userIdOf,
 } from "~/test/app";
-import { loaderDataOf, renderRoute } from "~/test/render-route";
+import { actionDataOf, descriptionOf, loaderDataOf, renderRoute } from "~/test/render-route";
 import * as answersApi from "../api/answers";
 import * as page from "./form-page";
 
@@ -126,6 +126,32 @@ test("“Send skjemaet” with grades missing: the error summary and the list sa
   expect(items[0].textContent).toMatch(/^Del 2: .+/);
   expect(items[0].getAttribute("href")).toMatch(/[?&]group=2/);
   expect(view.location()).toContain(`group=${last}`);
+});
+
+test("a comment over 2000 characters (posted without the page's limit): the summary links to the comment, which says so and keeps the text", async () => {
+  type Question = { id: number; token: string };
+  const data = (await loaderDataOf(page, `${path}?group=3`, cookie, params)) as { view: { page: number; group: { questions: Question[] } } };
+  const [q1, q2] = data.view.group.questions;
+  const long = "ø".repeat(2001);
+  const fields: Record<string, string> = { page: String(data.view.page), intent: "next" };
+  for (const q of data.view.group.questions) {
+    fields[`b:${q.id}`] = q.token;
+    fields[`c:${q.id}`] = "";
+  }
+  Object.assign(fields, { [`a:${q1.id}`]: "2", [`c:${q1.id}`]: long, [`a:${q2.id}`]: "3" });
+  const actionData = await actionDataOf(page, `${path}?group=3`, fields, cookie, params);
+  await renderRoute({ module: page, path: `${path}?group=3`, pattern, params, cookie, endpoints, actionData });
+
+  const message = "Kommentaren kan ha høyst 2000 tegn. Kort den ned, så lagres den.";
+  const link = within(screen.getByRole("alert")).getByRole("link", { name: message });
+  expect(link.getAttribute("href")).toBe(`#c-${q1.id}`);
+  // The first question's "Kommentar" (each question has one).
+  const comment = screen.getAllByLabelText("Kommentar")[0] as HTMLTextAreaElement;
+  expect(comment.id).toBe(`c-${q1.id}`);
+  expect(descriptionOf(comment)).toContain(`Feil: ${message}`);
+  expect(comment.value).toBe(long);
+  const firstQuestion = screen.getByRole("group", { name: /^1\. / });
+  expect((within(firstQuestion).getAllByRole("radio").find((r) => (r as HTMLInputElement).checked) as HTMLInputElement).value).toBe("2");
 });
 
 test("“Lagre og avslutt” saves and leaves with the message “Lagret!”", async () => {
