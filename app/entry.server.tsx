@@ -98,7 +98,7 @@ export async function startup(): Promise<Schedule | null> {
   appSecret();
   await getDatabase();
   // Reminders every REMINDERS_INTERVAL_MINUTES in each app process; the reminder record's unique
-  // key makes each go once however many processes and instances run (issue 20). One schedule per
+  // key makes each go once however many processes and instances run (ADR 0015). One schedule per
   // process: a second start-up (tests) replaces the first instead of adding a second timer.
   reminderSchedule?.stop();
   reminderSchedule = scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin(), onRun: countReminderRun });
@@ -146,7 +146,7 @@ export default function handleRequest(
         onAllReady() {
           // The whole document is ready: collected and sent as one body. React writes it in many
           // small chunks, and passing each one on cost a socket write and a compression call per
-          // chunk: a fifth of a page's CPU time under load (issue 22's profile).
+          // chunk: a fifth of a page's CPU time under load (docs/performance.md's profile).
           const chunks: Buffer[] = [];
           const body = new Writable({
             write(chunk: Buffer, _encoding, callback) {

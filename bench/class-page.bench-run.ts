@@ -169,7 +169,7 @@ test(`teacher class page: ${STUDENTS} students, whole HTTP response from the pro
         times.push(result.ms);
         body = result.body;
       }
-      // The first page of the progress overview (50 rows, issue 22) and the teacher's own students.
+      // The first page of the progress overview (50 rows) and the teacher's own students.
       expect(body).toContain(`av ${STUDENTS} studenter`);
       expect(body.match(/\/teacher\/class\/\d+\/student\/\d+/g)?.length ?? 0).toBeGreaterThanOrEqual(50);
       const kib = (Buffer.byteLength(body) / 1024).toFixed(0);

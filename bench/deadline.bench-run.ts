@@ -1,5 +1,5 @@
 /**
- * Issue 22's benchmarks on a big school (scripts/ops/big-school.ts: 3,000 students, 120 classes over
+ * The benchmarks on a big school (scripts/ops/big-school.ts: 3,000 students, 120 classes over
  * 6 semesters, every form answered), against the production server (`build/`, one app process):
  * 1. the teacher's class page with 10, 50, 160 and 500 students: time of the whole response over
  *    loopback and the number of queries of its loader (flat, whatever the class size);

@@ -36,9 +36,6 @@ const elsewhere = [
   /^app\/components\//,
   /^app\/styles\//,
   /^e2e\/support\/fixtures\.ts$/,
-  /^app\/entry\.server\.tsx$/,
-  /^app\/test\/route-matrix\.ts$/,
-  /^bench\//,
 ];
 
 function trackedTextFiles(): string[] {

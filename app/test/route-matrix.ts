@@ -9,7 +9,7 @@ import type { Principal } from "~/test/principals";
 import type { RouteModuleLike } from "~/test/route";
 
 /**
- * The permission matrix (issue 8): for every route of app/routes.ts, who may use its loader and its
+ * The permission matrix: for every route of app/routes.ts, who may use its loader and its
  * action. app/routes/permission-matrix.test.ts asks every principal (principals.ts) for every route
  * and holds the answers to this; a route without an entry here fails that test, so a new route
  * cannot be added without deciding who may use it. app/routes/bad-input.test.ts posts malformed
