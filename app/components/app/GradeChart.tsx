@@ -240,7 +240,7 @@ export function GradeChart({
           ) : null}
         </ul>
       ) : null}
-      <section className="grade-chart__scroll" aria-label={title} tabIndex={0}>
+      <div className="grade-chart__scroll" role="region" aria-label={title} tabIndex={0}>
         <svg
           className="grade-chart__svg"
           role="img"
@@ -405,7 +405,7 @@ export function GradeChart({
             ))}
           </g>
         </svg>
-      </section>
+      </div>
     </div>
   );
 }

@@ -52,7 +52,7 @@ export function Table({
   const captionId = useId();
   const labels = columns.map((column) => column.label ?? (typeof column.header === "string" ? column.header : undefined));
   return (
-    <section className="ui-table-wrapper" aria-labelledby={captionId} tabIndex={0}>
+    <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
       <table className={cx("ui-table", stack && "ui-table--stack", className)}>
         <caption
           id={captionId}
@@ -103,6 +103,6 @@ export function Table({
           ))}
         </tbody>
       </table>
-    </section>
+    </div>
   );
 }

@@ -314,8 +314,7 @@ describe("Table", () => {
         ]}
       />,
     );
-    // A section named by the caption is a region (a landmark) without a role attribute.
-    expect(html).toMatch(/<section class="ui-table-wrapper" aria-labelledby="([^"]+)" tabindex="0"><table class="ui-table"><caption id="\1" class="ui-table__caption ui-visually-hidden">Brukere<\/caption>/);
+    expect(html).toMatch(/<div class="ui-table-wrapper" role="region" aria-labelledby="([^"]+)" tabindex="0"><table class="ui-table"><caption id="\1" class="ui-table__caption ui-visually-hidden">Brukere<\/caption>/);
     expect(html).toContain('<th scope="col" class="ui-table__header">Navn</th>');
     expect(html).toContain('<th scope="row" class="ui-table__header ui-table__header--row">Kari</th>');
     expect(html).toContain('<td class="ui-table__cell ui-table__cell--numeric">2</td>');

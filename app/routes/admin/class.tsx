@@ -460,7 +460,8 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
             label={t("copy.label")}
             name={copyFields.sourceClassId.name}
             id={copyFields.sourceClassId.id}
-            required
+            // Not `required`: the list has no empty choice, so a semester is always chosen (and HTML
+            // allows `required` on a single select only when its first option is an empty placeholder).
             options={sources.map((s) => ({ value: String(s.classId), label: t("copy.option", { semester: s.periodName, count: s.levels }) }))}
             defaultValue={(copyFields.sourceClassId.initialValue as string | undefined) ?? String(sources[0].classId)}
             error={firstError(t, copyFields.sourceClassId.errors)}

@@ -104,9 +104,9 @@ export default function DebugFs({ loaderData }: Route.ComponentProps) {
       )}
 
       <h2>{t("debugFs.raw")}</h2>
-      <section className="app-raw" tabIndex={0} aria-label={t("debugFs.raw")}>
-        <pre className="app-raw__text">{JSON.stringify(loaderData, null, 2)}</pre>
-      </section>
+      <pre className="app-raw" role="region" tabIndex={0} aria-label={t("debugFs.raw")}>
+        {JSON.stringify(loaderData, null, 2)}
+      </pre>
     </div>
   );
 }

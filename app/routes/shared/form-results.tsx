@@ -200,7 +200,7 @@ function GroupResults({ group, half, halfName, numbers }: { group: Group; half: 
   return (
     <div className="results-group">
       <h3>{group.name}</h3>
-      <section className="ui-table-wrapper" aria-labelledby={captionId} tabIndex={0}>
+      <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
         <table className="ui-table results-table">
           <caption id={captionId} className="ui-table__caption ui-visually-hidden">
             {t("results.caption", { group: group.name, half: halfName })}
@@ -241,7 +241,7 @@ function GroupResults({ group, half, halfName, numbers }: { group: Group; half: 
             ))}
           </tbody>
         </table>
-      </section>
+      </div>
       {/* Below 40em the same figures as one card per question (answers.css shows one or the other):
           the question in full, each person's level and the expected level, nothing scrolled sideways. */}
       <ul className="results-cards">

@@ -321,7 +321,7 @@ function ProgressTable({
   const pageHref = (n: number) => ({ search: `?sort=${sort}&dir=${dir}&page=${n}`, hash: "progress" });
   return (
     <>
-    <section className="ui-table-wrapper" aria-labelledby={captionId} tabIndex={0}>
+    <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
       {/* Stacks on a narrow screen as the Table component does (its data-labels), with the sort links kept in view. */}
       <table className="ui-table ui-table--stack teacher-progress">
         <caption id={captionId} className="ui-table__caption ui-visually-hidden">
@@ -385,7 +385,7 @@ function ProgressTable({
           ))}
         </tbody>
       </table>
-    </section>
+    </div>
     {page.pages > 1 ? (
       <nav className="ui-pagination teacher-progress__pages" aria-label={t("class.progress.pages")}>
         <p className="ui-pagination__status">{t("class.progress.shown", { from: page.from, to: page.to, total: page.total })}</p>
