@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import {
   data,
@@ -315,69 +315,67 @@ export default function App() {
   return <Outlet />;
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+/** The client's mistakes and the ones the server knows by name: the page's title and text by status. */
+const KNOWN_STATUSES: Record<number, { title: string; text: string }> = {
+  // A page that does not exist (or that the person may not know exists).
+  404: { title: "errors.notFoundTitle", text: "errors.notFoundText" },
+  // A malformed address, a form that cannot be read: the client's mistake.
+  400: { title: "errors.badRequestTitle", text: "errors.badRequestText" },
+};
+
+/** Every error page: its heading, what happened, and the way home. */
+function ErrorPage({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <div className="app-content">
-        <h1>{t("errors.notFoundTitle")}</h1>
-        <p>{t("errors.notFoundText")}</p>
-        <p>
-          <Link to="/">{t("errors.home")}</Link>
-        </p>
-      </div>
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 400) {
-    // A malformed address, a form that cannot be read: the client's mistake.
-    return (
-      <div className="app-content">
-        <h1>{t("errors.badRequestTitle")}</h1>
-        <p>{t("errors.badRequestText")}</p>
-        <p>
-          <Link to="/">{t("errors.home")}</Link>
-        </p>
-      </div>
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 503) {
-    // The database cannot be reached (client.server.ts): a clear page, not an error code; after a
-    // page post, with what was posted, to send again (kept-post.server.ts).
-    const kept = keptFields(error.data);
-    return (
-      <div className="app-content">
-        <h1>{t("errors.unavailableTitle")}</h1>
-        {kept ? <ResendPost fields={kept} /> : <p>{t("errors.unavailableText")}</p>}
-        <p>
-          <Link to="/">{t("errors.home")}</Link>
-        </p>
-      </div>
-    );
-  }
-  if (isRouteErrorResponse(error)) {
-    const description = typeof error.data === "string" && error.data.length < 300 ? error.data : "";
-    return (
-      <div className="app-content">
-        <h1>{t("errors.title")}</h1>
-        <p>
-          {t("errors.status", { status: error.status })} {description || t("errors.unexpected")}
-        </p>
-        <p>
-          <Link to="/">{t("errors.home")}</Link>
-        </p>
-      </div>
-    );
-  }
   return (
     <div className="app-content">
-      <OfflineReload error={error} />
-      <h1>{t("errors.somethingWrong")}</h1>
-      <p>{t("errors.serverError")}</p>
-      <RequestReference />
+      <h1>{title}</h1>
+      {children}
       <p>
         <Link to="/">{t("errors.home")}</Link>
       </p>
     </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  if (!isRouteErrorResponse(error)) {
+    // A fault in the app (a 500), or a script that could not load offline.
+    return (
+      <>
+        <OfflineReload error={error} />
+        <ErrorPage title={t("errors.somethingWrong")}>
+          <p>{t("errors.serverError")}</p>
+          <RequestReference />
+        </ErrorPage>
+      </>
+    );
+  }
+  const known = KNOWN_STATUSES[error.status];
+  if (known) {
+    return (
+      <ErrorPage title={t(known.title)}>
+        <p>{t(known.text)}</p>
+      </ErrorPage>
+    );
+  }
+  if (error.status === 503) {
+    // The database cannot be reached (client.server.ts): a clear page, not an error code; after a
+    // page post, with what was posted, to send again (kept-post.server.ts).
+    const kept = keptFields(error.data);
+    return (
+      <ErrorPage title={t("errors.unavailableTitle")}>
+        {kept ? <ResendPost fields={kept} /> : <p>{t("errors.unavailableText")}</p>}
+      </ErrorPage>
+    );
+  }
+  const description = typeof error.data === "string" && error.data.length < 300 ? error.data : "";
+  return (
+    <ErrorPage title={t("errors.title")}>
+      <p>
+        {t("errors.status", { status: error.status })} {description || t("errors.unexpected")}
+      </p>
+    </ErrorPage>
   );
 }
 
