@@ -66,7 +66,7 @@ export function StaffTodo({ todo }: { todo: StaffTodoView }) {
                   {f.draft ? t("forms.continue") : t("forms.start")}
                   <VisuallyHidden>
                     {" "}
-                    {f.formName}, {f.studentName}
+                    {f.formName}, {f.studentName} ({f.isMidSemester ? t("forms.mid") : t("forms.end")})
                   </VisuallyHidden>
                 </Link>,
               ],
