@@ -63,12 +63,12 @@ afterEach(() => {
 
 /** The database gone: every statement's connection is refused (the app's 503 path, unchanged). */
 function databaseDown(): void {
-  const down: Database = { kind: "external", db: drizzle({ client: closedPool, schema }) as unknown as Database["db"], close: async () => {} };
+  const down: Database = { kind: "external", db: drizzle({ client: closedPool, schema }), close: async () => {} };
   useDatabaseForTests(down);
 }
 
 function RootBoundary() {
-  return <ErrorBoundary error={useRouteError()} params={{}} loaderData={undefined as never} />;
+  return <ErrorBoundary error={useRouteError()} params={{}} loaderData={undefined} />;
 }
 
 // The root (its real middleware and error boundary) over a page whose action reads the database.

@@ -167,7 +167,7 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const root = useRouteLoaderData<typeof loader>("root") as RootData | undefined;
+  const root = useRouteLoaderData<typeof loader>("root");
   const { t, i18n } = useTranslation();
   const nonce = useNonce();
   // Without the root loader's data (an error page: a bad address, a refusal) the language the

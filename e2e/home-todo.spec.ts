@@ -15,7 +15,7 @@ import { checkPage, logIn, test } from "./support/fixtures";
 
 const todo = (page: Page) => page.getByRole("region", { name: "Dette venter på deg", exact: true });
 const row = (table: Page | Locator, name: string) => {
-  const page = "page" in table && typeof table.page === "function" ? (table as Locator).page() : (table as Page);
+  const page = "page" in table && typeof table.page === "function" ? (table).page() : (table as Page);
   return table.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 };
 

@@ -30,7 +30,9 @@ async function startAndTime(label) {
     if (Date.now() > deadline) throw new Error(`${label}: not ready in 120 s`);
     try {
       if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   const ms = Math.round(performance.now() - began);

@@ -7,7 +7,6 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { seedDemo } from "~/services/demo/index.server";
-import type { Db } from "~/services/platform/db/client.server";
 import * as schema from "~/services/platform/db/schema";
 import { openTestDatabase } from "~/test/db";
 import { carryOverPglite, hasPgliteData } from "./carry-over-pglite.mjs";
@@ -24,7 +23,7 @@ beforeAll(async () => {
   const client = await PGlite.create(pgliteDir);
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: path.resolve("drizzle") });
-  await seedDemo(db as unknown as Db);
+  await seedDemo(db);
   const { rows } = await client.query<{ tablename: string }>("select tablename from pg_tables where schemaname = 'public'");
   for (const { tablename } of rows) {
     const [{ n }] = (await client.query<{ n: number }>(`select count(*)::int as n from "${tablename}"`)).rows;
@@ -48,7 +47,7 @@ test("every row of every table is carried over, ids continue after the copied on
     expect(counts.get("users")).toBeGreaterThan(30);
     for (const [table, n] of counts) {
       const rows = await target.db.execute(sql.raw(`select count(*)::int as n from "${table}"`));
-      expect([table, (rows as unknown as { rows: { n: number }[] }).rows[0].n]).toEqual([table, n]);
+      expect([table, (rows as { rows: { n: number }[] }).rows[0].n]).toEqual([table, n]);
     }
     const [before] = (await target.db.execute(sql`select max(id)::int as id from users`) as unknown as { rows: { id: number }[] }).rows;
     const [made] = await target.db.insert(schema.users).values({ displayName: "Ny Bruker", email: "ny@example.org" }).returning({ id: schema.users.id });

@@ -124,8 +124,8 @@ async function startLikeNpmStart(port: number) {
   }
   const child = spawn(process.execPath, ["server.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
-  child.stdout!.on("data", (chunk) => output.push(String(chunk)));
-  child.stderr!.on("data", (chunk) => output.push(String(chunk)));
+  child.stdout.on("data", (chunk) => output.push(String(chunk)));
+  child.stderr.on("data", (chunk) => output.push(String(chunk)));
   const exited = new Promise((resolve) => child.once("exit", resolve));
   server = { child, output, exited, dir };
   const base = `http://127.0.0.1:${port}`;

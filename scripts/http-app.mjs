@@ -110,7 +110,7 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, isDrainin
   // What went wrong before the app answered (the app makes its own error pages): a client's
   // mistake gets its status, anything else a 500 logged with its stack; a plain page in both
   // languages, with the security headers (above).
-  app.use((error, req, res, next) => {
+  app.use((error, req, res, _next) => {
     const status = Number(error?.status ?? error?.statusCode);
     const clientMistake = status >= 400 && status < 500;
     if (!clientMistake && res.locals.record) res.locals.record.error ??= error;

@@ -64,7 +64,17 @@ parallel() {
   return $failed
 }
 
-types() { npx react-router typegen && npx tsc; }
+# The type check, and beside it ESLint (it reads the same types: the route types come first), then
+# Prettier's check of every file's layout. A warning fails as an error does.
+types() {
+  npx react-router typegen || return 1
+  npx tsc &
+  local tsc=$! status=0
+  npx eslint --max-warnings 0 . || status=1
+  wait $tsc || status=1
+  npx prettier --check --log-level warn . || { echo "Prettier would change the files above: npm run format" >&2; status=1; }
+  return $status
+}
 css() { npx stylelint "app/**/*.css"; }
 build() {
   # The production build with its service worker, shared by the checks below, the fault tests and e2e;
@@ -90,7 +100,7 @@ build_then_faults() {
 }
 
 # The type check needs no build: it runs from the start, beside the build and then the fault tests.
-parallel "types" types "CSS against the grade-X browsers" css "the build, then the fault tests, together" build_then_faults
+parallel "types, lint and format" types "CSS against the grade-X browsers" css "the build, then the fault tests, together" build_then_faults
 
 # Every test that opens a database gets one of its own on a throwaway PostgreSQL (the npm-shipped
 # binaries; app/test/postgres.global.ts), copied from a template migrated once.

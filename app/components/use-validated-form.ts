@@ -22,7 +22,7 @@ export function useValidatedForm<Schema extends ZodObject>(
   useEffect(() => {
     let live = true;
     void Promise.all([loadSchema(), import("@conform-to/zod/v4")]).then(([schema, { parseWithZod }]) => {
-      if (live) setValidate({ run: (formData) => parseWithZod(formData, { schema }) as Submission<unknown> });
+      if (live) setValidate({ run: (formData) => parseWithZod(formData, { schema }) });
     });
     return () => {
       live = false;

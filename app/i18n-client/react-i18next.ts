@@ -38,7 +38,10 @@ function interpolate(text: string, options: Options | undefined): string {
   return text.replace(/\{\{([^{}]+)\}\}/g, (match, name: string) => {
     let value: unknown = options;
     for (const part of name.trim().split(".")) value = (value as Record<string, unknown> | undefined)?.[part];
-    return value === undefined || value === null ? match : String(value);
+    if (value === undefined || value === null) return match;
+    if (typeof value === "string") return value;
+    if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return value.toString();
+    return JSON.stringify(value) ?? match;
   });
 }
 

@@ -25,8 +25,8 @@ test("both languages have the same namespaces", () => {
 });
 
 test.each(namespaces)("nb and en have exactly the same keys in %s", (ns) => {
-  const nb = [...leaves(resources.nb[ns] as Tree).keys()].sort();
-  const en = [...leaves(resources.en[ns] as Tree).keys()].sort();
+  const nb = [...leaves(resources.nb[ns]).keys()].sort();
+  const en = [...leaves(resources.en[ns]).keys()].sort();
   expect(nb.filter((k) => !en.includes(k)), "keys only in nb").toEqual([]);
   expect(en.filter((k) => !nb.includes(k)), "keys only in en").toEqual([]);
 });
@@ -40,8 +40,8 @@ test.each(namespaces.flatMap((ns) => LANGUAGES.map((lng) => [lng, ns] as const))
 );
 
 test.each(namespaces)("interpolation placeholders match between nb and en in %s", (ns) => {
-  const nb = leaves(resources.nb[ns] as Tree);
-  const en = leaves(resources.en[ns] as Tree);
+  const nb = leaves(resources.nb[ns]);
+  const en = leaves(resources.en[ns]);
   const placeholders = (s: unknown) => [...String(s).matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
   const mismatched = [...nb.keys()].filter(
     (k) => en.has(k) && JSON.stringify(placeholders(nb.get(k))) !== JSON.stringify(placeholders(en.get(k))),

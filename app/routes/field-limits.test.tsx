@@ -60,7 +60,7 @@ afterAll(async () => {
 
 async function render(Component: ComponentType<never>, loaderData: unknown, url = "/page"): Promise<string> {
   const i18n = createInstance();
-  await i18n.use(initReactI18next).init({ lng: "nb", resources: resources as never, fallbackLng: false, defaultNS: "common" });
+  await i18n.use(initReactI18next).init({ lng: "nb", resources: resources, fallbackLng: false, defaultNS: "common" });
   const Stub = createRoutesStub([{ id: "page", path: url.split("?")[0], Component: Component as never, loader: () => loaderData }]);
   return renderToString(
     <I18nextProvider i18n={i18n}>

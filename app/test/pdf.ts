@@ -67,7 +67,7 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
     pageTexts.push(words.join(" "));
     artifactTexts.push(artifacts);
     // pdf.js gives each page the document's whole tree; the first page's is the document's.
-    if (n === 1) structure = ((await page.getStructTree()) as StructNode | null) ?? {};
+    if (n === 1) structure = ((await page.getStructTree())) ?? {};
     const operators = await page.getOperatorList();
     operators.fnArray.forEach((fn, i) => {
       if (fn !== OPS.setFont) return;

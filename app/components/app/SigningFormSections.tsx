@@ -178,7 +178,7 @@ export function CancelSection({ student, confirm, t }: { student: string; confir
         <Dialog
           title={t("cancel.confirmTitle", { name: student })}
           closeHref={page}
-          onClose={() => navigate(page, { preventScrollReset: true, replace: true })}
+          onClose={() => void navigate(page, { preventScrollReset: true, replace: true })}
         >
           <p>{t("cancel.confirmText")}</p>
           <ConfirmActions action={page} fields={{ intent: "cancel" }} confirm={t("cancel.confirm")} back={{ label: t("cancel.keep"), href: page }} />

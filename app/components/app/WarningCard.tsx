@@ -27,7 +27,7 @@ export function WarningCard({ warning, href }: { warning: WarningForView | null;
       <h2 id={headingId}>
         {t("card.heading")} {warning ? <WarningStateTag state={warning.state} /> : null}
       </h2>
-      <p>{cardText(t as never, warning)}</p>
+      <p>{cardText(t, warning)}</p>
       {warning && !href && warning.state !== "draft" ? <WarningContent text={warning.text} headingLevel={3} /> : null}
       {href ? (
         <p>

@@ -3,9 +3,11 @@ import { decidePagePost, decideSave, decideSubmit, retryDelay, type PagePostOutc
 
 const answered = (status: number, redirected = false): PostOutcome => ({ kind: "answered", status, redirected });
 
+const noAnswer: PostOutcome = { kind: "noAnswer" };
+
 describe("decideSave: an autosave's post", () => {
   test.each([
-    ["no answer (network, server away)", { kind: "noAnswer" } as PostOutcome, "retry"],
+    ["no answer (network, server away)", noAnswer, "retry"],
     ["200 stored", answered(200), "settle"],
     ["200 after a redirect (an older server's log-in page)", answered(200, true), "loggedOut"],
     ["400 refused for good (too long)", answered(400), "settle"],

@@ -208,7 +208,7 @@ export function useAutosave(
       if (retryTimer.current) clearTimeout(retryTimer.current);
       retryTimer.current = null;
       try {
-        const answer = { ok: response.ok, status: response.status, body: await response.json().catch(() => ({})) };
+        const answer = { ok: response.ok, status: response.status, body: (await response.json().catch(() => ({}))) as unknown };
         const settled = adapter.settle(form, answer);
         for (const key of settled.dropped) dirty.current.delete(key);
         // Changed again while the save was under way: it stays to be saved.

@@ -34,7 +34,7 @@ import {
 
 function render(node: ReactNode, lng: "nb" | "en" = "nb") {
   const i18n = createInstance();
-  i18n.use(initReactI18next).init({
+  void i18n.use(initReactI18next).init({
     lng,
     fallbackLng: false,
     ns: ["ui"],

@@ -45,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const csvParams = auditQueryParams(query, 1).toString();
   // In words, made here in the reader's language: the page ships the phrases, not the dictionary.
   const fixed = getInstance(context).getFixedT(language, "privacyData");
-  const t: AuditTranslate = (key, values) => String(fixed(key as never, values as never));
+  const t: AuditTranslate = (key, values) => fixed(key as never, values as never) as unknown as string;
   const words = await auditInWords(db, result.entries, t);
   return {
     query,

@@ -343,7 +343,7 @@ describe("undoing set-up mistakes", () => {
     (await db().select({ mid: classes.midSemesterDate }).from(classes).where(eq(classes.id, classId)))[0].mid;
 
   test("the mid-semester date moves within the semester and before the end date; a wrong one is named and changes nothing", async () => {
-    const end = calendar.classes.SYK2001.endSemesterDate!;
+    const end = calendar.classes.SYK2001.endSemesterDate;
     const before = await midDateOf(syk2001);
     for (const [typed, key] of [
       ["", "adminClass:errors.midDate.required"],

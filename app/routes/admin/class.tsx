@@ -53,7 +53,6 @@ provideNamespace("adminClass", { nb: nbAdminClass, en: enAdminClass });
 
 export const handle = { titleKey: "adminClass:title" };
 
-type Intent = "endDate" | "midDate" | "scheme" | "copyExpectations";
 
 /** The scheme a "Remove" link asks about (`?remove=<id>`): the confirmation step, the same with and without JavaScript. */
 const REMOVE_PARAM = "remove";
@@ -87,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "endDate") {
     const submission = parseWithZod(formData, { schema: endDateSchema });
     if (submission.status !== "success") {
-      return data({ intent: "endDate" as Intent, result: submission.reply() }, { status: 400 });
+      return data({ intent: "endDate", result: submission.reply() }, { status: 400 });
     }
     const outcome = await updateEndSemesterDate(db, {
       classId,
@@ -98,7 +97,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       const reply = submission.reply({ fieldErrors: { endSemesterDate: [`adminClass:errors.endDate.${outcome.error}`] } });
-      return data({ intent: "endDate" as Intent, result: reply }, { status: 400 });
+      return data({ intent: "endDate", result: reply }, { status: 400 });
     }
     return redirectWithFlash(self, { type: "success", key: "adminClass:endDate.saved", values: { date: formatDay(outcome.date, getLanguage(context)) } });
   }
@@ -106,7 +105,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "midDate") {
     const submission = parseWithZod(formData, { schema: midDateSchema });
     if (submission.status !== "success") {
-      return data({ intent: "midDate" as Intent, result: submission.reply() }, { status: 400 });
+      return data({ intent: "midDate", result: submission.reply() }, { status: 400 });
     }
     const outcome = await updateMidSemesterDate(db, {
       classId,
@@ -117,7 +116,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       const reply = submission.reply({ fieldErrors: { midSemesterDate: [`adminClass:errors.midDate.${outcome.error}`] } });
-      return data({ intent: "midDate" as Intent, result: reply }, { status: 400 });
+      return data({ intent: "midDate", result: reply }, { status: 400 });
     }
     return redirectWithFlash(self, { type: "success", key: "adminClass:midDate.saved", values: { date: formatDay(outcome.date, getLanguage(context)) } });
   }
@@ -144,7 +143,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "copyExpectations") {
     const submission = parseWithZod(formData, { schema: copySchema });
     if (submission.status !== "success") {
-      return data({ intent: "copyExpectations" as Intent, result: submission.reply() }, { status: 400 });
+      return data({ intent: "copyExpectations", result: submission.reply() }, { status: 400 });
     }
     const outcome = await copyExpectations(db, {
       classId,
@@ -155,7 +154,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       const key = outcome.error === "noSchemes" ? "adminClass:copy.noSchemes" : "adminClass:errors.sourceRequired";
-      return data({ intent: "copyExpectations" as Intent, result: submission.reply({ fieldErrors: { sourceClassId: [key] } }) }, { status: 400 });
+      return data({ intent: "copyExpectations", result: submission.reply({ fieldErrors: { sourceClassId: [key] } }) }, { status: 400 });
     }
     // The message names forms and halves: put together here, in the reader's language.
     const t = getInstance(context).getFixedT(getLanguage(context), "adminClass");
@@ -182,7 +181,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (intent === "scheme") {
     const submission = parseWithZod(formData, { schema: schemeSchema });
     if (submission.status !== "success") {
-      return data({ intent: "scheme" as Intent, result: submission.reply() }, { status: 400 });
+      return data({ intent: "scheme", result: submission.reply() }, { status: 400 });
     }
     const { half, formIds } = submission.value;
     const outcome = await createScheme(db, {
@@ -201,7 +200,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
               form: error.formName,
             })
           : `adminClass:errors.${error.kind}`;
-      return data({ intent: "scheme" as Intent, result: submission.reply({ fieldErrors: { formIds: [message] } }) }, { status: 400 });
+      return data({ intent: "scheme", result: submission.reply({ fieldErrors: { formIds: [message] } }) }, { status: 400 });
     }
     return redirectWithFlash(self, {
       type: "success",
@@ -277,7 +276,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
           min={header.periodStart}
           max={header.endSemesterDate ?? header.periodEnd}
           required
-          defaultValue={(midFields.midSemesterDate.initialValue as string | undefined) ?? header.midSemesterDate ?? ""}
+          defaultValue={(midFields.midSemesterDate.initialValue) ?? header.midSemesterDate ?? ""}
           error={firstError(t, midFields.midSemesterDate.errors)}
         />
         <Button disabled={busy}>{t("midDate.submit")}</Button>
@@ -296,7 +295,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
           min={header.midSemesterDate ?? header.periodStart}
           max={header.periodEnd}
           required
-          defaultValue={(dateFields.endSemesterDate.initialValue as string | undefined) ?? header.endSemesterDate ?? ""}
+          defaultValue={(dateFields.endSemesterDate.initialValue) ?? header.endSemesterDate ?? ""}
           error={firstError(t, dateFields.endSemesterDate.errors)}
         />
         <Button disabled={busy}>{t("endDate.submit")}</Button>
@@ -407,7 +406,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
               { value: "mid", label: t("schemes.mid") },
               { value: "end", label: t("schemes.end") },
             ]}
-            defaultValue={(schemeFields.half.initialValue as string | undefined) ?? null}
+            defaultValue={(schemeFields.half.initialValue) ?? null}
             error={firstError(t, schemeFields.half.errors)}
           />
           <div className={formIdsError ? "ui-form-group ui-form-group--error" : "ui-form-group"}>
@@ -463,7 +462,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
             // Not `required`: the list has no empty choice, so a semester is always chosen (and HTML
             // allows `required` on a single select only when its first option is an empty placeholder).
             options={sources.map((s) => ({ value: String(s.classId), label: t("copy.option", { semester: s.periodName, count: s.levels }) }))}
-            defaultValue={(copyFields.sourceClassId.initialValue as string | undefined) ?? String(sources[0].classId)}
+            defaultValue={(copyFields.sourceClassId.initialValue) ?? String(sources[0].classId)}
             error={firstError(t, copyFields.sourceClassId.errors)}
           />
           <Button variant="secondary" disabled={busy}>

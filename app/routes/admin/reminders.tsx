@@ -55,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const posted = Object.fromEntries(REMINDER_DAY_FIELDS.map((f) => [f, form.get(f)])) as Record<ReminderDayField, unknown>;
   const parsed = parseReminderDays(posted);
   if (!parsed.ok) {
-    const values = Object.fromEntries(REMINDER_DAY_FIELDS.map((f) => [f, typeof posted[f] === "string" ? (posted[f] as string).slice(0, 10) : ""]));
+    const values = Object.fromEntries(REMINDER_DAY_FIELDS.map((f) => [f, typeof posted[f] === "string" ? (posted[f]).slice(0, 10) : ""]));
     return data({ errors: parsed.errors, values }, { status: 400 });
   }
   await saveReminderDays(await getDb(), { institutionId: currentInstitution().id, days: parsed.days, actorUserId: session.user.id, ip: clientAddress(request) });

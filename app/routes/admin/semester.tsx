@@ -138,7 +138,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
         <Dialog
           title={t("semester.dialogTitle", { name: period.name })}
           closeHref={here}
-          onClose={() => navigate(here, { preventScrollReset: true, replace: true })}
+          onClose={() => void navigate(here, { preventScrollReset: true, replace: true })}
         >
           <ErrorSummary
             errors={errorSummaryItems(t, [fields.subjectIds], { errors: form.errors, fieldId: fields.subjectIds.id })}

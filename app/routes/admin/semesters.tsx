@@ -128,7 +128,7 @@ export default function Semesters({ loaderData, actionData }: Route.ComponentPro
         <Dialog
           title={t("create.dialogTitle", { name: next.name })}
           closeHref="/admin/semesters"
-          onClose={() => navigate("/admin/semesters", { preventScrollReset: true, replace: true })}
+          onClose={() => void navigate("/admin/semesters", { preventScrollReset: true, replace: true })}
         >
           <SummaryList
             rows={[

@@ -128,7 +128,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   switch (error.kind) {
     case "notFound":
     case "unknownClass":
-      notFound();
+      return notFound();
     case "rolesRequired":
     case "ownAdminRole":
       return saveRefused(submission.reply({ fieldErrors: { roles: [`adminUsers:user.errors.${error.kind}`] } }), 400);

@@ -32,8 +32,9 @@ const DEFAULT_LANDING = "/supervisor";
 const LEAVE_AFTER_MS = 7000;
 
 function linkOf(url: URL, form?: FormData) {
-  const secret = String(form?.get("verificationGuid") ?? url.searchParams.get("verificationGuid") ?? "");
-  const landing = safeRedirect(String(form?.get("redirect_uri") ?? url.searchParams.get("redirect_uri") ?? ""), DEFAULT_LANDING);
+  const field = (name: string) => { const value = form?.get(name); return typeof value === "string" ? value : (url.searchParams.get(name) ?? ""); };
+  const secret = field("verificationGuid");
+  const landing = safeRedirect(field("redirect_uri"), DEFAULT_LANDING);
   const self = `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: landing })}`;
   return { secret, landing, self };
 }
@@ -135,7 +136,7 @@ function LeaveSoon() {
   const [live, setLive] = useState(false);
   useEffect(() => {
     setLive(true);
-    const timer = setTimeout(() => navigate("/"), LEAVE_AFTER_MS);
+    const timer = setTimeout(() => void navigate("/"), LEAVE_AFTER_MS);
     return () => clearTimeout(timer);
   }, [navigate]);
   return (
@@ -224,7 +225,7 @@ function NewSupervisorFields({ email, fields }: { email: string; fields: ReturnT
           required
           maxLength={PERSON_NAME_MAX}
           width="30"
-          defaultValue={(fields.fullName.initialValue as string | undefined) ?? ""}
+          defaultValue={(fields.fullName.initialValue) ?? ""}
           error={firstError(t, fields.fullName.errors)}
         />
         <TextField
@@ -248,7 +249,7 @@ function NewSupervisorFields({ email, fields }: { email: string; fields: ReturnT
           required
           maxLength={INVITED_PHONE_MAX}
           width="20"
-          defaultValue={(fields.phone.initialValue as string | undefined) ?? ""}
+          defaultValue={(fields.phone.initialValue) ?? ""}
           error={firstError(t, fields.phone.errors)}
         />
     </>

@@ -329,7 +329,7 @@ function AnswerForm({
         {/* Rendered by the server too (empty): the page's script fills it in, and the buttons below
             stay where they were when the page appeared (a tap on them is never lost to a shift). */}
         <p className="answer-form__status" role="status">
-          {hydrated ? autosaveStatusText(t as never, status, i18n.language) : null}
+          {hydrated ? autosaveStatusText(t, status, i18n.language) : null}
           {hydrated && status.state === "loggedOut" ? (
             <>
               {" "}

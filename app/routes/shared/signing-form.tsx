@@ -172,7 +172,7 @@ export async function action(args: Route.ActionArgs) {
       // the second (confirmed=yes) confirms it; "back" brings the form back with what was typed.
       const { intent: _, ...input } = value;
       const step = formData.get("step") === "back" ? "back" : formData.get("confirmed") === "yes" ? "confirm" : "check";
-      if (step === "back") return data({ intent: "saveMid" as Intent, result: submission.reply(), confirmMid: null });
+      if (step === "back") return data({ intent: "saveMid", result: submission.reply(), confirmMid: null });
       const acknowledged = formData.get("unsentAcknowledged") === "yes";
       const outcome = step === "confirm" ? await saveMidPart(db, place, actor, { ...input, unsentAcknowledged: acknowledged }) : null;
       if (outcome?.ok) return redirectWithFlash(page, { type: "success", key: "signing:flash.saved" });
@@ -193,7 +193,7 @@ export async function action(args: Route.ActionArgs) {
         requireSentForms: check.requireSentForms,
         error: unacknowledged ? "signingCheck:errors.acknowledgeUnsent" : null,
       };
-      return data({ intent: "saveMid" as Intent, result: submission.reply(), confirmMid }, { status: outcome ? 400 : 200 });
+      return data({ intent: "saveMid", result: submission.reply(), confirmMid }, { status: outcome ? 400 : 200 });
     }
     case "saveEnd": {
       const { intent: _, ...input } = value;
@@ -349,7 +349,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   id={midFields.midSemesterCompletedDate.id}
                   max={today}
                   width="10"
-                  defaultValue={(midFields.midSemesterCompletedDate.initialValue as string | undefined) ?? view.mid.date ?? ""}
+                  defaultValue={(midFields.midSemesterCompletedDate.initialValue) ?? view.mid.date ?? ""}
                   error={firstError(t, midFields.midSemesterCompletedDate.errors)}
                 />
                 <SubmitButton>{t("mid.save")}</SubmitButton>
@@ -389,7 +389,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   rows={5}
                   maxLength={TEACHER_COMMENT_LIMIT}
                   optional
-                  defaultValue={(endFields.teacherComment.initialValue as string | undefined) ?? view.end.teacherComment ?? ""}
+                  defaultValue={(endFields.teacherComment.initialValue) ?? view.end.teacherComment ?? ""}
                   error={firstError(t, endFields.teacherComment.errors)}
                 />
                 <TextField
@@ -401,7 +401,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   max={today}
                   width="10"
                   optional
-                  defaultValue={(endFields.endSemesterCompletedDate.initialValue as string | undefined) ?? view.end.date ?? ""}
+                  defaultValue={(endFields.endSemesterCompletedDate.initialValue) ?? view.end.date ?? ""}
                   error={firstError(t, endFields.endSemesterCompletedDate.errors)}
                 />
                 {view.end.saved ? <EndResult view={view} t={t} /> : null}

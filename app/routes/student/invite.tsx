@@ -128,7 +128,7 @@ export default function InviteSupervisor({ loaderData, actionData }: Route.Compo
             required
             maxLength={EMAIL_MAX}
             width="30"
-            defaultValue={(fields.email.initialValue as string | undefined) ?? ""}
+            defaultValue={(fields.email.initialValue) ?? ""}
             error={firstError(t, fields.email.errors)}
           />
           <Button disabled={navigation.state === "submitting"}>

@@ -82,7 +82,7 @@ export default function JoinClass({ loaderData, actionData }: Route.ComponentPro
               label: `${c.subjectCode} ${c.subjectName}`,
               hint: c.periodName,
             }))}
-            defaultValue={(fields.classId.initialValue as string | undefined) ?? null}
+            defaultValue={(fields.classId.initialValue) ?? null}
             error={firstError(t, fields.classId.errors)}
           />
           <Button disabled={navigation.state === "submitting"}>{t("join.submit")}</Button>

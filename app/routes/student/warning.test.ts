@@ -81,12 +81,12 @@ describe("the student's warning", () => {
   });
 
   test("confirming records the time, takes the alert away and shows it as accepted; twice is the same", async () => {
-    const warning = (await warningOf("student18@example.org"))!;
+    const warning = (await warningOf("student18@example.org"));
     const response = await confirm(cookies.student18, { warningId: String(warning.id) });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/student/warning");
     expect(await flashOf(response)).toEqual({ type: "success", key: "warnings:student.confirmedFlash" });
-    const confirmed = (await warningOf("student18@example.org"))!;
+    const confirmed = (await warningOf("student18@example.org"));
     expect(confirmed.studentConfirmedWarningAt).not.toBeNull();
     expect(await alertOf(cookies.student18)).toBe(false);
     const body = (await (await open(cookies.student18)).json()) as PageData;
@@ -94,7 +94,7 @@ describe("the student's warning", () => {
     expect(body.warning!.confirmedText).toMatch(/kl\./);
 
     expect((await confirm(cookies.student18, { warningId: String(warning.id) })).status).toBe(303);
-    expect((await warningOf("student18@example.org"))!.studentConfirmedWarningAt).toEqual(confirmed.studentConfirmedWarningAt);
+    expect((await warningOf("student18@example.org")).studentConfirmedWarningAt).toEqual(confirmed.studentConfirmedWarningAt);
     const trail = await db().select().from(auditEvents).where(eq(auditEvents.action, "warning.confirmed"));
     expect(trail).toHaveLength(1);
   });
@@ -106,7 +106,7 @@ describe("the student's warning", () => {
       postForm(`/teacher/class/${classB}/student/${studentUserId}/warning`, { intent: "save", warningId: "", comment: "Hemmelig utkast" }, { cookie: cookies.teacher }),
       { classId: String(classB), studentUserId: String(studentUserId) },
     );
-    const draft = (await warningOf("student15@example.org"))!;
+    const draft = (await warningOf("student15@example.org"));
     expect(await alertOf(cookies.student15)).toBe(false);
     const response = await open(cookies.student15);
     const text = await response.text();
@@ -116,11 +116,11 @@ describe("the student's warning", () => {
     const refused = await confirm(cookies.student15, { warningId: String(draft.id) });
     expect(refused.status).toBe(303);
     expect(await flashOf(refused)).toEqual({ type: "error", key: "warnings:student.changed" });
-    expect((await warningOf("student15@example.org"))!.studentConfirmedWarningAt).toBeNull();
+    expect((await warningOf("student15@example.org")).studentConfirmedWarningAt).toBeNull();
   });
 
   test("only the student confirms; a post without the warning's id is 400; a student without a class goes to /student", async () => {
-    const warning = (await warningOf("student18@example.org"))!;
+    const warning = (await warningOf("student18@example.org"));
     expect((await confirm(cookies.teacher, { warningId: String(warning.id) })).status).toBe(403);
     expect((await confirm(cookies.student18, {})).status).toBe(400);
     expect((await confirm(cookies.student18, { warningId: "abc" })).status).toBe(400);

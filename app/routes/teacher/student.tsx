@@ -24,7 +24,6 @@ import type { Route } from "./+types/student";
 
 export const handle = { titleKey: "placement:teacher.title" };
 
-type Intent = "setSupervisor" | "addExtra" | "removeExtra";
 
 async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const session = requireRole(args.request, args.context, ROLE.Teacher);
@@ -76,19 +75,19 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "setSupervisor") {
     const submission = parseWithZod(formData, { schema: supervisorSchema });
     if (submission.status !== "success") {
-      return data({ intent: "setSupervisor" as Intent, result: submission.reply() }, { status: 400 });
+      return data({ intent: "setSupervisor", result: submission.reply() }, { status: 400 });
     }
     const chosen = submission.value.advisorUserId;
     const advisorUserId = chosen === "none" ? null : parseId(chosen);
     if (chosen !== "none" && advisorUserId === null) {
       const reply = submission.reply({ fieldErrors: { advisorUserId: ["placement:errors.notClassSupervisor"] } });
-      return data({ intent: "setSupervisor" as Intent, result: reply }, { status: 400 });
+      return data({ intent: "setSupervisor", result: reply }, { status: 400 });
     }
     const outcome = await setAssignedSupervisor(db, { ...base, advisorUserId });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       const reply = submission.reply({ fieldErrors: { advisorUserId: [`placement:errors.${outcome.error}`] } });
-      return data({ intent: "setSupervisor" as Intent, result: reply }, { status: 400 });
+      return data({ intent: "setSupervisor", result: reply }, { status: 400 });
     }
     if (!outcome.changed) return redirectWithFlash(self, { type: "info", key: "placement:teacher.supervisorUnchanged" });
     const student = await nameOf(studentUserId);
@@ -104,14 +103,14 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "addExtra") {
     const submission = parseWithZod(formData, { schema: addExtraSchema });
     if (submission.status !== "success") {
-      return data({ intent: "addExtra" as Intent, result: submission.reply() }, { status: 400 });
+      return data({ intent: "addExtra", result: submission.reply() }, { status: 400 });
     }
     const userId = parseId(submission.value.extraUserId);
     const outcome = userId === null ? ({ ok: false, error: "notClassSupervisor" } as const) : await addExtraSupervisor(db, { ...base, userId });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       const reply = submission.reply({ fieldErrors: { extraUserId: [`placement:errors.${outcome.error}`] } });
-      return data({ intent: "addExtra" as Intent, result: reply }, { status: 400 });
+      return data({ intent: "addExtra", result: reply }, { status: 400 });
     }
     return redirectWithFlash(self, {
       type: "success",
@@ -123,14 +122,14 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "removeExtra") {
     const submission = parseWithZod(formData, { schema: removeExtraSchema });
     if (submission.status !== "success") {
-      return data({ intent: "removeExtra" as Intent, result: submission.reply() }, { status: 400 });
+      return data({ intent: "removeExtra", result: submission.reply() }, { status: 400 });
     }
     const userId = parseId(submission.value.removeUserId);
     const name = userId === null ? "" : await nameOf(userId);
     const outcome = userId === null ? ({ ok: false, error: "notExtra" } as const) : await removeExtraSupervisor(db, { ...base, userId });
     if (!outcome.ok) {
       const reply = submission.reply({ fieldErrors: { removeUserId: [`placement:errors.${outcome.error}`] } });
-      return data({ intent: "removeExtra" as Intent, result: reply }, { status: 400 });
+      return data({ intent: "removeExtra", result: reply }, { status: 400 });
     }
     return redirectWithFlash(self, { type: "success", key: "placement:teacher.extraRemoved", values: { supervisor: name } });
   }
@@ -157,7 +156,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
     ...(removeErrors?.length ? [{ fieldId: "extra-supervisors", message: firstError(t, removeErrors)! }] : []),
   ];
   const chosenSupervisor =
-    (supervisorFields.advisorUserId.initialValue as string | undefined) ??
+    (supervisorFields.advisorUserId.initialValue) ??
     (placement.advisor ? String(placement.advisor.userId) : "none");
 
   // Choosing the student's supervisors: last on the page, after the assessment and who follows the student.
@@ -236,7 +235,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
               id={extraFields.extraUserId.id}
               placeholder={t("teacher.extraPlaceholder")}
               options={extraCandidates.map((s) => ({ value: String(s.userId), label: `${s.displayName} (${s.email})` }))}
-              defaultValue={(extraFields.extraUserId.initialValue as string | undefined) ?? ""}
+              defaultValue={(extraFields.extraUserId.initialValue) ?? ""}
               error={firstError(t, extraFields.extraUserId.errors)}
             />
             <Button variant="secondary" disabled={busy}>

@@ -241,7 +241,7 @@ function DraftForm({
         method="post"
         {...getFormProps(form)}
         ref={formRef}
-        onInput={(event) => setComplete(isComplete(normaliseWarning(Object.fromEntries(new FormData(event.currentTarget)) as Partial<WarningText>)))}
+        onInput={(event) => setComplete(isComplete(normaliseWarning(Object.fromEntries(new FormData(event.currentTarget)))))}
       >
         {/* Keyed by the id, so a new one from the server replaces the field; an autosave updates it in place. */}
         <input type="hidden" name="warningId" defaultValue={seenId ?? ""} key={`warning-${seenId ?? "new"}`} />
@@ -260,7 +260,7 @@ function DraftForm({
         ))}
         {/* The status and the hint are the server's too: the buttons stay where the page showed them. */}
         <p className="warning-form__status" role="status">
-          {hydrated ? autosaveStatusText(t as never, status, i18n.language) : null}
+          {hydrated ? autosaveStatusText(t, status, i18n.language) : null}
           {hydrated && status.state === "loggedOut" ? (
             <>
               {" "}

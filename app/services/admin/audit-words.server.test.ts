@@ -11,7 +11,7 @@ beforeAll(async () => {
   for (const lng of ["nb", "en"] as const) {
     const i18n = i18next.createInstance();
     await i18n.init({ resources, lng, ns: ["privacyData", "common"], defaultNS: "privacyData", interpolation: { escapeValue: false } });
-    translators[lng] = i18n.getFixedT(lng, "privacyData") as unknown as Translate;
+    translators[lng] = i18n.getFixedT(lng, "privacyData");
   }
 });
 

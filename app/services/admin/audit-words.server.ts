@@ -114,7 +114,7 @@ export function detailValue(key: string, value: unknown, names: Names, t: Transl
   if (key === "method" && typeof value === "string") return t(`audit.loginMethods.${value}`, { defaultValue: value });
   if (USER_KEYS.has(key)) return named(names.users, value);
   if (value && typeof value === "object" && !Array.isArray(value) && "from" in value && "to" in value) {
-    const change = value as { from: unknown; to: unknown };
+    const change = value;
     return `${plain(change.from)} → ${plain(change.to)}`;
   }
   return plain(value);

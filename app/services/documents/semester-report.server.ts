@@ -128,6 +128,7 @@ export function reportCells(row: ReportRow, t: Translate): string[] {
 
 /** The server's name for the download; characters no file system takes become "-". */
 export function reportFileName(periodName: string, t: Translate): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   return `${t("report.fileName", { name: periodName })}.csv`.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "-");
 }
 

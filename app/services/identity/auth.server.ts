@@ -136,8 +136,9 @@ export class EmailCodeStrategy extends Strategy<LoginUser, { user: LoginUser }> 
 
   async authenticate(request: Request): Promise<LoginUser> {
     const form = await readFormData(request.clone());
-    const email = String(form.get("email") ?? "");
-    const code = String(form.get("code") ?? "").replace(/\s/g, "");
+    const text = (value: FormDataEntryValue | null) => (typeof value === "string" ? value : "");
+    const email = text(form.get("email"));
+    const code = text(form.get("code")).replace(/\s/g, "");
     const db = await this.db();
     const ip = this.ip(request);
     try {

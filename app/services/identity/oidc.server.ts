@@ -122,6 +122,7 @@ export const KNOWN_PROVIDER_ERRORS = [
 /** What a provider put in a query string, made safe to show: a short code and a short single line. */
 export function cleanProviderText(value: string | null, max: number): string {
   return (value ?? "")
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
     .trim()
     .slice(0, max);

@@ -70,7 +70,7 @@ test("codes come from the operating system's secure random source (crypto.random
     generateCode();
     expect(randomInt).toHaveBeenCalledWith(0, 1_000_000);
     expect(mathRandom).not.toHaveBeenCalled();
-    randomInt.mockImplementation((() => 42) as never);
+    randomInt.mockImplementation((() => 42));
     expect(generateCode()).toBe("000042");
   } finally {
     randomInt.mockRestore();

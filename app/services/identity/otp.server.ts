@@ -164,7 +164,7 @@ function translations(): Promise<TFunction> {
   translator ??= (async () => {
     const instance = i18next.createInstance();
     await instance.init({ resources, lng: DEFAULT_LANGUAGE, fallbackLng: DEFAULT_LANGUAGE, interpolation: { escapeValue: false } });
-    return instance.t.bind(instance) as TFunction;
+    return instance.t.bind(instance);
   })();
   return translator;
 }

@@ -71,6 +71,7 @@ export function areaOfPath(pathname: string): RoleId | null {
 export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof target !== "string" || target.length === 0 || target.length > 2000) return fallback;
   if (!target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return fallback;
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   if (/[\u0000-\u001f\u007f\\]/.test(target)) return fallback;
   try {
     const url = new URL(target, "http://praksis.invalid");

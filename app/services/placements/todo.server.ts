@@ -21,7 +21,7 @@ const SIGNING_WINDOW_DAYS = 60;
 
 async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   const result = await db.execute(query);
-  return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 // ─── The student's ───────────────────────────────────────────────────────────

@@ -130,8 +130,8 @@ export function scheduleHousekeeping(options: {
       running = false;
     }
   };
-  const first = setTimeout(tick, options.firstDelayMs ?? 5 * 60_000);
-  const timer = setInterval(tick, options.everyMs ?? 60 * 60_000);
+  const first = setTimeout(() => void tick(), options.firstDelayMs ?? 5 * 60_000);
+  const timer = setInterval(() => void tick(), options.everyMs ?? 60 * 60_000);
   first.unref();
   timer.unref();
   const schedule = {

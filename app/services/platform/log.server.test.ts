@@ -81,7 +81,7 @@ describe("what an error line says", () => {
 
   test("the readable line (development): level, component, message, fields, then the stack", () => {
     const line = readableLine({ level: 40, time: 0, component: "db", msg: "PostgreSQL is unavailable", reqId: "abc", status: 503 });
-    expect(line).toMatch(/^\d\d:\d\d:\d\d WARN  \[db\] PostgreSQL is unavailable reqId=abc status=503$/);
+    expect(line).toMatch(/^\d\d:\d\d:\d\d WARN {2}\[db\] PostgreSQL is unavailable reqId=abc status=503$/);
     expect(readableLine({ level: 50, msg: "request failed", err: { type: "Error", message: "x", stack: "Error: x\n    at f" } }, { time: false })).toBe(
       "request failed\nError: x\n    at f",
     );

@@ -1,7 +1,6 @@
 import type { TFunction } from "i18next";
 import type { Language } from "~/locales";
 import { formatDay } from "~/services/platform/semesters";
-import type { ReminderKind } from "./reminders";
 
 /**
  * A reminder's mail: plain text, and the same as simple HTML, in the recipient's language, signed
@@ -27,7 +26,7 @@ export type OccasionContent =
   | { kind: "admin"; period: string; end: string; classes: { name: string; noSchemes: boolean; noEndDate: boolean }[]; path: string };
 
 /** Every content's kind is a reminder kind. */
-export type ContentKind = OccasionContent["kind"] & ReminderKind;
+export type ContentKind = OccasionContent["kind"]  ;
 
 export interface MailContext {
   t: TFunction;

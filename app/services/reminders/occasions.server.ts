@@ -27,7 +27,7 @@ export interface Occasion {
 
 async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   const result = await db.execute(query);
-  return (Array.isArray(result) ? result : (result as unknown as { rows: T[] }).rows) as T[];
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 const subjectOf = (r: { subject_code: string; subject_name: string }) => `${r.subject_code} ${r.subject_name}`;

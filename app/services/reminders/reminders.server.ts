@@ -74,7 +74,7 @@ function translations(): Promise<TFunction> {
   translator ??= (async () => {
     const instance = i18next.createInstance();
     await instance.init({ resources, lng: DEFAULT_LANGUAGE, fallbackLng: DEFAULT_LANGUAGE, interpolation: { escapeValue: false } });
-    return instance.t.bind(instance) as TFunction;
+    return instance.t.bind(instance);
   })();
   return translator;
 }
@@ -149,7 +149,7 @@ export async function runReminders(db: Db, options: RunOptions): Promise<RunSumm
         order by id limit 500
         for update skip locked)
     returning id, kind, recipient_user_id, occasion_key, attempts`);
-  const retried = (Array.isArray(retries) ? retries : (retries as unknown as { rows: unknown[] }).rows) as {
+  const retried = (Array.isArray(retries) ? retries : (retries as { rows: unknown[] }).rows) as {
     id: number | string;
     kind: string;
     recipient_user_id: number;

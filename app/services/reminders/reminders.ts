@@ -79,7 +79,7 @@ export function parseReminderDays(
   const errors: Partial<Record<ReminderDayField, "range">> = {};
   const days = { ...DEFAULT_REMINDER_DAYS };
   for (const field of REMINDER_DAY_FIELDS) {
-    const raw = typeof input[field] === "string" ? (input[field] as string).trim() : "";
+    const raw = typeof input[field] === "string" ? (input[field]).trim() : "";
     const { min, max } = REMINDER_DAY_LIMITS[field];
     if (!/^\d{1,3}$/.test(raw) || Number(raw) < min || Number(raw) > max) errors[field] = "range";
     else days[field] = Number(raw);

@@ -41,8 +41,8 @@ export function scheduleReminders(options: {
       running = false;
     }
   };
-  const first = setTimeout(tick, options.firstDelayMs ?? 60_000);
-  const timer = setInterval(tick, every);
+  const first = setTimeout(() => void tick(), options.firstDelayMs ?? 60_000);
+  const timer = setInterval(() => void tick(), every);
   first.unref();
   timer.unref();
   return {

@@ -74,6 +74,7 @@ const CELL_PAD = { x: 5, y: 4 } as const;
  * in the font and would print as boxes; a line end is kept as a line end.
  */
 export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
   return text.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "");
 }
 

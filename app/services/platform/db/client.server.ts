@@ -136,8 +136,8 @@ function guardedPool(pool: pg.Pool, size: number): pg.Pool {
           return target.connect().then(answered, failed);
         };
       }
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === "function" ? value.bind(target) : value;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }
@@ -217,9 +217,10 @@ async function serverFacts(client: Queryable): Promise<ServerFacts> {
            to_jsonb(d) as row
     from pg_database d where d.datname = current_database()`);
   const { row, ...facts } = rows[0] as Omit<ServerFacts, "locale"> & { row?: Record<string, unknown> };
-  const provider = PROVIDERS[String(row?.datlocprovider ?? "c")] ?? "libc";
-  const own = provider === "libc" ? facts.ctype : (row?.datlocale ?? row?.daticulocale ?? facts.ctype);
-  return { ...facts, locale: `${provider} ${String(own)}` };
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  const provider = PROVIDERS[text(row?.datlocprovider) ?? "c"] ?? "libc";
+  const own = provider === "libc" ? facts.ctype : (text(row?.datlocale) ?? text(row?.daticulocale) ?? facts.ctype);
+  return { ...facts, locale: `${provider} ${own}` };
 }
 
 /**
@@ -293,7 +294,7 @@ export interface MigrationPlan {
 export async function migrationPlan(client: Queryable, folder = migrationsFolder): Promise<MigrationPlan> {
   const known = knownMigrations(folder);
   const { rows: table } = await client.query("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
-  const applied = table[0].present
+  const applied = (table[0] as { present: boolean }).present
     ? (await client.query("select created_at from drizzle.__drizzle_migrations order by created_at")).rows.map((r: { created_at: string | number }) => Number(r.created_at))
     : [];
   const last = applied.length > 0 ? Math.max(...applied) : -Infinity;
@@ -393,7 +394,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database & { a
   }
   if (failure !== undefined) {
     await pool.end().catch(() => {});
-    throw failure;
+    throw failure as Error;
   }
   return { db: db as unknown as Db, kind: options.kind ?? "external", close: () => pool.end(), applied };
 }

@@ -41,7 +41,7 @@ test("on the embedded database in demo mode (as the launcher sets it) the app mi
   try {
     expect(database.kind).toBe("embedded");
     const rows = await database.db.execute(sql`select count(*)::int as n from users`);
-    expect(Number((rows as unknown as { rows: { n: number }[] }).rows[0].n)).toBeGreaterThan(30);
+    expect(Number((rows as { rows: { n: number }[] }).rows[0].n)).toBeGreaterThan(30);
   } finally {
     await database.close();
     await dropDatabase(admin, name);
@@ -70,14 +70,14 @@ test(
     try {
       expect(database.kind).toBe("external");
       const roles = await database.db.execute(sql`select name from roles order by id`);
-      expect((roles as unknown as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
+      expect((roles as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
         "Admin",
         "Student",
         "Teacher",
         "Advisor",
       ]);
       const users = await database.db.execute(sql`select count(*)::int as n from users`);
-      expect(Number((users as unknown as { rows: { n: number }[] }).rows[0].n)).toBe(0);
+      expect(Number((users as { rows: { n: number }[] }).rows[0].n)).toBe(0);
     } finally {
       await database.close();
       await dropDatabase(admin, name);
@@ -104,7 +104,7 @@ test("MIGRATE_ON_START=false: the app does not migrate, it stops naming `npm run
     expect(await migrateDatabase()).toEqual([]);
     const database = await getDatabase();
     const users = await database.db.execute(sql`select count(*)::int as n from users`);
-    expect(Number((users as unknown as { rows: { n: number }[] }).rows[0].n)).toBe(0);
+    expect(Number((users as { rows: { n: number }[] }).rows[0].n)).toBe(0);
     await database.close();
   } finally {
     await dropDatabase(admin, name);
