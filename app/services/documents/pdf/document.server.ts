@@ -74,8 +74,13 @@ const CELL_PAD = { x: 5, y: 4 } as const;
  * in the font and would print as boxes; a line end is kept as a line end.
  */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  return text.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "");
+  return (
+    text
+      .replace(/\r\n?/g, "\n")
+      .replace(/\t/g, " ")
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "")
+  );
 }
 
 type HeadingLevel = 1 | 2 | 3 | 4;
@@ -102,7 +107,14 @@ export class PdfWriter {
       displayTitle: true,
       // The page header and footer say "page N of M", known only at the end.
       bufferPages: true,
-      info: { Title: setup.title, Subject: setup.subject, Author: setup.author, Creator: setup.creator, CreationDate: now, ModDate: now },
+      info: {
+        Title: setup.title,
+        Subject: setup.subject,
+        Author: setup.author,
+        Creator: setup.creator,
+        CreationDate: now,
+        ModDate: now,
+      },
     };
     // pdfkit would open Helvetica as its default; a standard font is not embedded, so none may be used.
     this.doc = new PDFDocument({ ...options, font: null as unknown as string });
@@ -163,7 +175,11 @@ export class PdfWriter {
     if (this.doc.y > PAGE.top) this.doc.y += above;
     if (level <= 2) this.doc.outline.addItem(text);
     this.element(`H${level}`, () => {
-      this.doc.font(BOLD).fontSize(size).fillColor(COLOUR.text).text(text, PAGE.left, this.doc.y, { width: this.width, lineGap: LINE_GAP });
+      this.doc
+        .font(BOLD)
+        .fontSize(size)
+        .fillColor(COLOUR.text)
+        .text(text, PAGE.left, this.doc.y, { width: this.width, lineGap: LINE_GAP });
     });
     this.doc.y += below;
     return this;
@@ -197,8 +213,20 @@ export class PdfWriter {
       const entry = this.doc.struct("LI");
       list.add(entry);
       const y = this.doc.y;
-      this.element("Lbl", () => this.doc.font(REGULAR).fontSize(SIZE.body).text("•", PAGE.left + 3, y, { lineBreak: false }), entry);
-      this.element("LBody", () => this.doc.text(item, PAGE.left + indent, y, { width: this.width - indent, lineGap: LINE_GAP }), entry);
+      this.element(
+        "Lbl",
+        () =>
+          this.doc
+            .font(REGULAR)
+            .fontSize(SIZE.body)
+            .text("•", PAGE.left + 3, y, { lineBreak: false }),
+        entry,
+      );
+      this.element(
+        "LBody",
+        () => this.doc.text(item, PAGE.left + indent, y, { width: this.width - indent, lineGap: LINE_GAP }),
+        entry,
+      );
       entry.end();
       this.doc.y += 2;
     }
@@ -212,7 +240,9 @@ export class PdfWriter {
   writingSpace(height: number): this {
     this.keepSpace(height + 8);
     const y = this.doc.y;
-    this.artifact(() => this.doc.lineWidth(0.5).strokeColor(COLOUR.rule).rect(PAGE.left, y, this.width, height).stroke());
+    this.artifact(() =>
+      this.doc.lineWidth(0.5).strokeColor(COLOUR.rule).rect(PAGE.left, y, this.width, height).stroke(),
+    );
     this.doc.y = y + height + 10;
     return this;
   }
@@ -258,7 +288,10 @@ export class PdfWriter {
       this.artifact(() => {
         if (fill) this.doc.rect(PAGE.left, y, this.width, height).fill(fill);
         this.doc.lineWidth(0.5).strokeColor(COLOUR.rule);
-        this.doc.moveTo(PAGE.left, y + height).lineTo(PAGE.left + this.width, y + height).stroke();
+        this.doc
+          .moveTo(PAGE.left, y + height)
+          .lineTo(PAGE.left + this.width, y + height)
+          .stroke();
       });
     const writeCell = (text: string, i: number, y: number, font: string) =>
       this.doc
@@ -274,9 +307,7 @@ export class PdfWriter {
       if (tagged) {
         const row = this.doc.struct("TR");
         structure.add(row);
-        headers.forEach((text, i) =>
-          row.add(this.doc.struct("TH", columnHeader, () => writeCell(text, i, y, BOLD))),
-        );
+        headers.forEach((text, i) => row.add(this.doc.struct("TH", columnHeader, () => writeCell(text, i, y, BOLD))));
         row.end();
       } else {
         this.artifact(() => headers.forEach((text, i) => writeCell(text, i, y, BOLD)), "Pagination");
@@ -323,7 +354,10 @@ export class PdfWriter {
       Math.max(0, ...text.split(/\s+/).map((word) => this.doc.font(font).fontSize(SIZE.table).widthOfString(word)));
     const minimum = table.columns.map(
       (c, i) =>
-        Math.max(longestWord(c.header, BOLD), ...table.rows.map((row) => longestWord(row[i] ?? "", table.rowHeaders && i === 0 ? BOLD : REGULAR))) +
+        Math.max(
+          longestWord(c.header, BOLD),
+          ...table.rows.map((row) => longestWord(row[i] ?? "", table.rowHeaders && i === 0 ? BOLD : REGULAR)),
+        ) +
         2 * CELL_PAD.x +
         // A line that fills its width exactly makes pdfkit's wrapper add an empty line.
         6,
@@ -369,12 +403,28 @@ export class PdfWriter {
     doc.font(REGULAR).fontSize(SIZE.frame).fillColor(COLOUR.muted);
     const headerY = PAGE.top - 34;
     doc.text(this.setup.headerLeft, PAGE.left, headerY, { width: this.width * 0.7, lineBreak: false });
-    doc.text(this.setup.headerRight, PAGE.left + this.width * 0.5, headerY, { width: this.width * 0.5, align: "right", lineBreak: false });
-    doc.lineWidth(0.5).strokeColor(COLOUR.rule).moveTo(PAGE.left, headerY + 14).lineTo(PAGE.left + this.width, headerY + 14).stroke();
+    doc.text(this.setup.headerRight, PAGE.left + this.width * 0.5, headerY, {
+      width: this.width * 0.5,
+      align: "right",
+      lineBreak: false,
+    });
+    doc
+      .lineWidth(0.5)
+      .strokeColor(COLOUR.rule)
+      .moveTo(PAGE.left, headerY + 14)
+      .lineTo(PAGE.left + this.width, headerY + 14)
+      .stroke();
     const footerY = doc.page.height - PAGE.bottom + 24;
-    doc.moveTo(PAGE.left, footerY - 8).lineTo(PAGE.left + this.width, footerY - 8).stroke();
+    doc
+      .moveTo(PAGE.left, footerY - 8)
+      .lineTo(PAGE.left + this.width, footerY - 8)
+      .stroke();
     doc.text(this.setup.footerLeft, PAGE.left, footerY, { width: this.width * 0.7, lineBreak: false });
-    doc.text(this.setup.pageLabel(page, pages), PAGE.left + this.width * 0.5, footerY, { width: this.width * 0.5, align: "right", lineBreak: false });
+    doc.text(this.setup.pageLabel(page, pages), PAGE.left + this.width * 0.5, footerY, {
+      width: this.width * 0.5,
+      align: "right",
+      lineBreak: false,
+    });
     doc.page.margins.bottom = margin;
     doc.fillColor(COLOUR.text);
   }
