@@ -9,17 +9,33 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "data/", ".react-router/", "test-results/", "playwright-report/", "node_modules/", "drizzle/meta/"] },
+  {
+    ignores: [
+      "build/",
+      "data/",
+      ".react-router/",
+      "test-results/",
+      "playwright-report/",
+      "node_modules/",
+      "drizzle/meta/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.js", "*.mjs"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["*.js", "*.mjs"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: { ...globals.node, ...globals.browser },
     },
     rules: {
       // A name that starts with _ is left out on purpose (a rest sibling, a place in a signature).
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       // An async function without an await keeps the promise-returning signature its caller expects
       // (a loader, an interface's method); no-floating-promises and no-misused-promises catch the
       // mistakes this rule is after.

@@ -38,7 +38,12 @@ export default defineConfig({
     timezoneId: "Europe/Oslo",
     launchOptions: { executablePath: "/usr/bin/chromium", args: chromiumArgs },
     // Without the screencast, which recorded every frame (about a tenth of the run's CPU).
-    trace: { mode: process.env.E2E_TRACE ? "retain-on-failure" : "on-first-retry", screenshots: false, snapshots: true, sources: true },
+    trace: {
+      mode: process.env.E2E_TRACE ? "retain-on-failure" : "on-first-retry",
+      screenshots: false,
+      snapshots: true,
+      sources: true,
+    },
   },
   projects: [
     // The service worker (ADR 0011) only where a file asks for it (offline.spec.ts): otherwise every

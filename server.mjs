@@ -12,7 +12,16 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createLog, logFormat, routeConsoleTo } from "./scripts/log.mjs";
-import { cannotListenMessage, checkCanListen, listenHost, prepareForAccount, runAsAccount, ServiceError, shutdownGraceSeconds, urlHost } from "./scripts/service.mjs";
+import {
+  cannotListenMessage,
+  checkCanListen,
+  listenHost,
+  prepareForAccount,
+  runAsAccount,
+  ServiceError,
+  shutdownGraceSeconds,
+  urlHost,
+} from "./scripts/service.mjs";
 
 const began = Date.now();
 // A production server unless told otherwise (also when started as `node server.mjs`).
@@ -23,7 +32,14 @@ process.env.NODE_ENV ??= "production";
 // inherit the environment and the app's folder as their working directory).
 const appDir = import.meta.dirname;
 if (cluster.isPrimary) {
-  for (const name of ["BUILD_DIR", "DATA_DIR", "OUTBOX_DIR", "INSTITUTION_FILE", "PRAKSIS_CPU_PROFILE_DIR", "EMBEDDED_POSTGRES_CACHE"]) {
+  for (const name of [
+    "BUILD_DIR",
+    "DATA_DIR",
+    "OUTBOX_DIR",
+    "INSTITUTION_FILE",
+    "PRAKSIS_CPU_PROFILE_DIR",
+    "EMBEDDED_POSTGRES_CACHE",
+  ]) {
     if (process.env[name]) process.env[name] = path.resolve(process.env[name]);
   }
   process.env.DATA_DIR ||= path.join(appDir, "data");
@@ -75,7 +91,9 @@ async function primary() {
       else dbLog.error({ err: error }, "the embedded PostgreSQL could not start");
       process.exit(1);
     }
-    dbLog.info(`embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port} (started in ${Date.now() - began} ms)`);
+    dbLog.info(
+      `embedded PostgreSQL in ${path.join(dataDir, "postgres")}, on 127.0.0.1:${database.port} (started in ${Date.now() - began} ms)`,
+    );
     // Set for the app processes: the database they share, and that it is the embedded one.
     process.env.DATABASE_URL = database.url;
     process.env.EMBEDDED_DATABASE = "true";
@@ -89,8 +107,12 @@ async function primary() {
         if ("skipped" in result) dbLog.warn(`${pgliteDir} was not carried over: ${result.skipped}`);
       } catch (error) {
         await database.stop();
-        dbLog.error(`carrying ${pgliteDir} over into PostgreSQL failed (nothing was changed): ${error instanceof Error ? error.message : error}`);
-        dbLog.error(`run it alone to see more: node scripts/carry-over-pglite.mjs ${pgliteDir} <postgres://…>, or move ${pgliteDir} away to start without it`);
+        dbLog.error(
+          `carrying ${pgliteDir} over into PostgreSQL failed (nothing was changed): ${error instanceof Error ? error.message : error}`,
+        );
+        dbLog.error(
+          `run it alone to see more: node scripts/carry-over-pglite.mjs ${pgliteDir} <postgres://…>, or move ${pgliteDir} away to start without it`,
+        );
         process.exit(1);
       }
     }
@@ -130,11 +152,15 @@ async function primary() {
       demoProviders = await startDemoProviders({ kinds, appPort: port, appUrl: process.env.APP_URL });
       Object.assign(process.env, demoProviders.env);
       for (const [kind, peer] of Object.entries(demoProviders.peers)) {
-        console.info(`[demo] a demo ${kind === "feide" ? "Feide" : "Vipps"} (not the real one) on ${peer.issuer}: its button on the log-in page lets you pick a person`);
+        console.info(
+          `[demo] a demo ${kind === "feide" ? "Feide" : "Vipps"} (not the real one) on ${peer.issuer}: its button on the log-in page lets you pick a person`,
+        );
       }
     } catch (error) {
       // The demo goes on without them: the log-in page then says the provider is not set up.
-      console.warn(`[demo] the demo Feide and Vipps could not start: ${error instanceof Error ? error.message : error}`);
+      console.warn(
+        `[demo] the demo Feide and Vipps could not start: ${error instanceof Error ? error.message : error}`,
+      );
     }
   }
 
@@ -160,9 +186,16 @@ async function primary() {
       await database?.stop();
       process.exit(1);
     }
-    serverLog.info(`running as root: the app processes run as the unprivileged user ${account.name} (uid ${account.uid}, RUN_AS_USER)`);
+    serverLog.info(
+      `running as root: the app processes run as the unprivileged user ${account.name} (uid ${account.uid}, RUN_AS_USER)`,
+    );
   }
-  cluster.setupPrimary({ exec: import.meta.filename, args: [], execArgv, ...(account ? { uid: account.uid, gid: account.gid } : {}) });
+  cluster.setupPrimary({
+    exec: import.meta.filename,
+    args: [],
+    execArgv,
+    ...(account ? { uid: account.uid, gid: account.gid } : {}),
+  });
   // GET /metrics: the app process a scrape reaches asks here for every app process's counts, summed.
   (await import("./scripts/metrics.mjs")).aggregateClusterMetrics(cluster);
   let stopping = false;
@@ -198,7 +231,10 @@ async function primary() {
         }
         const pause = Math.min(30_000, 1_000 * 2 ** (child.listened ? 0 : failedStarts++));
         if (child.listened) serverLog.error(`app process ${child.process.pid} ended (${how}); starting another`);
-        else serverLog.error(`app process ${child.process.pid} could not start (${how}); trying again in ${pause / 1000} s`);
+        else
+          serverLog.error(
+            `app process ${child.process.pid} could not start (${how}); trying again in ${pause / 1000} s`,
+          );
         // An app process that had started has been replaced once its replacement listens (`resolve`
         // has been called already: a second call does nothing).
         setTimeout(() => {
@@ -217,9 +253,12 @@ async function primary() {
     stopping = true;
     const stopBegan = Date.now();
     const grace = shutdownGraceSeconds();
-    if (signal) serverLog.info(`${signal}: stopping; the app processes finish the requests under way (grace ${grace} s)`);
+    if (signal)
+      serverLog.info(`${signal}: stopping; the app processes finish the requests under way (grace ${grace} s)`);
     database?.stopping();
-    const exits = forks.map((child) => new Promise((resolve) => child.process.exitCode !== null ? resolve() : child.once("exit", resolve)));
+    const exits = forks.map(
+      (child) => new Promise((resolve) => (child.process.exitCode !== null ? resolve() : child.once("exit", resolve))),
+    );
     for (const child of forks) child.process.kill("SIGTERM");
     // Each ends by itself when its grace period is over; one that does not is killed a little after.
     const timer = setTimeout(() => forks.forEach((child) => child.process.kill("SIGKILL")), grace * 1000 + 5_000);
@@ -246,7 +285,9 @@ async function primary() {
     return;
   }
   const everywhere = host === "0.0.0.0" || host === "::" ? " (every interface)" : "";
-  serverLog.info(`Praksis listening on http://${urlHost(host)}:${port}${everywhere}: ${workers} app process${workers === 1 ? "" : "es"} (ready in ${Date.now() - began} ms)`);
+  serverLog.info(
+    `Praksis listening on http://${urlHost(host)}:${port}${everywhere}: ${workers} app process${workers === 1 ? "" : "es"} (ready in ${Date.now() - began} ms)`,
+  );
 }
 
 async function worker() {
@@ -312,7 +353,11 @@ async function worker() {
   const ended = (cut) => {
     clearTimeout(graceTimer);
     const ms = Date.now() - drainBegan;
-    serverLog.info(cut > 0 ? `drained after ${ms} ms: the grace period ended, ${cut} request${cut === 1 ? "" : "s"} cut` : `drained after ${ms} ms`);
+    serverLog.info(
+      cut > 0
+        ? `drained after ${ms} ms: the grace period ended, ${cut} request${cut === 1 ? "" : "s"} cut`
+        : `drained after ${ms} ms`,
+    );
     process.exit(0);
   };
   let closing = false;

@@ -32,7 +32,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "shared", include: ["app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"], exclude: [...ownModules, ...pageViews], isolate: false },
+        test: {
+          name: "shared",
+          include: ["app/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+          exclude: [...ownModules, ...pageViews],
+          isolate: false,
+        },
       },
       // A route's page rendered as a person reads it (app/test/render-route.tsx): a DOM that keeps
       // Node's Request and Response, which the page's real loader and action need (the reason is in

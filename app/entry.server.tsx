@@ -2,11 +2,23 @@ import cluster from "node:cluster";
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { isRouteErrorResponse, RouterContextProvider, ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
+import {
+  isRouteErrorResponse,
+  RouterContextProvider,
+  ServerRouter,
+  type EntryContext,
+  type HandleErrorFunction,
+} from "react-router";
 import { NonceContext } from "~/components/nonce";
 import { RequestIdContext } from "~/components/request-id";
 import { seedDemoWhenAsked } from "~/services/demo/index.server";
-import { reminderInstitution, runReminders, scheduleReminders, type RunSummary, type Schedule } from "~/services/reminders/index.server";
+import {
+  reminderInstitution,
+  runReminders,
+  scheduleReminders,
+  type RunSummary,
+  type Schedule,
+} from "~/services/reminders/index.server";
 import { getDatabase, getDb, prepareDatabaseWith } from "~/services/platform/db/index.server";
 import { env } from "~/services/platform/env.server";
 import { getInstance } from "~/services/platform/i18n.server";
@@ -101,7 +113,13 @@ export async function startup(): Promise<Schedule | null> {
   // key makes each go once however many processes and instances run (ADR 0015). One schedule per
   // process: a second start-up (tests) replaces the first instead of adding a second timer.
   reminderSchedule?.stop();
-  reminderSchedule = scheduleReminders({ minutes: config.REMINDERS_INTERVAL_MINUTES, db: getDb, institution: reminderInstitution(currentInstitution()), origin: mailOrigin(), onRun: countReminderRun });
+  reminderSchedule = scheduleReminders({
+    minutes: config.REMINDERS_INTERVAL_MINUTES,
+    db: getDb,
+    institution: reminderInstitution(currentInstitution()),
+    origin: mailOrigin(),
+    onRun: countReminderRun,
+  });
   scheduleHousekeeping({ db: getDb, sweeps: { sessions: pruneSessions, codes: pruneCodes } });
   return reminderSchedule;
 }
@@ -125,7 +143,10 @@ export default function handleRequest(
   // React Router renders OPTIONS without running the middleware: no page to render, just what a
   // page takes (it answered 500 for want of the language before).
   if (request.method.toUpperCase() === "OPTIONS") {
-    return new Response(null, { status: 204, headers: { Allow: "GET, HEAD, POST, OPTIONS", "Cache-Control": "no-store" } });
+    return new Response(null, {
+      status: 204,
+      headers: { Allow: "GET, HEAD, POST, OPTIONS", "Cache-Control": "no-store" },
+    });
   }
   const nonce = routerContext.get(nonceContext);
   const requestId = requestRecord(routerContext)?.id ?? "";
@@ -214,7 +235,9 @@ export async function appMetrics() {
   type PoolCounts = { totalCount: number; idleCount: number; waitingCount: number; options: { max?: number } };
   const pool = ((await getDb()) as unknown as { $client?: PoolCounts }).$client;
   return {
-    pool: pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 0 } : null,
+    pool: pool
+      ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 0 }
+      : null,
     reminders: { ...remindersCounted },
   };
 }

@@ -9,7 +9,9 @@ import { ErrorBoundary } from "./root";
 
 async function page(error: unknown, lng: "nb" | "en"): Promise<string> {
   const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({ resources, lng, ns: ["common"], defaultNS: "common", interpolation: { escapeValue: false } });
+  await i18n
+    .use(initReactI18next)
+    .init({ resources, lng, ns: ["common"], defaultNS: "common", interpolation: { escapeValue: false } });
   const props = { error, params: {} } as unknown as Parameters<typeof ErrorBoundary>[0];
   const html = renderToStaticMarkup(
     <I18nextProvider i18n={i18n}>
@@ -19,7 +21,10 @@ async function page(error: unknown, lng: "nb" | "en"): Promise<string> {
     </I18nextProvider>,
   );
   // The words, as a person reads them: tags out, one space between.
-  return html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 describe("the error page says what happened, by status, and leads home", () => {

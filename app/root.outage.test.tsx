@@ -42,7 +42,13 @@ async function closedPort(): Promise<number> {
 
 beforeAll(async () => {
   app = await startTestApp();
-  closedPool = new pg.Pool({ host: "127.0.0.1", port: await closedPort(), user: "x", database: "x", connectionTimeoutMillis: 2_000 });
+  closedPool = new pg.Pool({
+    host: "127.0.0.1",
+    port: await closedPort(),
+    user: "x",
+    database: "x",
+    connectionTimeoutMillis: 2_000,
+  });
 });
 afterAll(async () => {
   await closedPool.end().catch(() => {});
@@ -99,7 +105,10 @@ const routes: RouteObject[] = [
  * One request as the server handles it: a document (the page rendered as HTML), or with `dataRequest`
  * as JavaScript's data request (`.data`), whose answer React Router encodes itself, not as HTML.
  */
-async function serve(request: Request, options: { dataRequest?: boolean } = {}): Promise<{ status: number; html: string; errorData: unknown }> {
+async function serve(
+  request: Request,
+  options: { dataRequest?: boolean } = {},
+): Promise<{ status: number; html: string; errorData: unknown }> {
   const handler = createStaticHandler(routes);
   const context = new RouterContextProvider();
   let errorData: unknown;
@@ -110,7 +119,8 @@ async function serve(request: Request, options: { dataRequest?: boolean } = {}):
       if (result instanceof Response) return result;
       const error = result.errors?.root as { data?: unknown } | undefined;
       errorData = error?.data;
-      if (options.dataRequest) return new Response("encoded", { status: result.statusCode, headers: { "Content-Type": "text/x-script" } });
+      if (options.dataRequest)
+        return new Response("encoded", { status: result.statusCode, headers: { "Content-Type": "text/x-script" } });
       const router = createStaticRouter(handler.dataRoutes, result);
       const html = renderToString(
         <I18nextProvider i18n={getInstance(context)}>
@@ -130,11 +140,18 @@ function pagePost(body: BodyInit, contentType: string, options: { cookie?: strin
   const headers = new Headers({ Origin: "http://localhost", "Content-Type": contentType, "Accept-Language": "nb" });
   if (options.cookie) headers.set("Cookie", options.cookie);
   // A browser's form post declares its length.
-  if (typeof body === "string" || body instanceof URLSearchParams) headers.set("Content-Length", String(new TextEncoder().encode(String(body)).byteLength));
+  if (typeof body === "string" || body instanceof URLSearchParams)
+    headers.set("Content-Length", String(new TextEncoder().encode(String(body)).byteLength));
   return new Request("http://localhost/page", { method: "POST", headers, body });
 }
 
-const fields = () => new URLSearchParams([["b:12", "1x9k2a.0b7m3q.4"], ["a:12", TYPED], ["c:12", ""], ["intent", "next"]]);
+const fields = () =>
+  new URLSearchParams([
+    ["b:12", "1x9k2a.0b7m3q.4"],
+    ["a:12", TYPED],
+    ["c:12", ""],
+    ["intent", "next"],
+  ]);
 
 async function sessionCookie(): Promise<string> {
   return (await appCookies().session.serialize("a-session-token")).split(";")[0];
@@ -143,17 +160,27 @@ async function sessionCookie(): Promise<string> {
 /** The hidden inputs of the page's post form, as [name, value]. */
 function hiddenFields(html: string): [string, string][] {
   const form = html.match(/<form method="post"[^>]*>([\s\S]*?)<\/form>/)?.[1] ?? "";
-  return [...form.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/>/g)].map((m) => [unescape(m[1]), unescape(m[2])]);
+  return [...form.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/>/g)].map((m) => [
+    unescape(m[1]),
+    unescape(m[2]),
+  ]);
 }
 
 function unescape(text: string): string {
-  return text.replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&amp;", "&");
+  return text
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&amp;", "&");
 }
 
 test("a page post when the session cannot be read: the 503 page gives every field back in a form that sends it again", async () => {
   const cookie = await sessionCookie();
   databaseDown();
-  const { status, html } = await serve(pagePost(fields(), "application/x-www-form-urlencoded;charset=UTF-8", { cookie }));
+  const { status, html } = await serve(
+    pagePost(fields(), "application/x-www-form-urlencoded;charset=UTF-8", { cookie }),
+  );
   expect(status).toBe(503);
   expect(html).toContain("Det du skrev er ikke lagret ennå");
   // A plain form back to the same address (no action: the page's own), every field as posted, in order.
@@ -191,7 +218,9 @@ test("sent again with the database back, the post goes through with the fields a
   expect(stopped.status).toBe(503);
   useDatabaseForTests(app.database);
   received = [];
-  const again = await serve(pagePost(new URLSearchParams(hiddenFields(stopped.html)), "application/x-www-form-urlencoded"));
+  const again = await serve(
+    pagePost(new URLSearchParams(hiddenFields(stopped.html)), "application/x-www-form-urlencoded"),
+  );
   expect(again.status).toBe(302);
   expect(received).toEqual([...fields()]);
 });
@@ -218,7 +247,10 @@ test("nothing is given back for multipart, other content types, an oversized bod
   expect(get.status).toBe(503);
   expect(get.html).not.toMatch(/<form method="post">/);
   // JavaScript's data request keeps the database's own 503 (its page keeps what was typed itself).
-  const dataRequest = await serve(pagePost(fields(), "application/x-www-form-urlencoded", { cookie: await sessionCookie() }), { dataRequest: true });
+  const dataRequest = await serve(
+    pagePost(fields(), "application/x-www-form-urlencoded", { cookie: await sessionCookie() }),
+    { dataRequest: true },
+  );
   expect(dataRequest.status).toBe(503);
   expect(JSON.stringify(dataRequest.errorData)).not.toContain("trygg");
   expect(logged.join("\n")).not.toContain("trygg");

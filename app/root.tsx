@@ -116,7 +116,11 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
       items: [
         { href: aboutUrl, label: t("menu.about") },
         { href: "/privacy-policy", label: t("menu.privacy") },
-        { href: `/settings?back=${encodeURIComponent(location.pathname)}`, label: t("menu.settings"), current: location.pathname === "/settings" },
+        {
+          href: `/settings?back=${encodeURIComponent(location.pathname)}`,
+          label: t("menu.settings"),
+          current: location.pathname === "/settings",
+        },
       ],
     },
   ];
@@ -151,7 +155,8 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
               void import("~/components/app/unsentStore")
                 .then(({ countUnsent, storage }) => {
                   const field = form.elements.namedItem("unsent");
-                  if (field instanceof HTMLInputElement) field.value = String(countUnsent(storage(), user.unsentKeyId, Date.now()));
+                  if (field instanceof HTMLInputElement)
+                    field.value = String(countUnsent(storage(), user.unsentKeyId, Date.now()));
                 })
                 .catch(() => {})
                 .finally(() => submit(form));

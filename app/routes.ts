@@ -77,9 +77,13 @@ export default [
       route(":studentUserId/form/:formId/class/:classId/assignment/:assignmentId", "routes/shared/form-page.tsx", {
         id: "student-form",
       }),
-      route(":studentUserId/form/:formId/class/:classId/results", "routes/shared/form-results.tsx", { id: "student-results" }),
+      route(":studentUserId/form/:formId/class/:classId/results", "routes/shared/form-results.tsx", {
+        id: "student-results",
+      }),
       // The signing form: one implementation for the student, the teacher and the supervisor.
-      route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "student-signing-form" }),
+      route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", {
+        id: "student-signing-form",
+      }),
       route("warning", "routes/student/warning.tsx"),
     ]),
     route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
@@ -91,11 +95,19 @@ export default [
     route("class/:classId/supervisors/add", "routes/teacher/add-supervisor.tsx"),
     route("class/:classId/student/:userId", "routes/teacher/student.tsx"),
     route("class/:classId/advisor/:userId", "routes/teacher/advisor.tsx"),
-    route("class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", {
-      id: "teacher-form",
+    route(
+      "class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId",
+      "routes/shared/form-page.tsx",
+      {
+        id: "teacher-form",
+      },
+    ),
+    route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", {
+      id: "teacher-results",
     }),
-    route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", { id: "teacher-results" }),
-    route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "teacher-signing-form" }),
+    route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", {
+      id: "teacher-signing-form",
+    }),
     route("class/:classId/student/:studentUserId/warning", "routes/teacher/warning.tsx"),
     route("class/:classId/student/:studentUserId/warning/delete", "routes/teacher/warning-delete.tsx"),
     // Giving a warning and leaving a class ask first, each on a page of its own (JS on and off).
@@ -109,13 +121,19 @@ export default [
     index("routes/supervisor/home.tsx"),
     route("class/:classId", "routes/supervisor/class.tsx"),
     route("class/:classId/student/:userId", "routes/supervisor/student.tsx"),
-    route("class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", {
-      id: "supervisor-form",
-    }),
+    route(
+      "class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId",
+      "routes/shared/form-page.tsx",
+      {
+        id: "supervisor-form",
+      },
+    ),
     route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", {
       id: "supervisor-results",
     }),
-    route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", { id: "supervisor-signing-form" }),
+    route("class/:classId/student/:studentUserId/signingform", "routes/shared/signing-form.tsx", {
+      id: "supervisor-signing-form",
+    }),
     route("form/:formId", "routes/shared/form-read.tsx", { id: "supervisor-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "supervisor-fallback" }),
   ]),

@@ -20,7 +20,9 @@ function urlOf(entry) {
 
 /** One cache per manifest: a new build gets a new cache, and the old one goes when it takes over. */
 const CACHE = (() => {
-  const text = MANIFEST.map((entry) => (typeof entry === "string" ? entry : `${entry.url}#${entry.revision ?? ""}`)).join("\n");
+  const text = MANIFEST.map((entry) =>
+    typeof entry === "string" ? entry : `${entry.url}#${entry.revision ?? ""}`,
+  ).join("\n");
   let hash = 2166136261;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
   return PREFIX + hash.toString(36);

@@ -57,14 +57,28 @@ beforeAll(async () => {
   const [subject] = await db.insert(subjects).values({ subjectCode: "SYK9600", name: "Praksis, last" }).returning();
   [{ id: classId }] = await db
     .insert(classes)
-    .values({ subjectId: subject.id, periodId: period.id, midSemesterDate: "2026-09-30", endSemesterDate: "2026-12-17" })
+    .values({
+      subjectId: subject.id,
+      periodId: period.id,
+      midSemesterDate: "2026-09-30",
+      endSemesterDate: "2026-12-17",
+    })
     .returning();
-  [{ id: formId }] = await db.insert(forms).values({ name: "Stort skjema (60 spørsmål)", isMainForm: true }).returning();
+  [{ id: formId }] = await db
+    .insert(forms)
+    .values({ name: "Stort skjema (60 spørsmål)", isMainForm: true })
+    .returning();
   questionIds = [];
   for (let g = 0; g < GROUPS; g++) {
     const [group] = await db
       .insert(formQuestionGroups)
-      .values({ formId, name: `Kompetanseområde ${g + 1}`, order: g + 1, type: QUESTION_GROUP_TYPE.Grading, options: [...DEFAULT_GRADING_LABELS] })
+      .values({
+        formId,
+        name: `Kompetanseområde ${g + 1}`,
+        order: g + 1,
+        type: QUESTION_GROUP_TYPE.Grading,
+        options: [...DEFAULT_GRADING_LABELS],
+      })
       .returning();
     const rows = await db
       .insert(formQuestions)
@@ -89,12 +103,20 @@ beforeAll(async () => {
   const students = await db
     .insert(users)
     // The authors, and one more: the student whose results page is read.
-    .values(Array.from({ length: AUTHORS + 1 }, (_, i) => ({ displayName: `Last Student ${i + 1}`, email: `last.student${i + 1}@example.org` })))
+    .values(
+      Array.from({ length: AUTHORS + 1 }, (_, i) => ({
+        displayName: `Last Student ${i + 1}`,
+        email: `last.student${i + 1}@example.org`,
+      })),
+    )
     .returning({ id: users.id, email: users.email });
   await db.insert(userRoles).values(students.map((s) => ({ userId: s.id, roleId: ROLE.Student })));
-  await db.insert(studentReferences).values(students.map((s) => ({ classId, studentUserId: s.id, teacherUserId: teacher, advisorUserId: supervisor })));
+  await db
+    .insert(studentReferences)
+    .values(students.map((s) => ({ classId, studentUserId: s.id, teacherUserId: teacher, advisorUserId: supervisor })));
   authors = [];
-  for (const s of students.slice(0, AUTHORS)) authors.push({ userId: s.id, cookie: await cookieActingAs(db, s.email, ROLE.Student) });
+  for (const s of students.slice(0, AUTHORS))
+    authors.push({ userId: s.id, cookie: await cookieActingAs(db, s.email, ROLE.Student) });
   teacherCookie = await cookieActingAs(db, "laerer1@example.org", ROLE.Teacher);
 
   // The results page's student: everyone has sent, with a comment on every fourth question, and the expected levels are set.
@@ -108,7 +130,15 @@ beforeAll(async () => {
   ] as const) {
     const [set] = await db
       .insert(answerSets)
-      .values({ formId, assignmentId, studentUserId: subjectStudent, authorUserId, authorRoleId, isMidSemester: true, sentAt })
+      .values({
+        formId,
+        assignmentId,
+        studentUserId: subjectStudent,
+        authorUserId,
+        authorRoleId,
+        isMidSemester: true,
+        sentAt,
+      })
       .returning();
     await db.insert(answers).values(
       questionIds.map((questionId, i) => ({
@@ -120,9 +150,18 @@ beforeAll(async () => {
       })),
     );
   }
-  await db.insert(expectations).values(questionIds.map((questionId, i) => ({ classId, formId, questionId, isMidSemester: true, value: String(1 + (i % 2)) })));
-  console.log(`seeded ${AUTHORS} authors and a ${questionIds.length}-question form: ${Math.round(performance.now() - began)} ms`);
-
+  await db.insert(expectations).values(
+    questionIds.map((questionId, i) => ({
+      classId,
+      formId,
+      questionId,
+      isMidSemester: true,
+      value: String(1 + (i % 2)),
+    })),
+  );
+  console.log(
+    `seeded ${AUTHORS} authors and a ${questionIds.length}-question form: ${Math.round(performance.now() - began)} ms`,
+  );
 });
 
 afterAll(async () => {
@@ -138,7 +177,11 @@ test(`autosave: ${AUTHORS} students saving at once, and the results page of a ${
     let conflicts = 0;
     // Each author's page keeps the tokens the server answered with, as the browser does.
     const pages = new Map(authors.map((a) => [a.userId, new Map<number, string>()]));
-    const author = async ({ userId, cookie }: { userId: number; cookie: string }, index: number, saves = SAVES_PER_AUTHOR) => {
+    const author = async (
+      { userId, cookie }: { userId: number; cookie: string },
+      index: number,
+      saves = SAVES_PER_AUTHOR,
+    ) => {
       const tokens = pages.get(userId)!;
       for (let n = 0; n < saves; n++) {
         const questionId = questionIds[(index * 7 + n) % questionIds.length];
@@ -153,7 +196,11 @@ test(`autosave: ${AUTHORS} students saving at once, and the results page of a ${
           [`c:${questionId}`]: n % 5 === 0 ? `Autolagret kommentar ${n}` : "",
         });
         const started = performance.now();
-        const response = await fetch(`${base}/api/answers`, { method: "POST", body, headers: { cookie, Origin: base, Accept: "application/json" } });
+        const response = await fetch(`${base}/api/answers`, {
+          method: "POST",
+          body,
+          headers: { cookie, Origin: base, Accept: "application/json" },
+        });
         const result = (await response.json()) as { tokens?: Record<string, string>; conflicts?: unknown[] };
         latencies.push(performance.now() - started);
         if (!response.ok) errors++;
@@ -189,7 +236,9 @@ test(`autosave: ${AUTHORS} students saving at once, and the results page of a ${
     }
     expect(html).toContain("Forventet nivå");
     expect(html.match(/data-series=/g)?.length ?? 0).toBeGreaterThanOrEqual(3 * questionIds.length);
-    console.log(`results page, ${questionIds.length} questions × 3 authors + expected levels: ${summary(times)}; ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB of HTML`);
+    console.log(
+      `results page, ${questionIds.length} questions × 3 authors + expected levels: ${summary(times)}; ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB of HTML`,
+    );
   } finally {
     await server.stop();
   }

@@ -48,10 +48,18 @@ beforeAll(async () => {
   cookie = await cookieActingAs(db, "laerer1@example.org", ROLE.Teacher);
 
   const [period] = await db.select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
-  const [subject] = await db.insert(subjects).values({ subjectCode: "SYK9500", name: "Praksis, stor klasse" }).returning();
+  const [subject] = await db
+    .insert(subjects)
+    .values({ subjectCode: "SYK9500", name: "Praksis, stor klasse" })
+    .returning();
   const [big] = await db
     .insert(classes)
-    .values({ subjectId: subject.id, periodId: period.id, midSemesterDate: "2026-09-30", endSemesterDate: "2026-12-17" })
+    .values({
+      subjectId: subject.id,
+      periodId: period.id,
+      midSemesterDate: "2026-09-30",
+      endSemesterDate: "2026-12-17",
+    })
     .returning();
   classId = big.id;
   await db.insert(classTeachers).values([
@@ -67,19 +75,31 @@ beforeAll(async () => {
     ])
     .returning();
   const used = formRows.slice(0, 2).map((f) => f.id);
-  await db.insert(assignmentForms).values([mid.id, end.id].flatMap((assignmentId) => used.map((formId) => ({ assignmentId, formId }))));
+  await db
+    .insert(assignmentForms)
+    .values([mid.id, end.id].flatMap((assignmentId) => used.map((formId) => ({ assignmentId, formId }))));
 
   const supervisorIds = (
     await db
       .insert(users)
-      .values(Array.from({ length: SUPERVISORS }, (_, i) => ({ displayName: `Veileder ${i + 1}`, email: `bench.pv${i + 1}@example.org` })))
+      .values(
+        Array.from({ length: SUPERVISORS }, (_, i) => ({
+          displayName: `Veileder ${i + 1}`,
+          email: `bench.pv${i + 1}@example.org`,
+        })),
+      )
       .returning({ id: users.id })
   ).map((u) => u.id);
   await db.insert(classAdvisors).values(supervisorIds.map((userId) => ({ classId, userId })));
   const studentIds = (
     await db
       .insert(users)
-      .values(Array.from({ length: STUDENTS }, (_, i) => ({ displayName: `Student Ødegård ${i + 1}`, email: `bench.s${i + 1}@example.org` })))
+      .values(
+        Array.from({ length: STUDENTS }, (_, i) => ({
+          displayName: `Student Ødegård ${i + 1}`,
+          email: `bench.s${i + 1}@example.org`,
+        })),
+      )
       .returning({ id: users.id })
   ).map((u) => u.id);
   const refs = await db
@@ -95,15 +115,34 @@ beforeAll(async () => {
     .returning();
   await db
     .insert(studentExtraSupervisors)
-    .values(refs.filter((_, i) => i % 25 === 0).map((ref, i) => ({ studentReferenceId: ref.id, userId: supervisorIds[(i + 3) % SUPERVISORS] })))
+    .values(
+      refs
+        .filter((_, i) => i % 25 === 0)
+        .map((ref, i) => ({ studentReferenceId: ref.id, userId: supervisorIds[(i + 3) % SUPERVISORS] })),
+    )
     .onConflictDoNothing();
 
   const sentAt = new Date("2026-09-25T10:00:00Z");
   const sets: (typeof answerSets.$inferInsert)[] = [];
   for (const [i, ref] of refs.entries()) {
-    const add = (assignmentId: number, formId: number, authorUserId: number | null, authorRoleId: 2 | 3 | 4, isMid: boolean, sent: boolean) => {
+    const add = (
+      assignmentId: number,
+      formId: number,
+      authorUserId: number | null,
+      authorRoleId: 2 | 3 | 4,
+      isMid: boolean,
+      sent: boolean,
+    ) => {
       if (authorUserId !== null) {
-        sets.push({ formId, assignmentId, studentUserId: ref.studentUserId, authorUserId, authorRoleId, isMidSemester: isMid, sentAt: sent ? sentAt : null });
+        sets.push({
+          formId,
+          assignmentId,
+          studentUserId: ref.studentUserId,
+          authorUserId,
+          authorRoleId,
+          isMidSemester: isMid,
+          sentAt: sent ? sentAt : null,
+        });
       }
     };
     if (i % 10 < 8) add(mid.id, used[0], ref.studentUserId, ROLE.Student, true, i % 10 < 7);
@@ -113,7 +152,9 @@ beforeAll(async () => {
     if (i % 10 < 2) add(end.id, used[0], ref.studentUserId, ROLE.Student, false, true);
   }
   await db.insert(answerSets).values(sets);
-  console.log(`seeded a class of ${STUDENTS} students with ${sets.length} answer sets: ${Math.round(performance.now() - seedStart)} ms`);
+  console.log(
+    `seeded a class of ${STUDENTS} students with ${sets.length} answer sets: ${Math.round(performance.now() - seedStart)} ms`,
+  );
 });
 
 afterAll(async () => {
@@ -123,14 +164,15 @@ afterAll(async () => {
 async function load(query = ""): Promise<{ ms: number; rows: number; queries: number }> {
   queries = 0;
   const started = performance.now();
-  const response = await callLoader(classPage, getPage(`/teacher/class/${classId}${query}`, { cookie }), { classId: String(classId) });
+  const response = await callLoader(classPage, getPage(`/teacher/class/${classId}${query}`, { cookie }), {
+    classId: String(classId),
+  });
   const ms = performance.now() - started;
   const count = queries;
   const body = await response.json();
   expect(response.status).toBe(200);
   return { ms, rows: body.members.progress.page.total, queries: count };
 }
-
 
 test(`teacher class page: ${STUDENTS} students, loader per call`, async () => {
   // Warm-up: query planning and JIT.
@@ -143,7 +185,9 @@ test(`teacher class page: ${STUDENTS} students, loader per call`, async () => {
       times.push(last.ms);
     }
     expect(last.rows).toBe(STUDENTS);
-    console.log(`class page loader, ${STUDENTS} students${query ? ` (${query})` : ""}: ${summary(times)}; ${last.queries} queries per call`);
+    console.log(
+      `class page loader, ${STUDENTS} students${query ? ` (${query})` : ""}: ${summary(times)}; ${last.queries} queries per call`,
+    );
   }
 });
 
@@ -154,7 +198,9 @@ test(`teacher class page: ${STUDENTS} students, whole HTTP response from the pro
   try {
     const get = async (query: string) => {
       const started = performance.now();
-      const response = await fetch(`${base}/teacher/class/${classId}${query}`, { headers: { cookie, "accept-encoding": "gzip" } });
+      const response = await fetch(`${base}/teacher/class/${classId}${query}`, {
+        headers: { cookie, "accept-encoding": "gzip" },
+      });
       const body = await response.text();
       const ms = performance.now() - started;
       expect(response.status).toBe(200);

@@ -25,14 +25,19 @@ let teacherCookie: string;
 const classOfSize = new Map<number, number>();
 let pdfStudents: { classId: number; studentId: number }[] = [];
 
-const rows = async <T>(query: ReturnType<typeof sql>) => ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(query: ReturnType<typeof sql>) =>
+  ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
 beforeAll(async () => {
   app = await startTestApp({ SESSION_SECRET: BENCH_SESSION_SECRET }, { logger: { logQuery: () => queries++ } });
   const began = performance.now();
   const school = await generateSchool(app.database.db, { students: 3_000, policyVersion: "1" });
-  console.log(`big school: ${school.students} students, ${school.classes} classes, ${school.rows.answers} answers in ${Math.round(performance.now() - began)} ms`);
-  const [teacher] = await rows<{ id: number; email: string }>(sql`select id, email from users where email = 'school.teacher00001@school.example.org'`);
+  console.log(
+    `big school: ${school.students} students, ${school.classes} classes, ${school.rows.answers} answers in ${Math.round(performance.now() - began)} ms`,
+  );
+  const [teacher] = await rows<{ id: number; email: string }>(
+    sql`select id, email from users where email = 'school.teacher00001@school.example.org'`,
+  );
   teacherCookie = await cookieActingAs(app.database.db, teacher.email, ROLE.Teacher);
   // Classes of each size in the current semester, copied from the school's placements (with their
   // answer sets' counts), the first teacher teaching all of them.
@@ -43,7 +48,9 @@ beforeAll(async () => {
       insert into classes (subject_id, period_id, mid_semester_date, end_semester_date)
       select ${made.id}, period_id, mid_semester_date, end_semester_date from classes c
       where c.period_id = ${school.currentPeriodId} limit 1 returning id`);
-    await app.database.db.execute(sql`insert into class_teachers (class_id, user_id) values (${cls.id}, ${teacher.id})`);
+    await app.database.db.execute(
+      sql`insert into class_teachers (class_id, user_id) values (${cls.id}, ${teacher.id})`,
+    );
     await app.database.db.execute(sql`
       insert into assignments (class_id, is_mid_semester) values (${cls.id}, true), (${cls.id}, false)`);
     await app.database.db.execute(sql`
@@ -57,13 +64,11 @@ beforeAll(async () => {
     classOfSize.set(size, cls.id);
   }
   // Students whose full record the teacher may read: theirs in the school, with every form answered.
-  pdfStudents = (
-    await rows<{ classId: number; studentId: number }>(sql`
+  pdfStudents = await rows<{ classId: number; studentId: number }>(sql`
       select r.class_id as "classId", r.student_user_id as "studentId" from student_references r
       join classes c on c.id = r.class_id
       where r.teacher_user_id = ${teacher.id} and c.period_id = ${school.currentPeriodId} and c.subject_id in (select id from subjects where subject_code like 'SCHOOL%')
-      order by r.id limit 50`)
-  );
+      order by r.id limit 50`);
 });
 
 afterAll(async () => {
@@ -74,7 +79,9 @@ test("teacher class page: 10 → 500 students, loader queries and whole response
   for (const size of SIZES) {
     const classId = classOfSize.get(size)!;
     queries = 0;
-    const response = await callLoader(classPage, getPage(`/teacher/class/${classId}`, { cookie: teacherCookie }), { classId: String(classId) });
+    const response = await callLoader(classPage, getPage(`/teacher/class/${classId}`, { cookie: teacherCookie }), {
+      classId: String(classId),
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.members.progress.page.total).toBe(size);
@@ -99,7 +106,9 @@ test("teacher class page: 10 → 500 students, loader queries and whole response
         times.push(r.ms);
         bytes = r.bytes;
       }
-      console.log(`class page over HTTP, ${String(size).padStart(3)} students: ${summary(times)}; ${Math.round(bytes / 1024)} KiB of HTML`);
+      console.log(
+        `class page over HTTP, ${String(size).padStart(3)} students: ${summary(times)}; ${Math.round(bytes / 1024)} KiB of HTML`,
+      );
     }
   } finally {
     await server.stop();
@@ -129,7 +138,9 @@ test("full-record PDF: one at a time, then 50 students' at once", async () => {
   try {
     const download = async ({ classId, studentId }: { classId: number; studentId: number }) => {
       const began = performance.now();
-      const response = await fetch(`${server.base}/api/classes/${classId}/students/${studentId}/full/pdf`, { headers: { cookie: teacherCookie } });
+      const response = await fetch(`${server.base}/api/classes/${classId}/students/${studentId}/full/pdf`, {
+        headers: { cookie: teacherCookie },
+      });
       const bytes = (await response.arrayBuffer()).byteLength;
       expect(response.status).toBe(200);
       return { ms: performance.now() - began, bytes };

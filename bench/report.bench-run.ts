@@ -77,11 +77,23 @@ beforeAll(async () => {
     .returning({ id: periods.id });
   const subjectRows = await db
     .insert(subjects)
-    .values(Array.from({ length: CLASSES }, (_, i) => ({ subjectCode: `SYK${3000 + i}`, name: `Praksis ${i + 1}; sykehjem` })))
+    .values(
+      Array.from({ length: CLASSES }, (_, i) => ({
+        subjectCode: `SYK${3000 + i}`,
+        name: `Praksis ${i + 1}; sykehjem`,
+      })),
+    )
     .returning({ id: subjects.id });
   const classRows = await db
     .insert(classes)
-    .values(subjectRows.map((s) => ({ subjectId: s.id, periodId, midSemesterDate: "2026-09-30", endSemesterDate: "2026-12-31" })))
+    .values(
+      subjectRows.map((s) => ({
+        subjectId: s.id,
+        periodId,
+        midSemesterDate: "2026-09-30",
+        endSemesterDate: "2026-12-31",
+      })),
+    )
     .returning({ id: classes.id });
   const [mainForm, specificForm] = await db
     .insert(forms)
@@ -115,9 +127,20 @@ beforeAll(async () => {
     teacherUserId: i % 17 === 0 ? null : teacherIds[i % TEACHERS],
     advisorUserId: i % 13 === 0 ? null : supervisorIds[i % SUPERVISORS],
   }));
-  const refs: { id: number; classId: number; studentUserId: number; teacherUserId: number | null; advisorUserId: number | null }[] = [];
+  const refs: {
+    id: number;
+    classId: number;
+    studentUserId: number;
+    teacherUserId: number | null;
+    advisorUserId: number | null;
+  }[] = [];
   for (let i = 0; i < refRows.length; i += CHUNK) {
-    refs.push(...(await db.insert(studentReferences).values(refRows.slice(i, i + CHUNK)).returning()));
+    refs.push(
+      ...(await db
+        .insert(studentReferences)
+        .values(refRows.slice(i, i + CHUNK))
+        .returning()),
+    );
   }
 
   // Some students and their supervisors and teachers have sent forms; a few are drafts.
@@ -125,9 +148,24 @@ beforeAll(async () => {
   const sentAt = new Date("2026-10-01T10:00:00Z");
   for (const [i, ref] of refs.entries()) {
     const scheme = schemes.get(ref.classId)!;
-    const add = (assignmentId: number, formId: number, authorUserId: number | null, authorRoleId: 2 | 3 | 4, isMid: boolean, sent: boolean) => {
+    const add = (
+      assignmentId: number,
+      formId: number,
+      authorUserId: number | null,
+      authorRoleId: 2 | 3 | 4,
+      isMid: boolean,
+      sent: boolean,
+    ) => {
       if (authorUserId === null) return;
-      sets.push({ formId, assignmentId, studentUserId: ref.studentUserId, authorUserId, authorRoleId, isMidSemester: isMid, sentAt: sent ? sentAt : null });
+      sets.push({
+        formId,
+        assignmentId,
+        studentUserId: ref.studentUserId,
+        authorUserId,
+        authorRoleId,
+        isMidSemester: isMid,
+        sentAt: sent ? sentAt : null,
+      });
     };
     if (i % 10 < 7) add(scheme.mid, mainForm.id, ref.studentUserId, ROLE.Student, true, i % 10 < 6);
     if (i % 10 < 4) add(scheme.mid, specificForm.id, ref.studentUserId, ROLE.Student, true, true);
@@ -138,7 +176,13 @@ beforeAll(async () => {
   await insertChunked(sets, (chunk) => db.insert(answerSets).values(chunk));
 
   await insertChunked(
-    refs.filter((_, i) => i % 20 === 0).map((ref, i) => ({ studentReferenceId: ref.id, userId: supervisorIds[(i + 7) % SUPERVISORS], roleId: ROLE.Advisor })),
+    refs
+      .filter((_, i) => i % 20 === 0)
+      .map((ref, i) => ({
+        studentReferenceId: ref.id,
+        userId: supervisorIds[(i + 7) % SUPERVISORS],
+        roleId: ROLE.Advisor,
+      })),
     (chunk) => db.insert(studentExtraSupervisors).values(chunk).onConflictDoNothing(),
   );
   await insertChunked(

@@ -27,7 +27,8 @@ export interface BenchServer {
 /** Starts the production server (one app process) on the database at `url`, on loopback. */
 export async function startBenchServer(url: string, dir: string, port: number): Promise<BenchServer> {
   const root = path.resolve(import.meta.dirname, "..");
-  if (!fs.existsSync(path.join(root, "build/server/index.js"))) throw new Error("no build/: run `npx react-router build` first");
+  if (!fs.existsSync(path.join(root, "build/server/index.js")))
+    throw new Error("no build/: run `npx react-router build` first");
   const server: ChildProcess = spawn("node", ["server.mjs"], {
     cwd: root,
     env: {

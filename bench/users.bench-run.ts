@@ -13,8 +13,42 @@ const USERS = 20_000;
 const BATCH = 1_000;
 const RUNS = 7;
 
-const FIRST = ["Emma", "Noah", "Nora", "Jakob", "Sofie", "Emil", "Ella", "William", "Ingrid", "Oskar", "Åse", "Øyvind", "Ærle", "Maja", "Filip", "Leah"];
-const LAST = ["Andersen", "Johansen", "Hansen", "Pedersen", "Nilsen", "Larsen", "Olsen", "Karlsen", "Jensen", "Dahl", "Sæther", "Ødegård", "Aas", "Lie", "Holm", "Strand"];
+const FIRST = [
+  "Emma",
+  "Noah",
+  "Nora",
+  "Jakob",
+  "Sofie",
+  "Emil",
+  "Ella",
+  "William",
+  "Ingrid",
+  "Oskar",
+  "Åse",
+  "Øyvind",
+  "Ærle",
+  "Maja",
+  "Filip",
+  "Leah",
+];
+const LAST = [
+  "Andersen",
+  "Johansen",
+  "Hansen",
+  "Pedersen",
+  "Nilsen",
+  "Larsen",
+  "Olsen",
+  "Karlsen",
+  "Jensen",
+  "Dahl",
+  "Sæther",
+  "Ødegård",
+  "Aas",
+  "Lie",
+  "Holm",
+  "Strand",
+];
 
 let database: Database;
 

@@ -13,10 +13,15 @@ async function footerLinks(page: Page): Promise<void> {
     "href",
     /^https:\/\/uustatus\.no\/nb\/erklaringer\/publisert\/[0-9a-f-]{36}$/,
   );
-  await expect(footer(page).getByRole("link", { name: "Tilgjengelighet i Praksis" })).toHaveAttribute("href", "/accessibility");
+  await expect(footer(page).getByRole("link", { name: "Tilgjengelighet i Praksis" })).toHaveAttribute(
+    "href",
+    "/accessibility",
+  );
 }
 
-test("the footer links to both statements; the app's page says what it meets, its exceptions and whom to contact", async ({ page }, testInfo) => {
+test("the footer links to both statements; the app's page says what it meets, its exceptions and whom to contact", async ({
+  page,
+}, testInfo) => {
   await page.goto("/");
   await footerLinks(page);
   await footer(page).getByRole("link", { name: "Tilgjengelighet i Praksis" }).click();
@@ -28,10 +33,9 @@ test("the footer links to both statements; the app's page says what it meets, it
   await expect(page.getByRole("list", { name: "Hva Praksis oppfyller" })).toContainText("WCAG 2.1 på nivå AA");
   await expect(page.getByRole("list", { name: "Kjente avvik" })).toContainText("PDF/UA");
   await expect(page.getByRole("link", { name: /^uu@[a-z]+\.example\.no$/ })).toHaveAttribute("href", /^mailto:uu@/);
-  await expect(page.getByRole("link", { name: "Den offisielle tilgjengelighetserklæringen for Praksis står på uustatus.no" })).toHaveAttribute(
-    "href",
-    /^https:\/\/uustatus\.no\//,
-  );
+  await expect(
+    page.getByRole("link", { name: "Den offisielle tilgjengelighetserklæringen for Praksis står på uustatus.no" }),
+  ).toHaveAttribute("href", /^https:\/\/uustatus\.no\//);
   await checkPage(page, testInfo, "accessibility");
 
   await page.getByRole("button", { name: "English" }).click();
@@ -73,11 +77,15 @@ async function servePage(page: Page, path: string, body: string): Promise<void> 
   await page.goto(path);
 }
 
-test("the page check itself fails on an axe violation and on a page that scrolls sideways at 320 px", async ({ page }, testInfo) => {
+test("the page check itself fails on an axe violation and on a page that scrolls sideways at 320 px", async ({
+  page,
+}, testInfo) => {
   await servePage(page, "/check-the-check/fine", "<p>Ingenting å utsette.</p>");
   await checkPage(page, testInfo, "check-the-check-fine");
   await servePage(page, "/check-the-check/unnamed-button", "<button></button>");
   await expect(checkPage(page, testInfo, "check-the-check-unnamed-button")).rejects.toThrow(/button-name/);
   await servePage(page, "/check-the-check/wide", '<p style="width: 360px">Bred</p>');
-  await expect(checkPage(page, testInfo, "check-the-check-wide")).rejects.toThrow(/scrolls sideways on a phone[\s\S]*320 px: the page is \d+ px wide; sticking out: p \\"Bred\\"/);
+  await expect(checkPage(page, testInfo, "check-the-check-wide")).rejects.toThrow(
+    /scrolls sideways on a phone[\s\S]*320 px: the page is \d+ px wide; sticking out: p \\"Bred\\"/,
+  );
 });

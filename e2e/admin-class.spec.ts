@@ -7,7 +7,9 @@ async function openSyk2002(page: Page): Promise<string> {
   await logInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
   await page.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    `${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`,
+  );
   expect(new URL(page.url()).pathname).toMatch(/^\/admin\/class\/\d+$/);
   return page.url();
 }
@@ -25,7 +27,9 @@ test("the class page lists schemes and people; the admin adds a response scheme"
   // Nothing chosen: both problems are named, linked from the summary at the top.
   await page.getByRole("button", { name: "Legg til svarordning" }).click();
   const summary = page.getByRole("alert").filter({ hasText: "Det er et problem" });
-  await expect(summary.getByRole("link", { name: "Velg om svarordningen gjelder midtveis eller slutt." })).toBeVisible();
+  await expect(
+    summary.getByRole("link", { name: "Velg om svarordningen gjelder midtveis eller slutt." }),
+  ).toBeVisible();
   await expect(summary.getByRole("link", { name: "Velg minst ett skjema." })).toBeVisible();
   await checkPage(page, testInfo, "admin-class-scheme-errors");
 
@@ -33,7 +37,11 @@ test("the class page lists schemes and people; the admin adds a response scheme"
   await page.getByRole("radio", { name: "Midtveis" }).check();
   await page.getByRole("checkbox", { name: "Sårstell og infeksjonsforebygging" }).check();
   await page.getByRole("button", { name: "Legg til svarordning" }).click();
-  await expect(summary.getByRole("link", { name: "«Sårstell og infeksjonsforebygging» er allerede med i en midtveisordning for klassen." })).toBeVisible();
+  await expect(
+    summary.getByRole("link", {
+      name: "«Sårstell og infeksjonsforebygging» er allerede med i en midtveisordning for klassen.",
+    }),
+  ).toBeVisible();
   await expect(page.getByRole("radio", { name: "Midtveis" })).toBeChecked();
   await expect(page.getByRole("checkbox", { name: "Sårstell og infeksjonsforebygging" })).toBeChecked();
 
@@ -63,20 +71,27 @@ test("the admin changes the end-semester date; a date after the semester is refu
   const afterSemester = addDays(calendar.current.endDate, 10);
   await endDate.fill(afterSemester);
   await page.getByRole("button", { name: "Lagre sluttdato" }).click();
-  await expect(summary.getByRole("link", { name: "Sluttdatoen kan ikke være etter at semesteret slutter." })).toBeVisible();
+  await expect(
+    summary.getByRole("link", { name: "Sluttdatoen kan ikke være etter at semesteret slutter." }),
+  ).toBeVisible();
   await expect(endDate).toHaveValue(afterSemester);
   await checkPage(page, testInfo, "admin-class-end-date-error");
   // A day earlier: inside the semester, after the mid-semester date (student.spec expects either date).
   await endDate.fill(movedSyk2002End);
   await page.getByRole("button", { name: "Lagre sluttdato" }).click();
-  await expect(page.getByRole("status").getByText(`Sluttdatoen er lagret: ${dateText(movedSyk2002End)}.`)).toBeVisible();
+  await expect(
+    page.getByRole("status").getByText(`Sluttdatoen er lagret: ${dateText(movedSyk2002End)}.`),
+  ).toBeVisible();
   await expect(page.getByRole("definition").filter({ hasText: exactDate(movedSyk2002End) })).toBeVisible();
   await expect(page.getByRole("definition").filter({ hasText: exactDate(seeded) })).toHaveCount(0);
 });
 
 test("the class page leads to a supervisor's students in the class", async ({ page }, testInfo) => {
   const classUrl = await openSyk2002(page);
-  await page.getByRole("region", { name: "Praksisveiledere i klassen" }).getByRole("link", { name: "Hanne Berg" }).click();
+  await page
+    .getByRole("region", { name: "Praksisveiledere i klassen" })
+    .getByRole("link", { name: "Hanne Berg" })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Studentene til Hanne Berg/);
   const own = page.getByRole("region", { name: "Studentene til Hanne Berg i klassen" });
   await expect(own.getByRole("row")).toHaveCount(6);

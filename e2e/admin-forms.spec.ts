@@ -4,7 +4,9 @@ import type { Page } from "@playwright/test";
 
 const group = (page: Page, number: number) => page.getByRole("region", { name: `Gruppe ${number}`, exact: true });
 
-test("an admin builds a form with two groups, reorders questions, previews, saves and finds it", async ({ page }, testInfo) => {
+test("an admin builds a form with two groups, reorders questions, previews, saves and finds it", async ({
+  page,
+}, testInfo) => {
   test.slow();
   await logInAsAdmin(page);
   await page.goto("/admin/forms");
@@ -53,7 +55,9 @@ test("an admin builds a form with two groups, reorders questions, previews, save
   await expect(group(page, 1).getByLabel("Spørsmål 1")).toBeInViewport();
   await expect(group(page, 1).getByLabel("Spørsmål 1")).toHaveValue("Rapporterer endringer");
   await expect(group(page, 1).getByLabel("Spørsmål 2")).toHaveValue("Måler vitale tegn");
-  await expect(group(page, 1).getByLabel("Hjelpetekst til veileder").first()).toHaveValue("Muntlig og skriftlig rapport.");
+  await expect(group(page, 1).getByLabel("Hjelpetekst til veileder").first()).toHaveValue(
+    "Muntlig og skriftlig rapport.",
+  );
   await expect(group(page, 2).getByRole("radio", { name: "Tekstfelt (fritt svar)" })).toBeChecked();
   await checkPage(page, testInfo, "admin-form-editing");
 
@@ -62,12 +66,18 @@ test("an admin builds a form with two groups, reorders questions, previews, save
   await expect(page.getByRole("button", { name: "Forhåndsvis" })).toHaveAttribute("aria-pressed", "true");
   const observation = page.getByRole("group", { name: "Pasientobservasjon" });
   // The questions in their new order, each a radio group of the six labels.
-  await expect(observation.locator("legend")).toHaveText(["Pasientobservasjon", "Rapporterer endringer", "Måler vitale tegn"]);
+  await expect(observation.locator("legend")).toHaveText([
+    "Pasientobservasjon",
+    "Rapporterer endringer",
+    "Måler vitale tegn",
+  ]);
   const reported = observation.getByRole("group", { name: "Rapporterer endringer" });
   await expect(reported.getByRole("radio")).toHaveCount(6);
   await expect(reported.getByRole("radio", { name: "Ikke relevant" })).toBeVisible();
   await expect(observation.getByText("Hjelpetekst", { exact: true })).toBeVisible();
-  await expect(page.getByRole("group", { name: "Egenrefleksjon" }).getByRole("textbox", { name: "Hva har du lært?" })).toBeVisible();
+  await expect(
+    page.getByRole("group", { name: "Egenrefleksjon" }).getByRole("textbox", { name: "Hva har du lært?" }),
+  ).toBeVisible();
   await checkPage(page, testInfo, "admin-form-preview");
 
   // Back to editing keeps the draft.

@@ -1,7 +1,9 @@
 import { expect } from "@playwright/test";
 import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
-test("the admin start page leads to semesters, forms, subjects, users and reminders, in the page and in the menu", async ({ page }, testInfo) => {
+test("the admin start page leads to semesters, forms, subjects, users and reminders, in the page and in the menu", async ({
+  page,
+}, testInfo) => {
   await logInAsAdmin(page);
   await expect(page).toHaveURL(/\/admin$/);
   const sections = page.getByRole("navigation", { name: "Administrasjon" });
@@ -13,7 +15,10 @@ test("the admin start page leads to semesters, forms, subjects, users and remind
     ["Påminnelser", "/admin/reminders"],
   ]) {
     await expect(sections.getByRole("link", { name })).toHaveAttribute("href", path);
-    await expect(page.getByRole("navigation", { name: "Hovedmeny" }).getByRole("link", { name })).toHaveAttribute("href", path);
+    await expect(page.getByRole("navigation", { name: "Hovedmeny" }).getByRole("link", { name })).toHaveAttribute(
+      "href",
+      path,
+    );
   }
   await expect(page.getByRole("link", { name: /SYK2001/ })).toHaveAttribute("href", /^\/admin\/class\/\d+$/);
   await checkPage(page, testInfo, "admin-home");

@@ -74,7 +74,10 @@ test("the admin adds SYK2001 and SYK2002 to the next semester; they cannot be re
   await expect(page).toHaveURL(/\/admin\/semesters\/\d+$/);
   await expect(page.getByRole("status").getByText("2 emner er lagt til: SYK2001, SYK2002.")).toBeVisible();
   const table = page.getByRole("table", { name: `Emnene i ${next.name}` });
-  await expect(table.getByRole("link", { name: "SYK2001 Praksis i sykehjem" })).toHaveAttribute("href", /\/admin\/class\/\d+$/);
+  await expect(table.getByRole("link", { name: "SYK2001 Praksis i sykehjem" })).toHaveAttribute(
+    "href",
+    /\/admin\/class\/\d+$/,
+  );
   await expect(table.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" })).toBeVisible();
   await checkPage(page, testInfo, "admin-semester-with-classes");
 
@@ -84,7 +87,9 @@ test("the admin adds SYK2001 and SYK2002 to the next semester; they cannot be re
   await expect(existing).toBeDisabled();
 });
 
-test("the admin downloads the current semester's report: one row per student, æøå intact", async ({ page }, testInfo) => {
+test("the admin downloads the current semester's report: one row per student, æøå intact", async ({
+  page,
+}, testInfo) => {
   await logInAsAdmin(page);
   await page.goto("/admin/semesters");
   await page.getByRole("link", { name: current.name }).click();

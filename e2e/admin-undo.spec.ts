@@ -45,7 +45,9 @@ test("the admin moves the mid-semester date; one on or after the end date is ref
   await expect(page.getByRole("definition").filter({ hasText: exactDate(moved) })).toBeVisible();
 });
 
-test("the admin copies expected levels from the last semester, then removes the scheme after a confirmation", async ({ page }, testInfo) => {
+test("the admin copies expected levels from the last semester, then removes the scheme after a confirmation", async ({
+  page,
+}, testInfo) => {
   await openOwnClass(page);
   const schemes = page.getByRole("region", { name: "Svarordninger" });
   await expect(page.getByText("Legg til en svarordning først.")).toBeVisible();
@@ -58,7 +60,9 @@ test("the admin copies expected levels from the last semester, then removes the 
 
   // All the questions at once, from the same subject's class last semester; what it had no levels for is named.
   const source = page.getByLabel("Kopier fra");
-  await expect(source.locator("option:checked")).toHaveText(new RegExp(`^${calendar.previous.name} \\(\\d+ nivåer\\)$`));
+  await expect(source.locator("option:checked")).toHaveText(
+    new RegExp(`^${calendar.previous.name} \\(\\d+ nivåer\\)$`),
+  );
   await checkPage(page, testInfo, "admin-class-copy");
   await page.getByRole("button", { name: "Kopier forventet nivå" }).click();
   const copied = page.getByRole("status").filter({ hasText: "Forventet nivå er kopiert" });
@@ -74,7 +78,9 @@ test("the admin copies expected levels from the last semester, then removes the 
   await page.goBack();
 
   // Removing: a confirmation first (Cancel leaves it), then it is gone.
-  const remove = schemes.getByRole("link", { name: "Fjern svarordningen midtveis: Vurdering av kliniske kompetanser, Legemiddelhåndtering" });
+  const remove = schemes.getByRole("link", {
+    name: "Fjern svarordningen midtveis: Vurdering av kliniske kompetanser, Legemiddelhåndtering",
+  });
   await remove.click();
   const confirm = page.getByRole("heading", { level: 3, name: "Fjerne svarordningen midtveis?" });
   await expect(confirm).toBeVisible();
@@ -99,7 +105,10 @@ test("a scheme with answers cannot be removed: the page says why", async ({ page
   await checkPage(page, testInfo, "admin-class-remove-refused");
 });
 
-test("the admin corrects a supervisor's phone number; Vipps must have the new number proved; the log says so in words", async ({ page, baseURL }, testInfo) => {
+test("the admin corrects a supervisor's phone number; Vipps must have the new number proved; the log says so in words", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   await logInAsAdmin(page);
   await page.goto("/admin/users?search=veileder4");
   await page.getByRole("link", { name: "Jonas Eriksen" }).click();
@@ -107,12 +116,16 @@ test("the admin corrects a supervisor's phone number; Vipps must have the new nu
   await phone.fill("12");
   await page.getByRole("button", { name: "Lagre mobilnummer" }).click();
   const summary = page.getByRole("alert").filter({ hasText: "Det er et problem" });
-  await expect(summary.getByRole("link", { name: "Skriv inn et mobilnummer med 8 til 15 sifre, for eksempel 987 65 432." })).toBeVisible();
+  await expect(
+    summary.getByRole("link", { name: "Skriv inn et mobilnummer med 8 til 15 sifre, for eksempel 987 65 432." }),
+  ).toBeVisible();
   await checkPage(page, testInfo, "admin-user-phone-error");
   // The number of the Vipps account "ukjent", whom Praksis does not know.
   await phone.fill("111 11 111");
   await page.getByRole("button", { name: "Lagre mobilnummer" }).click();
-  await expect(page.getByRole("status").getByText("Mobilnummeret til Jonas Eriksen er lagret.", { exact: false })).toBeVisible();
+  await expect(
+    page.getByRole("status").getByText("Mobilnummeret til Jonas Eriksen er lagret.", { exact: false }),
+  ).toBeVisible();
   await expect(phone).toHaveValue("+4711111111");
 
   // The log: the phrase, the person, the detail by name.
@@ -138,7 +151,9 @@ test("the admin corrects a supervisor's phone number; Vipps must have the new nu
   await page.getByRole("link", { name: "Jonas Eriksen" }).click();
   await page.getByLabel("Mobilnummer", { exact: true }).fill("+47 468 13 579");
   await page.getByRole("button", { name: "Lagre mobilnummer" }).click();
-  await expect(page.getByRole("status").getByText("Mobilnummeret til Jonas Eriksen er lagret.", { exact: false })).toBeVisible();
+  await expect(
+    page.getByRole("status").getByText("Mobilnummeret til Jonas Eriksen er lagret.", { exact: false }),
+  ).toBeVisible();
 });
 
 test("a semester report download is one entry in the log, with its count of students", async ({ page }) => {

@@ -3,7 +3,9 @@ import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
 const flash = (page: Page) => page.getByRole("status");
 
-test("subjects: create one, a duplicate code is refused with a clear message, then edit it", async ({ page }, testInfo) => {
+test("subjects: create one, a duplicate code is refused with a clear message, then edit it", async ({
+  page,
+}, testInfo) => {
   await logInAsAdmin(page);
   await page.getByRole("link", { name: "Emner" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Emner" })).toBeVisible();
@@ -42,7 +44,9 @@ test("subjects: create one, a duplicate code is refused with a clear message, th
   await expect(page.getByRole("heading", { level: 2, name: "Nytt emne" })).toBeVisible();
 });
 
-test("users: 20 at a time with load more, role filter, search, deactivated users on request", async ({ page }, testInfo) => {
+test("users: 20 at a time with load more, role filter, search, deactivated users on request", async ({
+  page,
+}, testInfo) => {
   await logInAsAdmin(page);
   await page.getByRole("link", { name: "Brukere" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Brukere" })).toBeVisible();

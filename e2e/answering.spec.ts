@@ -28,7 +28,9 @@ async function openOwnMidForm(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
 }
 
-test("a student answers the whole form page by page and sends it; the server refuses a 2001-character comment", async ({ page }, testInfo) => {
+test("a student answers the whole form page by page and sends it; the server refuses a 2001-character comment", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "js", "the plain-post path; the js project covers autosave");
   test.setTimeout(120_000);
   await logInWithProvider(page, "Feide", "student09");
@@ -55,7 +57,9 @@ test("a student answers the whole form page by page and sends it; the server ref
   await comment.evaluate((field) => field.removeAttribute("maxlength"));
   await comment.fill(long);
   await page.getByRole("button", { name: "Neste" }).click();
-  await expect(summary(page).getByRole("link", { name: "Kommentaren kan ha høyst 2000 tegn. Kort den ned, så lagres den." })).toBeVisible();
+  await expect(
+    summary(page).getByRole("link", { name: "Kommentaren kan ha høyst 2000 tegn. Kort den ned, så lagres den." }),
+  ).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Kommentar" }).first()).toHaveValue(long.replace(/\r\n/g, "\n"));
   await expect(grades.first().getByRole("radio", { name: "Veiledet" })).toBeChecked();
   await checkPage(page, testInfo, "form-page-comment-too-long");
@@ -82,7 +86,9 @@ test("a student answers the whole form page by page and sends it; the server ref
   await expect(page).toHaveURL(/\/student\/forms$/);
   await expect(flash(page)).toContainText("Skjemaet er sendt.");
   const mid = page.getByRole("region", { name: "Midtveisvurdering (fristen er ute)" });
-  await expect(mid.getByRole("row").filter({ hasText: FORM })).toContainText(new RegExp(`Sendt \\d{1,2}\\.\\d{1,2}\\.${currentYear}`));
+  await expect(mid.getByRole("row").filter({ hasText: FORM })).toContainText(
+    new RegExp(`Sendt \\d{1,2}\\.\\d{1,2}\\.${currentYear}`),
+  );
 
   // The results: own answers, nothing sent by the others yet.
   await mid.getByRole("link", { name: `Se resultater for ${FORM}` }).click();
@@ -92,7 +98,9 @@ test("a student answers the whole form page by page and sends it; the server ref
   await checkPage(page, testInfo, "results-student");
 });
 
-test("with JavaScript, answers save themselves 3 seconds after the last change, with a counter and a help dialog", async ({ page }, testInfo) => {
+test("with JavaScript, answers save themselves 3 seconds after the last change, with a counter and a help dialog", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "autosave needs JavaScript");
   await logInWithProvider(page, "Feide", "student10");
   await page.clock.install();
@@ -124,7 +132,10 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   await expect(page.getByRole("textbox", { name: "Kommentar" }).first()).toHaveValue("Trenger mer trening");
 
   // The help text opens as a dialog and closes again.
-  await page.getByRole("button", { name: /^Hjelpetekst/ }).first().click();
+  await page
+    .getByRole("button", { name: /^Hjelpetekst/ })
+    .first()
+    .click();
   const dialog = page.getByRole("dialog", { name: "Hjelpetekst" });
   await expect(dialog).toBeVisible();
   await checkPage(page, testInfo, "form-page-help-dialog");
@@ -132,7 +143,10 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   await expect(dialog).toBeHidden();
 
   // The independence scale opens in a new tab.
-  const [scale] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("link", { name: /Se selvstendighetsskalaen/ }).click()]);
+  const [scale] = await Promise.all([
+    page.context().waitForEvent("page"),
+    page.getByRole("link", { name: /Se selvstendighetsskalaen/ }).click(),
+  ]);
   await expect(scale.getByRole("heading", { level: 1 })).toBeVisible();
   await scale.close();
   await checkPage(page, testInfo, "form-page-autosaved");
@@ -140,7 +154,9 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   // Leaving before the 3 seconds are over loses nothing: what is waiting is sent on the way out.
   await questions(page).nth(1).getByRole("radio", { name: "Uselvstendig" }).check();
   const formPage = page.url();
-  const sentOnLeaving = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/answers" && r.request().method() === "POST");
+  const sentOnLeaving = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === "/api/answers" && r.request().method() === "POST",
+  );
   await page.getByRole("link", { name: "Tilbake" }).click();
   await expect(page).toHaveURL(/\/student\/forms$/);
   // The save goes out as the page is left; come back once it has landed.
@@ -152,11 +168,16 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   // with a way to log in again (logged-out.spec.ts follows it through the log-in and back).
   await page.context().clearCookies();
   await questions(page).nth(1).getByRole("radio", { name: "Veiledet" }).check();
-  await expect(page.locator(".answer-form__status")).toHaveText(/^Ikke lagret – du er logget ut\. .* Logg inn igjen$/, { timeout: 8000 });
+  await expect(page.locator(".answer-form__status")).toHaveText(/^Ikke lagret – du er logget ut\. .* Logg inn igjen$/, {
+    timeout: 8000,
+  });
   await expect(questions(page).nth(1).getByRole("radio", { name: "Veiledet" })).toBeChecked();
 });
 
-test("with JavaScript, an answer changed in another tab meanwhile is shown, not overwritten", async ({ page, context }, testInfo) => {
+test("with JavaScript, an answer changed in another tab meanwhile is shown, not overwritten", async ({
+  page,
+  context,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "autosave needs JavaScript");
   await logInWithProvider(page, "Feide", "student12");
   await openOwnMidForm(page);
@@ -180,13 +201,18 @@ test("with JavaScript, an answer changed in another tab meanwhile is shown, not 
 test("a supervisor grades their student's form and leaves with 'Lagre og avslutt'", async ({ page }, testInfo) => {
   await logInWithProvider(page, "Vipps", "veileder3");
   await page.getByRole("link", { name: /^SYK2002 / }).click();
-  await page.getByRole("region", { name: "Mine studenter i emnet" }).getByRole("link", { name: "Olivia Jacobsen" }).click();
+  await page
+    .getByRole("region", { name: "Mine studenter i emnet" })
+    .getByRole("link", { name: "Olivia Jacobsen" })
+    .click();
   await page
     .getByRole("region", { name: "Skjemaer til midtveisvurdering" })
     .getByRole("link", { name: `${FORM} (midtveisvurdering)` })
     .click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
-  await expect(page.getByText("Midtveisvurdering · SYK2002 Praksis i spesialisthelsetjenesten · Olivia Jacobsen")).toBeVisible();
+  await expect(
+    page.getByText("Midtveisvurdering · SYK2002 Praksis i spesialisthelsetjenesten · Olivia Jacobsen"),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Neste" }).click();
   // The student's own comment on a question shows with their badge.
   await questions(page).first().getByRole("radio", { name: "Delvis selvstendig" }).check();
@@ -196,15 +222,26 @@ test("a supervisor grades their student's form and leaves with 'Lagre og avslutt
   await expect(flash(page)).toContainText("Lagret!");
 });
 
-test("a teacher sees a student's grades side by side with the expected level, as a chart and a table", async ({ page }, testInfo) => {
+test("a teacher sees a student's grades side by side with the expected level, as a chart and a table", async ({
+  page,
+}, testInfo) => {
   await logInWithProvider(page, "Feide", "laerer2");
-  await page.getByRole("link", { name: /^SYK2001 / }).first().click();
+  await page
+    .getByRole("link", { name: /^SYK2001 / })
+    .first()
+    .click();
   await page.getByRole("link", { name: "Emma Andersen" }).first().click();
-  await page.getByRole("link", { name: `Se resultater for ${FORM}` }).first().click();
+  await page
+    .getByRole("link", { name: `Se resultater for ${FORM}` })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: `Resultater: ${FORM}` })).toBeVisible();
   const mid = page.getByRole("region", { name: "Midtveisvurdering" });
   await expect(mid.getByRole("img", { name: "Karakterer, midtveisvurdering" })).toBeVisible();
-  const table = mid.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Forventet nivå" }) }).first();
+  const table = mid
+    .getByRole("table")
+    .filter({ has: page.getByRole("columnheader", { name: "Forventet nivå" }) })
+    .first();
   await expect(table.getByRole("columnheader", { name: /S Emma Andersen/ })).toBeVisible();
   await expect(table.getByRole("columnheader", { name: /PV Marte Solberg/ })).toBeVisible();
   await expect(table.getByRole("columnheader", { name: /PL Ingrid Haugen/ })).toBeVisible();
@@ -217,7 +254,10 @@ test("the admin sets expected levels for a class, and can take one away again", 
   await logInAsAdmin(page);
   await page.getByRole("link", { name: "Semestre" }).first().click();
   await page.getByRole("link", { name: calendar.current.name }).first().click();
-  await page.getByRole("link", { name: /SYK2002/ }).first().click();
+  await page
+    .getByRole("link", { name: /SYK2002/ })
+    .first()
+    .click();
   const schemes = page.getByRole("region", { name: "Svarordninger" });
   await schemes.getByRole("link", { name: `Forventet nivå for ${FORM}, Slutt` }).click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();

@@ -10,19 +10,31 @@ import { checkPage, logIn, test } from "./support/fixtures";
  */
 const FORM = "Vurdering av kliniske kompetanser";
 const status = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
-const kept = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length);
+const kept = (page: Page) =>
+  page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length);
 /** Everything kept in the browser, as stored. */
 const store = (page: Page) =>
-  page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).map((key) => [key, localStorage.getItem(key)])));
+  page.evaluate(() =>
+    Object.fromEntries(
+      Object.keys(localStorage)
+        .filter((key) => key.startsWith("praksis:unsent:"))
+        .map((key) => [key, localStorage.getItem(key)]),
+    ),
+  );
 
 async function openForm(page: Page) {
   await page.goto("/student/forms");
-  await page.getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).first().click();
+  await page
+    .getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
   await expect(page.getByText("Del 1 av 5", { exact: true })).toBeVisible();
 }
 
-test("a save and a page post answered 503 keep the page and the answer, and it is stored once the server takes it", async ({ page }, testInfo) => {
+test("a save and a page post answered 503 keep the page and the answer, and it is stored once the server takes it", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "the autosave and the kept copy need JavaScript");
   test.setTimeout(90_000);
   await logIn(page, "student18@example.org");
@@ -32,7 +44,12 @@ test("a save and a page post answered 503 keep the page and the answer, and it i
 
   // The autosave is answered 503: not saved yet, kept in this browser, and said so.
   await page.route("**/api/answers", (route) =>
-    route.fulfill({ status: 503, contentType: "application/json", headers: { "Cache-Control": "no-store" }, body: '{"error":"unavailable"}' }),
+    route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      headers: { "Cache-Control": "no-store" },
+      body: '{"error":"unavailable"}',
+    }),
   );
   await box.fill(text);
   await expect(status(page, "Ikke lagret ennå – tas vare på i denne nettleseren og prøves igjen.")).toBeVisible();
@@ -41,7 +58,10 @@ test("a save and a page post answered 503 keep the page and the answer, and it i
   // The page post ("Neste") is answered 503 too: the page stays with a message, the answer on it and kept.
   await page.route(
     (url) => url.pathname.endsWith(".data"),
-    (route) => (route.request().method() === "POST" ? route.fulfill({ status: 503, contentType: "text/plain", body: "Service Unavailable" }) : route.fallback()),
+    (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({ status: 503, contentType: "text/plain", body: "Service Unavailable" })
+        : route.fallback(),
   );
   await page.getByRole("button", { name: "Neste" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Svarene er ikke lagret ennå" })).toBeVisible();
@@ -60,7 +80,9 @@ test("a save and a page post answered 503 keep the page and the answer, and it i
   await expect(page.getByRole("textbox").first()).toHaveValue(text);
 });
 
-test("kept answers belong to their owner: another person at the same browser can neither read nor remove them, and they are sent when the owner is back", async ({ page }, testInfo) => {
+test("kept answers belong to their owner: another person at the same browser can neither read nor remove them, and they are sent when the owner is back", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "nothing is kept in the browser without JavaScript");
   test.setTimeout(120_000);
   const text = "Student19s svar, skrevet før utlogging.";
@@ -68,7 +90,9 @@ test("kept answers belong to their owner: another person at the same browser can
   // Person A types while the server cannot store it, and logs out: told that it is kept, locked.
   await logIn(page, "student19@example.org");
   await openForm(page);
-  await page.route("**/api/answers", (route) => route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"unavailable"}' }));
+  await page.route("**/api/answers", (route) =>
+    route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"unavailable"}' }),
+  );
   await page.getByRole("textbox").first().fill(text);
   await expect(status(page, /^Ikke lagret ennå/)).toBeVisible();
   await page.getByRole("button", { name: "Logg ut" }).first().click();

@@ -7,7 +7,10 @@ const slug = fileSlug(calendar.current.name);
 
 /** Follows a link to a PDF as a person would, and returns the document's response. */
 async function openPdf(page: Page, link: ReturnType<Page["getByRole"]>, path: RegExp): Promise<Response> {
-  const [response] = await Promise.all([page.waitForResponse((r) => path.test(new URL(r.url()).pathname)), link.click()]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => path.test(new URL(r.url()).pathname)),
+    link.click(),
+  ]);
   return response;
 }
 
@@ -16,14 +19,18 @@ function expectInlinePdf(response: Response, asciiName: string): void {
   const headers = response.headers();
   expect(headers["content-type"]).toBe("application/pdf");
   expect(headers["cache-control"]).toBe("no-store");
-  expect(headers["content-disposition"]).toMatch(new RegExp(`^inline; filename="${asciiName.replaceAll(".", "\\.")}"; filename\\*=UTF-8''`));
+  expect(headers["content-disposition"]).toMatch(
+    new RegExp(`^inline; filename="${asciiName.replaceAll(".", "\\.")}"; filename\\*=UTF-8''`),
+  );
 }
 
 test("a student opens their placement record from the forms page, or saves it", async ({ page }, testInfo) => {
   // student16: Henrik Johannessen, SYK2002.
   await logInWithProvider(page, "Feide", "student16");
   await page.goto("/student/forms");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    `${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`,
+  );
   await checkPage(page, testInfo, "documents-student-forms");
 
   const link = page.getByRole("link", { name: "Last ned praksismappen (PDF)" });
@@ -44,18 +51,27 @@ test("a student opens their placement record from the forms page, or saves it", 
   expect(foreign.status()).toBe(404);
 });
 
-test("the admin prints an empty form from the forms list, and as teacher the record of a student", async ({ page }, testInfo) => {
+test("the admin prints an empty form from the forms list, and as teacher the record of a student", async ({
+  page,
+}, testInfo) => {
   await logInAsAdmin(page);
   await page.goto("/admin/forms");
   await checkPage(page, testInfo, "documents-admin-forms");
-  const emptyForm = await openPdf(page, page.getByRole("link", { name: "Tomt skjema (PDF) for Vurdering av kliniske kompetanser" }), /^\/api\/forms\/\d+\/pdf$/);
+  const emptyForm = await openPdf(
+    page,
+    page.getByRole("link", { name: "Tomt skjema (PDF) for Vurdering av kliniske kompetanser" }),
+    /^\/api\/forms\/\d+\/pdf$/,
+  );
   expectInlinePdf(emptyForm, "skjema-vurdering-av-kliniske-kompetanser.pdf");
 
   // The admin teaches SYK2002 and follows Henrik Johannessen there.
   await page.goto("/admin");
   await page.getByRole("button", { name: "Bytt til Praksislærer" }).click();
   await expect(page).toHaveURL(/\/teacher$/);
-  await page.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
+  await page
+    .getByRole("region", { name: "Dine emner dette semesteret" })
+    .getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" })
+    .click();
   await page.getByRole("link", { name: "Henrik Johannessen" }).first().click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Henrik Johannessen");
   await checkPage(page, testInfo, "documents-teacher-student");

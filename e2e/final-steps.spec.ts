@@ -32,7 +32,12 @@ async function screenshots(page: Page, testInfo: TestInfo, name: string) {
   fs.mkdirSync(path.join("test-results", "screenshots"), { recursive: true });
   for (const width of [1280, 390, 320]) {
     await page.setViewportSize({ width, height: viewport.height });
-    await page.screenshot({ path: path.join("test-results", "screenshots", `${testInfo.project.name}-${name}-${width}.jpeg`), fullPage: true, type: "jpeg", quality: 70 });
+    await page.screenshot({
+      path: path.join("test-results", "screenshots", `${testInfo.project.name}-${name}-${width}.jpeg`),
+      fullPage: true,
+      type: "jpeg",
+      quality: 70,
+    });
   }
   await page.setViewportSize(viewport);
 }
@@ -43,7 +48,8 @@ function mailsSince(baseURL: string | undefined, email: string, since: number): 
   return fs
     .readdirSync(dir)
     .filter((f) => Number(f.split("-")[0]) >= since)
-    .filter((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { to: string[] }).to.includes(email)).length;
+    .filter((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { to: string[] }).to.includes(email))
+    .length;
 }
 
 async function openSigningForm(page: Page) {
@@ -51,12 +57,19 @@ async function openSigningForm(page: Page) {
   await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
   await page.getByRole("link", { name: STUDENT }).first().click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(STUDENT);
-  await page.getByRole("link", { name: /^(Opprett signeringsskjema|Signeringsskjema)$/ }).first().click();
+  await page
+    .getByRole("link", { name: /^(Opprett signeringsskjema|Signeringsskjema)$/ })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
 }
 
 async function asStudent(browser: Browser, testInfo: TestInfo, act: (page: Page) => Promise<void>) {
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL, locale: "nb-NO", javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  const context = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    locale: "nb-NO",
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+  });
   try {
     await act(await context.newPage());
   } finally {
@@ -64,7 +77,9 @@ async function asStudent(browser: Browser, testInfo: TestInfo, act: (page: Page)
   }
 }
 
-test("confirming the mid-semester part asks first; with forms not sent it needs the box ticked", async ({ page }, testInfo) => {
+test("confirming the mid-semester part asks first; with forms not sent it needs the box ticked", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   await openSigningForm(page);
   await choose(page, "Er arbeidet med de spesifikke kompetanseområdene påbegynt?", "Ja");
@@ -78,16 +93,24 @@ test("confirming the mid-semester part asks first; with forms not sent it needs 
   const asked = { name: `Vil du bekrefte midtveisvurderingen for ${STUDENT}?` };
   const dialog = page.getByRole("dialog", asked).or(page.getByRole("region", asked));
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText("Vurdering av kliniske kompetanser: ikke sendt av studenten, praksisveileder og praksislærer");
+  await expect(dialog).toContainText(
+    "Vurdering av kliniske kompetanser: ikke sendt av studenten, praksisveileder og praksislærer",
+  );
   await expect(dialog).toContainText("Legemiddelhåndtering: ikke sendt av");
   await checkPage(page, testInfo, "mid-confirm");
   await screenshots(page, testInfo, "mid-confirm");
 
   // "Nei, gå tilbake": the form again, as typed, nothing confirmed.
   await dialog.getByRole("button", { name: "Nei, gå tilbake" }).click();
-  await expect(page.getByRole("region", { name: `Vil du bekrefte midtveisvurderingen for ${STUDENT}?` })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: `Vil du bekrefte midtveisvurderingen for ${STUDENT}?` })).toHaveCount(
+    0,
+  );
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  await expect(page.getByRole("group", { name: "Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?" }).getByRole("radio", { name: "Nei", exact: true })).toBeChecked();
+  await expect(
+    page
+      .getByRole("group", { name: "Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?" })
+      .getByRole("radio", { name: "Nei", exact: true }),
+  ).toBeChecked();
   await expect(page.getByText("Signeringsskjemaet er ikke opprettet ennå.")).toBeVisible();
 
   // Confirmed without the box: refused, saying why.
@@ -97,17 +120,26 @@ test("confirming the mid-semester part asks first; with forms not sent it needs 
   await expect(page.getByText("Signeringsskjemaet er ikke opprettet ennå.")).toBeVisible();
   await checkPage(page, testInfo, "mid-confirm-refused");
 
-  await dialog.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" }).check();
+  await dialog
+    .getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" })
+    .check();
   await dialog.getByRole("button", { name: "Ja, bekreft midtveisvurderingen" }).click();
   await expect(flash(page)).toContainText("Signeringsskjemaet er lagret.");
   await expect(page.getByRole("region", { name: "Midtveisvurdering" }).getByRole("button")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Lagre sluttvurderingen" })).toBeVisible();
 });
 
-test("the check before signing stands above the Sign button; the teacher's signature with forms not sent needs the box", async ({ page, browser }, testInfo) => {
+test("the check before signing stands above the Sign button; the teacher's signature with forms not sent needs the box", async ({
+  page,
+  browser,
+}, testInfo) => {
   test.setTimeout(120_000);
   await openSigningForm(page);
-  for (const question of ["Er kravet til tilstedeværelse oppfylt?", "Er de spesifikke kompetanseområdene bestått?", "Er de generelle kompetanseområdene bestått?"]) {
+  for (const question of [
+    "Er kravet til tilstedeværelse oppfylt?",
+    "Er de spesifikke kompetanseområdene bestått?",
+    "Er de generelle kompetanseområdene bestått?",
+  ]) {
     await choose(page, question, "Ja");
   }
   await choose(page, "Er arbeidskravene godkjent?", "Ikke relevant");
@@ -144,7 +176,9 @@ test("the check before signing stands above the Sign button; the teacher's signa
   await page.getByRole("checkbox", { name: "Jeg bekrefter at jeg signerer uten praksisveileders signatur" }).check();
   await sign.click();
   const summary = page.getByRole("alert").filter({ hasText: "Klarte ikke signere." });
-  await expect(summary.getByRole("link", { name: "Kryss av for at du går videre selv om ikke alle skjemaene er sendt." })).toBeVisible();
+  await expect(
+    summary.getByRole("link", { name: "Kryss av for at du går videre selv om ikke alle skjemaene er sendt." }),
+  ).toBeVisible();
   await expect(page.getByRole("region", { name: "Signaturer" })).not.toContainText("Signert av Lars Bakken");
   await checkPage(page, testInfo, "signing-unsent-refused");
 
@@ -155,12 +189,18 @@ test("the check before signing stands above the Sign button; the teacher's signa
   await expect(page.getByRole("region", { name: "Signaturer" })).toContainText("Signert av Lars Bakken");
 });
 
-test("giving a warning shows it as the student will see it, and asks once more; nothing is mailed before", async ({ page, baseURL }, testInfo) => {
+test("giving a warning shows it as the student will see it, and asks once more; nothing is mailed before", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   await logIn(page, "laerer1@example.org");
   await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
   await page.getByRole("link", { name: "Nora Hansen" }).first().click();
-  await page.getByRole("region", { name: /^Varsel/ }).getByRole("link", { name: "Skriv varsel" }).click();
+  await page
+    .getByRole("region", { name: /^Varsel/ })
+    .getByRole("link", { name: "Skriv varsel" })
+    .click();
   await page.getByLabel("Begrunnelse").fill("Du har flere ganger ikke dobbeltkontrollert legemidler.");
   await page.getByLabel("Krav for å bestå praksis").fill("Du må dobbeltkontrollere hver utdeling sammen med veileder.");
   await page.getByLabel("Oppsummering av kravene").fill("Dobbeltkontroll ved hver utdeling.");

@@ -8,7 +8,10 @@ import { checkPage, logIn, logInAsAdmin, test } from "./support/fixtures";
  */
 test("a teacher reads a form of the class's schemes, with its PDF", async ({ page }, testInfo) => {
   await logIn(page, "laerer1@example.org");
-  await page.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).click();
+  await page
+    .getByRole("region", { name: "Dine emner dette semesteret" })
+    .getByRole("link", { name: "SYK2001 Praksis i sykehjem" })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("SYK2001");
   const classPath = new URL(page.url()).pathname;
   const schemes = page.getByRole("region", { name: "Svarordninger" });
@@ -17,14 +20,9 @@ test("a teacher reads a form of the class's schemes, with its PDF", async ({ pag
   await expect(page).toHaveURL(/\/teacher\/form\/\d+\?from=/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Spesifikk kompetanse Legemiddelhåndtering");
   await expect(page.getByRole("heading", { level: 2, name: "Del 1: Legemiddelhåndtering" })).toBeVisible();
-  await expect(page.getByRole("list", { name: "Svaralternativer i Legemiddelhåndtering" }).getByRole("listitem")).toHaveText([
-    "Selvstendig",
-    "Delvis selvstendig",
-    "Veiledet",
-    "Assistert",
-    "Uselvstendig",
-    "Ikke relevant",
-  ]);
+  await expect(
+    page.getByRole("list", { name: "Svaralternativer i Legemiddelhåndtering" }).getByRole("listitem"),
+  ).toHaveText(["Selvstendig", "Delvis selvstendig", "Veiledet", "Assistert", "Uselvstendig", "Ikke relevant"]);
   await expect(page.getByText("Beregner doser korrekt")).toBeVisible();
   await expect(page.getByText("Inkluderer omregning mellom enheter og infusjonshastighet.")).toBeVisible();
   const usedIn = page.getByRole("region", { name: "Brukes i" });
@@ -43,7 +41,11 @@ test("a teacher reads a form of the class's schemes, with its PDF", async ({ pag
 test("a supervisor reads the main form, text and grading groups alike", async ({ page }, testInfo) => {
   await logIn(page, "veileder1@example.org");
   await page.getByRole("link", { name: /^SYK2001 / }).click();
-  await page.getByRole("region", { name: "Svarordninger" }).getByRole("link", { name: "Vurdering av kliniske kompetanser" }).first().click();
+  await page
+    .getByRole("region", { name: "Svarordninger" })
+    .getByRole("link", { name: "Vurdering av kliniske kompetanser" })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/supervisor\/form\/\d+\?from=/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Hovedskjema Vurdering av kliniske kompetanser");
   await expect(page.getByRole("heading", { level: 2, name: "Del 1: Studentens egenvurdering" })).toBeVisible();
@@ -58,7 +60,10 @@ test("a teacher whose classes do not use the form: not found", async ({ page }, 
   // (laerer3's first log-in belongs to login.spec.ts; admin-class.spec.ts adds forms to SYK2002.)
   await logInAsAdmin(page);
   await page.goto("/admin/forms");
-  const editHref = (await page.getByRole("link", { name: "Sårstell og infeksjonsforebygging" }).first().getAttribute("href"))!;
+  const editHref = (await page
+    .getByRole("link", { name: "Sårstell og infeksjonsforebygging" })
+    .first()
+    .getAttribute("href"))!;
   const formId = editHref.match(/\/admin\/forms\/edit\/(\d+)$/)![1];
   await page.context().clearCookies();
   await logIn(page, "laerer1@example.org");

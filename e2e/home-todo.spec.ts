@@ -15,44 +15,64 @@ import { checkPage, logIn, test } from "./support/fixtures";
 
 const todo = (page: Page) => page.getByRole("region", { name: "Dette venter på deg", exact: true });
 const row = (table: Page | Locator, name: string) => {
-  const page = "page" in table && typeof table.page === "function" ? (table).page() : (table as Page);
+  const page = "page" in table && typeof table.page === "function" ? table.page() : (table as Page);
   return table.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 };
 
-test("a teacher's home lists the forms to answer, overdue ones marked, and the students without a supervisor", async ({ page }, testInfo) => {
+test("a teacher's home lists the forms to answer, overdue ones marked, and the students without a supervisor", async ({
+  page,
+}, testInfo) => {
   await logIn(page, "laerer2@example.org");
   await expect(page).toHaveURL(/\/teacher$/);
   const list = todo(page);
   await expect(list.getByRole("heading", { level: 2, name: "Dette venter på deg" })).toBeVisible();
   const forms = list.getByRole("region", { name: "Skjemaer du ikke har sendt" });
   // Noah Johansen's main form at mid-semester: the class's mid-semester date has passed.
-  const noah = forms.getByRole("row").filter({ hasText: "Noah Johansen" }).filter({ hasText: "(Midtveis)" }).filter({ hasText: "Vurdering av kliniske kompetanser" });
+  const noah = forms
+    .getByRole("row")
+    .filter({ hasText: "Noah Johansen" })
+    .filter({ hasText: "(Midtveis)" })
+    .filter({ hasText: "Vurdering av kliniske kompetanser" });
   await expect(noah).toContainText("Fristen er ute");
-  await expect(noah.getByRole("link", { name: "Start Vurdering av kliniske kompetanser, Noah Johansen" })).toHaveAttribute(
-    "href",
-    /^\/teacher\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/,
-  );
+  await expect(
+    noah.getByRole("link", { name: "Start Vurdering av kliniske kompetanser, Noah Johansen" }),
+  ).toHaveAttribute("href", /^\/teacher\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/);
   // The end-semester forms are open: their deadline is ahead.
   await expect(forms.getByRole("row").filter({ hasText: "(Slutt)" }).first()).not.toContainText("Fristen er ute");
   await expect(list.getByRole("heading", { level: 3, name: "Studenter uten praksisveileder" })).toBeVisible();
-  await expect(list.getByRole("listitem").getByRole("link", { name: "Oskar Dahl" })).toHaveAttribute("href", /^\/teacher\/class\/\d+\/student\/\d+$/);
+  await expect(list.getByRole("listitem").getByRole("link", { name: "Oskar Dahl" })).toHaveAttribute(
+    "href",
+    /^\/teacher\/class\/\d+\/student\/\d+$/,
+  );
   await checkPage(page, testInfo, "todo-teacher-home");
 
   await noah.getByRole("link", { name: /^Start / }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Vurdering av kliniske kompetanser" })).toBeVisible();
 });
 
-test("the admin as teacher: the warning not confirmed first; the class overview's warning and signing columns, behind only where it is true; the assessment first on a student's page", async ({ page }, testInfo) => {
+test("the admin as teacher: the warning not confirmed first; the class overview's warning and signing columns, behind only where it is true; the assessment first on a student's page", async ({
+  page,
+}, testInfo) => {
   await logIn(page, "admin@example.org");
   await page.goto("/admin");
   await page.getByRole("button", { name: "Bytt til Praksislærer" }).click();
   await expect(page).toHaveURL(/\/teacher$/);
-  const warnings = todo(page).getByRole("list").filter({ has: page.getByRole("link", { name: "Aksel Lie" }) });
-  await expect(todo(page).getByRole("heading", { level: 3, name: "Varsler studenten ikke har bekreftet" })).toBeVisible();
-  await expect(warnings.getByRole("link", { name: "Aksel Lie" })).toHaveAttribute("href", /^\/teacher\/class\/\d+\/student\/\d+\/warning$/);
+  const warnings = todo(page)
+    .getByRole("list")
+    .filter({ has: page.getByRole("link", { name: "Aksel Lie" }) });
+  await expect(
+    todo(page).getByRole("heading", { level: 3, name: "Varsler studenten ikke har bekreftet" }),
+  ).toBeVisible();
+  await expect(warnings.getByRole("link", { name: "Aksel Lie" })).toHaveAttribute(
+    "href",
+    /^\/teacher\/class\/\d+\/student\/\d+\/warning$/,
+  );
   await checkPage(page, testInfo, "todo-admin-teacher-home");
 
-  await page.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
+  await page
+    .getByRole("region", { name: "Dine emner dette semesteret" })
+    .getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" })
+    .click();
   const overview = page.getByRole("region", { name: /^Fremdrift for studentene i emnet/ });
   await expect(overview.getByRole("columnheader", { name: "Varsel" })).toBeVisible();
   await expect(overview.getByRole("columnheader", { name: "Signering" })).toBeVisible();
@@ -78,14 +98,15 @@ test("the admin as teacher: the warning not confirmed first; the class overview'
   await checkPage(page, testInfo, "todo-teacher-student");
 });
 
-test("a supervisor's home lists their forms to answer; their list of students has warning and signing columns", async ({ page }, testInfo) => {
+test("a supervisor's home lists their forms to answer; their list of students has warning and signing columns", async ({
+  page,
+}, testInfo) => {
   await logIn(page, "veileder4@example.org");
   await expect(page).toHaveURL(/\/supervisor$/);
   const forms = todo(page).getByRole("region", { name: "Skjemaer du ikke har sendt" });
-  await expect(forms.getByRole("link", { name: "Start Vurdering av kliniske kompetanser, Aksel Lie" }).first()).toHaveAttribute(
-    "href",
-    /^\/supervisor\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/,
-  );
+  await expect(
+    forms.getByRole("link", { name: "Start Vurdering av kliniske kompetanser, Aksel Lie" }).first(),
+  ).toHaveAttribute("href", /^\/supervisor\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/);
   await checkPage(page, testInfo, "todo-supervisor-home");
 
   await page.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
@@ -96,7 +117,9 @@ test("a supervisor's home lists their forms to answer; their list of students ha
   await checkPage(page, testInfo, "todo-supervisor-class");
 });
 
-test("a student's home: the warning to read first, the forms not sent with their deadlines; once confirmed, the warning keeps its card and menu entry", async ({ page }, testInfo) => {
+test("a student's home: the warning to read first, the forms not sent with their deadlines; once confirmed, the warning keeps its card and menu entry", async ({
+  page,
+}, testInfo) => {
   await logIn(page, "student18@example.org");
   await expect(page).toHaveURL(/\/student$/);
   const list = todo(page);
@@ -104,11 +127,12 @@ test("a student's home: the warning to read first, the forms not sent with their
   await expect(list.getByText("Du har fått et varsel. Les det og bekreft at du har lest det.")).toBeVisible();
   const forms = list.getByRole("listitem").filter({ hasText: "Midtveis" });
   await expect(forms.first()).toContainText("Fristen er ute");
-  await expect(list.getByRole("link", { name: /^(Start|Fortsett)\W+Sårstell og infeksjonsforebygging$/ }).first()).toHaveAttribute(
-    "href",
-    /^\/student\/\d+\/form\/\d+\/class\/\d+\/assignment\/\d+$/,
+  await expect(
+    list.getByRole("link", { name: /^(Start|Fortsett)\W+Sårstell og infeksjonsforebygging$/ }).first(),
+  ).toHaveAttribute("href", /^\/student\/\d+\/form\/\d+\/class\/\d+\/assignment\/\d+$/);
+  await expect(list.getByRole("listitem").filter({ hasText: "(Slutt)" }).first()).toContainText(
+    /Frist \d{1,2}\.\d{1,2}\.\d{4}/,
   );
-  await expect(list.getByRole("listitem").filter({ hasText: "(Slutt)" }).first()).toContainText(/Frist \d{1,2}\.\d{1,2}\.\d{4}/);
   await checkPage(page, testInfo, "todo-student-home");
 
   await list.getByRole("link", { name: "Les varselet" }).click();
@@ -120,6 +144,9 @@ test("a student's home: the warning to read first, the forms not sent with their
   await expect(todo(page).getByText("Du har bekreftet at du har lest varselet ditt.")).toBeVisible();
   await expect(todo(page).getByRole("link", { name: "Åpne varselet" })).toHaveAttribute("href", "/student/warning");
   // The menu keeps its entry for the warning.
-  await expect(page.getByRole("link", { name: "Varsel", exact: true }).first()).toHaveAttribute("href", "/student/warning");
+  await expect(page.getByRole("link", { name: "Varsel", exact: true }).first()).toHaveAttribute(
+    "href",
+    "/student/warning",
+  );
   await checkPage(page, testInfo, "todo-student-home-confirmed");
 });

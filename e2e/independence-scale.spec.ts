@@ -149,7 +149,9 @@ test("with JavaScript, a page the browser will not close goes back instead", asy
   expect(page.isClosed()).toBe(false);
 });
 
-test("a signed-in user sees the scale inside the app, the table once there is room beside the menu", async ({ page }, testInfo) => {
+test("a signed-in user sees the scale inside the app, the table once there is room beside the menu", async ({
+  page,
+}, testInfo) => {
   await logIn(page, "student17@example.org");
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/independence-scale");

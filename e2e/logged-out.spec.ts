@@ -11,7 +11,11 @@ const FORM = "Vurdering av kliniske kompetanser";
 const questions = (page: Page) => page.getByRole("group", { name: /^\d+\. / });
 const status = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
 const kept = (page: Page) =>
-  page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).map((key) => localStorage.getItem(key)));
+  page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((key) => key.startsWith("praksis:unsent:"))
+      .map((key) => localStorage.getItem(key)),
+  );
 
 /** "Logg ut" in another tab of the same browser: the session ends on the server and its cookie goes. */
 async function logOutInAnotherTab(page: Page, home: string): Promise<void> {
@@ -22,12 +26,18 @@ async function logOutInAnotherTab(page: Page, home: string): Promise<void> {
   await other.close();
 }
 
-test("an answer typed after logging out elsewhere is kept, and saved after logging in again", async ({ page, baseURL }, testInfo) => {
+test("an answer typed after logging out elsewhere is kept, and saved after logging in again", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "without JavaScript the page's own post goes to the log-in page");
   test.setTimeout(90_000);
   await logIn(page, "student04@example.org");
   await page.goto("/student/forms");
-  await page.getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).first().click();
+  await page
+    .getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
   await page.getByRole("button", { name: "Neste" }).click();
   await expect(page.getByText("Del 2 av 5", { exact: true })).toBeVisible();
@@ -39,14 +49,19 @@ test("an answer typed after logging out elsewhere is kept, and saved after loggi
   await logOutInAnotherTab(page, "/student");
   await first.getByRole("radio", { name: "Veiledet" }).check();
   await expect(
-    status(page, "Ikke lagret – du er logget ut. Svarene dine er tatt vare på i denne nettleseren og sendes når du har logget inn igjen."),
+    status(
+      page,
+      "Ikke lagret – du er logget ut. Svarene dine er tatt vare på i denne nettleseren og sendes når du har logget inn igjen.",
+    ),
   ).toBeVisible();
   expect(await kept(page)).toHaveLength(1);
   await checkPage(page, testInfo, "form-page-logged-out");
 
   // The link leads to the log-in page and back to this page; the e-mail code, as a person would.
   const since = Date.now() - 1;
-  await status(page, /du er logget ut/).getByRole("link", { name: "Logg inn igjen" }).click();
+  await status(page, /du er logget ut/)
+    .getByRole("link", { name: "Logg inn igjen" })
+    .click();
   await expect(page).toHaveURL(`/?redirectTo=${encodeURIComponent(formUrl.pathname + formUrl.search)}`);
   await page.getByRole("link", { name: "Logg inn med e-post" }).click();
   await page.getByLabel("E-postadresse").fill("student04@example.org");
@@ -64,15 +79,23 @@ test("an answer typed after logging out elsewhere is kept, and saved after loggi
   await expect(first.getByRole("radio", { name: "Veiledet" })).toBeChecked();
 });
 
-test("a warning draft typed after logging out elsewhere is kept, and saved after logging in again", async ({ page }, testInfo) => {
+test("a warning draft typed after logging out elsewhere is kept, and saved after logging in again", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "without JavaScript the page's own post goes to the log-in page");
   test.setTimeout(90_000);
   await logInAsAdmin(page);
   await page.getByRole("button", { name: "Bytt til Praksislærer" }).first().click();
   await expect(page).toHaveURL(/\/teacher$/);
-  await page.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
+  await page
+    .getByRole("region", { name: "Dine emner dette semesteret" })
+    .getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" })
+    .click();
   await page.getByRole("link", { name: "Frida Sæther", exact: true }).first().click();
-  await page.getByRole("region", { name: /^Varsel/ }).getByRole("link", { name: "Skriv varsel" }).click();
+  await page
+    .getByRole("region", { name: /^Varsel/ })
+    .getByRole("link", { name: "Skriv varsel" })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Varsel om fare for ikke bestått praksis" })).toBeVisible();
   const warningUrl = new URL(page.url());
   const reason = "Kom for sent til tre vakter denne uken.";

@@ -1,5 +1,15 @@
 import type { Page } from "@playwright/test";
-import { checkPage, expect, logIn, logInWithProvider, readCode, readMail, requestCode, signInAtProvider, test } from "./support/fixtures";
+import {
+  checkPage,
+  expect,
+  logIn,
+  logInWithProvider,
+  readCode,
+  readMail,
+  requestCode,
+  signInAtProvider,
+  test,
+} from "./support/fixtures";
 
 test("the main log-in page offers the e-mail code", async ({ page }, testInfo) => {
   await page.goto("/");
@@ -11,8 +21,14 @@ test("the main log-in page offers the e-mail code", async ({ page }, testInfo) =
   await checkPage(page, testInfo, "login");
 });
 
-test("demo mode (asked for by the e2e server) shows a small Demo banner on every page, also at 320 px", async ({ page }, testInfo) => {
-  for (const [width, name] of [[1280, "demo-banner-1280"], [390, "demo-banner-390"], [320, "demo-banner-320"]] as const) {
+test("demo mode (asked for by the e2e server) shows a small Demo banner on every page, also at 320 px", async ({
+  page,
+}, testInfo) => {
+  for (const [width, name] of [
+    [1280, "demo-banner-1280"],
+    [390, "demo-banner-390"],
+    [320, "demo-banner-320"],
+  ] as const) {
     await page.setViewportSize({ width, height: 700 });
     for (const url of ["/", "/login", "/privacy-policy"]) {
       await page.goto(url);
@@ -27,7 +43,9 @@ test("demo mode (asked for by the e2e server) shows a small Demo banner on every
   }
 });
 
-test("a code mail the mail server refuses: the page says so, keeps the address, and no error page", async ({ page }, testInfo) => {
+test("a code mail the mail server refuses: the page says so, keeps the address, and no error page", async ({
+  page,
+}, testInfo) => {
   await page.goto("/login");
   await page.getByLabel("E-postadresse").fill("refused@example.org");
   await page.getByRole("button", { name: "Send kode" }).click();
@@ -45,7 +63,9 @@ for (const [email, home, heading] of [
   ["laerer3@example.org", "/teacher", "Mine emner"],
   ["veileder2@example.org", "/supervisor", "Mine emner"],
 ] as const) {
-  test(`${email} logs in with an e-mail code, accepts the policy, sees ${home} and logs out`, async ({ page }, testInfo) => {
+  test(`${email} logs in with an e-mail code, accepts the policy, sees ${home} and logs out`, async ({
+    page,
+  }, testInfo) => {
     const since = await requestCode(page, email);
     await checkPage(page, testInfo, `otp-${home.slice(1)}`);
     const code = await readCode(testInfo.project.use.baseURL, email, since);
@@ -164,7 +184,9 @@ test("a deactivated user gets no code but a mail that says why", async ({ page }
   expect(raw).not.toMatch(/^Subject: \d{6}/m);
 });
 
-test("ten wrong codes pause codes for an address: the code page and the log-in page say until when", async ({ page }, testInfo) => {
+test("ten wrong codes pause codes for an address: the code page and the log-in page say until when", async ({
+  page,
+}, testInfo) => {
   // An address without a user: its pages read as a user's would (and no demo user is paused for
   // the other tests). The ten tries must fall in one clock hour, the cap's window: near the turn
   // of the hour, wait for it.
@@ -177,10 +199,20 @@ test("ten wrong codes pause codes for an address: the code page and the log-in p
     await page.getByLabel("Engangskode").fill("000000");
     await page.getByRole("button", { name: "Logg inn" }).click();
     // Answered as for an address with a user: wrong four times, then too many tries for that code.
-    if (i < 9) await expect(page.getByRole("alert").filter({ hasText: i % 5 < 4 ? "Feil kode." : "feil kode for mange ganger. Be om en ny kode." })).toBeVisible();
+    if (i < 9)
+      await expect(
+        page
+          .getByRole("alert")
+          .filter({ hasText: i % 5 < 4 ? "Feil kode." : "feil kode for mange ganger. Be om en ny kode." }),
+      ).toBeVisible();
   }
   const until = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
-  const time = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Oslo", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(until);
+  const time = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Europe/Oslo",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(until);
   const paused = page.getByRole("alert").filter({ hasText: "feil kode for mange ganger for denne e-postadressen" });
   await expect(paused).toContainText(`kl. ${time}`);
   await expect(page).toHaveURL(/\/otp$/);
@@ -206,7 +238,9 @@ const freshBrowser = (page: Page) => page.context().clearCookies();
 
 // Here, after the loop above, because Ole Kristiansen (veileder2) has had his first log-in there, and
 // no other file sends him codes (a new code voids the one another test is typing).
-test("Vipps with a number only typed on an account: the account's e-mail code binds Vipps once; the number at another Vipps is then refused", async ({ page }, testInfo) => {
+test("Vipps with a number only typed on an account: the account's e-mail code binds Vipps once; the number at another Vipps is then refused", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000);
   const baseURL = testInfo.project.use.baseURL;
   // Frida's Vipps number is the one typed on Ole's account: she is asked for his code, which she does not have.
@@ -231,7 +265,8 @@ test("Vipps with a number only typed on an account: the account's e-mail code bi
   await page.getByLabel("Engangskode").fill(await linkCode(baseURL, "veileder2@example.org", since));
   await page.getByRole("button", { name: "Bekreft og logg inn" }).click();
   await page.waitForURL((url) => url.pathname !== "/vipps-confirm");
-  if (new URL(page.url()).pathname === "/privacy-consent") await page.getByRole("button", { name: "Jeg godtar" }).click();
+  if (new URL(page.url()).pathname === "/privacy-consent")
+    await page.getByRole("button", { name: "Jeg godtar" }).click();
   await expect(page).toHaveURL(/\/supervisor$/);
   await expect(page.getByText("Ole Kristiansen").first()).toBeVisible();
   await freshBrowser(page);
@@ -244,6 +279,10 @@ test("Vipps with a number only typed on an account: the account's e-mail code bi
   // Frida again: the number is now Ole's verified number, so hers is refused.
   await signInAtProvider(page, "Vipps", "fremmed");
   await expect(page).toHaveURL(/\/vipps-success\?/);
-  await expect(page.getByText("Telefonnummeret ditt i Vipps er allerede bekreftet for en annen bruker i Praksis", { exact: false })).toBeVisible();
+  await expect(
+    page.getByText("Telefonnummeret ditt i Vipps er allerede bekreftet for en annen bruker i Praksis", {
+      exact: false,
+    }),
+  ).toBeVisible();
   await checkPage(page, testInfo, "vipps-phone-taken");
 });

@@ -7,7 +7,9 @@ test("an unknown path is a 404 page", async ({ page }, testInfo) => {
   await checkPage(page, testInfo, "not-found");
 });
 
-test("inside an area, unknown paths lead home; /advisor leads to /supervisor; other areas to the role chooser", async ({ page }, testInfo) => {
+test("inside an area, unknown paths lead home; /advisor leads to /supervisor; other areas to the role chooser", async ({
+  page,
+}, testInfo) => {
   // By Vipps, so no e-mail code of this file voids one another file is typing.
   await logInWithProvider(page, "Vipps", "veileder1");
   await expect(page).toHaveURL(/\/supervisor$/);

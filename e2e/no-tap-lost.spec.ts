@@ -11,7 +11,10 @@ import { checkPage, logIn, test } from "./support/fixtures";
  * nothing was sent and nothing shown. Only the teacher's own things change: her form's first page
  * (nothing typed), a draft warning (private to her) and nothing on the signing form (refused, empty).
  */
-test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "without JavaScript a page has no script to wait for: every press is a plain post, tested by the pages' own specs");
+test.skip(
+  ({ javaScriptEnabled }) => !javaScriptEnabled,
+  "without JavaScript a page has no script to wait for: every press is a plain post, tested by the pages' own specs",
+);
 
 const STUDENT = "Ella Olsen";
 const flash = (page: Page) => page.getByRole("status").filter({ hasText: /\S/ }).first();
@@ -20,7 +23,11 @@ const flash = (page: Page) => page.getByRole("status").filter({ hasText: /\S/ })
 function buttonPlaces(page: Page): Promise<string[]> {
   return page
     .locator("main button[type=submit]")
-    .evaluateAll((buttons) => buttons.map((b) => `${b.textContent?.trim()} at ${Math.round(b.getBoundingClientRect().top + window.scrollY)} px`));
+    .evaluateAll((buttons) =>
+      buttons.map(
+        (b) => `${b.textContent?.trim()} at ${Math.round(b.getBoundingClientRect().top + window.scrollY)} px`,
+      ),
+    );
 }
 
 /**
@@ -36,11 +43,17 @@ async function expectButtonsStay(page: Page, url: string): Promise<void> {
   await page.goto(url);
   // Hydrated: React has taken the buttons over (its props on the element); then a frame for what
   // renders only in the browser.
-  await page.waitForFunction(() => [...document.querySelectorAll("main button[type=submit]")].every((b) => Object.keys(b).some((k) => k.startsWith("__reactProps"))));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("main button[type=submit]")].every((b) =>
+      Object.keys(b).some((k) => k.startsWith("__reactProps")),
+    ),
+  );
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 200))));
   expect(before.length).toBeGreaterThan(0);
   // Polled: a busy machine may lay the page out once more; what counts is where the buttons stay.
-  await expect.poll(() => buttonPlaces(page), { message: "the buttons move when the page's script starts", timeout: 5000 }).toEqual(before);
+  await expect
+    .poll(() => buttonPlaces(page), { message: "the buttons move when the page's script starts", timeout: 5000 })
+    .toEqual(before);
 }
 
 /**
@@ -63,7 +76,10 @@ async function pressAtDomContentLoaded(page: Page, url: string, button: string |
     page.on("request", onRequest);
     await page.getByRole("button", { name: button }).click();
     // The post, if the press made one, leaves within a moment (its answer may take longer).
-    await expect.poll(() => posted !== null, { timeout: 10_000 }).toBe(true).catch(() => undefined);
+    await expect
+      .poll(() => posted !== null, { timeout: 10_000 })
+      .toBe(true)
+      .catch(() => undefined);
   } finally {
     page.off("request", onRequest);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
@@ -72,17 +88,25 @@ async function pressAtDomContentLoaded(page: Page, url: string, button: string |
   return posted;
 }
 
-test("a press at DOMContentLoaded on a slow machine posts: the form page, the warning page and the signing form", async ({ page }, testInfo) => {
+test("a press at DOMContentLoaded on a slow machine posts: the form page, the warning page and the signing form", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   await logIn(page, "laerer1@example.org");
   await page.goto("/teacher");
   await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
-  await page.getByRole("region", { name: "Studentene du er praksislærer for" }).getByRole("link", { name: STUDENT }).click();
+  await page
+    .getByRole("region", { name: "Studentene du er praksislærer for" })
+    .getByRole("link", { name: STUDENT })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(STUDENT);
   const studentPage = new URL(page.url()).pathname;
 
   await test.step("the form page: Neste", async () => {
-    await page.getByRole("link", { name: /\(midtveisvurdering\)$/ }).first().click();
+    await page
+      .getByRole("link", { name: /\(midtveisvurdering\)$/ })
+      .first()
+      .click();
     await expect(page.getByRole("button", { name: "Neste" })).toBeVisible();
     const url = new URL(page.url());
     url.searchParams.set("group", "1");
@@ -97,8 +121,13 @@ test("a press at DOMContentLoaded on a slow machine posts: the form page, the wa
 
   await test.step("the warning page: Lagre utkast", async () => {
     await page.goto(studentPage);
-    await page.getByRole("link", { name: /^(Skriv varsel|Se varselet|Fortsett)/ }).first().click();
-    await expect(page.getByRole("heading", { level: 1, name: "Varsel om fare for ikke bestått praksis" })).toBeVisible();
+    await page
+      .getByRole("link", { name: /^(Skriv varsel|Se varselet|Fortsett)/ })
+      .first()
+      .click();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Varsel om fare for ikke bestått praksis" }),
+    ).toBeVisible();
     const url = new URL(page.url()).pathname;
     // A draft to save again (the first save at full speed): the press's post is the second.
     await page.getByLabel("Begrunnelse").fill("Kommer for sent til vakt.");
@@ -115,7 +144,10 @@ test("a press at DOMContentLoaded on a slow machine posts: the form page, the wa
 
   await test.step("the signing form: Lagre og bekreft midtveisvurderingen, refused as empty", async () => {
     await page.goto(studentPage);
-    await page.getByRole("link", { name: /signeringsskjema/i }).first().click();
+    await page
+      .getByRole("link", { name: /signeringsskjema/i })
+      .first()
+      .click();
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
     const url = new URL(page.url()).pathname;
     await expectButtonsStay(page, url);
@@ -125,19 +157,32 @@ test("a press at DOMContentLoaded on a slow machine posts: the form page, the wa
     // posts nothing empty (a lost press would show nothing at all).
     await expect(page.getByRole("alert").filter({ hasText: "Klarte ikke lagre." })).toBeVisible();
     if (post === null) {
-      expect(await page.evaluate(() => Object.keys(document.querySelector("main button[type=submit]")!).some((k) => k.startsWith("__reactProps"))), "no post, and no script to answer").toBe(true);
+      expect(
+        await page.evaluate(() =>
+          Object.keys(document.querySelector("main button[type=submit]")!).some((k) => k.startsWith("__reactProps")),
+        ),
+        "no post, and no script to answer",
+      ).toBe(true);
     }
     await checkPage(page, testInfo, "no-tap-lost-signing-form");
   });
 });
 
-test("what is ticked in a confirmation before the page's script starts stays ticked once it has", async ({ page }, testInfo) => {
+test("what is ticked in a confirmation before the page's script starts stays ticked once it has", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(60_000);
   await logIn(page, "laerer1@example.org");
   await page.goto("/teacher");
   await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
-  await page.getByRole("region", { name: "Studentene du er praksislærer for" }).getByRole("link", { name: STUDENT }).click();
-  await page.getByRole("link", { name: /signeringsskjema/i }).first().click();
+  await page
+    .getByRole("region", { name: "Studentene du er praksislærer for" })
+    .getByRole("link", { name: STUDENT })
+    .click();
+  await page
+    .getByRole("link", { name: /signeringsskjema/i })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
   const url = new URL(page.url()).pathname;
 
@@ -156,14 +201,22 @@ test("what is ticked in a confirmation before the page's script starts stays tic
   ]) {
     await page.getByRole("group", { name: question }).getByRole("radio", { name: choice, exact: true }).check();
   }
-  await page.getByLabel("Dato for midtveisvurderingen").fill(new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
+  await page
+    .getByLabel("Dato for midtveisvurderingen")
+    .fill(new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
   // A plain post: the server's page asks first, with the box for the forms not sent.
   await page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
-  const box = page.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" });
+  const box = page.getByRole("checkbox", {
+    name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt",
+  });
   await box.check();
 
   release();
-  await page.waitForFunction(() => [...document.querySelectorAll("main button[type=submit]")].every((b) => Object.keys(b).some((k) => k.startsWith("__reactProps"))));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("main button[type=submit]")].every((b) =>
+      Object.keys(b).some((k) => k.startsWith("__reactProps")),
+    ),
+  );
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 200))));
   await expect(box, "the box ticked before the script started was cleared when it started").toBeChecked();
   await checkPage(page, testInfo, "no-tap-lost-confirmation");

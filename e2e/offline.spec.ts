@@ -8,11 +8,18 @@ const FORM = "Vurdering av kliniske kompetanser";
 const questions = (page: Page) => page.getByRole("group", { name: /^\d+\. / });
 const status = (page: Page, text: string | RegExp) => page.getByRole("status").filter({ hasText: text });
 const kept = (page: Page) =>
-  page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).map((key) => localStorage.getItem(key)));
+  page.evaluate(() =>
+    Object.keys(localStorage)
+      .filter((key) => key.startsWith("praksis:unsent:"))
+      .map((key) => localStorage.getItem(key)),
+  );
 
 test.use({ serviceWorkers: "allow" });
 
-test("offline: kept pages, and answers kept in the browser until the network is back", async ({ page, context }, testInfo) => {
+test("offline: kept pages, and answers kept in the browser until the network is back", async ({
+  page,
+  context,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "the service worker and the autosave need JavaScript");
   // The worker's first install fetches every kept file; on a busy machine that takes a while.
   test.setTimeout(90_000);
@@ -27,8 +34,13 @@ test("offline: kept pages, and answers kept in the browser until the network is 
   // loaded from then on go through it.
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.goto("/student/forms");
-  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), "the worker controls the page").toBe(true);
-  await page.getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).first().click();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null), "the worker controls the page").toBe(
+    true,
+  );
+  await page
+    .getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
   await page.getByRole("button", { name: "Neste" }).click();
   await expect(page.getByText("Del 2 av 5", { exact: true })).toBeVisible();
@@ -39,7 +51,9 @@ test("offline: kept pages, and answers kept in the browser until the network is 
   // Offline, the autosave keeps the change in the browser and says so.
   await context.setOffline(true);
   await first.getByRole("radio", { name: "Assistert" }).check();
-  await expect(status(page, "Ikke lagret – ingen nett. Svarene dine ligger i nettleseren og sendes når nettet er tilbake.")).toBeVisible();
+  await expect(
+    status(page, "Ikke lagret – ingen nett. Svarene dine ligger i nettleseren og sendes når nettet er tilbake."),
+  ).toBeVisible();
   expect(await kept(page)).toHaveLength(1);
 
   // A link followed without network (the app fetches the next page's data) ends on the offline page.

@@ -33,7 +33,9 @@ test("someone Feide knows but Praksis does not is told why, and is not logged in
   await signInAtProvider(page, "Feide", "ukjent.ansatt");
   await expect(page).toHaveURL(/\/feide-success\?/);
   await expect(page.getByRole("heading", { level: 1, name: "Innloggingen med Feide ble ikke fullført" })).toBeVisible();
-  await expect(page.getByText("Du er logget inn i Feide, men har ingen bruker i Praksis ennå.", { exact: false })).toBeVisible();
+  await expect(
+    page.getByText("Du er logget inn i Feide, men har ingen bruker i Praksis ennå.", { exact: false }),
+  ).toBeVisible();
   await checkPage(page, testInfo, "feide-refused");
   await page.getByRole("link", { name: "Tilbake til innloggingen" }).click();
   await expect(page.getByRole("button", { name: "Logg inn med Feide" })).toBeVisible();
@@ -105,7 +107,9 @@ test("a tampered or replayed callback gives a clear message and no session", asy
   // A real answer, used, then replayed in another browser that never started a log-in.
   await logInWithProvider(page, "Feide", "student10");
   await expect(page).toHaveURL(/\/student$/);
-  const callback = seen.find((u) => new URL(u).pathname === "/feide-success" && new URL(u).searchParams.has("code") && !u.includes("made-up"))!;
+  const callback = seen.find(
+    (u) => new URL(u).pathname === "/feide-success" && new URL(u).searchParams.has("code") && !u.includes("made-up"),
+  )!;
   expect(callback).toBeTruthy();
   const other = await browser.newContext({ javaScriptEnabled: testInfo.project.name === "js" });
   const otherPage = await other.newPage();

@@ -38,18 +38,31 @@ async function logIn(page: Page, email: string, home: string) {
 }
 
 async function newPage(browser: Browser, testInfo: TestInfo): Promise<Page> {
-  const context = await browser.newContext({ baseURL: ORIGIN, ignoreHTTPSErrors: true, locale: "nb-NO", javaScriptEnabled: testInfo.project.use.javaScriptEnabled });
+  const context = await browser.newContext({
+    baseURL: ORIGIN,
+    ignoreHTTPSErrors: true,
+    locale: "nb-NO",
+    javaScriptEnabled: testInfo.project.use.javaScriptEnabled,
+  });
   return context.newPage();
 }
 
-test("over https behind nginx: log in, answer and save a form, fill in and sign the signing form", async ({ page, browser }, testInfo) => {
+test("over https behind nginx: log in, answer and save a form, fill in and sign the signing form", async ({
+  page,
+  browser,
+}, testInfo) => {
   test.setTimeout(120_000);
   const js = testInfo.project.name === "js";
-  const [student, name, teacher] = js ? ["student05@example.org", "Sofie Nilsen", "laerer1@example.org"] : ["student06@example.org", "Emil Larsen", "laerer2@example.org"];
+  const [student, name, teacher] = js
+    ? ["student05@example.org", "Sofie Nilsen", "laerer1@example.org"]
+    : ["student06@example.org", "Emil Larsen", "laerer2@example.org"];
 
   await logIn(page, student, "/student");
   await page.goto("/student/forms");
-  await page.getByRole("region", { name: "Midtveisvurdering (fristen er ute)" }).getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) }).click();
+  await page
+    .getByRole("region", { name: "Midtveisvurdering (fristen er ute)" })
+    .getByRole("link", { name: new RegExp(`(Start|Fortsett|Åpne) ${FORM}`) })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
   const reflection = "Skrevet bak proxyen.";
   await page.getByRole("textbox").first().fill(reflection);
@@ -69,18 +82,30 @@ test("over https behind nginx: log in, answer and save a form, fill in and sign 
   // The teacher creates the signing form and fills in both parts.
   const teacherPage = await newPage(browser, testInfo);
   await logIn(teacherPage, teacher, "/teacher");
-  await teacherPage.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).click();
-  await teacherPage.getByRole("region", { name: "Studentene du er praksislærer for" }).getByRole("link", { name }).click();
+  await teacherPage
+    .getByRole("region", { name: "Dine emner dette semesteret" })
+    .getByRole("link", { name: "SYK2001 Praksis i sykehjem" })
+    .click();
+  await teacherPage
+    .getByRole("region", { name: "Studentene du er praksislærer for" })
+    .getByRole("link", { name })
+    .click();
   await teacherPage.getByRole("link", { name: "Opprett signeringsskjema" }).click();
   await choose(teacherPage, "Er arbeidet med de spesifikke kompetanseområdene påbegynt?", "Ja");
   await choose(teacherPage, "Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?", "Ikke relevant");
   await teacherPage.getByLabel("Dato for midtveisvurderingen").fill(weekAgo);
   await teacherPage.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
   // It asks first; not every form is sent, so the box too.
-  await teacherPage.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" }).check();
+  await teacherPage
+    .getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" })
+    .check();
   await teacherPage.getByRole("button", { name: "Ja, bekreft midtveisvurderingen" }).click();
   await expect(flash(teacherPage)).toContainText("Signeringsskjemaet er lagret.");
-  for (const question of ["Er kravet til tilstedeværelse oppfylt?", "Er de spesifikke kompetanseområdene bestått?", "Er de generelle kompetanseområdene bestått?"]) {
+  for (const question of [
+    "Er kravet til tilstedeværelse oppfylt?",
+    "Er de spesifikke kompetanseområdene bestått?",
+    "Er de generelle kompetanseområdene bestått?",
+  ]) {
     await choose(teacherPage, question, "Ja");
   }
   await choose(teacherPage, "Er arbeidskravene godkjent?", "Ikke relevant");

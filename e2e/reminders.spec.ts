@@ -32,7 +32,10 @@ test("a student switches the deadline reminders off in Settings, and on again", 
   await expect(page.getByRole("checkbox", { name: "Frister for skjemaer jeg ikke har sendt" })).toBeChecked();
 });
 
-test("the admin sets the day counts; npm run reminders sends each reminder once, listed on the admin page", async ({ page, baseURL }, testInfo) => {
+test("the admin sets the day counts; npm run reminders sends each reminder once, listed on the admin page", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   // Two runs of `npm run reminders`, each a Node process that loads the app's build.
   test.setTimeout(180_000);
   await logInAsAdmin(page);
@@ -45,7 +48,9 @@ test("the admin sets the day counts; npm run reminders sends each reminder once,
   await page.getByLabel("Dager mellom påminnelser om signering").fill("0");
   await page.getByRole("button", { name: "Lagre", exact: true }).click();
   const summary = page.getByRole("alert").filter({ hasText: "Det er et problem" });
-  await expect(summary.getByRole("link", { name: /Dager mellom påminnelser om signering: Skriv et helt tall fra 1 til 60\./ })).toBeVisible();
+  await expect(
+    summary.getByRole("link", { name: /Dager mellom påminnelser om signering: Skriv et helt tall fra 1 til 60\./ }),
+  ).toBeVisible();
   await checkPage(page, testInfo, "admin-reminders-error");
   await page.getByLabel("Dager mellom påminnelser om signering").fill("5");
   await page.getByRole("button", { name: "Lagre", exact: true }).click();
@@ -62,7 +67,8 @@ test("the admin sets the day counts; npm run reminders sends each reminder once,
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        for (const r of session.envelope.rcptTo) received.push({ to: r.address.toLowerCase(), raw: Buffer.concat(chunks).toString("utf8") });
+        for (const r of session.envelope.rcptTo)
+          received.push({ to: r.address.toLowerCase(), raw: Buffer.concat(chunks).toString("utf8") });
         callback();
       });
     },
@@ -101,7 +107,10 @@ test("the admin sets the day counts; npm run reminders sends each reminder once,
     const sentSecond = Number(/sent (\d+)/.exec(second)![1]);
     expect(received).toHaveLength(sentFirst + sentSecond);
     const reminderOf = (mail: { to: string; raw: string }) =>
-      `${mail.to} ${/^Subject: (.*)$/m.exec(mail.raw)?.[1]} ${[...mail.raw.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0]).sort().join(" ")}`;
+      `${mail.to} ${/^Subject: (.*)$/m.exec(mail.raw)?.[1]} ${[...mail.raw.matchAll(/https?:\/\/[^\s"<>]+/g)]
+        .map((m) => m[0])
+        .sort()
+        .join(" ")}`;
     const firstRun = new Set(received.slice(0, sentFirst).map(reminderOf));
     expect(received.slice(sentFirst).filter((mail) => firstRun.has(reminderOf(mail)))).toEqual([]);
     expect(new Set(received.map(reminderOf)).size).toBe(received.length);

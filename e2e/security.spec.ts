@@ -9,7 +9,9 @@ test("a post from another site is refused with 403", async ({ request }) => {
   expect(await response.text()).toContain("annet nettsted");
 });
 
-test("a post that says neither where it comes from (no Origin, no Referer) is refused with 403", async ({ request }) => {
+test("a post that says neither where it comes from (no Origin, no Referer) is refused with 403", async ({
+  request,
+}) => {
   const response = await request.post("/login", { form: { email: "student01@example.org" } });
   expect(response.status()).toBe(403);
 });

@@ -33,8 +33,14 @@ async function choose(page: Page, question: string, choice: string) {
 async function teacherOpensForm(page: Page) {
   await logInWithProvider(page, "Feide", "laerer1");
   await expect(page).toHaveURL(/\/teacher$/);
-  await page.getByRole("region", { name: "Dine emner dette semesteret" }).getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).click();
-  await page.getByRole("region", { name: "Studentene du er praksislærer for" }).getByRole("link", { name: STUDENT }).click();
+  await page
+    .getByRole("region", { name: "Dine emner dette semesteret" })
+    .getByRole("link", { name: "SYK2001 Praksis i sykehjem" })
+    .click();
+  await page
+    .getByRole("region", { name: "Studentene du er praksislærer for" })
+    .getByRole("link", { name: STUDENT })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(STUDENT);
 }
 
@@ -47,7 +53,9 @@ async function studentOpensForm(page: Page) {
 
 /** The mid-semester part's confirmation step (zz-final-steps.spec.ts): the demo's forms are not all sent, so the box too. */
 async function confirmMid(page: Page) {
-  await page.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" }).check();
+  await page
+    .getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" })
+    .check();
   await page.getByRole("button", { name: "Ja, bekreft midtveisvurderingen" }).click();
 }
 
@@ -66,7 +74,9 @@ async function fillMidAndEnd(page: Page) {
   await expect(flash(page)).toContainText("Signeringsskjemaet er lagret.");
 }
 
-test("the teacher creates the form and confirms the mid-semester part; a missing answer is named first", async ({ page }, testInfo) => {
+test("the teacher creates the form and confirms the mid-semester part; a missing answer is named first", async ({
+  page,
+}, testInfo) => {
   await teacherOpensForm(page);
   const card = page.getByRole("heading", { name: "Signeringsskjema", exact: true }).locator("xpath=..");
   await expect(card).toContainText("Ikke opprettet");
@@ -82,7 +92,9 @@ test("the teacher creates the form and confirms the mid-semester part; a missing
   const summary = page.getByRole("alert").filter({ hasText: "Klarte ikke lagre." });
   await expect(summary.getByRole("link", { name: "Svar på om studenten har gitt tilbakemelding." })).toBeVisible();
   await expect(summary.getByRole("link", { name: "Skriv inn datoen for midtveisvurderingen." })).toBeVisible();
-  await expect(page.getByRole("group", { name: MID.begun }).getByRole("radio", { name: "Ja", exact: true })).toBeChecked();
+  await expect(
+    page.getByRole("group", { name: MID.begun }).getByRole("radio", { name: "Ja", exact: true }),
+  ).toBeChecked();
   await expect(page.getByLabel("Dato for midtveisvurderingen")).toHaveAttribute("aria-invalid", "true");
   await checkPage(page, testInfo, "signing-mid-errors");
 
@@ -140,7 +152,9 @@ test("the supervisor signs from their page of the student", async ({ page }, tes
   await expect(page).toHaveURL(/\/supervisor$/);
   await page.getByRole("link", { name: /^SYK2001 / }).click();
   await page.getByRole("region", { name: "Mine studenter i emnet" }).getByRole("link", { name: STUDENT }).click();
-  await expect(page.getByRole("heading", { name: "Signeringsskjema", exact: true }).locator("xpath=..")).toContainText("Signert av studenten");
+  await expect(page.getByRole("heading", { name: "Signeringsskjema", exact: true }).locator("xpath=..")).toContainText(
+    "Signert av studenten",
+  );
   await page.getByRole("link", { name: "Signeringsskjema", exact: true }).click();
   await expect(page.getByRole("region", { name: "Kontroll før signering" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Avbryt signeringsskjemaet" })).toHaveCount(0);
@@ -157,7 +171,9 @@ test("the teacher signs last: signed by all, locked, and the result submitted", 
   // Not every form is sent in the demo: the teacher signs all the same, saying so (zz-final-steps.spec.ts).
   await page.getByRole("checkbox", { name: "Jeg signerer selv om ikke alle skjemaene er sendt" }).check();
   await page.getByRole("button", { name: "Signer" }).click();
-  await expect(flash(page)).toContainText("Signeringsskjemaet er signert av alle, og resultatet er sendt til studieadministrativt system.");
+  await expect(flash(page)).toContainText(
+    "Signeringsskjemaet er signert av alle, og resultatet er sendt til studieadministrativt system.",
+  );
   const banner = page.getByRole("heading", { name: "Signert av alle" }).locator("xpath=..");
   await expect(banner).toContainText(/Sendt til studieadministrativt system \d{1,2}\.\d{1,2}\.\d{4}/);
   await expect(page.getByRole("button", { name: "Signer" })).toHaveCount(0);
@@ -171,7 +187,9 @@ test("the teacher signs last: signed by all, locked, and the result submitted", 
   );
 });
 
-test("the teacher cancels the form through its confirmation: archived, and the form is empty again", async ({ page }, testInfo) => {
+test("the teacher cancels the form through its confirmation: archived, and the form is empty again", async ({
+  page,
+}, testInfo) => {
   await teacherOpensForm(page);
   await page.getByRole("link", { name: "Signeringsskjema", exact: true }).click();
   await page.getByRole("link", { name: "Avbryt signeringsskjemaet" }).click();
@@ -182,11 +200,15 @@ test("the teacher cancels the form through its confirmation: archived, and the f
   await expect(flash(page)).toContainText("Signeringsskjemaet er avbrutt.");
   await expect(page.getByText("Signeringsskjemaet er ikke opprettet ennå.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Kontroll før signering" })).toContainText(/Ja, 1 avbrutt signeringsskjema, sist \d/);
+  await expect(page.getByRole("region", { name: "Kontroll før signering" })).toContainText(
+    /Ja, 1 avbrutt signeringsskjema, sist \d/,
+  );
   await checkPage(page, testInfo, "signing-cancelled");
 });
 
-test("a new form signed by the student and then by the teacher without the supervisor, once confirmed", async ({ page }, testInfo) => {
+test("a new form signed by the student and then by the teacher without the supervisor, once confirmed", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   await teacherOpensForm(page);
   await page.getByRole("link", { name: "Opprett signeringsskjema" }).click();
@@ -214,7 +236,9 @@ test("a new form signed by the student and then by the teacher without the super
     // Without, the server refuses an unticked box and says why.
     await sign.click();
     const summary = page.getByRole("alert").filter({ hasText: "Klarte ikke signere." });
-    await expect(summary.getByRole("link", { name: "Kryss av for at du signerer uten praksisveileders signatur." })).toBeVisible();
+    await expect(
+      summary.getByRole("link", { name: "Kryss av for at du signerer uten praksisveileders signatur." }),
+    ).toBeVisible();
     await checkPage(page, testInfo, "signing-without-supervisor-error");
   }
   await confirm.getByRole("checkbox", { name: "Jeg bekrefter at jeg signerer uten praksisveileders signatur" }).check();
@@ -223,6 +247,8 @@ test("a new form signed by the student and then by the teacher without the super
   await sign.click();
   await expect(flash(page)).toContainText("Signeringsskjemaet er signert av alle");
   await expect(page.getByRole("heading", { name: "Signert av alle" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Signaturer" })).toContainText("Praksislæreren signerte uten praksisveileder");
+  await expect(page.getByRole("region", { name: "Signaturer" })).toContainText(
+    "Praksislæreren signerte uten praksisveileder",
+  );
   await checkPage(page, testInfo, "signing-without-supervisor");
 });

@@ -10,7 +10,9 @@ const FORM = "Vurdering av kliniske kompetanser";
 const PHONE = { width: 390, height: 844 };
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 
-test("on a phone the menu folds away after a page is chosen, and focus is on the new page's heading", async ({ page }, testInfo) => {
+test("on a phone the menu folds away after a page is chosen, and focus is on the new page's heading", async ({
+  page,
+}, testInfo) => {
   await page.setViewportSize(PHONE);
   await logInWithProvider(page, "Vipps", "veileder1");
   await expect(heading(page)).toHaveText("Mine emner");
@@ -34,10 +36,15 @@ test("on a phone the menu folds away after a page is chosen, and focus is on the
   if (testInfo.project.name === "js") await expect(heading(page)).toBeFocused();
 });
 
-test("each page of a form names its step in the title and the heading, and 'Fortsett' opens the first page left to answer", async ({ page }, testInfo) => {
+test("each page of a form names its step in the title and the heading, and 'Fortsett' opens the first page left to answer", async ({
+  page,
+}, testInfo) => {
   await logInWithProvider(page, "Feide", "student21");
   await page.goto("/student/forms");
-  await page.getByRole("link", { name: new RegExp(`^Start ${FORM}`) }).first().click();
+  await page
+    .getByRole("link", { name: new RegExp(`^Start ${FORM}`) })
+    .first()
+    .click();
   await expect(page).toHaveTitle(new RegExp(`^Del 1 av 5 – ${FORM} – `));
   await expect(heading(page)).toHaveAccessibleName(new RegExp(`${FORM} – Del 1 av 5: \\S`));
 
@@ -51,7 +58,10 @@ test("each page of a form names its step in the title and the heading, and 'Fort
 
   // Part 1 is answered: "Fortsett" goes on from part 2.
   await page.goto("/student/forms");
-  await page.getByRole("link", { name: new RegExp(`^Fortsett ${FORM}`) }).first().click();
+  await page
+    .getByRole("link", { name: new RegExp(`^Fortsett ${FORM}`) })
+    .first()
+    .click();
   await expect(page).toHaveTitle(new RegExp(`^Del 2 av 5 – ${FORM} – `));
   await expect(page.getByText("Del 2 av 5", { exact: true })).toBeVisible();
   // The steps stay where they are asked for by number.
@@ -59,12 +69,17 @@ test("each page of a form names its step in the title and the heading, and 'Fort
   await expect(page).toHaveTitle(new RegExp(`^Del 1 av 5 – ${FORM} – `));
 });
 
-test("with JavaScript the autosave's status is in view while typing, far from the foot of the form", async ({ page }, testInfo) => {
+test("with JavaScript the autosave's status is in view while typing, far from the foot of the form", async ({
+  page,
+}, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "autosave needs JavaScript");
   await page.setViewportSize(PHONE);
   await logInWithProvider(page, "Feide", "student21");
   await page.goto("/student/forms");
-  await page.getByRole("link", { name: new RegExp(`^(Start|Fortsett) ${FORM}`) }).first().click();
+  await page
+    .getByRole("link", { name: new RegExp(`^(Start|Fortsett) ${FORM}`) })
+    .first()
+    .click();
   await page.waitForURL(/\/assignment\/\d+/);
   await page.goto(`${new URL(page.url()).pathname}?group=2`);
   await expect(page.getByText("Del 2 av 5", { exact: true })).toBeVisible();
@@ -81,11 +96,19 @@ test("with JavaScript the autosave's status is in view while typing, far from th
   await checkPage(page, testInfo, "form-page-status-in-view");
 });
 
-test("on a phone the results are one card per question; on a screen the chart and the tables, none cut off at 1024 px", async ({ page }, testInfo) => {
+test("on a phone the results are one card per question; on a screen the chart and the tables, none cut off at 1024 px", async ({
+  page,
+}, testInfo) => {
   await logInWithProvider(page, "Feide", "laerer2");
-  await page.getByRole("link", { name: /^SYK2001 / }).first().click();
+  await page
+    .getByRole("link", { name: /^SYK2001 / })
+    .first()
+    .click();
   await page.getByRole("link", { name: "Emma Andersen" }).first().click();
-  await page.getByRole("link", { name: `Se resultater for ${FORM}` }).first().click();
+  await page
+    .getByRole("link", { name: `Se resultater for ${FORM}` })
+    .first()
+    .click();
   await expect(heading(page)).toHaveText(new RegExp(`Resultater: ${FORM}`));
   const mid = page.getByRole("region", { name: "Midtveisvurdering" });
   const chart = mid.getByRole("img", { name: "Karakterer, midtveisvurdering" });

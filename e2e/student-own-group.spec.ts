@@ -8,13 +8,21 @@ const FORM = "Vurdering av kliniske kompetanser";
 
 async function openEmmasMidForm(page: Page) {
   await logInWithProvider(page, "Vipps", "veileder1");
-  await page.getByRole("link", { name: /^SYK2001 / }).first().click();
+  await page
+    .getByRole("link", { name: /^SYK2001 / })
+    .first()
+    .click();
   await page.getByRole("link", { name: "Emma Andersen" }).first().click();
-  await page.getByRole("link", { name: `${FORM} (midtveisvurdering)` }).first().click();
+  await page
+    .getByRole("link", { name: `${FORM} (midtveisvurdering)` })
+    .first()
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: FORM })).toBeVisible();
 }
 
-test("a supervisor's page 1 shows the student's self-assessment as text, with no answer box, and a post to it is refused", async ({ page }, testInfo) => {
+test("a supervisor's page 1 shows the student's self-assessment as text, with no answer box, and a post to it is refused", async ({
+  page,
+}, testInfo) => {
   await openEmmasMidForm(page);
   const group = page.getByRole("group", { name: "Studentens egenvurdering" });
   await expect(group).toBeVisible();
@@ -29,7 +37,10 @@ test("a supervisor's page 1 shows the student's self-assessment as text, with no
     // The same page on phones, for a person to look at.
     for (const width of [390, 320]) {
       await page.setViewportSize({ width, height: 800 });
-      await page.screenshot({ path: `test-results/screenshots/${testInfo.project.name}-form-page-student-group-supervisor-${width}.png`, fullPage: true });
+      await page.screenshot({
+        path: `test-results/screenshots/${testInfo.project.name}-form-page-student-group-supervisor-${width}.png`,
+        fullPage: true,
+      });
     }
     await page.setViewportSize({ width: 1280, height: 720 });
   }

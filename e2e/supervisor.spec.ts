@@ -11,14 +11,18 @@ let classBStudentPath = "";
 let classAId = "";
 let filipId = "";
 
-test("a supervisor opens a class from the start page and takes a student without a supervisor", async ({ page }, testInfo) => {
+test("a supervisor opens a class from the start page and takes a student without a supervisor", async ({
+  page,
+}, testInfo) => {
   await logIn(page, "veileder4@example.org");
   await expect(page).toHaveURL(/\/supervisor$/);
   await expect(page.getByRole("heading", { level: 1, name: "Mine emner" })).toBeVisible();
   await checkPage(page, testInfo, "supervisor-home");
 
   await page.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    `${calendar.current.name} SYK2002 Praksis i spesialisthelsetjenesten`,
+  );
   const own = page.getByRole("region", { name: "Mine studenter i emnet" });
   await expect(own.getByRole("link", { name: "Lukas Iversen" })).toBeVisible();
   await expect(own.getByRole("row").filter({ hasText: "Lukas Iversen" })).toContainText("Fast praksisveileder");
@@ -43,16 +47,17 @@ test("a supervisor opens a class from the start page and takes a student without
   await expect(page.getByText("Du er fast praksisveileder for studenten.")).toBeVisible();
   await expect(page.getByRole("definition").filter({ hasText: "Jonas Eriksen" })).toBeVisible();
   const midForms = page.getByRole("region", { name: "Skjemaer til midtveisvurdering" });
-  await expect(midForms.getByRole("link", { name: "Vurdering av kliniske kompetanser (midtveisvurdering)" })).toHaveAttribute(
-    "href",
-    /^\/supervisor\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/,
-  );
+  await expect(
+    midForms.getByRole("link", { name: "Vurdering av kliniske kompetanser (midtveisvurdering)" }),
+  ).toHaveAttribute("href", /^\/supervisor\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/);
   await checkPage(page, testInfo, "supervisor-student");
   await page.getByRole("link", { name: "Tilbake til SYK2002 Praksis i spesialisthelsetjenesten" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("SYK2002");
 });
 
-test("a supervisor sees their own students and cannot open another supervisor's student", async ({ page }, testInfo) => {
+test("a supervisor sees their own students and cannot open another supervisor's student", async ({
+  page,
+}, testInfo) => {
   await logIn(page, "veileder1@example.org");
   await page.getByRole("link", { name: /^SYK2001 / }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("SYK2001");
@@ -72,12 +77,17 @@ test("a supervisor sees their own students and cannot open another supervisor's 
   await checkPage(page, testInfo, "supervisor-student-404");
 });
 
-test("a teacher sets a student's supervisor, adds an extra supervisor and removes them again", async ({ page }, testInfo) => {
+test("a teacher sets a student's supervisor, adds an extra supervisor and removes them again", async ({
+  page,
+}, testInfo) => {
   expect(filipId).not.toBe("");
   await logIn(page, "laerer1@example.org");
   await page.goto(`/teacher/class/${classAId}/student/${filipId}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Filip Halvorsen");
-  await expect(page.getByRole("link", { name: "Tilbake til SYK2001 Praksis i sykehjem" })).toHaveAttribute("href", `/teacher/class/${classAId}`);
+  await expect(page.getByRole("link", { name: "Tilbake til SYK2001 Praksis i sykehjem" })).toHaveAttribute(
+    "href",
+    `/teacher/class/${classAId}`,
+  );
   await expect(page.getByRole("link", { name: "Vurdering av kliniske kompetanser (sluttvurdering)" })).toHaveAttribute(
     "href",
     new RegExp(`^/teacher/class/${classAId}/student/${filipId}/form/\\d+/assignment/\\d+$`),
@@ -88,7 +98,9 @@ test("a teacher sets a student's supervisor, adds an extra supervisor and remove
   await expect(supervisor).toHaveValue("none");
   await supervisor.selectOption({ label: "Marte Solberg (veileder1@example.org)" });
   await page.getByRole("button", { name: "Lagre praksisveileder" }).click();
-  await expect(page.getByRole("status").getByText("Filip Halvorsen har nå Marte Solberg som praksisveileder.")).toBeVisible();
+  await expect(
+    page.getByRole("status").getByText("Filip Halvorsen har nå Marte Solberg som praksisveileder."),
+  ).toBeVisible();
   await expect(page.getByRole("definition").getByRole("link", { name: "Marte Solberg" })).toHaveAttribute(
     "href",
     new RegExp(`^/teacher/class/${classAId}/advisor/\\d+$`),
@@ -97,7 +109,9 @@ test("a teacher sets a student's supervisor, adds an extra supervisor and remove
   // Adding an extra supervisor without choosing one: a clear message.
   await page.getByRole("button", { name: "Legg til ekstra praksisveileder" }).click();
   const summary = page.getByRole("alert").filter({ hasText: "Det er et problem" });
-  await expect(summary.getByRole("link", { name: "Velg hvem som skal legges til som ekstra praksisveileder." })).toBeVisible();
+  await expect(
+    summary.getByRole("link", { name: "Velg hvem som skal legges til som ekstra praksisveileder." }),
+  ).toBeVisible();
   await checkPage(page, testInfo, "teacher-student-error");
 
   // The assigned supervisor is not offered as an extra one.
@@ -105,13 +119,17 @@ test("a teacher sets a student's supervisor, adds an extra supervisor and remove
   await expect(extra.getByRole("option", { name: /Marte Solberg/ })).toHaveCount(0);
   await extra.selectOption({ label: "Ole Kristiansen (veileder2@example.org)" });
   await page.getByRole("button", { name: "Legg til ekstra praksisveileder" }).click();
-  await expect(page.getByRole("status").getByText("Ole Kristiansen er lagt til som ekstra praksisveileder.")).toBeVisible();
+  await expect(
+    page.getByRole("status").getByText("Ole Kristiansen er lagt til som ekstra praksisveileder."),
+  ).toBeVisible();
   const extras = page.getByRole("region", { name: "Ekstra praksisveiledere for Filip Halvorsen" });
   await expect(extras.getByRole("link", { name: "Ole Kristiansen" })).toBeVisible();
   await checkPage(page, testInfo, "teacher-student-extra");
 
   await extras.getByRole("button", { name: "Fjern Ole Kristiansen som ekstra praksisveileder" }).click();
-  await expect(page.getByRole("status").getByText("Ole Kristiansen er ikke lenger ekstra praksisveileder.")).toBeVisible();
+  await expect(
+    page.getByRole("status").getByText("Ole Kristiansen er ikke lenger ekstra praksisveileder."),
+  ).toBeVisible();
   await expect(page.getByText("Studenten har ingen ekstra praksisveiledere.")).toBeVisible();
   await expect(page.getByLabel("Praksisveileder for Filip Halvorsen")).toHaveValue(/^\d+$/);
 });

@@ -12,8 +12,10 @@ test.describe.configure({ mode: "serial" });
 
 const STUDENT = "Lukas Iversen";
 const TEXT = {
-  Begrunnelse: "Du har flere ganger ikke meldt fra om endringer i pasientens tilstand.\nDet er fare for at du ikke når læringsutbyttet.",
-  "Krav for å bestå praksis": "Du må melde fra til veileder med en gang pasientens tilstand endrer seg, og bruke NEWS2 ved hver observasjon.",
+  Begrunnelse:
+    "Du har flere ganger ikke meldt fra om endringer i pasientens tilstand.\nDet er fare for at du ikke når læringsutbyttet.",
+  "Krav for å bestå praksis":
+    "Du må melde fra til veileder med en gang pasientens tilstand endrer seg, og bruke NEWS2 ved hver observasjon.",
   "Oppsummering av kravene": "Meld fra om endringer med en gang.",
 };
 
@@ -28,13 +30,19 @@ async function openStudentAsTeacher(page: Page): Promise<void> {
     .getByRole("region", { name: "Dine emner dette semesteret" })
     .getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" })
     .click();
-  await page.getByRole("region", { name: "Studentene du er praksislærer for" }).getByRole("link", { name: STUDENT }).click();
+  await page
+    .getByRole("region", { name: "Studentene du er praksislærer for" })
+    .getByRole("link", { name: STUDENT })
+    .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText(STUDENT);
 }
 
 const warningCard = (page: Page) => page.getByRole("region", { name: /^Varsel/ });
 
-test("the teacher writes a warning and gives it; the student is told by e-mail", async ({ page, baseURL }, testInfo) => {
+test("the teacher writes a warning and gives it; the student is told by e-mail", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   const js = testInfo.project.name === "js";
   // The page's clock starts at the real time (the server's), so whatever the page computes from it agrees.
@@ -132,7 +140,9 @@ test("the student sees the alert on the class pages, reads the warning and confi
   await page.getByRole("button", { name: "Jeg har lest og forstått varselet" }).click();
   await expect(flash(page)).toContainText("Takk! Du har bekreftet at du har lest varselet.");
   await expect(page.getByRole("heading", { name: "Du har bekreftet varselet" })).toBeVisible();
-  await expect(page.getByText(/^Du bekreftet \d{1,2}\.\d{1,2}\.\d{4} kl\. \d{2}:\d{2} at du har lest og forstått varselet\.$/)).toBeVisible();
+  await expect(
+    page.getByText(/^Du bekreftet \d{1,2}\.\d{1,2}\.\d{4} kl\. \d{2}:\d{2} at du har lest og forstått varselet\.$/),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Jeg har lest og forstått varselet" })).toHaveCount(0);
   await checkPage(page, testInfo, "warning-student-confirmed");
 
@@ -147,7 +157,9 @@ test("the supervisor reads the warning, and that the student has confirmed it", 
   await page.getByRole("link", { name: "SYK2002 Praksis i spesialisthelsetjenesten" }).click();
   await page.getByRole("region", { name: "Mine studenter i emnet" }).getByRole("link", { name: STUDENT }).click();
   const card = warningCard(page);
-  await expect(card).toContainText(/Ada Administrator ga studenten et varsel .*Studenten bekreftet .* at hen har lest og forstått det\./);
+  await expect(card).toContainText(
+    /Ada Administrator ga studenten et varsel .*Studenten bekreftet .* at hen har lest og forstått det\./,
+  );
   await expect(card.getByRole("heading", { level: 3, name: "Begrunnelse" })).toBeVisible();
   await expect(card.getByText(TEXT["Krav for å bestå praksis"])).toBeVisible();
   // Read-only: nothing to write, give or delete.

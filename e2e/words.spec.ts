@@ -7,7 +7,9 @@ import { checkPage, logInWithProvider, test } from "./support/fixtures";
 // Magnus Knutsen (student24, SYK2002): no supervisor or teacher, the mid-semester date passed.
 const FORM = "Vurdering av kliniske kompetanser";
 
-test("a confirmed mid-semester half is 'avsluttet' and its forms are to be seen ('Se'); a late one is past the deadline and still offers 'Start'", async ({ page }, testInfo) => {
+test("a confirmed mid-semester half is 'avsluttet' and its forms are to be seen ('Se'); a late one is past the deadline and still offers 'Start'", async ({
+  page,
+}, testInfo) => {
   await logInWithProvider(page, "Feide", "student19");
   await page.goto("/student/forms");
   const closed = page.getByRole("region", { name: "Midtveisvurdering (avsluttet)" });
@@ -21,7 +23,9 @@ test("a confirmed mid-semester half is 'avsluttet' and its forms are to be seen 
   await expect(page.getByText(/uavhengighetsskala/i)).toHaveCount(0);
 });
 
-test("a mid-semester half whose date has passed without confirmation says so, and its forms can still be started", async ({ page }) => {
+test("a mid-semester half whose date has passed without confirmation says so, and its forms can still be started", async ({
+  page,
+}) => {
   await logInWithProvider(page, "Feide", "student24");
   await page.goto("/student/forms");
   await expect(page.getByRole("region", { name: "Midtveisvurdering (avsluttet)" })).toHaveCount(0);

@@ -16,14 +16,33 @@ const root = path.resolve(import.meta.dirname, "..");
 /** The environment an operator's shell would have: none of the test run's own settings. */
 function shell(extra: Record<string, string>): NodeJS.ProcessEnv {
   const kept = Object.entries(process.env).filter(
-    ([key]) => !key.startsWith("VITEST") && !["NODE_ENV", "TEST_DATABASE_URL", "DATABASE_URL", "DATA_DIR", "LOG_LEVEL", "LOG_FORMAT", "SESSION_SECRET", "DEMO_MODE", "SEED_DEMO"].includes(key),
+    ([key]) =>
+      !key.startsWith("VITEST") &&
+      ![
+        "NODE_ENV",
+        "TEST_DATABASE_URL",
+        "DATABASE_URL",
+        "DATA_DIR",
+        "LOG_LEVEL",
+        "LOG_FORMAT",
+        "SESSION_SECRET",
+        "DEMO_MODE",
+        "SEED_DEMO",
+      ].includes(key),
   );
   return { ...Object.fromEntries(kept), ...extra };
 }
 
-function run(script: "admin" | "migrate", args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  script: "admin" | "migrate",
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "scripts", `${script}.mjs`), ...args], { cwd: os.tmpdir(), env: shell(env) });
+    const child = spawn(process.execPath, [path.join(root, "scripts", `${script}.mjs`), ...args], {
+      cwd: os.tmpdir(),
+      env: shell(env),
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -61,13 +80,19 @@ describe("on DATABASE_URL", () => {
     expect((await run("migrate", [], env)).out).toContain("[migrate] the schema is up to date: nothing to apply");
 
     const added = await run("admin", ["add", "Forste.Admin@Example.org", "Første Admin"], env);
-    expect(added).toEqual({ code: 0, out: "forste.admin@example.org (Første Admin) is an administrator: a new user, who logs in with an e-mail code sent to that address.\n", err: "" });
+    expect(added).toEqual({
+      code: 0,
+      out: "forste.admin@example.org (Første Admin) is an administrator: a new user, who logs in with an e-mail code sent to that address.\n",
+      err: "",
+    });
     expect(await run("admin", ["add", "forste.admin@example.org", "Første Admin"], env)).toEqual({
       code: 0,
       out: "forste.admin@example.org (Første Admin) is an administrator already: nothing changed.\n",
       err: "",
     });
-    expect((await run("admin", ["list"], env)).out).toBe("1 administrator:\n  forste.admin@example.org  Første Admin\n");
+    expect((await run("admin", ["list"], env)).out).toBe(
+      "1 administrator:\n  forste.admin@example.org  Første Admin\n",
+    );
     const refused = await run("admin", ["remove", "forste.admin@example.org"], env);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain("forste.admin@example.org is the last active administrator");
@@ -76,7 +101,9 @@ describe("on DATABASE_URL", () => {
     await db.connect();
     const { rows } = await db.query("select action, actor_user_id, details from audit_events order by id");
     await db.end();
-    expect(rows).toEqual([{ action: "admin.added_by_command", actor_user_id: null, details: { by: "command", created: true } }]);
+    expect(rows).toEqual([
+      { action: "admin.added_by_command", actor_user_id: null, details: { by: "command", created: true } },
+    ]);
   });
 });
 

@@ -22,7 +22,15 @@ async function startAndTime(label) {
   const began = performance.now();
   const child = spawn("node", ["server.mjs"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, OUTBOX_DIR: path.join(dir, "outbox"), DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      OUTBOX_DIR: path.join(dir, "outbox"),
+      DATABASE_URL: "",
+    },
     stdio: "ignore",
   });
   const deadline = Date.now() + 120_000;
@@ -50,7 +58,9 @@ const server = await startAndTime("start-up, seeded database");
 
 const html = await (await fetch(`${base}/login`)).text();
 const assets = [...new Set([...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]))];
-const imports = [...html.matchAll(/import\("(\/assets\/[^"]+\.js)"\)|from "(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? m[2]);
+const imports = [...html.matchAll(/import\("(\/assets\/[^"]+\.js)"\)|from "(\/assets\/[^"]+\.js)"/g)].map(
+  (m) => m[1] ?? m[2],
+);
 let js = 0;
 let css = 0;
 for (const asset of new Set([...assets, ...imports])) {
@@ -64,7 +74,10 @@ const entry = assets.find((a) => /\/entry\.client-[^/]+\.js$/.test(a));
 const entryText = entry ? await (await fetch(base + entry)).text() : "";
 const language = /<html lang="(\w+)"/.exec(html)?.[1];
 for (const m of entryText.matchAll(/import\(`\.\/([\w-]+)\.js`\)/g)) {
-  if (language && m[1].startsWith(`${language}-`)) js += zlib.gzipSync(Buffer.from(await (await fetch(`${base}/assets/${m[1]}.js`)).arrayBuffer()), { level: 9 }).length;
+  if (language && m[1].startsWith(`${language}-`))
+    js += zlib.gzipSync(Buffer.from(await (await fetch(`${base}/assets/${m[1]}.js`)).arrayBuffer()), {
+      level: 9,
+    }).length;
 }
 console.log(`${"log-in page JS (gzip)".padEnd(40)} ${(js / 1024).toFixed(1)} KiB`);
 console.log(`${"log-in page CSS (gzip)".padEnd(40)} ${(css / 1024).toFixed(1)} KiB`);
@@ -83,15 +96,23 @@ fs.rmSync(dir, { recursive: true, force: true });
 // scale on an in-memory database; against the production build: the teacher's class page with 500
 // students, autosave with 50 authors at once, and the results page of a 60-question form. Each
 // prints its own figures.
-const services = spawnSync("npx", ["vitest", "run", "--config", "bench/vitest.config.ts", "--passWithNoTests", "--reporter=dot"], {
-  cwd: root,
-  stdio: "inherit",
-  timeout: 900_000,
-});
+const services = spawnSync(
+  "npx",
+  ["vitest", "run", "--config", "bench/vitest.config.ts", "--passWithNoTests", "--reporter=dot"],
+  {
+    cwd: root,
+    stdio: "inherit",
+    timeout: 900_000,
+  },
+);
 if (services.status !== 0) process.exitCode = 1;
 
 // The load mix (`npm run load`, shorter here): 200 users on the embedded PostgreSQL, then on one of its own.
 for (const args of [[], ["--pg"]]) {
-  const load = spawnSync("node", ["scripts/load.mjs", "--duration", "20", ...args], { cwd: root, stdio: "inherit", timeout: 600_000 });
+  const load = spawnSync("node", ["scripts/load.mjs", "--duration", "20", ...args], {
+    cwd: root,
+    stdio: "inherit",
+    timeout: 600_000,
+  });
   if (load.status !== 0) process.exitCode = 1;
 }

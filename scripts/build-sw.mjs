@@ -42,7 +42,10 @@ export async function buildServiceWorker(buildDir = path.join(root, process.env.
     additionalManifestEntries: [{ url: "/independence-scale", revision: buildHash }],
     // Root-relative, as the pages ask for them.
     manifestTransforms: [
-      async (entries) => ({ manifest: entries.map((e) => ({ ...e, url: e.url.startsWith("/") ? e.url : `/${e.url}` })), warnings: [] }),
+      async (entries) => ({
+        manifest: entries.map((e) => ({ ...e, url: e.url.startsWith("/") ? e.url : `/${e.url}` })),
+        warnings: [],
+      }),
     ],
     maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
   });

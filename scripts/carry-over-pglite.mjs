@@ -49,14 +49,20 @@ export async function carryOverPglite({ pgliteDir, url, log = console }) {
       // so the tables can be copied in any order.
       await target.query("set local session_replication_role = replica");
       // What the migrations put in (the roles) comes from the copy, as everything else.
-      await target.query(`truncate table ${tables.map(({ tablename }) => `"${tablename.replaceAll('"', '""')}"`).join(", ")}`);
+      await target.query(
+        `truncate table ${tables.map(({ tablename }) => `"${tablename.replaceAll('"', '""')}"`).join(", ")}`,
+      );
       for (const { tablename } of tables) {
         const quoted = `"${tablename.replaceAll('"', '""')}"`;
         for (let offset = 0; ; offset += BATCH) {
-          const { rows } = await source.query(`select coalesce(json_agg(t), '[]'::json) as rows from (select * from ${quoted} order by 1 offset ${offset} limit ${BATCH}) t`);
+          const { rows } = await source.query(
+            `select coalesce(json_agg(t), '[]'::json) as rows from (select * from ${quoted} order by 1 offset ${offset} limit ${BATCH}) t`,
+          );
           const batch = rows[0].rows;
           if (batch.length === 0) break;
-          await target.query(`insert into ${quoted} select * from json_populate_recordset(null::${quoted}, $1::json)`, [JSON.stringify(batch)]);
+          await target.query(`insert into ${quoted} select * from json_populate_recordset(null::${quoted}, $1::json)`, [
+            JSON.stringify(batch),
+          ]);
           copied += batch.length;
           if (batch.length < BATCH) break;
         }
@@ -67,7 +73,10 @@ export async function carryOverPglite({ pgliteDir, url, log = console }) {
         from information_schema.columns
         where table_schema = 'public' and pg_get_serial_sequence(quote_ident(table_name), column_name) is not null`);
       for (const { table_name, column_name, seq } of sequences) {
-        await target.query(`select setval($1, coalesce((select max("${column_name}") from "${table_name}"), 0) + 1, false)`, [seq]);
+        await target.query(
+          `select setval($1, coalesce((select max("${column_name}") from "${table_name}"), 0) + 1, false)`,
+          [seq],
+        );
       }
       await target.query("commit");
     } catch (error) {
@@ -77,7 +86,9 @@ export async function carryOverPglite({ pgliteDir, url, log = console }) {
     await source.close();
     const movedTo = `${pgliteDir}-carried-over-${new Date().toISOString().slice(0, 10)}`;
     fs.renameSync(pgliteDir, movedTo);
-    log.info(`[db] carried the PGlite database over into PostgreSQL: ${copied} rows of ${tables.length} tables in ${Date.now() - began} ms; the old folder is kept as ${movedTo}`);
+    log.info(
+      `[db] carried the PGlite database over into PostgreSQL: ${copied} rows of ${tables.length} tables in ${Date.now() - began} ms; the old folder is kept as ${movedTo}`,
+    );
     return { tables: tables.length, rows: copied, movedTo };
   } finally {
     await target.end();

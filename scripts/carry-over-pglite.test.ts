@@ -24,7 +24,9 @@ beforeAll(async () => {
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: path.resolve("drizzle") });
   await seedDemo(db);
-  const { rows } = await client.query<{ tablename: string }>("select tablename from pg_tables where schemaname = 'public'");
+  const { rows } = await client.query<{ tablename: string }>(
+    "select tablename from pg_tables where schemaname = 'public'",
+  );
   for (const { tablename } of rows) {
     const [{ n }] = (await client.query<{ n: number }>(`select count(*)::int as n from "${tablename}"`)).rows;
     counts.set(tablename, n);
@@ -49,8 +51,13 @@ test("every row of every table is carried over, ids continue after the copied on
       const rows = await target.db.execute(sql.raw(`select count(*)::int as n from "${table}"`));
       expect([table, (rows as { rows: { n: number }[] }).rows[0].n]).toEqual([table, n]);
     }
-    const [before] = (await target.db.execute(sql`select max(id)::int as id from users`) as unknown as { rows: { id: number }[] }).rows;
-    const [made] = await target.db.insert(schema.users).values({ displayName: "Ny Bruker", email: "ny@example.org" }).returning({ id: schema.users.id });
+    const [before] = (
+      (await target.db.execute(sql`select max(id)::int as id from users`)) as unknown as { rows: { id: number }[] }
+    ).rows;
+    const [made] = await target.db
+      .insert(schema.users)
+      .values({ displayName: "Ny Bruker", email: "ny@example.org" })
+      .returning({ id: schema.users.id });
     expect(made.id).toBeGreaterThan(before.id);
     expect(hasPgliteData(pgliteDir)).toBe(false);
     expect("movedTo" in result && fs.existsSync(path.join(result.movedTo, "PG_VERSION"))).toBe(true);

@@ -32,7 +32,12 @@ if (missed.length > 0) {
 }
 
 const dir = path.join(root, "build/client/assets");
-const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".css")).map((f) => path.join(dir, f)) : [];
+const files = fs.existsSync(dir)
+  ? fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith(".css"))
+      .map((f) => path.join(dir, f))
+  : [];
 if (files.length === 0) {
   console.error("built CSS check: no build/client/assets/*.css; run `npx react-router build` first");
   process.exit(2);
@@ -43,4 +48,6 @@ if (result.errored) {
   console.error("built CSS check: the built CSS uses what the grade-X browsers lack (ADR 0003)");
   process.exit(1);
 }
-console.log(`built CSS check: ${files.length} file(s) within the grade-X floor (canary: ${Object.keys(canary).length} features caught)`);
+console.log(
+  `built CSS check: ${files.length} file(s) within the grade-X floor (canary: ${Object.keys(canary).length} features caught)`,
+);

@@ -51,7 +51,9 @@ function linkedCss(jsPath) {
 /** The chunks a JS file imports with import("./x.js") (relative to /assets/). */
 function dynamicImports(jsPath) {
   const dir = path.posix.dirname(jsPath);
-  return [...file(jsPath).text.matchAll(/import\((?:`|"|')(\.\/[\w.-]+\.js)(?:`|"|')\)/g)].map((m) => path.posix.join(dir, m[1]));
+  return [...file(jsPath).text.matchAll(/import\((?:`|"|')(\.\/[\w.-]+\.js)(?:`|"|')\)/g)].map((m) =>
+    path.posix.join(dir, m[1]),
+  );
 }
 
 function firstLoad(routeId) {
@@ -76,7 +78,11 @@ function firstLoad(routeId) {
 
 // Pages: routes that render (a default export) and have no child routes; a layout is weighed as
 // part of the pages below it.
-const parents = new Set(Object.values(assets.routes).map((r) => r.parentId).filter(Boolean));
+const parents = new Set(
+  Object.values(assets.routes)
+    .map((r) => r.parentId)
+    .filter(Boolean),
+);
 const pages = Object.values(assets.routes).filter((r) => r.hasDefaultExport && !parents.has(r.id));
 
 const rows = pages
@@ -90,14 +96,20 @@ const rows = pages
 const kib = (bytes) => (bytes / 1024).toFixed(1).padStart(6);
 const over = rows.filter((r) => r.js + r.css > budgetKiB * 1024);
 if (!quiet) {
-  console.log(`${"page (route id)".padEnd(36)} ${"JS".padStart(6)} ${"CSS".padStart(6)} ${"total".padStart(6)}  KiB gzip  URL`);
+  console.log(
+    `${"page (route id)".padEnd(36)} ${"JS".padStart(6)} ${"CSS".padStart(6)} ${"total".padStart(6)}  KiB gzip  URL`,
+  );
   for (const r of rows) {
     const flag = r.js + r.css > budgetKiB * 1024 ? "  OVER" : "";
     console.log(`${r.id.padEnd(36)} ${kib(r.js)} ${kib(r.css)} ${kib(r.js + r.css)}  ${r.url}${flag}`);
   }
 }
-console.log(`page weight: ${rows.length} pages, heaviest ${rows[0].id} ${kib(rows[0].js + rows[0].css).trim()} KiB, budget ${budgetKiB} KiB`);
+console.log(
+  `page weight: ${rows.length} pages, heaviest ${rows[0].id} ${kib(rows[0].js + rows[0].css).trim()} KiB, budget ${budgetKiB} KiB`,
+);
 if (over.length > 0) {
-  console.error(`page weight: ${over.length} page(s) over ${budgetKiB} KiB of gzipped JS+CSS: ${over.map((r) => r.id).join(", ")}`);
+  console.error(
+    `page weight: ${over.length} page(s) over ${budgetKiB} KiB of gzipped JS+CSS: ${over.map((r) => r.id).join(", ")}`,
+  );
   process.exit(1);
 }

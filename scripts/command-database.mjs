@@ -58,9 +58,15 @@ export async function commandDatabase({ name }) {
   say(`no app runs the embedded PostgreSQL in ${clusterDir}: starting it for this command`);
   let server;
   try {
-    server = await startEmbeddedPostgres({ dataDir: clusterDir, restart: false, log: { info: say, warn: say, error: say } });
+    server = await startEmbeddedPostgres({
+      dataDir: clusterDir,
+      restart: false,
+      log: { info: say, warn: say, error: say },
+    });
   } catch (error) {
-    console.error(`[${name}] the embedded PostgreSQL could not start: ${error instanceof Error ? error.message.replace(/^\[db\] /, "") : error}`);
+    console.error(
+      `[${name}] the embedded PostgreSQL could not start: ${error instanceof Error ? error.message.replace(/^\[db\] /, "") : error}`,
+    );
     process.exit(1);
   }
   process.env.DATABASE_URL = server.url;
@@ -80,7 +86,9 @@ export async function commandDatabase({ name }) {
 export function productionBuild({ name }) {
   const serverBuild = path.join(path.resolve(process.env.BUILD_DIR ?? path.join(root, "build")), "server/index.js");
   if (!fs.existsSync(serverBuild)) {
-    console.error(`[${name}] no build at ${serverBuild}: run \`npm run build\` first (it is part of installing a new version)`);
+    console.error(
+      `[${name}] no build at ${serverBuild}: run \`npm run build\` first (it is part of installing a new version)`,
+    );
     process.exit(1);
   }
   return async () => {

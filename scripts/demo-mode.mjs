@@ -28,15 +28,22 @@ function flag(value) {
  */
 export function demoModeRule(input) {
   const asked = flag(input.DEMO_MODE) ?? flag(input.SEED_DEMO);
-  if (asked === "invalid") return { on: undefined, set: undefined, marker: "keep", why: "a wrong value (the app says which)" };
+  if (asked === "invalid")
+    return { on: undefined, set: undefined, marker: "keep", why: "a wrong value (the app says which)" };
   // Switched off: stays off, also when the variable is later dropped; the data is kept.
   if (asked === false) return { on: false, set: undefined, marker: "remove", why: "switched off" };
   if (asked === true) return { on: true, set: undefined, marker: "keep", why: "asked for" };
   if (input.databaseUrl) return { on: false, set: "false", marker: "keep", why: "DATABASE_URL is set" };
   if (input.SMTP_URL) return { on: false, set: "false", marker: "keep", why: "SMTP_URL is set" };
   if (input.freshDatabase) return { on: true, set: "true", marker: "write", why: "a fresh embedded database" };
-  if (input.demoDatabase) return { on: true, set: "true", marker: "keep", why: "the embedded database started as the demo" };
-  return { on: false, set: "false", marker: "keep", why: "this embedded database is not marked as the demo: it was not created as one, or demo mode was switched off" };
+  if (input.demoDatabase)
+    return { on: true, set: "true", marker: "keep", why: "the embedded database started as the demo" };
+  return {
+    on: false,
+    set: "false",
+    marker: "keep",
+    why: "this embedded database is not marked as the demo: it was not created as one, or demo mode was switched off",
+  };
 }
 
 /**
@@ -57,7 +64,10 @@ export function applyDemoMode({ env = process.env, dataDir, databaseUrl, freshDa
   if (decision.set) env.DEMO_MODE = decision.set;
   if (decision.marker === "write") {
     fs.mkdirSync(dataDir, { recursive: true });
-    fs.writeFileSync(marker, "This embedded database was started as the demo (README: DEMO_MODE). DEMO_MODE=false switches demo mode off for good; the data is kept.\n");
+    fs.writeFileSync(
+      marker,
+      "This embedded database was started as the demo (README: DEMO_MODE). DEMO_MODE=false switches demo mode off for good; the data is kept.\n",
+    );
   } else if (decision.marker === "remove") {
     fs.rmSync(marker, { force: true });
   }

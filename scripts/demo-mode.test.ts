@@ -48,7 +48,11 @@ test.each<[Vars, Found, boolean, string]>([
 });
 
 test("a wrong value is left to the app's configuration check, which names it", () => {
-  expect(demoModeRule({ ...base, DEMO_MODE: "yes", freshDatabase: true })).toMatchObject({ on: undefined, set: undefined, marker: "keep" });
+  expect(demoModeRule({ ...base, DEMO_MODE: "yes", freshDatabase: true })).toMatchObject({
+    on: undefined,
+    set: undefined,
+    marker: "keep",
+  });
 });
 
 let dir: string | undefined;
@@ -59,7 +63,10 @@ afterEach(() => {
 
 function logger() {
   const lines: string[] = [];
-  return { lines, log: { info: (line: string) => lines.push(`info ${line}`), warn: (line: string) => lines.push(`warn ${line}`) } };
+  return {
+    lines,
+    log: { info: (line: string) => lines.push(`info ${line}`), warn: (line: string) => lines.push(`warn ${line}`) },
+  };
 }
 
 test("at start-up: a fresh embedded database is the demo, and stays the demo at the next start until switched off", () => {
@@ -69,7 +76,9 @@ test("at start-up: a fresh embedded database is the demo, and stays the demo at 
   applyDemoMode({ env, dataDir: dir, freshDatabase: true, log: first.log });
   expect(env.DEMO_MODE).toBe("true");
   expect(fs.existsSync(path.join(dir, DEMO_MARKER))).toBe(true);
-  expect(first.lines).toEqual([expect.stringMatching(/^warn \[demo\] Demo mode is on .*log-in codes are public at \/dev\/outbox/)]);
+  expect(first.lines).toEqual([
+    expect.stringMatching(/^warn \[demo\] Demo mode is on .*log-in codes are public at \/dev\/outbox/),
+  ]);
 
   const second: NodeJS.ProcessEnv = {};
   applyDemoMode({ env: second, dataDir: dir, freshDatabase: false, log: logger().log });
@@ -89,7 +98,10 @@ test("at start-up: a fresh embedded database is the demo, and stays the demo at 
 
 test("at start-up with SMTP_URL, or with a DATABASE_URL of one's own, demo mode stays off and says nothing", () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-demo-"));
-  for (const [env, databaseUrl] of [[{ SMTP_URL: SMTP }, undefined], [{}, PG]] as const) {
+  for (const [env, databaseUrl] of [
+    [{ SMTP_URL: SMTP }, undefined],
+    [{}, PG],
+  ] as const) {
     const target: NodeJS.ProcessEnv = { ...env };
     const { lines, log } = logger();
     applyDemoMode({ env: target, dataDir: dir, databaseUrl, freshDatabase: true, log });
@@ -102,7 +114,13 @@ test("at start-up with SMTP_URL, or with a DATABASE_URL of one's own, demo mode 
 test("asked for with SMTP_URL: on, and the log does not send anyone to an outbox that is not there", () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-demo-"));
   const { lines, log } = logger();
-  applyDemoMode({ env: { DEMO_MODE: "true", SMTP_URL: SMTP }, dataDir: dir, databaseUrl: PG, freshDatabase: false, log });
+  applyDemoMode({
+    env: { DEMO_MODE: "true", SMTP_URL: SMTP },
+    dataDir: dir,
+    databaseUrl: PG,
+    freshDatabase: false,
+    log,
+  });
   expect(lines).toEqual([expect.stringMatching(/^warn \[demo\] Demo mode is on \(asked for\)/)]);
   expect(lines[0]).not.toContain("/dev/outbox");
 });

@@ -5,7 +5,9 @@ type Env = Record<string, string | undefined>;
 export declare function isDemo(env: Env): boolean;
 export declare function demoProviderKinds(env: Env): ("feide" | "vipps")[];
 export declare function semesterOf(today: Date): { start: string; end: string };
-export declare function demoPeople(today?: Date): Record<"feide" | "vipps", { choice: PeerChoice; account: PeerAccount }[]>;
+export declare function demoPeople(
+  today?: Date,
+): Record<"feide" | "vipps", { choice: PeerChoice; account: PeerAccount }[]>;
 export declare function startDemoProviders(options: {
   kinds: ("feide" | "vipps")[];
   appPort: number;

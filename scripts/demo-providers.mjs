@@ -34,9 +34,16 @@ const SUBJECTS = { SYK2001: "Praksis i sykehjem", SYK2002: "Praksis i spesialist
 
 /** The semester of a day in Norway (Vår 1 Jan – 30 Jun, Høst 1 Jul – 31 Dec), as the demo seed places its classes. */
 export function semesterOf(today) {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Oslo", year: "numeric", month: "2-digit", day: "2-digit" }).format(today);
+  const day = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "Europe/Oslo",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(today);
   const year = day.slice(0, 4);
-  return Number(day.slice(5, 7)) >= 7 ? { start: `${year}-07-01`, end: `${year}-12-31` } : { start: `${year}-01-01`, end: `${year}-06-30` };
+  return Number(day.slice(5, 7)) >= 7
+    ? { start: `${year}-07-01`, end: `${year}-12-31` }
+    : { start: `${year}-01-01`, end: `${year}-06-30` };
 }
 
 function feidePerson(login, name, description, groups) {
@@ -61,7 +68,13 @@ function vippsPerson(login, name, phone, description) {
     choice: { login, label: name, description },
     account: {
       sub: `demo-vipps-${login}`,
-      claims: { name, phone_number: phone, phone_number_verified: true, email: `${login}.privat@example.net`, email_verified: true },
+      claims: {
+        name,
+        phone_number: phone,
+        phone_number_verified: true,
+        email: `${login}.privat@example.net`,
+        email_verified: true,
+      },
     },
   };
 }
@@ -70,7 +83,14 @@ function vippsPerson(login, name, phone, description) {
 export function demoPeople(today = new Date()) {
   const { start, end } = semesterOf(today);
   const course = (code, fsroles = ["STUDENT"]) =>
-    courseGroup({ org: ORG, code, name: SUBJECTS[code], fsroles, notBefore: `${start}T00:00:00Z`, notAfter: `${end}T22:00:00Z` });
+    courseGroup({
+      org: ORG,
+      code,
+      name: SUBJECTS[code],
+      fsroles,
+      notBefore: `${start}T00:00:00Z`,
+      notAfter: `${end}T22:00:00Z`,
+    });
   return {
     feide: [
       feidePerson("student01", "Emma Andersen", "Student in Praksis i sykehjem (SYK2001)", [course("SYK2001")]),
@@ -80,14 +100,32 @@ export function demoPeople(today = new Date()) {
         "Student whose Feide course (SYK2002) has a class she has not joined yet",
         [course("SYK2002")],
       ),
-      feidePerson("ny.student", "Nora Ny", "Student new to Praksis: Feide shows SYK2002, so her user is created", [course("SYK2002")]),
-      feidePerson("laerer1", "Ingrid Haugen", "Practice teacher, Praksis i sykehjem (SYK2001)", [course("SYK2001", ["UNDERVISER"])]),
-      feidePerson("admin", "Ada Administrator", "Administrator, also practice teacher (SYK2002)", [course("SYK2002", ["UNDERVISER"])]),
-      feidePerson("ukjent.ansatt", "Ulrik Ukjent", "Staff member Praksis does not know: is refused", [course("SYK2001", ["UNDERVISER"])]),
+      feidePerson("ny.student", "Nora Ny", "Student new to Praksis: Feide shows SYK2002, so her user is created", [
+        course("SYK2002"),
+      ]),
+      feidePerson("laerer1", "Ingrid Haugen", "Practice teacher, Praksis i sykehjem (SYK2001)", [
+        course("SYK2001", ["UNDERVISER"]),
+      ]),
+      feidePerson("admin", "Ada Administrator", "Administrator, also practice teacher (SYK2002)", [
+        course("SYK2002", ["UNDERVISER"]),
+      ]),
+      feidePerson("ukjent.ansatt", "Ulrik Ukjent", "Staff member Praksis does not know: is refused", [
+        course("SYK2001", ["UNDERVISER"]),
+      ]),
     ],
     vipps: [
-      vippsPerson("veileder1", "Marte Solberg", "4741234567", "Practice supervisor, Praksis i sykehjem (phone +47 41 23 45 67)"),
-      vippsPerson("veileder3", "Hanne Berg", "4798765432", "Practice supervisor, Praksis i spesialisthelsetjenesten (phone +47 98 76 54 32)"),
+      vippsPerson(
+        "veileder1",
+        "Marte Solberg",
+        "4741234567",
+        "Practice supervisor, Praksis i sykehjem (phone +47 41 23 45 67)",
+      ),
+      vippsPerson(
+        "veileder3",
+        "Hanne Berg",
+        "4798765432",
+        "Practice supervisor, Praksis i spesialisthelsetjenesten (phone +47 98 76 54 32)",
+      ),
       vippsPerson("ukjent", "Per Ukjent", "4711111111", "Not a practice supervisor in Praksis: is refused"),
     ],
   };

@@ -49,10 +49,16 @@ describe("when the demo providers start", () => {
     );
     const teacher = feide.find((p) => p.choice.login === "laerer1")!;
     expect(teacher.account.groups).toContainEqual(
-      expect.objectContaining({ id: "fc:fs:fs:emne:example.org:SYK2001:1", membership: expect.objectContaining({ fsroles: ["UNDERVISER"] }) }),
+      expect.objectContaining({
+        id: "fc:fs:fs:emne:example.org:SYK2001:1",
+        membership: expect.objectContaining({ fsroles: ["UNDERVISER"] }),
+      }),
     );
     // The demo seed's Marte Solberg has +4741234567.
-    expect(vipps.find((p) => p.choice.login === "veileder1")!.account.claims).toMatchObject({ phone_number: "4741234567", phone_number_verified: true });
+    expect(vipps.find((p) => p.choice.login === "veileder1")!.account.claims).toMatchObject({
+      phone_number: "4741234567",
+      phone_number_verified: true,
+    });
   });
 });
 
@@ -117,10 +123,22 @@ async function startLikeNpmStart(port: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-demo-providers-"));
   // Reachable by the unprivileged user the embedded PostgreSQL runs as when the tests run as root.
   fs.chmodSync(dir, 0o755);
-  const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dir, WEB_CONCURRENCY: "1" };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dir,
+    WEB_CONCURRENCY: "1",
+  };
   // As a fresh `npm start`: no database of its own, no providers, nothing of the test run's.
   for (const key of Object.keys(env)) {
-    if (/^(DATABASE_URL|EMBEDDED_DATABASE|SEED_DEMO|DEMO_MODE|APP_URL|SMTP_URL|SESSION_SECRET|NODE_OPTIONS|FEIDE_|VIPPS_|VITEST|TEST_)/.test(key)) delete env[key];
+    if (
+      /^(DATABASE_URL|EMBEDDED_DATABASE|SEED_DEMO|DEMO_MODE|APP_URL|SMTP_URL|SESSION_SECRET|NODE_OPTIONS|FEIDE_|VIPPS_|VITEST|TEST_)/.test(
+        key,
+      )
+    )
+      delete env[key];
   }
   const child = spawn(process.execPath, ["server.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
@@ -144,7 +162,13 @@ async function startLikeNpmStart(port: number) {
 }
 
 /** Presses the provider's button on the log-in page and picks `login` on the demo provider's page; returns the app's callback URL. */
-async function pickAtProvider(browser: Browser, base: string, provider: "feide" | "vipps", login: string, expectOnPage: string[]) {
+async function pickAtProvider(
+  browser: Browser,
+  base: string,
+  provider: "feide" | "vipps",
+  login: string,
+  expectOnPage: string[],
+) {
   const started = await browser.post(`${base}/auth/${provider}`, {}, base);
   expect(started.status).toBe(303);
   let url = new URL(started.headers.get("location")!);
@@ -186,35 +210,50 @@ async function finishAt(browser: Browser, base: string, callback: URL, home: str
   return page.text();
 }
 
-test("npm start in the demo: both buttons, and a Feide and a Vipps log-in through the demo providers", { timeout: 240_000 }, async () => {
-  const port = await freePort();
-  const base = await startLikeNpmStart(port);
-  const log = server!.output.join("");
-  // The log is JSON in production (README "Logs"): the demo's lines carry the component "demo".
-  expect(log).toMatch(/"component":"demo","msg":"a demo Feide \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
-  expect(log).toMatch(/"component":"demo","msg":"a demo Vipps \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
+test(
+  "npm start in the demo: both buttons, and a Feide and a Vipps log-in through the demo providers",
+  { timeout: 240_000 },
+  async () => {
+    const port = await freePort();
+    const base = await startLikeNpmStart(port);
+    const log = server!.output.join("");
+    // The log is JSON in production (README "Logs"): the demo's lines carry the component "demo".
+    expect(log).toMatch(/"component":"demo","msg":"a demo Feide \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
+    expect(log).toMatch(/"component":"demo","msg":"a demo Vipps \(not the real one\) on http:\/\/127\.0\.0\.1:\d+/);
 
-  const loginPage = await (await fetch(`${base}/`)).text();
-  expect(loginPage).toContain("Logg inn med Feide");
-  expect(loginPage).toContain("Logg inn med Vipps");
-  expect(loginPage).not.toContain("ikke satt opp");
+    const loginPage = await (await fetch(`${base}/`)).text();
+    expect(loginPage).toContain("Logg inn med Feide");
+    expect(loginPage).toContain("Logg inn med Vipps");
+    expect(loginPage).not.toContain("ikke satt opp");
 
-  // A student of the demo, linked by e-mail; her Feide course memberships are stored.
-  const student = new Browser();
-  const feideBack = await pickAtProvider(student, base, "feide", "student01", ["Demo Feide login", "This is not the real Feide", "Emma Andersen", "Ingrid Haugen"]);
-  expect(feideBack.pathname).toBe("/feide-success");
-  expect(await finishAt(student, base, feideBack, "/student")).toContain("Emma Andersen");
+    // A student of the demo, linked by e-mail; her Feide course memberships are stored.
+    const student = new Browser();
+    const feideBack = await pickAtProvider(student, base, "feide", "student01", [
+      "Demo Feide login",
+      "This is not the real Feide",
+      "Emma Andersen",
+      "Ingrid Haugen",
+    ]);
+    expect(feideBack.pathname).toBe("/feide-success");
+    expect(await finishAt(student, base, feideBack, "/student")).toContain("Emma Andersen");
 
-  // A supervisor of the demo, found by the phone number Vipps gives.
-  const supervisor = new Browser();
-  const vippsBack = await pickAtProvider(supervisor, base, "vipps", "veileder1", ["Demo Vipps login", "This is not the real Vipps", "Marte Solberg"]);
-  expect(vippsBack.pathname).toBe("/vipps-success");
-  expect(await finishAt(supervisor, base, vippsBack, "/supervisor")).toContain("Marte Solberg");
+    // A supervisor of the demo, found by the phone number Vipps gives.
+    const supervisor = new Browser();
+    const vippsBack = await pickAtProvider(supervisor, base, "vipps", "veileder1", [
+      "Demo Vipps login",
+      "This is not the real Vipps",
+      "Marte Solberg",
+    ]);
+    expect(vippsBack.pathname).toBe("/vipps-success");
+    expect(await finishAt(supervisor, base, vippsBack, "/supervisor")).toContain("Marte Solberg");
 
-  // Stopped with the rest.
-  const issuers = [...log.matchAll(/"msg":"a demo \w+ \(not the real one\) on (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]);
-  expect(issuers).toHaveLength(2);
-  server!.child.kill("SIGTERM");
-  await server!.exited;
-  for (const issuer of issuers) await expect(fetch(`${issuer}/.well-known/openid-configuration`)).rejects.toThrow();
-});
+    // Stopped with the rest.
+    const issuers = [...log.matchAll(/"msg":"a demo \w+ \(not the real one\) on (http:\/\/127\.0\.0\.1:\d+)/g)].map(
+      (m) => m[1],
+    );
+    expect(issuers).toHaveLength(2);
+    server!.child.kill("SIGTERM");
+    await server!.exited;
+    for (const issuer of issuers) await expect(fetch(`${issuer}/.well-known/openid-configuration`)).rejects.toThrow();
+  },
+);

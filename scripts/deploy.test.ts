@@ -35,7 +35,13 @@ function importsOf(source: string): string[] {
 
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`), or null for a relative path or Node's own module. */
 function packageOf(specifier: string): string | null {
-  if (specifier.startsWith(".") || specifier.startsWith("/") || specifier.startsWith("node:") || specifier.startsWith("file:")) return null;
+  if (
+    specifier.startsWith(".") ||
+    specifier.startsWith("/") ||
+    specifier.startsWith("node:") ||
+    specifier.startsWith("file:")
+  )
+    return null;
   const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0];
   return builtinModules.includes(name) ? null : name;
 }
@@ -63,11 +69,17 @@ function packagesReachedFrom(files: string[]): Map<string, string> {
 }
 
 function jsFilesIn(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js")).map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => path.join(dir, f));
 }
 
 describe("production dependencies only", () => {
-  const production = new Set([...Object.keys(packageJson.dependencies), ...Object.keys(packageJson.optionalDependencies)]);
+  const production = new Set([
+    ...Object.keys(packageJson.dependencies),
+    ...Object.keys(packageJson.optionalDependencies),
+  ]);
 
   test("the import scanner finds every kind of import", () => {
     const source = [
@@ -80,7 +92,14 @@ describe("production dependencies only", () => {
       '// import("commented-out")',
       'const text = "not an import from \\"pkg-x\\"";',
     ].join("\n");
-    expect(importsOf(source).sort()).toEqual(["./hook.mjs", "./local.mjs", "@scope/pkg-b/sub", "pkg-a", "pkg-d", "pkg-e"]);
+    expect(importsOf(source).sort()).toEqual([
+      "./hook.mjs",
+      "./local.mjs",
+      "@scope/pkg-b/sub",
+      "pkg-a",
+      "pkg-d",
+      "pkg-e",
+    ]);
   });
 
   test("server.mjs, every script it loads, and the operator's commands (npm run admin, migrate, reminders) import production dependencies only", () => {
@@ -93,17 +112,24 @@ describe("production dependencies only", () => {
     const reached = packagesReachedFrom([path.join(root, "server.mjs"), ...commands]);
     // The scanner reaches what server.mjs loads at run time (a sanity check of the scan itself).
     expect([...reached.keys()]).toEqual(expect.arrayContaining(["pino", "express", "pg", "@react-router/express"]));
-    const outside = [...reached].filter(([name]) => !production.has(name)).map(([name, file]) => `${name} (imported by ${file})`);
+    const outside = [...reached]
+      .filter(([name]) => !production.has(name))
+      .map(([name, file]) => `${name} (imported by ${file})`);
     expect(outside).toEqual([]);
   });
 
   const serverBuild = path.join(root, "build/server");
-  test.skipIf(!fs.existsSync(path.join(serverBuild, "index.js")))("the server build imports production dependencies only (skipped without a build: npm run build)", () => {
-    const reached = packagesReachedFrom(jsFilesIn(serverBuild));
-    expect([...reached.keys()]).toEqual(expect.arrayContaining(["react", "react-router", "drizzle-orm"]));
-    const outside = [...reached].filter(([name]) => !production.has(name)).map(([name, file]) => `${name} (imported by ${file})`);
-    expect(outside).toEqual([]);
-  });
+  test.skipIf(!fs.existsSync(path.join(serverBuild, "index.js")))(
+    "the server build imports production dependencies only (skipped without a build: npm run build)",
+    () => {
+      const reached = packagesReachedFrom(jsFilesIn(serverBuild));
+      expect([...reached.keys()]).toEqual(expect.arrayContaining(["react", "react-router", "drizzle-orm"]));
+      const outside = [...reached]
+        .filter(([name]) => !production.has(name))
+        .map(([name, file]) => `${name} (imported by ${file})`);
+      expect(outside).toEqual([]);
+    },
+  );
 
   test("LOG_FORMAT=pretty needs no devDependency: the readable lines are scripts/log.mjs's own", () => {
     expect(importsOf(read("scripts/log.mjs")).filter((s) => packageOf(s))).toEqual(["pino"]);
@@ -169,11 +195,16 @@ describe("deploy/systemd/praksis.service", () => {
   });
 
   const analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].find((file) => fs.existsSync(file));
-  test.skipIf(!analyze)("systemd-analyze verify finds nothing wrong in it (skipped where systemd is not installed)", () => {
-    const result = spawnSync(analyze!, ["verify", path.join(root, "deploy/systemd/praksis.service")], { encoding: "utf8" });
-    expect(`${result.stdout}${result.stderr}`.trim()).toBe("");
-    expect(result.status).toBe(0);
-  });
+  test.skipIf(!analyze)(
+    "systemd-analyze verify finds nothing wrong in it (skipped where systemd is not installed)",
+    () => {
+      const result = spawnSync(analyze!, ["verify", path.join(root, "deploy/systemd/praksis.service")], {
+        encoding: "utf8",
+      });
+      expect(`${result.stdout}${result.stderr}`.trim()).toBe("");
+      expect(result.status).toBe(0);
+    },
+  );
 
   test("is hardened, and may write DATA_DIR only", () => {
     expect(one("NoNewPrivileges")).toBe("yes");
@@ -191,7 +222,11 @@ describe("deploy/systemd/praksis.service", () => {
 /** The Dockerfile's stages: each FROM line and the instructions under it (continuation lines joined). */
 function dockerStages(text: string): { from: string; lines: string[] }[] {
   const stages: { from: string; lines: string[] }[] = [];
-  const joined = text.replace(/\\\n/g, " ").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  const joined = text
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
   for (const line of joined) {
     if (/^FROM\s/i.test(line)) stages.push({ from: line.slice(5).trim(), lines: [] });
     else stages.at(-1)?.lines.push(line);
@@ -203,7 +238,8 @@ describe("Dockerfile", () => {
   const stages = dockerStages(read("Dockerfile"));
   const runtime = stages.at(-1)!;
   const build = stages[0];
-  const instruction = (stage: { lines: string[] }, name: string) => stage.lines.filter((l) => l.toUpperCase().startsWith(`${name} `));
+  const instruction = (stage: { lines: string[] }, name: string) =>
+    stage.lines.filter((l) => l.toUpperCase().startsWith(`${name} `));
   const engine = (packageJson as unknown as { engines: { node: string } }).engines.node;
 
   test("builds in a stage of its own, with the devDependencies", () => {
@@ -223,7 +259,10 @@ describe("Dockerfile", () => {
     expect(instruction(runtime, "COPY")).toContain("COPY --from=build /app/build ./build");
     // What the server reads besides the build: its scripts, the migrations, the PDF fonts, public/.
     for (const needed of ["server.mjs", "scripts", "drizzle", "resources", "public"]) {
-      expect(instruction(runtime, "COPY").some((l) => l.split(/\s+/).includes(needed)), needed).toBe(true);
+      expect(
+        instruction(runtime, "COPY").some((l) => l.split(/\s+/).includes(needed)),
+        needed,
+      ).toBe(true);
       expect(fs.existsSync(path.join(root, needed)), needed).toBe(true);
     }
   });
@@ -247,8 +286,21 @@ describe("Dockerfile", () => {
   });
 
   test(".dockerignore keeps out what npm ci and the build make, the data and secrets", () => {
-    const ignored = read(".dockerignore").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+    const ignored = read(".dockerignore")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
     expect(ignored).toEqual(expect.arrayContaining(["node_modules", "build", "data", ".git", ".env", "test-results"]));
-    for (const needed of ["server.mjs", "scripts", "drizzle", "resources", "public", "app", "package.json", "package-lock.json"]) expect(ignored).not.toContain(needed);
+    for (const needed of [
+      "server.mjs",
+      "scripts",
+      "drizzle",
+      "resources",
+      "public",
+      "app",
+      "package.json",
+      "package-lock.json",
+    ])
+      expect(ignored).not.toContain(needed);
   });
 });

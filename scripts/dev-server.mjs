@@ -14,7 +14,10 @@ const root = path.resolve(import.meta.dirname, "..");
 const log = createLog();
 routeConsoleTo(log);
 const serverLog = log.child({ component: "server" });
-const { values: options } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" } }, strict: false });
+const { values: options } = parseArgs({
+  options: { port: { type: "string" }, host: { type: "string" } },
+  strict: false,
+});
 const port = Number(options.port ?? process.env.PORT ?? 3000);
 const host = options.host ?? process.env.HOST ?? "127.0.0.1";
 let trustProxy;
@@ -39,7 +42,11 @@ const build = async () => {
 const { createHttpApp } = await import("./http-app.mjs");
 server.on("request", createHttpApp({ build, mode: "development", devMiddleware: viteServer.middlewares, trustProxy }));
 server.once("error", (error) => {
-  serverLog.error(error.code === "EADDRINUSE" ? `port ${port} on ${host} is in use: --port or PORT chooses another` : error.message);
+  serverLog.error(
+    error.code === "EADDRINUSE" ? `port ${port} on ${host} is in use: --port or PORT chooses another` : error.message,
+  );
   process.exit(1);
 });
-server.listen(port, host, () => serverLog.info(`Praksis (development) on http://${host.includes(":") ? `[${host}]` : host}:${port}`));
+server.listen(port, host, () =>
+  serverLog.info(`Praksis (development) on http://${host.includes(":") ? `[${host}]` : host}:${port}`),
+);

@@ -29,7 +29,10 @@ if (!process.env.DATABASE_URL) {
 // Demo mode as for `npm start` (scripts/demo-mode.mjs): on for a fresh embedded database unless set.
 const { applyDemoMode } = await import("./demo-mode.mjs");
 applyDemoMode({ dataDir, databaseUrl: ownDatabaseUrl, freshDatabase: Boolean(database?.fresh) });
-const child = spawn(process.execPath, [path.join(import.meta.dirname, "dev-server.mjs"), ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+const child = spawn(process.execPath, [path.join(import.meta.dirname, "dev-server.mjs"), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+});
 let stopping = false;
 const stop = async (code) => {
   if (stopping) return;

@@ -87,7 +87,10 @@ function unprivilegedAccount() {
   const wanted = process.env.EMBEDDED_POSTGRES_USER || "nobody";
   let line;
   try {
-    line = fs.readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.split(":")[0] === wanted);
+    line = fs
+      .readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((l) => l.split(":")[0] === wanted);
   } catch {
     // no /etc/passwd: the usual id of nobody
   }
@@ -101,13 +104,20 @@ function unprivilegedAccount() {
 
 /** Whether `account` can run the binaries in `dir` where they are (a checkout under /root cannot be). */
 function runnableBy(dir, account) {
-  const result = spawnSync(exe(dir, "postgres"), ["--version"], { uid: account.uid, gid: account.gid, encoding: "utf8" });
+  const result = spawnSync(exe(dir, "postgres"), ["--version"], {
+    uid: account.uid,
+    gid: account.gid,
+    encoding: "utf8",
+  });
   return result.status === 0;
 }
 
 /** The binaries copied once to a folder every user can read (for a checkout the server's user cannot). */
 function readableCopy(dir) {
-  const cache = path.join(process.env.EMBEDDED_POSTGRES_CACHE || path.join(os.tmpdir(), "praksis-embedded-postgres"), `${EMBEDDED_POSTGRES_VERSION}-${process.platform}-${process.arch}`);
+  const cache = path.join(
+    process.env.EMBEDDED_POSTGRES_CACHE || path.join(os.tmpdir(), "praksis-embedded-postgres"),
+    `${EMBEDDED_POSTGRES_VERSION}-${process.platform}-${process.arch}`,
+  );
   if (!fs.existsSync(path.join(cache, ".complete"))) {
     const partial = `${cache}.${process.pid}.partial`;
     fs.rmSync(partial, { recursive: true, force: true });
@@ -175,7 +185,10 @@ async function waitForExit(pid, ms) {
 
 function readCredentials(file, make) {
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8"));
-  if (!make) throw new EmbeddedPostgresError(`[db] ${file} is missing: the credentials of the embedded PostgreSQL in ${path.dirname(file)}`);
+  if (!make)
+    throw new EmbeddedPostgresError(
+      `[db] ${file} is missing: the credentials of the embedded PostgreSQL in ${path.dirname(file)}`,
+    );
   const credentials = { user: "praksis", password: crypto.randomBytes(24).toString("base64url") };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(credentials)}\n`, { mode: 0o600 });
@@ -202,7 +215,8 @@ export async function startEmbeddedPostgres(options) {
   const dataDir = path.resolve(options.dataDir);
   const database = options.database ?? "praksis";
   const durable = options.durable ?? true;
-  const credentialsFile = options.credentialsFile ?? path.join(path.dirname(dataDir), `${path.basename(dataDir)}-credentials.json`);
+  const credentialsFile =
+    options.credentialsFile ?? path.join(path.dirname(dataDir), `${path.basename(dataDir)}-credentials.json`);
   let dir = nativeDir();
 
   const asRoot = process.getuid?.() === 0;
@@ -210,12 +224,17 @@ export async function startEmbeddedPostgres(options) {
   const spawnAs = account ? { uid: account.uid, gid: account.gid } : {};
   if (account && !runnableBy(dir, account)) {
     dir = readableCopy(dir);
-    if (!runnableBy(dir, account)) throw new EmbeddedPostgresError(`[db] the PostgreSQL binaries in ${dir} do not run as ${account.name}`);
+    if (!runnableBy(dir, account))
+      throw new EmbeddedPostgresError(`[db] the PostgreSQL binaries in ${dir} do not run as ${account.name}`);
   }
 
   if (account) {
     fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-    const reach = spawnSync(exe(dir, "postgres"), ["--version"], { cwd: path.dirname(dataDir), uid: account.uid, gid: account.gid });
+    const reach = spawnSync(exe(dir, "postgres"), ["--version"], {
+      cwd: path.dirname(dataDir),
+      uid: account.uid,
+      gid: account.gid,
+    });
     if (reach.error || reach.status !== 0) {
       throw new EmbeddedPostgresError(
         `[db] running as root, the embedded PostgreSQL runs as the unprivileged user ${account.name}, who cannot reach ${path.dirname(dataDir)}: ` +
@@ -229,13 +248,17 @@ export async function startEmbeddedPostgres(options) {
   const ownerFile = `${dataDir}.owner`;
   const owner = Number(fs.existsSync(ownerFile) ? fs.readFileSync(ownerFile, "utf8") : 0);
   if (owner && owner !== process.pid && alive(owner) && leftRunning(dataDir)) {
-    throw new EmbeddedPostgresError(`[db] another Praksis (pid ${owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this one another DATA_DIR`);
+    throw new EmbeddedPostgresError(
+      `[db] another Praksis (pid ${owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this one another DATA_DIR`,
+    );
   }
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   fs.writeFileSync(ownerFile, String(process.pid));
   const left = leftRunning(dataDir);
   if (left) {
-    log.warn(`[db] an embedded PostgreSQL server left running by an earlier run (pid ${left.pid}) is stopped before starting again`);
+    log.warn(
+      `[db] an embedded PostgreSQL server left running by an earlier run (pid ${left.pid}) is stopped before starting again`,
+    );
     process.kill(left.pid, "SIGINT");
     if (!(await waitForExit(left.pid, 30_000))) {
       process.kill(left.pid, "SIGQUIT");
@@ -247,7 +270,9 @@ export async function startEmbeddedPostgres(options) {
   const credentials = readCredentials(credentialsFile, fresh);
   if (fresh) {
     if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
-      throw new EmbeddedPostgresError(`[db] ${dataDir} is neither empty nor a PostgreSQL data folder: move it away, or set DATABASE_URL`);
+      throw new EmbeddedPostgresError(
+        `[db] ${dataDir} is neither empty nor a PostgreSQL data folder: move it away, or set DATABASE_URL`,
+      );
     }
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // initdb reads the password from a file the server's user can read; removed at once.
@@ -259,14 +284,27 @@ export async function startEmbeddedPostgres(options) {
     }
     const init = spawnSync(
       exe(dir, "initdb"),
-      ["-D", dataDir, "-U", credentials.user, `--pwfile=${pwfile}`, "--auth=scram-sha-256", "-E", "UTF8",
+      [
+        "-D",
+        dataDir,
+        "-U",
+        credentials.user,
+        `--pwfile=${pwfile}`,
+        "--auth=scram-sha-256",
+        "-E",
+        "UTF8",
         // Unicode case mapping (lower('Ø') is 'ø', so searches ignore case in Norwegian too) from
         // PostgreSQL itself, not from the operating system's locales, which differ by platform.
-        "--locale-provider=builtin", "--builtin-locale=C.UTF-8", "--locale=C", ...(durable ? [] : ["--no-sync"])],
+        "--locale-provider=builtin",
+        "--builtin-locale=C.UTF-8",
+        "--locale=C",
+        ...(durable ? [] : ["--no-sync"]),
+      ],
       { ...spawnAs, encoding: "utf8" },
     );
     fs.rmSync(work, { recursive: true, force: true });
-    if (init.status !== 0) throw new EmbeddedPostgresError(`[db] initdb failed in ${dataDir}:\n${init.stderr || init.stdout}`);
+    if (init.status !== 0)
+      throw new EmbeddedPostgresError(`[db] initdb failed in ${dataDir}:\n${init.stderr || init.stdout}`);
     log.info(`[db] a new embedded PostgreSQL cluster in ${dataDir}`);
   } else if (account) {
     const owner = fs.statSync(dataDir).uid;
@@ -283,13 +321,20 @@ export async function startEmbeddedPostgres(options) {
     ? `postgres://${credentials.user}:${password}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
     : `postgres://${credentials.user}:${password}@127.0.0.1:${port}/${database}`;
   const args = [
-    "-D", dataDir,
-    "-c", "listen_addresses=127.0.0.1",
-    "-c", `port=${port}`,
-    "-c", `unix_socket_directories=${socketDir ?? ""}`,
-    "-c", `max_connections=${options.maxConnections ?? 200}`,
-    "-c", "log_min_messages=warning",
-    "-c", "log_line_prefix=",
+    "-D",
+    dataDir,
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    `port=${port}`,
+    "-c",
+    `unix_socket_directories=${socketDir ?? ""}`,
+    "-c",
+    `max_connections=${options.maxConnections ?? 200}`,
+    "-c",
+    "log_min_messages=warning",
+    "-c",
+    "log_line_prefix=",
     ...(durable ? [] : ["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off"]),
   ];
 
@@ -308,7 +353,11 @@ export async function startEmbeddedPostgres(options) {
       if (stopping) return;
       if (output.length > 200) output.splice(0, 100);
       for (const line of text.split("\n").filter(Boolean)) {
-        if (/^(WARNING|ERROR|FATAL|PANIC)/.test(line) && !/^FATAL:\s+the database system is (starting up|shutting down|not yet accepting connections)/.test(line)) log.warn(`[postgres] ${line}`);
+        if (
+          /^(WARNING|ERROR|FATAL|PANIC)/.test(line) &&
+          !/^FATAL:\s+the database system is (starting up|shutting down|not yet accepting connections)/.test(line)
+        )
+          log.warn(`[postgres] ${line}`);
       }
     });
     child.once("exit", (code, signal) => {
@@ -323,7 +372,9 @@ export async function startEmbeddedPostgres(options) {
       // that grows while it keeps dying. Requests meanwhile get the app's 503.
       failures = Date.now() - startedAt > 60_000 ? 1 : failures + 1;
       const pause = Math.min(30_000, 250 * 2 ** (failures - 1));
-      log.error(`[db] the embedded PostgreSQL server stopped unexpectedly (${signal ?? `exit code ${code}`}); starting it again in ${pause} ms`);
+      log.error(
+        `[db] the embedded PostgreSQL server stopped unexpectedly (${signal ?? `exit code ${code}`}); starting it again in ${pause} ms`,
+      );
       setTimeout(async () => {
         if (stopping) return;
         const stale = leftRunning(dataDir);
@@ -344,9 +395,17 @@ export async function startEmbeddedPostgres(options) {
     const server = child;
     for (;;) {
       if (server.exitCode !== null || server.signalCode !== null) {
-        throw new EmbeddedPostgresError(`[db] the embedded PostgreSQL server in ${dataDir} exited at start:\n${output.join("")}`);
+        throw new EmbeddedPostgresError(
+          `[db] the embedded PostgreSQL server in ${dataDir} exited at start:\n${output.join("")}`,
+        );
       }
-      const client = new pg.Client({ host: socketDir ?? "127.0.0.1", port, user: credentials.user, password: credentials.password, database: "postgres" });
+      const client = new pg.Client({
+        host: socketDir ?? "127.0.0.1",
+        port,
+        user: credentials.user,
+        password: credentials.password,
+        database: "postgres",
+      });
       client.on("error", () => {});
       try {
         await client.connect();
@@ -356,7 +415,10 @@ export async function startEmbeddedPostgres(options) {
         // Not listening yet, or listening but still starting or recovering (57P03): asked again.
         if (!["ECONNREFUSED", "ECONNRESET", "ENOENT", "57P03"].includes(error?.code)) throw error;
       }
-      if (Date.now() > until) throw new EmbeddedPostgresError(`[db] the embedded PostgreSQL server in ${dataDir} was not ready in ${ms / 1000} s:\n${output.join("")}`);
+      if (Date.now() > until)
+        throw new EmbeddedPostgresError(
+          `[db] the embedded PostgreSQL server in ${dataDir} was not ready in ${ms / 1000} s:\n${output.join("")}`,
+        );
       await sleep(25);
     }
   };
@@ -384,7 +446,10 @@ export async function startEmbeddedPostgres(options) {
   } finally {
     await admin.end();
   }
-  if (account) log.info(`[db] running as root: the embedded PostgreSQL server runs as the unprivileged user ${account.name} (uid ${account.uid})`);
+  if (account)
+    log.info(
+      `[db] running as root: the embedded PostgreSQL server runs as the unprivileged user ${account.name} (uid ${account.uid})`,
+    );
 
   return {
     url,

@@ -27,7 +27,10 @@ async function started(options: Parameters<typeof startEmbeddedPostgres>[0]): Pr
 
 const lines = () => {
   const seen: string[] = [];
-  return { seen, log: { info: (m: string) => seen.push(m), warn: (m: string) => seen.push(m), error: (m: string) => seen.push(m) } };
+  return {
+    seen,
+    log: { info: (m: string) => seen.push(m), warn: (m: string) => seen.push(m), error: (m: string) => seen.push(m) },
+  };
 };
 
 async function query(url: string, text: string): Promise<Record<string, unknown>[]> {
@@ -57,14 +60,21 @@ test("a new cluster: generated credentials kept with mode 0600, password require
   const credentials = JSON.parse(fs.readFileSync(credentialsFile, "utf8"));
   expect(credentials.password.length).toBeGreaterThanOrEqual(32);
   const socketDir = path.join(dir, "postgres");
-  expect(server.url).toBe(`postgres://praksis:${encodeURIComponent(credentials.password)}@localhost:${server.port}/praksis?host=${encodeURIComponent(socketDir)}`);
-  const [settings] = await query(server.url, "select current_database() as db, current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets, inet_client_addr() as client");
+  expect(server.url).toBe(
+    `postgres://praksis:${encodeURIComponent(credentials.password)}@localhost:${server.port}/praksis?host=${encodeURIComponent(socketDir)}`,
+  );
+  const [settings] = await query(
+    server.url,
+    "select current_database() as db, current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets, inet_client_addr() as client",
+  );
   // The app's connection comes through the socket in the data folder (no client address).
   expect(settings).toEqual({ db: "praksis", listen: "127.0.0.1", sockets: socketDir, client: null });
   const tcp = `postgres://praksis:${encodeURIComponent(credentials.password)}@127.0.0.1:${server.port}/praksis`;
   expect(await query(tcp, "select inet_client_addr()::text as client")).toEqual([{ client: "127.0.0.1/32" }]);
   // Searches ignore case beyond ASCII (a name search for "ødegård" finds "Ødegård").
-  expect(await query(server.url, "select lower('ØDEGÅRD') as lower, 'Ødegård' ilike '%ødeg%' as found")).toEqual([{ lower: "ødegård", found: true }]);
+  expect(await query(server.url, "select lower('ØDEGÅRD') as lower, 'Ødegård' ilike '%ødeg%' as found")).toEqual([
+    { lower: "ødegård", found: true },
+  ]);
   for (const address of [tcp, server.url]) {
     const wrong = new URL(address);
     wrong.password = "not-the-password";
@@ -124,7 +134,9 @@ test("never two servers on one folder: a live app's server is refused; one left 
     other.stdout.once("data", (chunk) => resolve(Number(String(chunk).trim())));
     other.once("exit", (code) => reject(new Error(`the other process ended: ${code}`)));
   });
-  await expect(startEmbeddedPostgres({ dataDir, durable: false })).rejects.toThrow(/another Praksis \(pid \d+\) runs the embedded PostgreSQL/);
+  await expect(startEmbeddedPostgres({ dataDir, durable: false })).rejects.toThrow(
+    /another Praksis \(pid \d+\) runs the embedded PostgreSQL/,
+  );
 
   // The app is killed; its server keeps running, orphaned.
   other.kill("SIGKILL");

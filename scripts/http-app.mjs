@@ -16,11 +16,23 @@ import { parseTrustProxy } from "./trust-proxy.mjs";
  * folder of its client files (none for the development server: Vite serves them, through
  * `devMiddleware`, before anything here sees the request).
  */
-export function createHttpApp({ build, entry, buildDir, devMiddleware, isDraining, mode = "production", trustProxy = parseTrustProxy(process.env.TRUST_PROXY) }) {
+export function createHttpApp({
+  build,
+  entry,
+  buildDir,
+  devMiddleware,
+  isDraining,
+  mode = "production",
+  trustProxy = parseTrustProxy(process.env.TRUST_PROXY),
+}) {
   // The entry module each request is handled with: the production build's, once; the development
   // server's as the build is now, so the request's record and the app's routes share the modules
   // of one load (after an edit Vite makes new ones).
-  const entryNow = entry ? () => entry : typeof build === "function" ? async () => (await build()).entry.module : () => build.entry.module;
+  const entryNow = entry
+    ? () => entry
+    : typeof build === "function"
+      ? async () => (await build()).entry.module
+      : () => build.entry.module;
   // The security headers of every answer that is not the app's own (static files, the service
   // worker, refusals, the server's error answers): the app's (request.server.ts), without a nonce.
   const headersOfEntry = new WeakMap();
@@ -83,7 +95,8 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, isDrainin
     app.use((req, res, next) => {
       if (!isDraining()) return next();
       res.set("Connection", "close");
-      if (req.path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) res.status(503).set("Cache-Control", "no-store").json({ status: "draining" });
+      if (req.path === "/healthz" && (req.method === "GET" || req.method === "HEAD"))
+        res.status(503).set("Cache-Control", "no-store").json({ status: "draining" });
       else next();
     });
   }
@@ -106,7 +119,14 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, isDrainin
   });
   // GET /metrics (scripts/metrics.mjs), when METRICS or METRICS_TOKEN lets the request see it.
   app.get("/metrics", metricsEndpoint({ appStats: () => (entry ?? build.entry?.module)?.appMetrics?.() }));
-  app.all("/{*splat}", createRequestHandler({ build, mode, getLoadContext: (req, res) => res.locals.entry.requestContext(res.locals.record) }));
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build,
+      mode,
+      getLoadContext: (req, res) => res.locals.entry.requestContext(res.locals.record),
+    }),
+  );
   // What went wrong before the app answered (the app makes its own error pages): a client's
   // mistake gets its status, anything else a 500 logged with its stack; a plain page in both
   // languages, with the security headers (above).
@@ -131,7 +151,8 @@ export function createHttpApp({ build, entry, buildDir, devMiddleware, isDrainin
    * languages, with the request's reference and a way back; the security headers are added above.
    */
   function sendPlainPage(res, status, { nb, en, text, detail }) {
-    const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+    const escape = (value) =>
+      String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
     res
       .status(status)
       .set({ "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" })
@@ -161,7 +182,8 @@ function serveStaticFiles(app, buildDir) {
   app.get("/sw.js", staticFile, (req, res) => {
     res.set({ "Cache-Control": "no-cache", "Service-Worker-Allowed": "/" });
     res.sendFile(path.join(buildDir, "client/sw.js"), { maxAge: 0, lastModified: true }, (error) => {
-      if (error && !res.headersSent) res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found");
+      if (error && !res.headersSent)
+        res.status(404).set("Cache-Control", "no-store").type("text/plain").send("Not Found");
     });
   });
   app.use(staticFile, express.static(path.join(buildDir, "client"), { maxAge: "1h", index: false }));

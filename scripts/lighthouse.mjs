@@ -36,7 +36,11 @@ async function logIn(base, outboxDir, email) {
     const response = await fetch(base + pathname, {
       method: "POST",
       redirect: "manual",
-      headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded", Cookie: [...jar.values()].join("; ") },
+      headers: {
+        Origin: base,
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: [...jar.values()].join("; "),
+      },
       body: new URLSearchParams(form),
     });
     mergeCookies(jar, response);
@@ -63,7 +67,10 @@ async function logIn(base, outboxDir, email) {
   const loggedIn = await post("/otp", { code });
   if (loggedIn.status !== 303) throw new Error(`log-in of ${email}: /otp answered ${loggedIn.status}`);
   // A first log-in asks for the privacy consent before any page of the area.
-  const probe = await fetch(base + "/privacy-consent", { redirect: "manual", headers: { Cookie: [...jar.values()].join("; ") } });
+  const probe = await fetch(base + "/privacy-consent", {
+    redirect: "manual",
+    headers: { Cookie: [...jar.values()].join("; ") },
+  });
   if (probe.status === 200) await post("/privacy-consent", { intent: "accept", redirectTo: "" });
   return [...jar.values()].join("; ");
 }
@@ -78,7 +85,12 @@ async function firstLink(base, cookie, pathname, pattern) {
 export async function runLighthouse({ base, outboxDir, pageTimeoutMs = 90_000 }) {
   const student = await logIn(base, outboxDir, "student01@example.org");
   const teacher = await logIn(base, outboxDir, "laerer1@example.org");
-  const formPage = await firstLink(base, student, "/student/forms", /\/student\/\d+\/form\/\d+\/class\/\d+\/assignment\/\d+/);
+  const formPage = await firstLink(
+    base,
+    student,
+    "/student/forms",
+    /\/student\/\d+\/form\/\d+\/class\/\d+\/assignment\/\d+/,
+  );
   const classPage = await firstLink(base, teacher, "/teacher", /\/teacher\/class\/\d+(?=")/);
   const pages = [
     { name: "log-in page", url: "/login" },
@@ -92,21 +104,24 @@ export async function runLighthouse({ base, outboxDir, pageTimeoutMs = 90_000 })
   const rows = [];
   try {
     for (const page of pages) {
-      const run = lighthouse(
-        base + page.url,
-        {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: ["performance", "accessibility", "best-practices"],
-          maxWaitForLoad: 45_000,
-          extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined,
-        },
-      );
+      const run = lighthouse(base + page.url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility", "best-practices"],
+        maxWaitForLoad: 45_000,
+        extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined,
+      });
       let timer;
       const result = await Promise.race([
         run,
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${page.name}: Lighthouse over ${pageTimeoutMs / 1000} s`)), pageTimeoutMs))),
+        new Promise(
+          (_, reject) =>
+            (timer = setTimeout(
+              () => reject(new Error(`${page.name}: Lighthouse over ${pageTimeoutMs / 1000} s`)),
+              pageTimeoutMs,
+            )),
+        ),
       ]).finally(() => clearTimeout(timer));
       const lhr = result.lhr;
       if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(base + page.url).pathname) {
@@ -114,7 +129,8 @@ export async function runLighthouse({ base, outboxDir, pageTimeoutMs = 90_000 })
       }
       const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const requests = lhr.audits["network-requests"]?.details?.items ?? [];
-      const transferred = (type) => requests.filter((r) => r.resourceType === type).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+      const transferred = (type) =>
+        requests.filter((r) => r.resourceType === type).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
       rows.push({
         name: page.name,
         performance: score("performance"),
@@ -133,12 +149,15 @@ export async function runLighthouse({ base, outboxDir, pageTimeoutMs = 90_000 })
   } finally {
     chrome.kill();
   }
-  console.log(`\nLighthouse ${"(mobile, simulated throttling)".padEnd(22)}  perf  a11y  best   LCP ms  TBT ms  JS+CSS KiB`);
+  console.log(
+    `\nLighthouse ${"(mobile, simulated throttling)".padEnd(22)}  perf  a11y  best   LCP ms  TBT ms  JS+CSS KiB`,
+  );
   for (const r of rows) {
     console.log(
       `${r.name.padEnd(33)} ${String(r.performance).padStart(5)} ${String(r.accessibility).padStart(5)} ${String(r.bestPractices).padStart(5)} ${String(r.lcpMs).padStart(8)} ${String(r.tbtMs).padStart(7)} ${r.jsCssKiB.toFixed(1).padStart(11)}`,
     );
   }
-  for (const r of rows) if (r.failed.length > 0) console.log(`  ${r.name}: audits below full marks: ${r.failed.join(", ")}`);
+  for (const r of rows)
+    if (r.failed.length > 0) console.log(`  ${r.name}: audits below full marks: ${r.failed.join(", ")}`);
   return rows;
 }

@@ -29,7 +29,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { cookieHeader, ensureBuild, logIn, Outbox, percentile, root, sleep, startApp, startPostgres, tempDir } from "./ops/support.mjs";
+import {
+  cookieHeader,
+  ensureBuild,
+  logIn,
+  Outbox,
+  percentile,
+  root,
+  sleep,
+  startApp,
+  startPostgres,
+  tempDir,
+} from "./ops/support.mjs";
 import { startEmbeddedPostgres } from "./embedded-postgres.mjs";
 import { summariseProfiles } from "./profile-summary.mjs";
 
@@ -48,7 +59,11 @@ const { values: options } = parseArgs({
   },
 });
 const duration = Number(options.duration);
-const steps = (options.sweep ?? options.users).split(",").map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+const steps = (options.sweep ?? options.users)
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0)
+  .sort((a, b) => a - b);
 const userCount = steps.at(-1);
 const stormSize = Math.min(Number(options.storm), userCount);
 const ratioSeconds = Number(options["ratio-seconds"]);
@@ -130,7 +145,13 @@ function figures(map, seconds) {
   return { lines, total, errors, worstP95 };
 }
 
-const decode = (s) => s.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const decode = (s) =>
+  s
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 try {
   ensureBuild();
@@ -151,7 +172,12 @@ try {
   const setup = spawnSync(
     "npx",
     ["tsx", "scripts/ops/setup.ts", planFile, String(students), String(teachers), String(supervisors), options.school],
-    { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl ?? embedded.url }, encoding: "utf8", timeout: 300_000 },
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl ?? embedded.url },
+      encoding: "utf8",
+      timeout: 300_000,
+    },
   );
   await embedded?.stop();
   if (setup.status !== 0) throw new Error(`set-up failed:\n${setup.stderr}${setup.stdout}`);
@@ -178,7 +204,7 @@ try {
     ...plan.supervisors.slice(0, supervisors).map((s) => ({ ...s, role: "supervisor" })),
   ];
   // Log-in order mixes the roles, so every step has its share of each.
-  people.sort((a, b) => (a.id * 7919) % 1009 - (b.id * 7919) % 1009);
+  people.sort((a, b) => ((a.id * 7919) % 1009) - ((b.id * 7919) % 1009));
   const random = (n) => Math.floor(Math.random() * n);
   const think = () => sleep(thinkMs / 2 + random(thinkMs));
   const pick = (weights) => {
@@ -204,12 +230,16 @@ try {
     }
   }
   const stormBegan = performance.now();
-  await Promise.all(people.slice(0, stormSize).map(async (p) => {
-    await sleep(random(20_000));
-    await logInPerson(p);
-  }));
+  await Promise.all(
+    people.slice(0, stormSize).map(async (p) => {
+      await sleep(random(20_000));
+      await logInPerson(p);
+    }),
+  );
   const storm = figures(routes, (performance.now() - stormBegan) / 1000);
-  console.log(`[load] log-in storm: ${stormSize} users within 20 s, the last in after ${((performance.now() - stormBegan) / 1000).toFixed(1)} s`);
+  console.log(
+    `[load] log-in storm: ${stormSize} users within 20 s, the last in after ${((performance.now() - stormBegan) / 1000).toFixed(1)} s`,
+  );
   for (const line of storm.lines) console.log(line);
   routes = new Map();
   for (let i = stormSize; i < people.length; i += 50) await Promise.all(people.slice(i, i + 50).map(logInPerson));
@@ -218,7 +248,12 @@ try {
 
   // ─── what each role does ─────────────────────────────────────────────────
   const formPath = (p) => `/student/${p.id}/form/${formId}/class/${p.classId}/assignment/${p.assignmentId}`;
-  const place = (p) => ({ classId: String(p.classId), formId: String(formId), assignmentId: String(p.assignmentId), studentUserId: String(p.id) });
+  const place = (p) => ({
+    classId: String(p.classId),
+    formId: String(formId),
+    assignmentId: String(p.assignmentId),
+    studentUserId: String(p.id),
+  });
   const state = new Map();
   async function student(p, cookie) {
     let s = state.get(p);
@@ -226,30 +261,59 @@ try {
       // The form page first, as the browser opens it: the answers' base tokens.
       const page = await timed("GET student form page", base + formPath(p), { headers: { cookie } }, 200);
       const tokens = new Map();
-      for (const m of page.body.toString().matchAll(/<input[^>]*name="b:(\d+)"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="b:(\d+)"/g)) {
+      for (const m of page.body
+        .toString()
+        .matchAll(/<input[^>]*name="b:(\d+)"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="b:(\d+)"/g)) {
         tokens.set(Number(m[1] ?? m[4]), decode(m[2] ?? m[3]));
       }
       // The first page's questions: their answers are on the page the student has open.
       const questions = plan.questions.filter((q) => tokens.has(q.id));
-      state.set(p, (s = { tokens, questions: questions.length ? questions : plan.questions, n: 0, sent: state.get(`${p.id}:sent`) ?? false }));
+      state.set(
+        p,
+        (s = {
+          tokens,
+          questions: questions.length ? questions : plan.questions,
+          n: 0,
+          sent: state.get(`${p.id}:sent`) ?? false,
+        }),
+      );
       return;
     }
     s.n++;
     const action = s.sent
-      ? pick([[4, "forms"], [3, "results"], [1, "pdf"]])
-      : pick([[60, "autosave"], [8, "forms"], [8, "form"], [6, "results"], [5, "save"], [3, "pdf"], [0.3, "send"]]);
+      ? pick([
+          [4, "forms"],
+          [3, "results"],
+          [1, "pdf"],
+        ])
+      : pick([
+          [60, "autosave"],
+          [8, "forms"],
+          [8, "form"],
+          [6, "results"],
+          [5, "save"],
+          [3, "pdf"],
+          [0.3, "send"],
+        ]);
     const headers = { cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" };
     const answer = (body, k) => {
       const q = s.questions[(p.id + s.n + k * 5) % s.questions.length];
       body.set(`b:${q.id}`, s.tokens.get(q.id) ?? plan.emptyToken);
-      body.set(`a:${q.id}`, q.type === "text" ? `Refleksjon ${s.n} fra ${p.email}: dette gikk bra i dag.` : String((p.id + s.n) % 5));
+      body.set(
+        `a:${q.id}`,
+        q.type === "text" ? `Refleksjon ${s.n} fra ${p.email}: dette gikk bra i dag.` : String((p.id + s.n) % 5),
+      );
       body.set(`c:${q.id}`, s.n % 3 === 0 ? `Kommentar ${s.n}` : "");
     };
     switch (action) {
       case "autosave": {
         const body = new URLSearchParams(place(p));
         for (let k = 0; k < 1 + (s.n % 2); k++) answer(body, k);
-        const result = await timed("POST /api/answers (autosave)", `${base}/api/answers`, { method: "POST", headers: { ...headers, Accept: "application/json" }, body });
+        const result = await timed("POST /api/answers (autosave)", `${base}/api/answers`, {
+          method: "POST",
+          headers: { ...headers, Accept: "application/json" },
+          body,
+        });
         if (result.status === 200) {
           const json = JSON.parse(result.body.toString());
           for (const [id, token] of Object.entries(json.tokens ?? {})) s.tokens.set(Number(id), token);
@@ -262,7 +326,12 @@ try {
         // The form page posted without JavaScript: the answers of the page and the button pressed.
         const body = new URLSearchParams({ page: "1", intent: action });
         answer(body, 0);
-        const result = await timed(action === "save" ? "POST form page (save, no JS)" : "POST form page (send)", base + formPath(p), { method: "POST", headers, body }, 303);
+        const result = await timed(
+          action === "save" ? "POST form page (save, no JS)" : "POST form page (send)",
+          base + formPath(p),
+          { method: "POST", headers, body },
+          303,
+        );
         if (result.status === 303 && action === "send") {
           s.sent = true;
           state.set(`${p.id}:sent`, true);
@@ -279,10 +348,20 @@ try {
         await timed("GET student form page", base + formPath(p), { headers: { cookie } }, 200);
         return;
       case "results":
-        await timed("GET student results", `${base}/student/${p.id}/form/${formId}/class/${p.classId}/results`, { headers: { cookie } }, 200);
+        await timed(
+          "GET student results",
+          `${base}/student/${p.id}/form/${formId}/class/${p.classId}/results`,
+          { headers: { cookie } },
+          200,
+        );
         return;
       default:
-        await timed("GET full-record PDF (student)", `${base}/api/classes/${p.classId}/students/${p.id}/full/pdf`, { headers: { cookie } }, 200);
+        await timed(
+          "GET full-record PDF (student)",
+          `${base}/api/classes/${p.classId}/students/${p.id}/full/pdf`,
+          { headers: { cookie } },
+          200,
+        );
     }
   }
   async function teacher(p, cookie) {
@@ -308,11 +387,16 @@ try {
     ]);
     if (action === "sign") {
       signedBy.add(p);
-      const result = await timed("POST signing form (supervisor signs)", base + `${student}/signingform`, {
-        method: "POST",
-        headers: { cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ intent: "sign" }),
-      }, 303);
+      const result = await timed(
+        "POST signing form (supervisor signs)",
+        base + `${student}/signingform`,
+        {
+          method: "POST",
+          headers: { cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ intent: "sign" }),
+        },
+        303,
+      );
       if (result.status === 303) signed++;
       return;
     }
@@ -345,7 +429,13 @@ try {
   const adminCookie = sessions.get(admin);
   const csvEveryMinute = (async () => {
     while (!stopAll) {
-      if (adminCookie && active > 0) await timed("GET semester CSV (admin)", `${base}/api/periods/${plan.periodId}/students-csv`, { headers: { cookie: adminCookie } }, 200);
+      if (adminCookie && active > 0)
+        await timed(
+          "GET semester CSV (admin)",
+          `${base}/api/periods/${plan.periodId}/students-csv`,
+          { headers: { cookie: adminCookie } },
+          200,
+        );
       for (let waited = 0; waited < 60_000 && !stopAll; waited += 250) await sleep(250);
     }
   })();
@@ -359,7 +449,9 @@ try {
     const seconds = (performance.now() - began) / 1000;
     const f = figures(routes, seconds);
     results.push({ count, ...f, seconds, held: f.errors === 0 && f.worstP95 <= LIMIT_P95 });
-    console.log(`[load] ${kind}, ${count} users working for ${seconds.toFixed(0)} s: ${f.total} requests, ${(f.total / seconds).toFixed(1)} req/s, ${f.errors} errors; worst p95 of a page or save ${f.worstP95.toFixed(0)} ms`);
+    console.log(
+      `[load] ${kind}, ${count} users working for ${seconds.toFixed(0)} s: ${f.total} requests, ${(f.total / seconds).toFixed(1)} req/s, ${f.errors} errors; worst p95 of a page or save ${f.worstP95.toFixed(0)} ms`,
+    );
     for (const line of f.lines) console.log(line);
   }
   stopAll = true;
@@ -368,11 +460,23 @@ try {
   // ─── each page alone, and the ratio heaviest/minimal ──────────────────────
   const single = [];
   const samples = [
-    ["GET teacher class page (overview)", people.find((p) => p.role === "teacher"), (p) => `/teacher/class/${p.classId}`],
-    ["GET teacher student page", people.find((p) => p.role === "teacher"), (p) => `/teacher/class/${p.classId}/student/${p.studentId}`],
+    [
+      "GET teacher class page (overview)",
+      people.find((p) => p.role === "teacher"),
+      (p) => `/teacher/class/${p.classId}`,
+    ],
+    [
+      "GET teacher student page",
+      people.find((p) => p.role === "teacher"),
+      (p) => `/teacher/class/${p.classId}/student/${p.studentId}`,
+    ],
     ["GET /student/forms", people.find((p) => p.role === "student"), () => "/student/forms"],
     ["GET student form page", people.find((p) => p.role === "student"), formPath],
-    ["GET student results", people.find((p) => p.role === "student"), (p) => `/student/${p.id}/form/${formId}/class/${p.classId}/results`],
+    [
+      "GET student results",
+      people.find((p) => p.role === "student"),
+      (p) => `/student/${p.id}/form/${formId}/class/${p.classId}/results`,
+    ],
     ["GET supervisor class page", people.find((p) => p.role === "supervisor"), (p) => `/supervisor/class/${p.classId}`],
   ];
   for (const [name, person, url] of samples) {
@@ -383,41 +487,73 @@ try {
       await (await fetch(base + url(person), { headers: { cookie: sessions.get(person) } })).arrayBuffer();
       times.push(performance.now() - began);
     }
-    single.push({ name, url: base + url(person), cookie: sessions.get(person), median: times.sort((a, b) => a - b)[2] });
+    single.push({
+      name,
+      url: base + url(person),
+      cookie: sessions.get(person),
+      median: times.sort((a, b) => a - b)[2],
+    });
   }
   single.sort((a, b) => b.median - a.median);
   const probe = async (url, cookie) => {
-    const result = await autocannon({ url, connections: 10, duration: ratioSeconds, headers: cookie ? { cookie } : {} });
-    return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, p50: result.latency.p50, p99: result.latency.p99 };
+    const result = await autocannon({
+      url,
+      connections: 10,
+      duration: ratioSeconds,
+      headers: cookie ? { cookie } : {},
+    });
+    return {
+      rps: result.requests.average,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+    };
   };
   const heaviest = single[0];
   const heavy = await probe(heaviest.url, heaviest.cookie);
   const minimal = await probe(`${base}/privacy-policy`);
 
   // ─── report ───────────────────────────────────────────────────────────────
-  console.log(`[load] ${kind}: ${sessions.size} of ${people.length + 1} users logged in (${loginFailures} log-ins failed); ${conflicts} autosave conflicts, ${sent} forms sent, ${signed} signing forms signed`);
+  console.log(
+    `[load] ${kind}: ${sessions.size} of ${people.length + 1} users logged in (${loginFailures} log-ins failed); ${conflicts} autosave conflicts, ${sent} forms sent, ${signed} signing forms signed`,
+  );
   console.log("  users  req/s  errors  worst p95 (ms)  held (p95 ≤ 200 ms on every page and save, 0 errors)");
   for (const r of results) {
-    console.log(`  ${String(r.count).padStart(5)} ${(r.total / r.seconds).toFixed(1).padStart(6)} ${String(r.errors).padStart(7)} ${r.worstP95.toFixed(0).padStart(15)}  ${r.held ? "yes" : "no"}`);
+    console.log(
+      `  ${String(r.count).padStart(5)} ${(r.total / r.seconds).toFixed(1).padStart(6)} ${String(r.errors).padStart(7)} ${r.worstP95.toFixed(0).padStart(15)}  ${r.held ? "yes" : "no"}`,
+    );
   }
   const capacity = results.filter((r) => r.held).at(-1);
-  console.log(`  capacity: ${capacity ? `${capacity.count} users` : `below ${results[0].count} users`} (largest user count that held)`);
-  console.log(`  each page alone (median of 5): ${single.map((p) => `${p.name} ${p.median.toFixed(0)} ms`).join("; ")}`);
-  const show = (m) => `${m.rps.toFixed(1)} req/s (p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.non2xx} non-2xx, ${m.errors} socket errors)`;
+  console.log(
+    `  capacity: ${capacity ? `${capacity.count} users` : `below ${results[0].count} users`} (largest user count that held)`,
+  );
+  console.log(
+    `  each page alone (median of 5): ${single.map((p) => `${p.name} ${p.median.toFixed(0)} ms`).join("; ")}`,
+  );
+  const show = (m) =>
+    `${m.rps.toFixed(1)} req/s (p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.non2xx} non-2xx, ${m.errors} socket errors)`;
   console.log(`  saturation, 10 connections × ${ratioSeconds} s each, after the steps on the same server:`);
   console.log(`    heaviest page (${heaviest.name}): ${show(heavy)}`);
   console.log(`    minimal page (GET /privacy-policy): ${show(minimal)}`);
   console.log(`    ratio heaviest/minimal throughput: ${(heavy.rps / minimal.rps).toFixed(3)}`);
   // Error-level lines of the JSON log (scripts/log.mjs).
-  const serverErrors = server.output.join("").split("\n").filter((line) => /"level":(50|60)\b/.test(line));
-  if (serverErrors.length) console.log(`  server log lines mentioning errors: ${serverErrors.length}, first: ${serverErrors[0].trim().slice(0, 300)}`);
+  const serverErrors = server.output
+    .join("")
+    .split("\n")
+    .filter((line) => /"level":(50|60)\b/.test(line));
+  if (serverErrors.length)
+    console.log(
+      `  server log lines mentioning errors: ${serverErrors.length}, first: ${serverErrors[0].trim().slice(0, 300)}`,
+    );
   if (options.profile) {
     await server.stop();
     server = null;
     summariseProfiles(profileDir);
   }
   const totalErrors = results.reduce((n, r) => n + r.errors, 0) + storm.errors;
-  const failed = loginFailures > 0 || totalErrors > 0 || heavy.non2xx || heavy.errors || minimal.non2xx || minimal.errors;
+  const failed =
+    loginFailures > 0 || totalErrors > 0 || heavy.non2xx || heavy.errors || minimal.non2xx || minimal.errors;
   process.exitCode = failed ? 1 : 0;
 } catch (error) {
   console.error(`[load] ${error.stack ?? error}`);

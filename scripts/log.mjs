@@ -38,7 +38,10 @@ export function readableLine(entry, { time = true } = {}) {
   if (entry.err) {
     const stack = entry.err.stack ?? `${entry.err.type ?? "Error"}: ${entry.err.message}`;
     // A system error's or PostgreSQL's code (ECONNREFUSED, 23505) when the message does not say it.
-    const code = entry.err.code !== undefined && !String(stack).includes(String(entry.err.code)) ? ` [code ${entry.err.code}]` : "";
+    const code =
+      entry.err.code !== undefined && !String(stack).includes(String(entry.err.code))
+        ? ` [code ${entry.err.code}]`
+        : "";
     line += `\n${stack}${code}`;
   }
   return line;
@@ -113,7 +116,8 @@ export const REDACTED_PATHS = [
 export function logSettings(env = process.env) {
   const format = logFormat(env);
   const problems = [];
-  if (env.LOG_FORMAT && env.LOG_FORMAT !== format) problems.push(`LOG_FORMAT: ${env.LOG_FORMAT} is not json, pretty or console`);
+  if (env.LOG_FORMAT && env.LOG_FORMAT !== format)
+    problems.push(`LOG_FORMAT: ${env.LOG_FORMAT} is not json, pretty or console`);
   let level = format === "console" ? "warn" : "info";
   if (LEVEL_NAMES.includes(env.LOG_LEVEL)) level = env.LOG_LEVEL;
   else if (env.LOG_LEVEL) problems.push(`LOG_LEVEL: ${env.LOG_LEVEL} is not one of ${LEVEL_NAMES.join(", ")}`);
@@ -141,7 +145,11 @@ export function createLog({ env = process.env, bindings, destination } = {}) {
     serializers: { err: serializeError },
   };
   destination ??=
-    format === "json" ? pino.destination({ dest: 1, sync: true }) : format === "console" ? consoleDestination() : readableDestination();
+    format === "json"
+      ? pino.destination({ dest: 1, sync: true })
+      : format === "console"
+        ? consoleDestination()
+        : readableDestination();
   const log = pino(options, destination);
   return bindings ? log.child(bindings) : log;
 }

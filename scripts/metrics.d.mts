@@ -47,15 +47,28 @@ export interface Merged {
   processes: ProcessFigures[];
 }
 export declare function createRequestMetrics(): {
-  observe(request: { route: string | undefined; method: string; status: number; seconds: number; aborted?: boolean }): void;
+  observe(request: {
+    route: string | undefined;
+    method: string;
+    status: number;
+    seconds: number;
+    aborted?: boolean;
+  }): void;
   snapshot(): Required<Pick<Snapshot, "requests" | "durations">>;
 };
 export declare function processFigures(role: "app" | "primary"): ProcessFigures;
-export declare function observeRequest(record: { route?: string; method: string; began: number }, status: number, aborted?: boolean): void;
+export declare function observeRequest(
+  record: { route?: string; method: string; began: number },
+  status: number,
+  aborted?: boolean,
+): void;
 export declare function mergeSnapshots(snapshots: (Snapshot | Merged | null | undefined)[]): Merged;
 export declare function formatMetrics(merged: Merged, options?: { stale?: number }): string;
 export declare function metricsEndpoint(options: {
   appStats?: () => Promise<{ pool: PoolFigures | null; reminders: ReminderFigures } | undefined> | undefined;
   access?: MetricsAccess | null;
 }): RequestHandler;
-export declare function aggregateClusterMetrics(clusterOf?: typeof cluster, options?: { access?: MetricsAccess | null; collectMs?: number }): void;
+export declare function aggregateClusterMetrics(
+  clusterOf?: typeof cluster,
+  options?: { access?: MetricsAccess | null; collectMs?: number },
+): void;

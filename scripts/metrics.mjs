@@ -70,7 +70,12 @@ export function metricsDecision(access, { remoteAddress, headers }) {
   if (access.token && typeof authorization === "string" && /^bearer\s/i.test(authorization)) {
     return sameSecret(authorization.replace(/^bearer\s+/i, "").trim(), access.token) ? "serve" : "unauthorized";
   }
-  if (access.loopback && isLoopbackAddress(remoteAddress) && !FORWARDING_HEADERS.some((name) => headers[name] !== undefined)) return "serve";
+  if (
+    access.loopback &&
+    isLoopbackAddress(remoteAddress) &&
+    !FORWARDING_HEADERS.some((name) => headers[name] !== undefined)
+  )
+    return "serve";
   return "hidden";
 }
 
@@ -106,7 +111,8 @@ export function createRequestMetrics() {
       const key = `${label}\n${verb}\n${statusLabel(status, aborted)}`;
       requests.set(key, (requests.get(key) ?? 0) + 1);
       let histogram = durations.get(label);
-      if (!histogram) durations.set(label, (histogram = { counts: new Array(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+      if (!histogram)
+        durations.set(label, (histogram = { counts: new Array(BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
       const at = BUCKETS.findIndex((bound) => seconds <= bound);
       histogram.counts[at === -1 ? BUCKETS.length : at]++;
       histogram.sum += seconds;
@@ -143,7 +149,14 @@ export function processFigures(role) {
     lagMax = loopDelay.max / 1e9;
     loopDelay.reset();
   }
-  return { role, pid: process.pid, uptime: (Date.now() - began) / 1000, rss: process.memoryUsage.rss(), lagP99, lagMax };
+  return {
+    role,
+    pid: process.pid,
+    uptime: (Date.now() - began) / 1000,
+    rss: process.memoryUsage.rss(),
+    lagP99,
+    lagMax,
+  };
 }
 
 /**
@@ -151,7 +164,13 @@ export function processFigures(role) {
  * record (scripts/http-app.mjs), with its method, route pattern and start.
  */
 export function observeRequest(record, status, aborted = false) {
-  requestMetrics.observe({ route: record.route, method: record.method, status, seconds: (performance.now() - record.began) / 1000, aborted });
+  requestMetrics.observe({
+    route: record.route,
+    method: record.method,
+    status,
+    seconds: (performance.now() - record.began) / 1000,
+    aborted,
+  });
 }
 
 /** This app process's snapshot: its requests, its pool and reminders (`appStats`), its figures. */
@@ -162,7 +181,12 @@ async function ownSnapshot(appStats) {
   } catch {
     // no figures from the app (its database not opened): the requests still count
   }
-  return { ...requestMetrics.snapshot(), pool: app?.pool ?? null, reminders: app?.reminders ?? null, process: processFigures("app") };
+  return {
+    ...requestMetrics.snapshot(),
+    pool: app?.pool ?? null,
+    reminders: app?.reminders ?? null,
+    process: processFigures("app"),
+  };
 }
 
 /**
@@ -213,20 +237,37 @@ function countsOf(snapshot) {
 }
 
 const escapeLabel = (value) => String(value).replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-const labels = (pairs) => `{${Object.entries(pairs).map(([name, value]) => `${name}="${escapeLabel(value)}"`).join(",")}}`;
+const labels = (pairs) =>
+  `{${Object.entries(pairs)
+    .map(([name, value]) => `${name}="${escapeLabel(value)}"`)
+    .join(",")}}`;
 const number = (value) => (Number.isFinite(value) ? String(Math.round(value * 1e6) / 1e6) : "0");
 
 /** A merged snapshot in Prometheus's text format (version 0.0.4). `stale`: processes counted with their last answer. */
 export function formatMetrics(merged, { stale = 0 } = {}) {
   const lines = [];
   const family = (name, type, help) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-  const sorted = (rows) => [...rows].sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])) || String(a[2]).localeCompare(String(b[2])));
+  const sorted = (rows) =>
+    [...rows].sort(
+      (a, b) =>
+        String(a[0]).localeCompare(String(b[0])) ||
+        String(a[1]).localeCompare(String(b[1])) ||
+        String(a[2]).localeCompare(String(b[2])),
+    );
 
-  family("praksis_http_requests_total", "counter", "Requests answered, by route pattern, method and status class (aborted: the client went away first).");
+  family(
+    "praksis_http_requests_total",
+    "counter",
+    "Requests answered, by route pattern, method and status class (aborted: the client went away first).",
+  );
   for (const [route, method, status, count] of sorted(merged.requests)) {
     lines.push(`praksis_http_requests_total${labels({ route, method, status })} ${count}`);
   }
-  family("praksis_http_request_duration_seconds", "histogram", "Time from a request's arrival until its answer had gone, by route pattern.");
+  family(
+    "praksis_http_request_duration_seconds",
+    "histogram",
+    "Time from a request's arrival until its answer had gone, by route pattern.",
+  );
   for (const [route, counts, sum, count] of sorted(merged.durations)) {
     let cumulative = 0;
     BUCKETS.forEach((bound, i) => {
@@ -245,26 +286,47 @@ export function formatMetrics(merged, { stale = 0 } = {}) {
   lines.push(`praksis_db_pool_idle_connections ${pool.idle}`);
   family("praksis_db_pool_waiting_clients", "gauge", "Queries waiting for a connection (every connection busy).");
   lines.push(`praksis_db_pool_waiting_clients ${pool.waiting}`);
-  family("praksis_db_pool_max_connections", "gauge", "Connections the pools may open (DATABASE_POOL_SIZE per app process).");
+  family(
+    "praksis_db_pool_max_connections",
+    "gauge",
+    "Connections the pools may open (DATABASE_POOL_SIZE per app process).",
+  );
   lines.push(`praksis_db_pool_max_connections ${pool.max}`);
 
   family("praksis_reminders_sent_total", "counter", "Reminders the app's own runs sent.");
   lines.push(`praksis_reminders_sent_total ${merged.reminders.sent}`);
-  family("praksis_reminders_failed_total", "counter", "Reminders the app's own runs could not send (tried again later).");
+  family(
+    "praksis_reminders_failed_total",
+    "counter",
+    "Reminders the app's own runs could not send (tried again later).",
+  );
   lines.push(`praksis_reminders_failed_total ${merged.reminders.failed}`);
 
   const apps = merged.processes.filter((p) => p.role === "app");
-  family("praksis_app_processes", "gauge", "App processes whose counts this scrape holds (stale: their last answer, for want of a new one).");
+  family(
+    "praksis_app_processes",
+    "gauge",
+    "App processes whose counts this scrape holds (stale: their last answer, for want of a new one).",
+  );
   lines.push(`praksis_app_processes${labels({ state: "answered" })} ${apps.length - stale}`);
   lines.push(`praksis_app_processes${labels({ state: "stale" })} ${stale}`);
   const perProcess = (name, help, field) => {
     family(name, "gauge", help);
-    for (const p of merged.processes) lines.push(`${name}${labels({ process: p.role, pid: p.pid })} ${number(p[field])}`);
+    for (const p of merged.processes)
+      lines.push(`${name}${labels({ process: p.role, pid: p.pid })} ${number(p[field])}`);
   };
   perProcess("praksis_process_uptime_seconds", "Seconds since the process started.", "uptime");
   perProcess("praksis_process_resident_memory_bytes", "Resident memory of the process.", "rss");
-  perProcess("praksis_event_loop_lag_p99_seconds", "99th percentile of the event loop's delay since the previous scrape.", "lagP99");
-  perProcess("praksis_event_loop_lag_max_seconds", "Longest delay of the event loop since the previous scrape.", "lagMax");
+  perProcess(
+    "praksis_event_loop_lag_p99_seconds",
+    "99th percentile of the event loop's delay since the previous scrape.",
+    "lagP99",
+  );
+  perProcess(
+    "praksis_event_loop_lag_max_seconds",
+    "Longest delay of the event loop since the previous scrape.",
+    "lagMax",
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -328,7 +390,11 @@ export function metricsEndpoint({ appStats, access = metricsAccess() }) {
     res.locals.record.route = "/metrics";
     res.set("Cache-Control", "no-store");
     if (decision === "unauthorized") {
-      res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').type("text/plain").send("Unauthorized: not the metrics token\n");
+      res
+        .status(401)
+        .set("WWW-Authenticate", 'Bearer realm="metrics"')
+        .type("text/plain")
+        .send("Unauthorized: not the metrics token\n");
       return;
     }
     scrape().then(
@@ -345,7 +411,10 @@ export function metricsEndpoint({ appStats, access = metricsAccess() }) {
  * The primary's side (server.mjs): when a scrape reaches an app process, asks every app process for
  * its counts and answers with their sum. Does nothing when metrics are off.
  */
-export function aggregateClusterMetrics(clusterOf = cluster, { access = metricsAccess(), collectMs = COLLECT_MS } = {}) {
+export function aggregateClusterMetrics(
+  clusterOf = cluster,
+  { access = metricsAccess(), collectMs = COLLECT_MS } = {},
+) {
   if (!access) return;
   watchEventLoop();
   const ready = new Set();

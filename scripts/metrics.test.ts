@@ -41,7 +41,8 @@ describe("who may read /metrics", () => {
   });
 
   test("a METRICS other than loopback, or a short METRICS_TOKEN, stops the start naming it", () => {
-    const problems = (env: Record<string, string>) => envSchema.safeParse(env).error?.issues.map((i) => i.path.join(".")) ?? [];
+    const problems = (env: Record<string, string>) =>
+      envSchema.safeParse(env).error?.issues.map((i) => i.path.join(".")) ?? [];
     expect(problems({ METRICS: "loopback", METRICS_TOKEN: TOKEN })).toEqual([]);
     expect(problems({ METRICS: "", METRICS_TOKEN: "" })).toEqual([]);
     expect(problems({ METRICS: "on" })).toEqual(["METRICS"]);
@@ -63,12 +64,24 @@ describe("who may read /metrics", () => {
     ["a proxy on this machine (Forwarded)", both, "127.0.0.1", { forwarded: "for=203.0.113.9" }, "hidden"],
     ["a proxy on this machine (X-Real-IP)", both, "127.0.0.1", { "x-real-ip": "203.0.113.9" }, "hidden"],
     ["the token from anywhere", both, "203.0.113.9", { authorization: `Bearer ${TOKEN}` }, "serve"],
-    ["the token through a proxy", both, "127.0.0.1", { authorization: `bearer ${TOKEN}`, "x-forwarded-for": "203.0.113.9" }, "serve"],
+    [
+      "the token through a proxy",
+      both,
+      "127.0.0.1",
+      { authorization: `bearer ${TOKEN}`, "x-forwarded-for": "203.0.113.9" },
+      "serve",
+    ],
     ["a wrong token", both, "203.0.113.9", { authorization: `Bearer ${TOKEN}x` }, "unauthorized"],
     ["a wrong token from loopback", both, "127.0.0.1", { authorization: "Bearer nope" }, "unauthorized"],
     ["no token from elsewhere", both, "203.0.113.9", {}, "hidden"],
     ["another scheme", { loopback: false, token: TOKEN }, "203.0.113.9", { authorization: `Basic ${TOKEN}` }, "hidden"],
-    ["a token when only loopback is on", { loopback: true, token: null }, "203.0.113.9", { authorization: `Bearer ${TOKEN}` }, "hidden"],
+    [
+      "a token when only loopback is on",
+      { loopback: true, token: null },
+      "203.0.113.9",
+      { authorization: `Bearer ${TOKEN}` },
+      "hidden",
+    ],
   ] as const)("%s", (_name, access, remoteAddress, headers, decision) => {
     expect(metricsDecision(access, { remoteAddress, headers })).toBe(decision);
   });
@@ -126,7 +139,9 @@ describe("counts and their text", () => {
     metrics.observe({ route: `/${"x".repeat(300)}`, method: "GET", status: 200, seconds: 0.01 });
     const text = formatMetrics(mergeSnapshots([metrics.snapshot()]));
     expect(text).toContain('route="/a\\"b\\\\c\\nd"');
-    const routes = new Set([...text.matchAll(/praksis_http_requests_total\{route="((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]));
+    const routes = new Set(
+      [...text.matchAll(/praksis_http_requests_total\{route="((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]),
+    );
     expect(routes.size).toBeLessThanOrEqual(301);
     expect(routes.has("other")).toBe(true);
     expect(text).not.toContain("x".repeat(300));
@@ -149,7 +164,9 @@ function fakeCluster() {
     send(message: { type: string; id: string }) {
       this.received.push(message);
       if (message.type === "praksis:metrics:collect" && this.answers) {
-        setImmediate(() => cluster.emit("message", this, { type: "praksis:metrics:snapshot", id: message.id, snapshot: this.snapshot }));
+        setImmediate(() =>
+          cluster.emit("message", this, { type: "praksis:metrics:snapshot", id: message.id, snapshot: this.snapshot }),
+        );
       }
     }
     /** Asks the primary for a scrape, as the app process a scrape reached does. */
@@ -158,7 +175,8 @@ function fakeCluster() {
       const answered = new Promise<Map<string, number>>((resolve) => {
         const before = this.received.length;
         const poll = setInterval(() => {
-          const answer = this.received.slice(before).find((m) => (m as { type: string; id: string }).id === id) as { text: string } | undefined;
+          const answer = this.received.slice(before).find((m) => (m as { type: string; id: string }).id === id) as
+            { text: string } | undefined;
           if (answer) {
             clearInterval(poll);
             resolve(samples(answer.text));
@@ -182,7 +200,10 @@ function fakeCluster() {
   return { cluster, fork, exit };
 }
 
-const served = (count: number): Snapshot => ({ requests: [["/healthz", "GET", "2xx", count]], durations: [["/healthz", [count, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], count * 0.001, count]] });
+const served = (count: number): Snapshot => ({
+  requests: [["/healthz", "GET", "2xx", count]],
+  durations: [["/healthz", [count, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], count * 0.001, count]],
+});
 
 describe("the primary adds the app processes up", () => {
   test("a scrape through any app process counts every one of them; an ended process's counts stay; a silent one counts with its last answer", async () => {
@@ -190,8 +211,18 @@ describe("the primary adds the app processes up", () => {
     aggregateClusterMetrics(cluster as never, { access: { loopback: true, token: null }, collectMs: 100 });
     const a = fork(1);
     const b = fork(2);
-    a.snapshot = { ...served(3), pool: { total: 2, idle: 1, waiting: 0, max: 10 }, reminders: { sent: 1, failed: 0 }, process: { role: "app", pid: 101, uptime: 5, rss: 1e8, lagP99: 0.01, lagMax: 0.02 } };
-    b.snapshot = { ...served(4), pool: { total: 1, idle: 1, waiting: 0, max: 10 }, reminders: { sent: 0, failed: 2 }, process: { role: "app", pid: 102, uptime: 5, rss: 1e8, lagP99: 0.01, lagMax: 0.02 } };
+    a.snapshot = {
+      ...served(3),
+      pool: { total: 2, idle: 1, waiting: 0, max: 10 },
+      reminders: { sent: 1, failed: 0 },
+      process: { role: "app", pid: 101, uptime: 5, rss: 1e8, lagP99: 0.01, lagMax: 0.02 },
+    };
+    b.snapshot = {
+      ...served(4),
+      pool: { total: 1, idle: 1, waiting: 0, max: 10 },
+      reminders: { sent: 0, failed: 2 },
+      process: { role: "app", pid: 102, uptime: 5, rss: 1e8, lagP99: 0.01, lagMax: 0.02 },
+    };
     for (const through of [a, b]) {
       const s = await through.scrape();
       expect(s.get('praksis_http_requests_total{route="/healthz",method="GET",status="2xx"}')).toBe(7);
@@ -216,7 +247,11 @@ describe("the primary adds the app processes up", () => {
     // b ends and another takes its place: b's counts stay in the sums, its pool and figures go.
     exit(b);
     const c = fork(3);
-    c.snapshot = { ...served(1), pool: { total: 1, idle: 0, waiting: 0, max: 10 }, process: { role: "app", pid: 103, uptime: 1, rss: 1e8, lagP99: 0, lagMax: 0 } };
+    c.snapshot = {
+      ...served(1),
+      pool: { total: 1, idle: 0, waiting: 0, max: 10 },
+      process: { role: "app", pid: 103, uptime: 1, rss: 1e8, lagP99: 0, lagMax: 0 },
+    };
     s = await c.scrape();
     expect(s.get('praksis_http_requests_total{route="/healthz",method="GET",status="2xx"}')).toBe(15);
     expect(s.get("praksis_reminders_failed_total")).toBe(2);
@@ -239,7 +274,13 @@ describe("GET /metrics on one process", () => {
       res.locals.record = { id: "r", method: req.method, began: performance.now() };
       next();
     });
-    app.get("/metrics", metricsEndpoint({ access, appStats: async () => ({ pool: { total: 2, idle: 1, waiting: 0, max: 5 }, reminders: { sent: 3, failed: 1 } }) }));
+    app.get(
+      "/metrics",
+      metricsEndpoint({
+        access,
+        appStats: async () => ({ pool: { total: 2, idle: 1, waiting: 0, max: 5 }, reminders: { sent: 3, failed: 1 } }),
+      }),
+    );
     app.use((_req, res) => res.status(404).send("the app's 404 page"));
     const server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -276,7 +317,13 @@ describe("GET /metrics on one process", () => {
       expect(wrong.headers.get("www-authenticate")).toMatch(/^Bearer/);
       expect(await wrong.text()).not.toContain("praksis_");
       expect((await fetch(`${base}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9" } })).status).toBe(404);
-      expect((await fetch(`${base}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${base}/metrics`, {
+            headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${TOKEN}` },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await close();
     }

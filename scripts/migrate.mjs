@@ -17,10 +17,17 @@ let exitCode = 1;
 try {
   const entry = await loadBuild();
   const applied = await entry.migrateDatabase();
-  entry.log.info({ component: "migrate" }, applied.length === 0 ? "the schema is up to date: nothing to apply" : `${applied.length} migration${applied.length === 1 ? "" : "s"} applied: the schema is up to date`);
+  entry.log.info(
+    { component: "migrate" },
+    applied.length === 0
+      ? "the schema is up to date: nothing to apply"
+      : `${applied.length} migration${applied.length === 1 ? "" : "s"} applied: the schema is up to date`,
+  );
   exitCode = 0;
 } catch (error) {
-  console.error(`[migrate] ${error instanceof Error && error.name === "EnvError" ? error.message : `failed: ${error instanceof Error ? error.message : error}`}`);
+  console.error(
+    `[migrate] ${error instanceof Error && error.name === "EnvError" ? error.message : `failed: ${error instanceof Error ? error.message : error}`}`,
+  );
 } finally {
   await database.stop();
 }

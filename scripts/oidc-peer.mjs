@@ -25,7 +25,16 @@ import { exportJWK, generateKeyPair } from "jose";
 const ROLE_NAMES = { STUDENT: "Student", UNDERVISER: "Underviser" };
 
 /** One Feide "fc:fs:emne" group membership, shaped like the real Feide groups API answer. */
-export function courseGroup({ org, code, name, active = true, fsroles = ["STUDENT"], notBefore, notAfter, version = "1" }) {
+export function courseGroup({
+  org,
+  code,
+  name,
+  active = true,
+  fsroles = ["STUDENT"],
+  notBefore,
+  notAfter,
+  version = "1",
+}) {
   const membership = {
     basic: "member",
     active,
@@ -54,7 +63,11 @@ export function orgGroup(org, name) {
 }
 
 function fallbackAccount(login) {
-  return { sub: `sub-${login}`, claims: { name: login, email: `${login}@example.org`, email_verified: true }, groups: [] };
+  return {
+    sub: `sub-${login}`,
+    claims: { name: login, email: `${login}@example.org`, email_verified: true },
+    groups: [],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,7 +227,15 @@ ${body}
  *   log in as with one press) are shown above the username form.
  */
 export async function startOidcPeer(options = {}) {
-  const { kind, port = 0, host = "127.0.0.1", redirectUris, accounts: initialAccounts = {}, intro = [], choices = [] } = options;
+  const {
+    kind,
+    port = 0,
+    host = "127.0.0.1",
+    redirectUris,
+    accounts: initialAccounts = {},
+    intro = [],
+    choices = [],
+  } = options;
   const settings = KINDS[kind];
   if (!settings) throw new TypeError(`startOidcPeer: kind must be "feide" or "vipps", got ${JSON.stringify(kind)}`);
   if (!Array.isArray(redirectUris) || redirectUris.length === 0) {
@@ -385,10 +406,7 @@ ${choices
       if (details.params.claims) {
         try {
           const requested = JSON.parse(details.params.claims);
-          const names = new Set([
-            ...Object.keys(requested?.userinfo ?? {}),
-            ...Object.keys(requested?.id_token ?? {}),
-          ]);
+          const names = new Set([...Object.keys(requested?.userinfo ?? {}), ...Object.keys(requested?.id_token ?? {})]);
           if (names.size) grant.addOIDCClaims([...names]);
         } catch {
           // oidc-provider already rejected malformed claims parameters
@@ -532,9 +550,9 @@ ${choices
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [kind = "feide", portArg = "0", ...uris] = process.argv.slice(2);
-  const redirectUris = uris.length ? uris.flatMap((u) => u.split(",")).filter(Boolean) : [
-    `http://127.0.0.1:3000/${kind}-success`,
-  ];
+  const redirectUris = uris.length
+    ? uris.flatMap((u) => u.split(",")).filter(Boolean)
+    : [`http://127.0.0.1:3000/${kind}-success`];
   const peer = await startOidcPeer({ kind, port: Number(portArg), redirectUris });
   console.log(`${kind} peer running`);
   console.log(`  issuer:        ${peer.issuer}`);

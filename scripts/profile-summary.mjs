@@ -47,17 +47,23 @@ export function summariseProfiles(dir, { top = 20 } = {}) {
       total += us;
       const pkg = name === "(garbage collector)" ? "(garbage collection)" : packageOf(callFrame.url);
       byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + us);
-      const where = callFrame.url ? `${packageOf(callFrame.url)} ${path.basename(callFrame.url)}:${callFrame.lineNumber + 1}` : "";
+      const where = callFrame.url
+        ? `${packageOf(callFrame.url)} ${path.basename(callFrame.url)}:${callFrame.lineNumber + 1}`
+        : "";
       const key = `${name} ${where}`.trim();
       byFunction.set(key, (byFunction.get(key) ?? 0) + us);
     }
   }
   const share = (us) => `${((100 * us) / total).toFixed(1).padStart(5)} %`;
-  console.log(`[profile] ${files.length} process profile(s) in ${dir}: ${(total / 1e6).toFixed(1)} s on the CPU, ${(idle / 1e6).toFixed(1)} s idle`);
+  console.log(
+    `[profile] ${files.length} process profile(s) in ${dir}: ${(total / 1e6).toFixed(1)} s on the CPU, ${(idle / 1e6).toFixed(1)} s idle`,
+  );
   console.log("  self time by package:");
-  for (const [pkg, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`    ${share(us)}  ${pkg}`);
+  for (const [pkg, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`    ${share(us)}  ${pkg}`);
   console.log("  top functions (self time):");
-  for (const [fn, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`    ${share(us)}  ${fn}`);
+  for (const [fn, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`    ${share(us)}  ${fn}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {

@@ -17,7 +17,9 @@ if (!process.env.DATABASE_URL) {
   const pidFile = path.join(dataDir, "postgres", "postmaster.pid");
   const credentialsFile = path.join(dataDir, "postgres-credentials.json");
   if (!fs.existsSync(pidFile) || !fs.existsSync(credentialsFile)) {
-    console.error(`[reminders] no DATABASE_URL, and the embedded PostgreSQL in ${path.join(dataDir, "postgres")} is not running: start the app (npm start) or set DATABASE_URL`);
+    console.error(
+      `[reminders] no DATABASE_URL, and the embedded PostgreSQL in ${path.join(dataDir, "postgres")} is not running: start the app (npm start) or set DATABASE_URL`,
+    );
     process.exit(1);
   }
   // postmaster.pid: the server's pid, data folder, start time, port, …
@@ -41,7 +43,9 @@ register("./react-router-production.mjs", import.meta.url);
 const build = await import(pathToFileURL(serverBuild).href);
 try {
   const summary = await build.entry.module.runRemindersOnce();
-  console.info(`[reminders] due ${summary.due}; sent ${summary.sent}, failed ${summary.failed} (to be tried again), no longer due ${summary.dropped}`);
+  console.info(
+    `[reminders] due ${summary.due}; sent ${summary.sent}, failed ${summary.failed} (to be tried again), no longer due ${summary.dropped}`,
+  );
   process.exit(summary.failed > 0 ? 2 : 0);
 } catch (error) {
   console.error("[reminders] the run failed:", error instanceof Error ? error.message : error);

@@ -13,5 +13,15 @@ export declare function shutdownGraceSeconds(env?: Record<string, string | undef
 export declare function cannotListenMessage(error: unknown, host: string, port: number): string | null;
 export declare function checkCanListen(port: number, host: string): Promise<string | null>;
 export declare function findUser(wanted: string | number, passwd?: string): Account | null;
-export declare function runAsAccount(options?: { env?: Record<string, string | undefined>; dataDir?: string; uid?: number; passwd?: string }): Account | null;
-export declare function prepareForAccount(options: { account: Account; dataDir: string; writableDirs?: string[]; readable?: string[] }): void;
+export declare function runAsAccount(options?: {
+  env?: Record<string, string | undefined>;
+  dataDir?: string;
+  uid?: number;
+  passwd?: string;
+}): Account | null;
+export declare function prepareForAccount(options: {
+  account: Account;
+  dataDir: string;
+  writableDirs?: string[];
+  readable?: string[];
+}): void;

@@ -55,7 +55,9 @@ export function cannotListenMessage(error, host, port) {
 export function checkCanListen(port, host) {
   return new Promise((resolve) => {
     const probe = net.createServer();
-    probe.once("error", (error) => resolve(cannotListenMessage(error, host, port) ?? `cannot listen on ${host}:${port}: ${error.message}`));
+    probe.once("error", (error) =>
+      resolve(cannotListenMessage(error, host, port) ?? `cannot listen on ${host}:${port}: ${error.message}`),
+    );
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(null)));
   });
 }
@@ -89,11 +91,15 @@ export function runAsAccount({ env = process.env, dataDir, uid = process.getuid?
   let wanted = env.RUN_AS_USER;
   if (!wanted) {
     const owner = dataDir && fs.existsSync(dataDir) ? fs.statSync(dataDir).uid : 0;
-    if (owner !== 0) return findUser(owner, passwd) ?? { name: String(owner), uid: owner, gid: fs.statSync(dataDir).gid };
+    if (owner !== 0)
+      return findUser(owner, passwd) ?? { name: String(owner), uid: owner, gid: fs.statSync(dataDir).gid };
     wanted = "nobody";
   }
   const account = findUser(wanted, passwd) ?? (wanted === "nobody" ? { name: "nobody", uid: 65534, gid: 65534 } : null);
-  if (!account) throw new ServiceError(`RUN_AS_USER=${wanted}: no such user on this machine (running as root, the app processes run as RUN_AS_USER: an unprivileged user; root keeps them root)`);
+  if (!account)
+    throw new ServiceError(
+      `RUN_AS_USER=${wanted}: no such user on this machine (running as root, the app processes run as RUN_AS_USER: an unprivileged user; root keeps them root)`,
+    );
   return account.uid === 0 ? null : account;
 }
 
@@ -133,9 +139,15 @@ export function prepareForAccount({ account, dataDir, writableDirs = [], readabl
   }
   const who = `running as root, the app processes run as ${account.name} (RUN_AS_USER)`;
   for (const dir of [dataDir, ...writableDirs]) {
-    if (!allowed(account, "w", dir)) throw new ServiceError(`${who}, who cannot write ${dir}: chown ${account.name} ${dir}, or set RUN_AS_USER to its owner`);
+    if (!allowed(account, "w", dir))
+      throw new ServiceError(
+        `${who}, who cannot write ${dir}: chown ${account.name} ${dir}, or set RUN_AS_USER to its owner`,
+      );
   }
   for (const file of readable) {
-    if (fs.existsSync(file) && !allowed(account, "r", file)) throw new ServiceError(`${who}, who cannot read ${file}: put the app where ${account.name} can read it (every folder above it searchable by others), or set RUN_AS_USER`);
+    if (fs.existsSync(file) && !allowed(account, "r", file))
+      throw new ServiceError(
+        `${who}, who cannot read ${file}: put the app where ${account.name} can read it (every folder above it searchable by others), or set RUN_AS_USER`,
+      );
   }
 }

@@ -4,10 +4,23 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { parseEnv } from "~/services/platform/env.server";
-import { cannotListenMessage, checkCanListen, listenHost, prepareForAccount, runAsAccount, ServiceError, shutdownGraceSeconds, urlHost } from "./service.mjs";
+import {
+  cannotListenMessage,
+  checkCanListen,
+  listenHost,
+  prepareForAccount,
+  runAsAccount,
+  ServiceError,
+  shutdownGraceSeconds,
+  urlHost,
+} from "./service.mjs";
 
 const asRoot = process.getuid?.() === 0;
-const passwd = ["root:x:0:0:root:/root:/bin/bash", "praksis:x:998:997::/var/lib/praksis:/usr/sbin/nologin", "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin"].join("\n");
+const passwd = [
+  "root:x:0:0:root:/root:/bin/bash",
+  "praksis:x:998:997::/var/lib/praksis:/usr/sbin/nologin",
+  "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin",
+].join("\n");
 
 const made: string[] = [];
 afterEach(() => {
@@ -36,12 +49,16 @@ describe("where it listens", () => {
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
     const { port } = busy.address() as net.AddressInfo;
     try {
-      expect(await checkCanListen(port, "127.0.0.1")).toBe(`PORT ${port} is in use on 127.0.0.1: another Praksis or program listens there; stop it or set PORT`);
+      expect(await checkCanListen(port, "127.0.0.1")).toBe(
+        `PORT ${port} is in use on 127.0.0.1: another Praksis or program listens there; stop it or set PORT`,
+      );
     } finally {
       await new Promise((resolve) => busy.close(resolve));
     }
     expect(await checkCanListen(port, "127.0.0.1")).toBeNull();
-    expect(cannotListenMessage({ code: "EADDRNOTAVAIL" }, "10.9.9.9", 3000)).toMatch(/^HOST 10\.9\.9\.9 is not an address of this machine/);
+    expect(cannotListenMessage({ code: "EADDRNOTAVAIL" }, "10.9.9.9", 3000)).toMatch(
+      /^HOST 10\.9\.9\.9 is not an address of this machine/,
+    );
     expect(cannotListenMessage({ code: "EACCES" }, "0.0.0.0", 80)).toMatch(/^PORT 80 on 0\.0\.0\.0 is not allowed/);
     expect(cannotListenMessage({ code: "EOTHER" }, "0.0.0.0", 80)).toBeNull();
   });
@@ -53,7 +70,12 @@ test("SHUTDOWN_GRACE_SECONDS: 20 s unless set; checked at start-up with the othe
   expect(shutdownGraceSeconds({ SHUTDOWN_GRACE_SECONDS: "5" })).toBe(5);
   expect(shutdownGraceSeconds({ SHUTDOWN_GRACE_SECONDS: "0" })).toBe(0);
   expect(parseEnv({ SHUTDOWN_GRACE_SECONDS: "30" }).SHUTDOWN_GRACE_SECONDS).toBe(30);
-  for (const [value, message] of [["1.5", "must be a whole number of seconds, 0–600"], ["soon", "must be a whole number of seconds, 0–600"], ["601", "must be 0–600 seconds"], ["-1", "must be 0–600 seconds"]]) {
+  for (const [value, message] of [
+    ["1.5", "must be a whole number of seconds, 0–600"],
+    ["soon", "must be a whole number of seconds, 0–600"],
+    ["601", "must be 0–600 seconds"],
+    ["-1", "must be 0–600 seconds"],
+  ]) {
     expect(() => parseEnv({ SHUTDOWN_GRACE_SECONDS: value }), value).toThrow(`SHUTDOWN_GRACE_SECONDS: ${message}`);
   }
 });
@@ -64,24 +86,42 @@ describe("the user the app processes run as", () => {
   });
 
   test("root: RUN_AS_USER; `root` keeps root; an unknown user stops start-up", () => {
-    expect(runAsAccount({ env: { RUN_AS_USER: "praksis" }, uid: 0, passwd })).toEqual({ name: "praksis", uid: 998, gid: 997 });
+    expect(runAsAccount({ env: { RUN_AS_USER: "praksis" }, uid: 0, passwd })).toEqual({
+      name: "praksis",
+      uid: 998,
+      gid: 997,
+    });
     expect(runAsAccount({ env: { RUN_AS_USER: "root" }, uid: 0, passwd })).toBeNull();
     expect(() => runAsAccount({ env: { RUN_AS_USER: "nosuchuser" }, uid: 0, passwd })).toThrow(ServiceError);
-    expect(() => runAsAccount({ env: { RUN_AS_USER: "nosuchuser" }, uid: 0, passwd })).toThrow(/^RUN_AS_USER=nosuchuser: no such user/);
+    expect(() => runAsAccount({ env: { RUN_AS_USER: "nosuchuser" }, uid: 0, passwd })).toThrow(
+      /^RUN_AS_USER=nosuchuser: no such user/,
+    );
   });
 
   test("root, RUN_AS_USER unset: nobody, for a DATA_DIR that root owns or that is not there yet", () => {
     const missing = path.join(os.tmpdir(), "praksis-service-missing", "data");
-    expect(runAsAccount({ env: {}, dataDir: missing, uid: 0, passwd })).toEqual({ name: "nobody", uid: 65534, gid: 65534 });
+    expect(runAsAccount({ env: {}, dataDir: missing, uid: 0, passwd })).toEqual({
+      name: "nobody",
+      uid: 65534,
+      gid: 65534,
+    });
     const dir = tempDir();
-    if (fs.statSync(dir).uid === 0) expect(runAsAccount({ env: {}, dataDir: dir, uid: 0, passwd })).toEqual({ name: "nobody", uid: 65534, gid: 65534 });
+    if (fs.statSync(dir).uid === 0)
+      expect(runAsAccount({ env: {}, dataDir: dir, uid: 0, passwd })).toEqual({
+        name: "nobody",
+        uid: 65534,
+        gid: 65534,
+      });
   });
 
-  test.skipIf(!asRoot)("root, RUN_AS_USER unset: the owner of DATA_DIR when that is not root (needs root to chown; skipped otherwise)", () => {
-    const dir = tempDir();
-    fs.chownSync(dir, 998, 997);
-    expect(runAsAccount({ env: {}, dataDir: dir, uid: 0, passwd })).toEqual({ name: "praksis", uid: 998, gid: 997 });
-  });
+  test.skipIf(!asRoot)(
+    "root, RUN_AS_USER unset: the owner of DATA_DIR when that is not root (needs root to chown; skipped otherwise)",
+    () => {
+      const dir = tempDir();
+      fs.chownSync(dir, 998, 997);
+      expect(runAsAccount({ env: {}, dataDir: dir, uid: 0, passwd })).toEqual({ name: "praksis", uid: 998, gid: 997 });
+    },
+  );
 });
 
 describe.skipIf(!asRoot)("DATA_DIR for the app processes' user (needs root; skipped otherwise)", () => {
@@ -100,10 +140,21 @@ describe.skipIf(!asRoot)("DATA_DIR for the app processes' user (needs root; skip
     fs.writeFileSync(path.join(dataDir, "outbox", "2.json"), "{}");
     fs.chownSync(path.join(dataDir, "outbox", "2.json"), 998, 997);
 
-    prepareForAccount({ account: nobody, dataDir, writableDirs: [path.join(dataDir, "outbox")], readable: [path.join(dataDir, "secret")] });
+    prepareForAccount({
+      account: nobody,
+      dataDir,
+      writableDirs: [path.join(dataDir, "outbox")],
+      readable: [path.join(dataDir, "secret")],
+    });
 
     const owner = (file: string) => fs.lstatSync(path.join(dataDir, file)).uid;
-    expect([owner("."), owner("secret"), owner("postgres-credentials.json"), owner("outbox"), owner("outbox/1.json")]).toEqual([65534, 65534, 65534, 65534, 65534]);
+    expect([
+      owner("."),
+      owner("secret"),
+      owner("postgres-credentials.json"),
+      owner("outbox"),
+      owner("outbox/1.json"),
+    ]).toEqual([65534, 65534, 65534, 65534, 65534]);
     expect(owner("postgres")).toBe(0);
     expect(owner("outbox/2.json")).toBe(998);
     expect(fs.statSync(outside).uid).toBe(0);
@@ -115,12 +166,16 @@ describe.skipIf(!asRoot)("DATA_DIR for the app processes' user (needs root; skip
     const closed = tempDir();
     fs.chmodSync(closed, 0o700);
     expect(() => prepareForAccount({ account: nobody, dataDir: path.join(closed, "data") })).toThrow(
-      new ServiceError(`running as root, the app processes run as nobody (RUN_AS_USER), who cannot write ${path.join(closed, "data")}: chown nobody ${path.join(closed, "data")}, or set RUN_AS_USER to its owner`),
+      new ServiceError(
+        `running as root, the app processes run as nobody (RUN_AS_USER), who cannot write ${path.join(closed, "data")}: chown nobody ${path.join(closed, "data")}, or set RUN_AS_USER to its owner`,
+      ),
     );
     const dataDir = tempDir();
     const app = path.join(closed, "server.mjs");
     fs.writeFileSync(app, "");
-    expect(() => prepareForAccount({ account: nobody, dataDir, readable: [app] })).toThrow(/who cannot read .*server\.mjs: put the app where nobody can read it/);
+    expect(() => prepareForAccount({ account: nobody, dataDir, readable: [app] })).toThrow(
+      /who cannot read .*server\.mjs: put the app where nobody can read it/,
+    );
   });
 
   test("a shared folder (sticky, like /tmp) is not taken over", () => {

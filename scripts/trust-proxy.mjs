@@ -25,10 +25,14 @@ export function parseTrustProxy(value) {
   if (text === "true") return 1;
   if (/^\d+$/.test(text)) {
     const hops = Number(text);
-    if (hops > 10) throw new TrustProxyError("a hop count above 10 is not a real set-up: name the proxies in front (1 for one)");
+    if (hops > 10)
+      throw new TrustProxyError("a hop count above 10 is not a real set-up: name the proxies in front (1 for one)");
     return hops;
   }
-  const entries = text.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (NAMED.has(entry)) continue;
     const [address, bits, extra] = entry.split("/");

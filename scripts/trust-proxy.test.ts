@@ -16,9 +16,12 @@ test.each([
   expect(parseTrustProxy(value)).toEqual(setting);
 });
 
-test.each(["yes", "proxy.example.org", "10.0.0.0/33", "10.0.0.1/8/1", "11", ","])("TRUST_PROXY=%j is refused", (value) => {
-  expect(() => parseTrustProxy(value)).toThrow(TrustProxyError);
-});
+test.each(["yes", "proxy.example.org", "10.0.0.0/33", "10.0.0.1/8/1", "11", ","])(
+  "TRUST_PROXY=%j is refused",
+  (value) => {
+    expect(() => parseTrustProxy(value)).toThrow(TrustProxyError);
+  },
+);
 
 test("the start-up line says what the setting means", () => {
   expect(describeTrustProxy(false)).toBe("no proxy in front");
@@ -35,18 +38,30 @@ async function seenBy(setting: ReturnType<typeof parseTrustProxy>, headers: Reco
   await new Promise((resolve) => server.once("listening", resolve));
   try {
     const { port } = server.address() as { port: number };
-    return (await (await fetch(`http://127.0.0.1:${port}/`, { headers })).json()) as { ip: string; protocol: string; host: string };
+    return (await (await fetch(`http://127.0.0.1:${port}/`, { headers })).json()) as {
+      ip: string;
+      protocol: string;
+      host: string;
+    };
   } finally {
     server.close();
   }
 }
 
-const forwarded = { "X-Forwarded-For": "198.51.100.9, 203.0.113.7", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "praksis.example.no" };
+const forwarded = {
+  "X-Forwarded-For": "198.51.100.9, 203.0.113.7",
+  "X-Forwarded-Proto": "https",
+  "X-Forwarded-Host": "praksis.example.no",
+};
 
 test("one proxy in front: the address it appended, not the one the client wrote before it; its protocol and host", async () => {
   // The client sent "X-Forwarded-For: 198.51.100.9" itself; the proxy (127.0.0.1) appended the real address.
   for (const setting of ["1", "true", "127.0.0.1", "loopback"]) {
-    expect(await seenBy(parseTrustProxy(setting), forwarded)).toEqual({ ip: "203.0.113.7", protocol: "https", host: "praksis.example.no" });
+    expect(await seenBy(parseTrustProxy(setting), forwarded)).toEqual({
+      ip: "203.0.113.7",
+      protocol: "https",
+      host: "praksis.example.no",
+    });
   }
 });
 

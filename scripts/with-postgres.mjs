@@ -17,10 +17,20 @@ if (!command) {
 }
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-pg-"));
 fs.chmodSync(dir, 0o755);
-const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "data"), database: "postgres", durable: false, restart: false });
+const server = await startEmbeddedPostgres({
+  dataDir: path.join(dir, "data"),
+  database: "postgres",
+  durable: false,
+  restart: false,
+});
 console.info(`[postgres] throwaway cluster on 127.0.0.1:${server.port}`);
-const child = spawn(command, args, { stdio: "inherit", env: { ...process.env, TEST_DATABASE_URL: server.url, DATABASE_URL: server.url } });
-const code = await new Promise((resolve) => child.once("exit", (status, signal) => resolve(status ?? (signal ? 1 : 0))));
+const child = spawn(command, args, {
+  stdio: "inherit",
+  env: { ...process.env, TEST_DATABASE_URL: server.url, DATABASE_URL: server.url },
+});
+const code = await new Promise((resolve) =>
+  child.once("exit", (status, signal) => resolve(status ?? (signal ? 1 : 0))),
+);
 await server.stop();
 fs.rmSync(dir, { recursive: true, force: true });
 process.exit(code);

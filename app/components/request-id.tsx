@@ -29,7 +29,9 @@ export function watchFailedRequests(): void {
 export function useRequestId(): string {
   const fromServer = useContext(RequestIdContext);
   const [id] = useState(
-    () => fromServer || (typeof document === "undefined" ? "" : document.getElementById(ELEMENT_ID)?.textContent || lastFailedRequestId),
+    () =>
+      fromServer ||
+      (typeof document === "undefined" ? "" : document.getElementById(ELEMENT_ID)?.textContent || lastFailedRequestId),
   );
   return id;
 }

@@ -17,7 +17,9 @@ import { ClientI18n } from "./react-i18next";
 type Tree = { [key: string]: string | Tree };
 
 function leaves(tree: Tree, prefix = ""): [string, string][] {
-  return Object.entries(tree).flatMap(([k, v]) => (typeof v === "string" ? [[prefix + k, v] as [string, string]] : leaves(v, `${prefix}${k}.`)));
+  return Object.entries(tree).flatMap(([k, v]) =>
+    typeof v === "string" ? [[prefix + k, v] as [string, string]] : leaves(v, `${prefix}${k}.`),
+  );
 }
 
 const SERVER_OPTIONS = { defaultNS: "common", fallbackNS: ["common", "ui"], interpolation: { escapeValue: false } };
@@ -29,7 +31,8 @@ beforeAll(async () => {
   await server.init({ ...SERVER_OPTIONS, resources, lng: DEFAULT_LANGUAGE, fallbackLng: DEFAULT_LANGUAGE });
   // What the pages provide themselves (page-namespaces.ts): every namespace not in the chunks.
   for (const namespace of Object.keys(resources.nb)) {
-    if (!(namespace in clientNb)) provideNamespace(namespace, { nb: resources.nb[namespace as never], en: resources.en[namespace as never] });
+    if (!(namespace in clientNb))
+      provideNamespace(namespace, { nb: resources.nb[namespace as never], en: resources.en[namespace as never] });
   }
   // And the part of auth that the log-in providers' pages and /debug/fs provide.
   provideNamespace("auth", { nb: nbAuthPages, en: enAuthPages });
@@ -47,12 +50,18 @@ beforeAll(async () => {
 // The mails' texts are the server's alone (locales/index.ts): no page shows them.
 const MAIL = { nb: nbMail, en: enMail } as const;
 const mailKeys = (language: keyof typeof MAIL) =>
-  new Set(Object.entries(MAIL[language]).flatMap(([namespace, tree]) => leaves(tree as Tree, `${namespace}:`).map(([key]) => key)));
+  new Set(
+    Object.entries(MAIL[language]).flatMap(([namespace, tree]) =>
+      leaves(tree as Tree, `${namespace}:`).map(([key]) => key),
+    ),
+  );
 
 describe.each(LANGUAGES)("the browser's t in %s", (language) => {
   test("the mails' texts are not in the browser's language chunk", () => {
     const client = (language === "en" ? clientEn : clientNb) as Record<string, Tree>;
-    const inClient = new Set(Object.entries(client).flatMap(([namespace, tree]) => leaves(tree, `${namespace}:`).map(([key]) => key)));
+    const inClient = new Set(
+      Object.entries(client).flatMap(([namespace, tree]) => leaves(tree, `${namespace}:`).map(([key]) => key)),
+    );
     const keys = [...mailKeys(language)];
     expect(keys.length).toBeGreaterThan(10);
     expect(keys.filter((key) => inClient.has(key))).toEqual([]);
@@ -67,10 +76,14 @@ describe.each(LANGUAGES)("the browser's t in %s", (language) => {
         const plural = /_(zero|one|two|few|many|other)$/.exec(key);
         const base = plural ? key.slice(0, plural.index) : key;
         const values = Object.fromEntries([...text.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m, i) => [m[1], `v${i}`]));
-        const variants: Record<string, unknown>[] = plural ? [0, 1, 2, 5].map((count) => ({ ...values, count })) : [values, {}];
+        const variants: Record<string, unknown>[] = plural
+          ? [0, 1, 2, 5].map((count) => ({ ...values, count }))
+          : [values, {}];
         for (const options of variants) {
           const expected = server.getFixedT(language, namespace)(base, options as never);
-          expect(clients[language].getFixedT(language, namespace)(base, options as never), `${namespace}:${base}`).toBe(expected);
+          expect(clients[language].getFixedT(language, namespace)(base, options as never), `${namespace}:${base}`).toBe(
+            expected,
+          );
           const prefixed = server.getFixedT(language, "ui")(`${namespace}:${base}`, options as never);
           expect(clients[language].getFixedT(language, "ui")(`${namespace}:${base}`, options as never)).toBe(prefixed);
           compared++;
@@ -89,7 +102,9 @@ describe.each(LANGUAGES)("the browser's t in %s", (language) => {
       ["common", ["nonexistent.key", "menu.home"]],
     ];
     for (const [namespace, key, options] of cases) {
-      expect(clients[language].getFixedT(language, namespace)(key, options as never)).toBe(server.getFixedT(language, namespace)(key, options as never));
+      expect(clients[language].getFixedT(language, namespace)(key, options as never)).toBe(
+        server.getFixedT(language, namespace)(key, options as never),
+      );
     }
   });
 });

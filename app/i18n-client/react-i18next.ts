@@ -110,7 +110,10 @@ export class ClientI18n {
         for (const tree of [this.resources.get(l)?.[n], providedNamespace(l, n)]) {
           if (tree === undefined) continue;
           if (typeof count === "number") {
-            const suffix = count === 0 && typeof lookup(tree, `${path}_zero`) === "string" ? "zero" : new Intl.PluralRules(l).select(count);
+            const suffix =
+              count === 0 && typeof lookup(tree, `${path}_zero`) === "string"
+                ? "zero"
+                : new Intl.PluralRules(l).select(count);
             const plural = lookup(tree, `${path}_${suffix}`);
             if (typeof plural === "string") return plural;
           }

@@ -43,11 +43,19 @@ export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
  * providers' result pages, the Vipps link page and /debug/fs have their part of `auth` apart too (authPages.json): those
  * pages provide it themselves (page-namespaces.ts), so the chunk every page loads stays small.
  */
-function withMail<T extends { auth: object; teacher: object; warnings: object }, M extends { auth: object; teacher: object; warnings: object }, P extends object>(
+function withMail<
+  T extends { auth: object; teacher: object; warnings: object },
+  M extends { auth: object; teacher: object; warnings: object },
+  P extends object,
+>(
   texts: T,
   mail: M,
   authPages: P,
-): Omit<T, "auth" | "teacher" | "warnings"> & { auth: T["auth"] & M["auth"] & P; teacher: T["teacher"] & M["teacher"]; warnings: T["warnings"] & M["warnings"] } {
+): Omit<T, "auth" | "teacher" | "warnings"> & {
+  auth: T["auth"] & M["auth"] & P;
+  teacher: T["teacher"] & M["teacher"];
+  warnings: T["warnings"] & M["warnings"];
+} {
   return {
     ...texts,
     auth: { ...texts.auth, ...mail.auth, ...authPages },
@@ -60,8 +68,38 @@ function withMail<T extends { auth: object; teacher: object; warnings: object },
 // texts (adminClassMessages.json) are the server's only, outside the page's chunk.
 /** Both languages (the server, tests). The client loads one language at a time: entry.client.tsx. */
 const resources = {
-  nb: { ...withMail(nb, nbMail, nbAuthPages), scale: nbScale, documents: nbDocuments, supervisor: nbSupervisor, adminUsers: nbAdminUsers, adminSemesters: nbAdminSemesters, privacyData: nbPrivacyData, accessibility: nbAccessibility, reminders: nbReminders, adminClass: { ...nbAdminClass, ...nbAdminClassMessages }, adminForms: nbAdminForms, todo: nbTodo, signingCheck: nbSigningCheck, confirmSteps: nbConfirmSteps },
-  en: { ...withMail(en, enMail, enAuthPages), scale: enScale, documents: enDocuments, supervisor: enSupervisor, adminUsers: enAdminUsers, adminSemesters: enAdminSemesters, privacyData: enPrivacyData, accessibility: enAccessibility, reminders: enReminders, adminClass: { ...enAdminClass, ...enAdminClassMessages }, adminForms: enAdminForms, todo: enTodo, signingCheck: enSigningCheck, confirmSteps: enConfirmSteps },
+  nb: {
+    ...withMail(nb, nbMail, nbAuthPages),
+    scale: nbScale,
+    documents: nbDocuments,
+    supervisor: nbSupervisor,
+    adminUsers: nbAdminUsers,
+    adminSemesters: nbAdminSemesters,
+    privacyData: nbPrivacyData,
+    accessibility: nbAccessibility,
+    reminders: nbReminders,
+    adminClass: { ...nbAdminClass, ...nbAdminClassMessages },
+    adminForms: nbAdminForms,
+    todo: nbTodo,
+    signingCheck: nbSigningCheck,
+    confirmSteps: nbConfirmSteps,
+  },
+  en: {
+    ...withMail(en, enMail, enAuthPages),
+    scale: enScale,
+    documents: enDocuments,
+    supervisor: enSupervisor,
+    adminUsers: enAdminUsers,
+    adminSemesters: enAdminSemesters,
+    privacyData: enPrivacyData,
+    accessibility: enAccessibility,
+    reminders: enReminders,
+    adminClass: { ...enAdminClass, ...enAdminClassMessages },
+    adminForms: enAdminForms,
+    todo: enTodo,
+    signingCheck: enSigningCheck,
+    confirmSteps: enConfirmSteps,
+  },
 } satisfies Resource;
 
 export default resources;

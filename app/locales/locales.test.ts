@@ -16,7 +16,30 @@ function leaves(tree: Tree, prefix = ""): Map<string, unknown> {
   return out;
 }
 
-const namespaces = ["common", "auth", "ui", "adminSemesters", "adminUsers", "adminForms", "adminClass", "student", "teacher", "supervisor", "placement", "answers", "scale", "signing", "documents", "warnings", "privacyData", "accessibility", "reminders", "todo", "signingCheck", "confirmSteps"] as const;
+const namespaces = [
+  "common",
+  "auth",
+  "ui",
+  "adminSemesters",
+  "adminUsers",
+  "adminForms",
+  "adminClass",
+  "student",
+  "teacher",
+  "supervisor",
+  "placement",
+  "answers",
+  "scale",
+  "signing",
+  "documents",
+  "warnings",
+  "privacyData",
+  "accessibility",
+  "reminders",
+  "todo",
+  "signingCheck",
+  "confirmSteps",
+] as const;
 
 test("both languages have the same namespaces", () => {
   expect(LANGUAGES).toEqual(["nb", "en"]);
@@ -27,8 +50,14 @@ test("both languages have the same namespaces", () => {
 test.each(namespaces)("nb and en have exactly the same keys in %s", (ns) => {
   const nb = [...leaves(resources.nb[ns]).keys()].sort();
   const en = [...leaves(resources.en[ns]).keys()].sort();
-  expect(nb.filter((k) => !en.includes(k)), "keys only in nb").toEqual([]);
-  expect(en.filter((k) => !nb.includes(k)), "keys only in en").toEqual([]);
+  expect(
+    nb.filter((k) => !en.includes(k)),
+    "keys only in nb",
+  ).toEqual([]);
+  expect(
+    en.filter((k) => !nb.includes(k)),
+    "keys only in en",
+  ).toEqual([]);
 });
 
 test.each(namespaces.flatMap((ns) => LANGUAGES.map((lng) => [lng, ns] as const)))(

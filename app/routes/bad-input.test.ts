@@ -7,7 +7,16 @@ import { startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { cookieOf, type Principal } from "~/test/principals";
 import { MAX_FIELD_REPEATS, MAX_FORM_BYTES, MAX_FORM_FIELDS, readFormData } from "~/services/platform/request.server";
 import { callAction, TEST_ORIGIN } from "~/test/route";
-import { importRoute, permissionMatrix, routeRows, seedIds, standardParams, urlOf, type MatrixEntry, type RouteRow } from "~/test/route-matrix";
+import {
+  importRoute,
+  permissionMatrix,
+  routeRows,
+  seedIds,
+  standardParams,
+  urlOf,
+  type MatrixEntry,
+  type RouteRow,
+} from "~/test/route-matrix";
 
 /**
  * The bad-input sweep: every action of app/routes.ts (from the table, so a new one is swept
@@ -42,7 +51,13 @@ beforeAll(async () => {
   const student13 = String(await userIdOf(db, "student13@example.org"));
   // Ids of objects the poster has nothing to do with: class B, a student of it, a side form, a supervisor of it.
   foreign = {
-    params: { ...params, classId: String(classB.id), studentUserId: student13, userId: student13, formId: String(otherForm.id) },
+    params: {
+      ...params,
+      classId: String(classB.id),
+      studentUserId: student13,
+      userId: student13,
+      formId: String(otherForm.id),
+    },
     fields: {
       classId: String(classB.id),
       studentUserId: student13,
@@ -81,8 +96,8 @@ function generator(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
-  const sample = <T,>(list: readonly T[], n: number): T[] => {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
+  const sample = <T>(list: readonly T[], n: number): T[] => {
     const rest = [...list];
     const out: T[] = [];
     while (out.length < n && rest.length > 0) out.push(rest.splice(Math.floor(next() * rest.length), 1)[0]);
@@ -119,9 +134,24 @@ function fieldsOf(row: RouteRow): { fields: string[]; intents: string[] } {
 /** Intents that would end the poster's session or place, or delete what later rows post to. */
 const DESTRUCTIVE = new Set(["leave", "decline", "logout", "deactivate", "delete", "cancel"]);
 const UNKNOWN_INTENTS = ["", "__proto__", "constructor", "DELETE", "save'; drop table users; --", "i".repeat(300)];
-const WRONG = ["abc", "-1", "0", "1.5", "1e3", "2147483648", "99999999999999999999", "true", "null", "[object Object]", '{"a":1}', " 1 ", "0x10"];
+const WRONG = [
+  "abc",
+  "-1",
+  "0",
+  "1.5",
+  "1e3",
+  "2147483648",
+  "99999999999999999999",
+  "true",
+  "null",
+  "[object Object]",
+  '{"a":1}',
+  " 1 ",
+  "0x10",
+];
 /** NUL and other controls, a lone surrogate, RTL override and mark, zero-width joiner, emoji, combining marks, BOM, line separators. */
-const NASTY = "a\u0000b\u0001\u0008\t\r\n\u001b[31m\ud800\u202e\u200f\u200d👩‍⚕️🏥e\u0301\u0338\ufeff\u2028\u2029\u0085<script>alert(1)</script>";
+const NASTY =
+  "a\u0000b\u0001\u0008\t\r\n\u001b[31m\ud800\u202e\u200f\u200d👩‍⚕️🏥e\u0301\u0338\ufeff\u2028\u2029\u0085<script>alert(1)</script>";
 const BAD_PARAMS = ["abc", "-1", "0", "1.5", "2147483648", "99999999999999999999", "\u202e1", "1%00", " 1"];
 const MEGABYTE = "x".repeat(1024 * 1024);
 
@@ -135,7 +165,10 @@ function casesFor(row: RouteRow, entry: MatrixEntry): Case[] {
   const random = generator(hash(row.id));
   const { fields: named, intents } = fieldsOf(row);
   const base = Object.entries(entry.body ?? {});
-  const answerFields = row.file.includes("form-page") || row.file.includes("api/answers") ? [`b:${questionId}`, `a:${questionId}`, `c:${questionId}`] : [];
+  const answerFields =
+    row.file.includes("form-page") || row.file.includes("api/answers")
+      ? [`b:${questionId}`, `a:${questionId}`, `c:${questionId}`]
+      : [];
   const names = [...new Set([...base.map(([name]) => name), ...named, ...answerFields])];
   const every = (value: (name: string) => string): [string, string][] => names.map((name) => [name, value(name)]);
   const withBase = (extra: [string, string | File][]): [string, string | File][] => {
@@ -152,33 +185,75 @@ function casesFor(row: RouteRow, entry: MatrixEntry): Case[] {
       fields: every(() => "1").filter(([name]) => name !== missing),
       params: p,
     })),
-    ...[0, 1].map((i) => ({ label: `every field a wrong value (${i})`, fields: every(() => random.pick(WRONG)), params: p })),
+    ...[0, 1].map((i) => ({
+      label: `every field a wrong value (${i})`,
+      fields: every(() => random.pick(WRONG)),
+      params: p,
+    })),
     { label: "every field -1", fields: every(() => "-1"), params: p },
     { label: "every field past int4", fields: every(() => "2147483648"), params: p },
-    { label: "every field control and odd unicode characters", fields: [...every(() => NASTY), [NASTY, NASTY]], params: p },
+    {
+      label: "every field control and odd unicode characters",
+      fields: [...every(() => NASTY), [NASTY, NASTY]],
+      params: p,
+    },
     ...random.sample(names.length > 0 ? names : ["x"], 1).map((name) => ({
       label: `1 MB in ${name}`,
       fields: withBase([[name, MEGABYTE]]),
       params: p,
     })),
     { label: "every field 5000 characters", fields: every(() => "é".repeat(5000)), params: p },
-    { label: "every field three times", fields: names.flatMap((name) => [[name, "1"], [name, "abc"], [name, ""]] as [string, string][]), params: p },
+    {
+      label: "every field three times",
+      fields: names.flatMap(
+        (name) =>
+          [
+            [name, "1"],
+            [name, "abc"],
+            [name, ""],
+          ] as [string, string][],
+      ),
+      params: p,
+    },
     {
       label: "a field 10 000 times",
       fields: withBase(Array.from({ length: 10_000 }, (_, i) => [names[0] ?? "x", String(i)] as [string, string])),
       params: p,
     },
-    { label: "every field a file", fields: names.map((name) => [name, new File(["1"], "1.txt", { type: "text/plain" })]), params: p },
-    { label: "ids of other objects in the fields", fields: withBase(Object.entries(foreign.fields).filter(([name]) => names.includes(name))), params: p },
+    {
+      label: "every field a file",
+      fields: names.map((name) => [name, new File(["1"], "1.txt", { type: "text/plain" })]),
+      params: p,
+    },
+    {
+      label: "ids of other objects in the fields",
+      fields: withBase(Object.entries(foreign.fields).filter(([name]) => names.includes(name))),
+      params: p,
+    },
     { label: "ids of other objects in the params", fields: base, params: { ...foreign.params } },
-    ...random.sample(UNKNOWN_INTENTS, 2).map((intent) => ({ label: `the unknown intent ${JSON.stringify(intent.slice(0, 40))}`, fields: withBase([["intent", intent]]), params: p })),
+    ...random.sample(UNKNOWN_INTENTS, 2).map((intent) => ({
+      label: `the unknown intent ${JSON.stringify(intent.slice(0, 40))}`,
+      fields: withBase([["intent", intent]]),
+      params: p,
+    })),
     ...random
-      .sample(intents.filter((intent) => !DESTRUCTIVE.has(intent)), 4)
-      .map((intent) => ({ label: `the intent ${intent} with nothing else`, fields: [["intent", intent]] as [string, string][], params: p })),
+      .sample(
+        intents.filter((intent) => !DESTRUCTIVE.has(intent)),
+        4,
+      )
+      .map((intent) => ({
+        label: `the intent ${intent} with nothing else`,
+        fields: [["intent", intent]] as [string, string][],
+        params: p,
+      })),
   ];
   for (const name of [...row.pattern.matchAll(/:(\w+)/g)].map((m) => m[1])) {
     for (const value of random.sample(BAD_PARAMS, 2)) {
-      cases.push({ label: `the param ${name} = ${JSON.stringify(value)}`, fields: base, params: { ...p, [name]: value } });
+      cases.push({
+        label: `the param ${name} = ${JSON.stringify(value)}`,
+        fields: base,
+        params: { ...p, [name]: value },
+      });
     }
   }
   return cases;
@@ -216,7 +291,12 @@ test("every action reads its form through readFormData, which has the limits", (
 });
 
 function formPost(body: BodyInit, type = "application/x-www-form-urlencoded"): Request {
-  return new Request(new URL("/login", TEST_ORIGIN), { method: "POST", headers: { "Content-Type": type }, body, duplex: "half" } as RequestInit);
+  return new Request(new URL("/login", TEST_ORIGIN), {
+    method: "POST",
+    headers: { "Content-Type": type },
+    body,
+    duplex: "half",
+  } as RequestInit);
 }
 
 async function statusOfReading(request: Request): Promise<number> {
@@ -247,7 +327,9 @@ test("readFormData refuses more fields than any page has (the form library's par
   expect(await statusOfReading(formPost(distinct(MAX_FORM_FIELDS + 1)))).toBe(413);
   const multipart = new FormData();
   for (let i = 0; i <= MAX_FIELD_REPEATS; i++) multipart.append("studentIds", String(i));
-  expect(await statusOfReading(new Request(new URL("/login", TEST_ORIGIN), { method: "POST", body: multipart }))).toBe(413);
+  expect(await statusOfReading(new Request(new URL("/login", TEST_ORIGIN), { method: "POST", body: multipart }))).toBe(
+    413,
+  );
 });
 
 test("staff posting an answer to the student's own group (the demo's self-assessment) are refused: 400, on the page and by the autosave", async () => {
@@ -260,8 +342,18 @@ test("staff posting an answer to the student's own group (the demo's self-assess
   ];
   for (const [id, poster, body] of posts) {
     const row = actionRows.find((r) => r.id === id)!;
-    const fields: [string, string][] = [...Object.entries(body), ["intent", "next"], ["page", "1"], [`b:${questionId}`, "0"], [`a:${questionId}`, "Mitt svar"]];
-    const response = await callAction(await importRoute(row), requestOf(row, { label: id, fields, params }, await cookieOf(app.database.db, poster)), params);
+    const fields: [string, string][] = [
+      ...Object.entries(body),
+      ["intent", "next"],
+      ["page", "1"],
+      [`b:${questionId}`, "0"],
+      [`a:${questionId}`, "Mitt svar"],
+    ];
+    const response = await callAction(
+      await importRoute(row),
+      requestOf(row, { label: id, fields, params }, await cookieOf(app.database.db, poster)),
+      params,
+    );
     requestCount++;
     expect(response.status, `${id} as ${poster}`).toBe(400);
   }
@@ -269,7 +361,8 @@ test("staff posting an answer to the student's own group (the demo's self-assess
 
 test.each(actionRows.map((row) => [row.id, row] as const))("%s", async (id, row) => {
   const entry = matrix[id];
-  if (!entry?.action) throw new Error(`the action of "${id}" has no rule in the permission matrix (app/test/route-matrix.ts)`);
+  if (!entry?.action)
+    throw new Error(`the action of "${id}" has no rule in the permission matrix (app/test/route-matrix.ts)`);
   const mod = await importRoute(row);
   const poster = posterOf(entry);
   const errorLog = vi.mocked(console.error);
@@ -281,13 +374,21 @@ test.each(actionRows.map((row) => [row.id, row] as const))("%s", async (id, row)
     requestCount++;
     try {
       const response = await callAction(mod, requestOf(row, item, cookie), item.params);
-      if (response.status >= 500) failures.push(`${item.label}: ${response.status} ${(await response.text()).slice(0, 200)}`);
+      if (response.status >= 500)
+        failures.push(`${item.label}: ${response.status} ${(await response.text()).slice(0, 200)}`);
       else await response.body?.cancel();
     } catch (error) {
-      failures.push(`${item.label}: threw ${error instanceof Error ? error.stack?.split("\n").slice(0, 3).join(" ") : String(error)}`);
+      failures.push(
+        `${item.label}: threw ${error instanceof Error ? error.stack?.split("\n").slice(0, 3).join(" ") : String(error)}`,
+      );
     }
     if (errorLog.mock.calls.length > logged) {
-      failures.push(`${item.label}: logged an error: ${errorLog.mock.calls.slice(logged).map((c) => String(c[0]).slice(0, 300)).join(" | ")}`);
+      failures.push(
+        `${item.label}: logged an error: ${errorLog.mock.calls
+          .slice(logged)
+          .map((c) => String(c[0]).slice(0, 300))
+          .join(" | ")}`,
+      );
       errorLog.mockClear();
     }
   }

@@ -58,27 +58,65 @@ const actions: [string, RouteModuleLike, Record<string, string>, Poster][] = [
   ["/teacher/class/1/supervisors/add", addSupervisor, { classId: "1" }, ["laerer1@example.org", ROLE.Teacher]],
   ["/teacher/class/1/student/9", teacherStudent, { classId: "1", userId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
   ["/supervisor/class/1", supervisorClass, { classId: "1" }, ["veileder1@example.org", ROLE.Advisor]],
-  ["/student/9/form/1/class/1/assignment/1", formPage, { studentUserId: "9", formId: "1", classId: "1", assignmentId: "1" }, ["student01@example.org", ROLE.Student]],
+  [
+    "/student/9/form/1/class/1/assignment/1",
+    formPage,
+    { studentUserId: "9", formId: "1", classId: "1", assignmentId: "1" },
+    ["student01@example.org", ROLE.Student],
+  ],
   ["/admin/class/1/form/1/assignment/1", formPage, { formId: "1", classId: "1", assignmentId: "1" }, admin(ROLE.Admin)],
   ["/api/answers", answersApi, {}, ["student01@example.org", ROLE.Student]],
-  ["/teacher/class/1/student/9/warning", teacherWarning, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
-  ["/teacher/class/1/student/9/warning/delete", teacherWarningDelete, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
-  ["/api/classes/1/students/9/warning", warningApi, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
+  [
+    "/teacher/class/1/student/9/warning",
+    teacherWarning,
+    { classId: "1", studentUserId: "9" },
+    ["laerer1@example.org", ROLE.Teacher],
+  ],
+  [
+    "/teacher/class/1/student/9/warning/delete",
+    teacherWarningDelete,
+    { classId: "1", studentUserId: "9" },
+    ["laerer1@example.org", ROLE.Teacher],
+  ],
+  [
+    "/api/classes/1/students/9/warning",
+    warningApi,
+    { classId: "1", studentUserId: "9" },
+    ["laerer1@example.org", ROLE.Teacher],
+  ],
   ["/student/warning", studentWarning, {}, ["student01@example.org", ROLE.Student]],
-  ["/teacher/class/1/student/9/signingform", signingForm, { classId: "1", studentUserId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
-  ["/supervisor/class/1/student/9/signingform", signingForm, { classId: "1", studentUserId: "9" }, ["veileder1@example.org", ROLE.Advisor]],
-  ["/student/class/1/student/9/signingform", signingForm, { classId: "1", studentUserId: "9" }, ["student01@example.org", ROLE.Student]],
+  [
+    "/teacher/class/1/student/9/signingform",
+    signingForm,
+    { classId: "1", studentUserId: "9" },
+    ["laerer1@example.org", ROLE.Teacher],
+  ],
+  [
+    "/supervisor/class/1/student/9/signingform",
+    signingForm,
+    { classId: "1", studentUserId: "9" },
+    ["veileder1@example.org", ROLE.Advisor],
+  ],
+  [
+    "/student/class/1/student/9/signingform",
+    signingForm,
+    { classId: "1", studentUserId: "9" },
+    ["student01@example.org", ROLE.Student],
+  ],
 ];
 
-test.each(actions)("%s: a body that is not a form is the client's mistake (400), not a server error", async (path, mod, params, actAs) => {
-  const cookie = actAs ? await cookieActingAs(app.database.db, actAs[0], actAs[1]) : "";
-  for (const type of ["multipart/form-data; boundary=zz", "multipart/form-data"]) {
-    const request = new Request(new URL(path, TEST_ORIGIN), {
-      method: "POST",
-      headers: { Origin: TEST_ORIGIN, Cookie: cookie, "Content-Type": type, "x-test-client-address": "192.0.2.1" },
-      body: "--zz\r\nnot a part\u0000",
-    });
-    const response = await callAction(mod, request, params);
-    expect(response.status, type).toBe(400);
-  }
-});
+test.each(actions)(
+  "%s: a body that is not a form is the client's mistake (400), not a server error",
+  async (path, mod, params, actAs) => {
+    const cookie = actAs ? await cookieActingAs(app.database.db, actAs[0], actAs[1]) : "";
+    for (const type of ["multipart/form-data; boundary=zz", "multipart/form-data"]) {
+      const request = new Request(new URL(path, TEST_ORIGIN), {
+        method: "POST",
+        headers: { Origin: TEST_ORIGIN, Cookie: cookie, "Content-Type": type, "x-test-client-address": "192.0.2.1" },
+        body: "--zz\r\nnot a part\u0000",
+      });
+      const response = await callAction(mod, request, params);
+      expect(response.status, type).toBe(400);
+    }
+  },
+);

@@ -10,7 +10,13 @@ import { createRoutesStub } from "react-router";
 import type { z } from "zod";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import resources from "~/locales";
-import { DISPLAY_NAME_MAX_LENGTH, LIMITS, SUBJECT_CODE_MAX, SUBJECT_NAME_MAX, USER_SEARCH_MAX_LENGTH } from "~/services/admin";
+import {
+  DISPLAY_NAME_MAX_LENGTH,
+  LIMITS,
+  SUBJECT_CODE_MAX,
+  SUBJECT_NAME_MAX,
+  USER_SEARCH_MAX_LENGTH,
+} from "~/services/admin";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import { ROLE } from "~/services/identity";
 import { INVITED_PHONE_MAX, STUDENT_SEARCH_MAX_LENGTH } from "~/services/placements";
@@ -61,7 +67,9 @@ afterAll(async () => {
 async function render(Component: ComponentType<never>, loaderData: unknown, url = "/page"): Promise<string> {
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({ lng: "nb", resources: resources, fallbackLng: false, defaultNS: "common" });
-  const Stub = createRoutesStub([{ id: "page", path: url.split("?")[0], Component: Component as never, loader: () => loaderData }]);
+  const Stub = createRoutesStub([
+    { id: "page", path: url.split("?")[0], Component: Component as never, loader: () => loaderData },
+  ]);
   return renderToString(
     <I18nextProvider i18n={i18n}>
       <Stub initialEntries={[url]} hydrationData={{ loaderData: { page: loaderData } }} />
@@ -70,7 +78,12 @@ async function render(Component: ComponentType<never>, loaderData: unknown, url 
 }
 
 /** The page as its loader makes it for the user of `cookie`. */
-async function page(mod: RouteModuleLike & { default: ComponentType<never> }, path: string, cookie: string, params: Record<string, string> = {}): Promise<string> {
+async function page(
+  mod: RouteModuleLike & { default: ComponentType<never> },
+  path: string,
+  cookie: string,
+  params: Record<string, string> = {},
+): Promise<string> {
   const response = await callLoader(mod, getPage(path, { cookie }), params);
   expect(response.status, path).toBe(200);
   return render(mod.default, await response.json(), path);
@@ -88,12 +101,21 @@ function maxLengthsOf(html: string, name: string): (number | null)[] {
 }
 
 /** The schema accepts a text of exactly `limit` characters in `field` and refuses one more. */
-function expectSchemaLimit(schema: z.ZodType, valid: Record<string, unknown>, field: string, limit: number, filler = "a") {
+function expectSchemaLimit(
+  schema: z.ZodType,
+  valid: Record<string, unknown>,
+  field: string,
+  limit: number,
+  filler = "a",
+) {
   const at = (n: number) => ({ ...valid, [field]: filler.repeat(n) });
   const ok = schema.safeParse(at(limit));
   const over = schema.safeParse(at(limit + 1));
   expect(ok.success ? [] : ok.error.issues.filter((i) => i.path[0] === field), `${field} at ${limit}`).toEqual([]);
-  expect(over.success ? [] : over.error.issues.filter((i) => i.path[0] === field).map((i) => i.path[0]), `${field} at ${limit + 1}`).toEqual([field]);
+  expect(
+    over.success ? [] : over.error.issues.filter((i) => i.path[0] === field).map((i) => i.path[0]),
+    `${field} at ${limit + 1}`,
+  ).toEqual([field]);
 }
 
 describe("log-in and invitations", () => {
@@ -108,12 +130,21 @@ describe("log-in and invitations", () => {
   test("the student's invitation of a supervisor", async () => {
     expect(inviteSchema.safeParse({ email: `${"a".repeat(EMAIL_MAX - 12)}@example.org` }).success).toBe(true);
     expect(inviteSchema.safeParse({ email: `${"a".repeat(EMAIL_MAX - 11)}@example.org` }).success).toBe(false);
-    const html = await render(Invite as never, { subject: "SYK2001 Praksis i sykehjem", hasSupervisor: false, status: null });
+    const html = await render(Invite as never, {
+      subject: "SYK2001 Praksis i sykehjem",
+      hasSupervisor: false,
+      status: null,
+    });
     expect(maxLengthsOf(html, "email")).toEqual([EMAIL_MAX]);
   });
 
   test("accepting an invitation: name and phone", async () => {
-    expectSchemaLimit(newSupervisorSchema, { fullName: "Ny Veileder", phone: "+4798765432" }, "fullName", PERSON_NAME_MAX);
+    expectSchemaLimit(
+      newSupervisorSchema,
+      { fullName: "Ny Veileder", phone: "+4798765432" },
+      "fullName",
+      PERSON_NAME_MAX,
+    );
     // Spaces count: a number of 8 digits spread over exactly the limit, and over it.
     const phone = (length: number) => `+47${" ".repeat(length - 11)}98765432`;
     expect(newSupervisorSchema.safeParse({ fullName: "Ny", phone: phone(INVITED_PHONE_MAX) }).success).toBe(true);
@@ -137,14 +168,18 @@ describe("the teacher's pages", () => {
     expect([SUPERVISOR_NAME_MAX, SUPERVISOR_EMAIL_MAX]).toEqual([PERSON_NAME_MAX, EMAIL_MAX]);
     expectSchemaLimit(addSupervisorSchema, { name: "x", email: "a@example.org" }, "name", SUPERVISOR_NAME_MAX);
     const classId = await classIdOf(db(), "SYK2001");
-    const html = await page(addSupervisor, `/teacher/class/${classId}/supervisors/add`, cookies.laerer1, { classId: String(classId) });
+    const html = await page(addSupervisor, `/teacher/class/${classId}/supervisors/add`, cookies.laerer1, {
+      classId: String(classId),
+    });
     expect(maxLengthsOf(html, "name")).toEqual([SUPERVISOR_NAME_MAX]);
     expect(maxLengthsOf(html, "email")).toEqual([SUPERVISOR_EMAIL_MAX]);
   });
 
   test("the student picker's search", async () => {
     const classId = await classIdOf(db(), "SYK2001");
-    const html = await page(addStudents, `/teacher/class/${classId}/students/add`, cookies.laerer1, { classId: String(classId) });
+    const html = await page(addStudents, `/teacher/class/${classId}/students/add`, cookies.laerer1, {
+      classId: String(classId),
+    });
     expect(maxLengthsOf(html, "q")).toEqual([STUDENT_SEARCH_MAX_LENGTH]);
   });
 
@@ -173,10 +208,15 @@ describe("the teacher's pages", () => {
       .innerJoin(studentReferences, eq(studentReferences.id, signingForms.studentReferenceId))
       .where(isNotNull(signingForms.midSemesterCompletedDate))
       .limit(1);
-    const html = await page(signingForm, `/teacher/class/${row.classId}/student/${row.studentUserId}/signingform`, cookies.adminTeacher, {
-      classId: String(row.classId),
-      studentUserId: String(row.studentUserId),
-    });
+    const html = await page(
+      signingForm,
+      `/teacher/class/${row.classId}/student/${row.studentUserId}/signingform`,
+      cookies.adminTeacher,
+      {
+        classId: String(row.classId),
+        studentUserId: String(row.studentUserId),
+      },
+    );
     expect(maxLengthsOf(html, "teacherComment")).toEqual([TEACHER_COMMENT_LIMIT]);
   });
 });
@@ -184,14 +224,22 @@ describe("the teacher's pages", () => {
 describe("answering a form", () => {
   test("every comment and every text answer", async () => {
     const classId = await classIdOf(db(), "SYK2001");
-    const [{ id: formId }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+    const [{ id: formId }] = await db()
+      .select({ id: forms.id })
+      .from(forms)
+      .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
     const [{ id: assignmentId }] = await db()
       .select({ id: assignments.id })
       .from(assignments)
       .where(and(eq(assignments.classId, classId), eq(assignments.isMidSemester, true)));
     const student = await userIdOf(db(), "student05@example.org");
     const path = `/student/${student}/form/${formId}/class/${classId}/assignment/${assignmentId}`;
-    const params = { classId: String(classId), formId: String(formId), assignmentId: String(assignmentId), studentUserId: String(student) };
+    const params = {
+      classId: String(classId),
+      formId: String(formId),
+      assignmentId: String(assignmentId),
+      studentUserId: String(student),
+    };
     let comments = 0;
     let answers = 0;
     // Every page of the form, as the student opens them in turn.
@@ -218,7 +266,12 @@ describe("answering a form", () => {
 
 describe("the admin's pages", () => {
   test("subjects: code and name", async () => {
-    expectSchemaLimit(subjectsSchema, { intent: "create", subjectCode: "X", name: "Y" }, "subjectCode", SUBJECT_CODE_MAX);
+    expectSchemaLimit(
+      subjectsSchema,
+      { intent: "create", subjectCode: "X", name: "Y" },
+      "subjectCode",
+      SUBJECT_CODE_MAX,
+    );
     expectSchemaLimit(subjectsSchema, { intent: "create", subjectCode: "X", name: "Y" }, "name", SUBJECT_NAME_MAX);
     const html = await page(subjects, "/admin/subjects", cookies.admin);
     expect(maxLengthsOf(html, "subjectCode")).toEqual([SUBJECT_CODE_MAX]);
@@ -226,7 +279,12 @@ describe("the admin's pages", () => {
   });
 
   test("a user's name, and the users list's search", async () => {
-    expectSchemaLimit(userSchema, { intent: "save", displayName: "x", roles: ["2"] }, "displayName", DISPLAY_NAME_MAX_LENGTH);
+    expectSchemaLimit(
+      userSchema,
+      { intent: "save", displayName: "x", roles: ["2"] },
+      "displayName",
+      DISPLAY_NAME_MAX_LENGTH,
+    );
     const id = await userIdOf(db(), "laerer2@example.org");
     const html = await page(user, `/admin/users/${id}`, cookies.admin, { userId: String(id) });
     expect(maxLengthsOf(html, "displayName")).toEqual([DISPLAY_NAME_MAX_LENGTH]);
@@ -234,7 +292,10 @@ describe("the admin's pages", () => {
   });
 
   test("the form editor: the form's name, and each group's name, question and help text", async () => {
-    const [{ id: formId }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+    const [{ id: formId }] = await db()
+      .select({ id: forms.id })
+      .from(forms)
+      .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
     const html = await page(formEditor, `/admin/forms/edit/${formId}`, cookies.admin, { formId: String(formId) });
     const named = (pattern: RegExp) => [...new Set([...html.matchAll(pattern)].map((m) => m[1]))];
     const visible = (name: string) => maxLengthsOf(html, name).filter((n) => n !== null);

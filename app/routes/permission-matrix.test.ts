@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { cookieOf, cookiesOf, FOREIGN_MARKERS, PRINCIPAL_NAMES, type Principal } from "~/test/principals";
 import { startTestApp, stopTestApp } from "~/test/app";
-import { giveStudent01Documents, permissionMatrix, importRoute, routeRows, seedIds, standardParams, urlOf, type MatrixEntry, type Rule } from "~/test/route-matrix";
+import {
+  giveStudent01Documents,
+  permissionMatrix,
+  importRoute,
+  routeRows,
+  seedIds,
+  standardParams,
+  urlOf,
+  type MatrixEntry,
+  type Rule,
+} from "~/test/route-matrix";
 import { callAction, callLoader, getPage, postForm, type RouteModuleLike } from "~/test/route";
 
 /**
@@ -36,7 +46,12 @@ function locationOf(response: Response): string {
 }
 
 /** Why the answer breaks the rule for this principal, or null. */
-async function verdict(rule: Rule, principal: Principal, response: Response, kind: "loader" | "action"): Promise<string | null> {
+async function verdict(
+  rule: Rule,
+  principal: Principal,
+  response: Response,
+  kind: "loader" | "action",
+): Promise<string | null> {
   const status = response.status;
   const location = locationOf(response);
   const body = await response.text();
@@ -63,14 +78,18 @@ async function verdict(rule: Rule, principal: Principal, response: Response, kin
 
 test("every entry of the matrix names a route of the table", () => {
   const ids = new Set(rows.map((row) => row.id));
-  const stale = Object.keys(permissionMatrix({ classA: 1, mainForm: 1, formOfA: 1, midA: 1, period: 1, student01: 1, veileder1: 1 })).filter((id) => !ids.has(id));
+  const stale = Object.keys(
+    permissionMatrix({ classA: 1, mainForm: 1, formOfA: 1, midA: 1, period: 1, student01: 1, veileder1: 1 }),
+  ).filter((id) => !ids.has(id));
   expect(stale, "matrix entries for routes that are not in app/routes.ts").toEqual([]);
 });
 
 test.each(rows.map((row) => [row.id, row] as const))("%s", async (id, row) => {
   const entry = matrix[id];
   if (!entry) {
-    throw new Error(`the route "${id}" (/${row.pattern}, ${row.file}) has no entry in the permission matrix (app/test/route-matrix.ts)`);
+    throw new Error(
+      `the route "${id}" (/${row.pattern}, ${row.file}) has no entry in the permission matrix (app/test/route-matrix.ts)`,
+    );
   }
   const mod = await importRoute(row);
   // A layout with middleware only is held to its loader rule through its middleware.
@@ -79,8 +98,12 @@ test.each(rows.map((row) => [row.id, row] as const))("%s", async (id, row) => {
     : mod.middleware
       ? { middleware: mod.middleware, loader: () => new Response("through the middleware") }
       : null;
-  expect(Boolean(entry.loader), `${id}: a loader rule exactly when the module has a loader or middleware`).toBe(loaderTarget !== null);
-  expect(Boolean(entry.action), `${id}: an action rule exactly when the module has an action`).toBe(Boolean(mod.action));
+  expect(Boolean(entry.loader), `${id}: a loader rule exactly when the module has a loader or middleware`).toBe(
+    loaderTarget !== null,
+  );
+  expect(Boolean(entry.action), `${id}: an action rule exactly when the module has an action`).toBe(
+    Boolean(mod.action),
+  );
 
   const url = urlOf(row, { ...params, ...entry.params });
   const routeParams = { ...params, ...entry.params };

@@ -5,7 +5,16 @@ import { resetEnvForTests } from "~/services/platform/env.server";
 import { appCookies, MAX_FORM_BYTES } from "~/services/platform/request.server";
 import { ROLE } from "~/services/identity";
 import { sessionIdOf } from "~/services/identity/index.server";
-import { clearOutbox, codeIn, cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
+import {
+  clearOutbox,
+  codeIn,
+  cookieActingAs,
+  mailsTo,
+  silenceMailLog,
+  startTestApp,
+  stopTestApp,
+  userIdOf,
+} from "~/test/app";
 import { CookieJar } from "~/test/cookie-jar";
 import { callAction, callLoader, getPage, postForm, TEST_ORIGIN } from "~/test/route";
 import { startup } from "~/entry.server";
@@ -36,7 +45,12 @@ afterAll(async () => {
   await stopTestApp(app);
 });
 
-const savedEnv = { NODE_ENV: process.env.NODE_ENV, APP_URL: process.env.APP_URL, MAIL_TRANSPORT: process.env.MAIL_TRANSPORT, INSTITUTION_FILE: process.env.INSTITUTION_FILE };
+const savedEnv = {
+  NODE_ENV: process.env.NODE_ENV,
+  APP_URL: process.env.APP_URL,
+  MAIL_TRANSPORT: process.env.MAIL_TRANSPORT,
+  INSTITUTION_FILE: process.env.INSTITUTION_FILE,
+};
 
 beforeEach(() => {
   silenceMailLog();
@@ -58,11 +72,18 @@ function runAs(env: Record<string, string>): void {
 }
 
 /** Logs in with an e-mail code through the real pages; the jar holds what the browser would. */
-async function logInByCode(email: string, jar = new CookieJar()): Promise<{ jar: CookieJar; loginResponse: Response; otpResponse: Response }> {
-  const loginResponse = jar.take(await callAction(login, postForm("/login", { email }, { cookie: jar.header() || undefined })));
+async function logInByCode(
+  email: string,
+  jar = new CookieJar(),
+): Promise<{ jar: CookieJar; loginResponse: Response; otpResponse: Response }> {
+  const loginResponse = jar.take(
+    await callAction(login, postForm("/login", { email }, { cookie: jar.header() || undefined })),
+  );
   expect(loginResponse.status).toBe(303);
   const [mail] = await mailsTo(email);
-  const otpResponse = jar.take(await callAction(otp, postForm("/otp", { code: codeIn(mail) }, { cookie: jar.header() })));
+  const otpResponse = jar.take(
+    await callAction(otp, postForm("/otp", { code: codeIn(mail) }, { cookie: jar.header() })),
+  );
   expect([302, 303]).toContain(otpResponse.status);
   return { jar, loginResponse, otpResponse };
 }
@@ -81,7 +102,10 @@ function attributesOf(line: string): string[] {
 }
 
 async function sessionRow(token: string) {
-  const [row] = await db().select().from(sessions).where(eq(sessions.id, sessionIdOf(token)));
+  const [row] = await db()
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sessionIdOf(token)));
   return row;
 }
 
@@ -95,13 +119,19 @@ describe("cookies", () => {
   test("in production over https: __Host- prefix, Secure, HttpOnly, SameSite=Lax, Path=/, no Domain, no lifetime", async () => {
     runAs({ NODE_ENV: "production", APP_URL: "https://praksis.example.org" });
     const { loginResponse, otpResponse } = await logInByCode("laerer1@example.org");
-    for (const line of [cookieLine(otpResponse, "__Host-praksis_session"), cookieLine(loginResponse, "__Host-praksis_login")]) {
+    for (const line of [
+      cookieLine(otpResponse, "__Host-praksis_session"),
+      cookieLine(loginResponse, "__Host-praksis_login"),
+    ]) {
       const attributes = attributesOf(line);
       expect(attributes, line).toContain("secure");
       expect(attributes, line).toContain("httponly");
       expect(attributes, line).toContain("samesite=lax");
       expect(attributes, line).toContain("path=/");
-      expect(attributes.some((a) => a.startsWith("domain=")), line).toBe(false);
+      expect(
+        attributes.some((a) => a.startsWith("domain=")),
+        line,
+      ).toBe(false);
     }
     const session = attributesOf(cookieLine(otpResponse, "__Host-praksis_session"));
     // A browser-session cookie: the server decides when the session ends (idle 60 min, absolute 12 h).
@@ -185,7 +215,9 @@ describe("sessions", () => {
   test("a log-out post from another site, or with no Origin at all, is refused and ends nothing", async () => {
     const cookie = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
     const token = await tokenOf(cookie);
-    expect((await callAction(logout, postForm("/logout", {}, { cookie, origin: "https://evil.example" }))).status).toBe(403);
+    expect((await callAction(logout, postForm("/logout", {}, { cookie, origin: "https://evil.example" }))).status).toBe(
+      403,
+    );
     expect((await callAction(logout, postForm("/logout", {}, { cookie, origin: null }))).status).toBe(403);
     expect(await sessionRow(token)).toBeDefined();
   });
@@ -202,7 +234,11 @@ describe("Origin", () => {
   test("a same-site Referer without Origin is accepted; a malformed Origin is refused", async () => {
     const referer = await callAction(
       login,
-      postForm("/login", { email: "student03@example.org" }, { origin: null, headers: { Referer: `${TEST_ORIGIN}/login` } }),
+      postForm(
+        "/login",
+        { email: "student03@example.org" },
+        { origin: null, headers: { Referer: `${TEST_ORIGIN}/login` } },
+      ),
     );
     expect(referer.status).toBe(303);
     for (const origin of ["http://[::1", "null", "file://", "http://localhost.evil.example"]) {
@@ -225,7 +261,12 @@ describe("headers", () => {
     for (const actual of responses) {
       const csp = actual.headers.get("Content-Security-Policy") ?? "";
       expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/]{22}==?'/);
-      for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "default-src 'self'"]) {
+      for (const directive of [
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+        "default-src 'self'",
+      ]) {
         expect(csp).toContain(directive);
       }
       expect(csp).not.toContain("unsafe-inline");
@@ -284,7 +325,12 @@ describe("bad input", () => {
       });
       const request = new Request(`${TEST_ORIGIN}/login`, {
         method: "POST",
-        headers: { Origin: TEST_ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "x-test-client-address": "192.0.2.1", ...headers },
+        headers: {
+          Origin: TEST_ORIGIN,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "x-test-client-address": "192.0.2.1",
+          ...headers,
+        },
         body: stream,
         duplex: "half",
       } as RequestInit);
@@ -302,7 +348,10 @@ describe("bad input", () => {
   });
 
   test("a form just under the limit is read as usual", async () => {
-    const response = await callAction(login, postForm("/login", { email: "student04@example.org", pad: "c".repeat(MAX_FORM_BYTES - 200) }));
+    const response = await callAction(
+      login,
+      postForm("/login", { email: "student04@example.org", pad: "c".repeat(MAX_FORM_BYTES - 200) }),
+    );
     expect(response.status).toBe(303);
   });
 
@@ -343,37 +392,69 @@ describe("bad input", () => {
       const response = await callLoader(login, getPage("/login", { headers: extra }));
       expect(response.status, JSON.stringify(extra)).toBe(200);
     }
-    const post = await callAction(login, postForm("/login", { email: "x" }, { headers: { "Content-Type": "multipart/form-data; boundary=" } }));
+    const post = await callAction(
+      login,
+      postForm("/login", { email: "x" }, { headers: { "Content-Type": "multipart/form-data; boundary=" } }),
+    );
     expect(post.status).toBe(400);
-    const contentLength = await callAction(login, postForm("/login", { email: "x" }, { headers: { "Content-Length": "-1" } }));
+    const contentLength = await callAction(
+      login,
+      postForm("/login", { email: "x" }, { headers: { "Content-Length": "-1" } }),
+    );
     expect(contentLength.status).toBeLessThan(500);
   });
 });
 
 describe("redirect targets", () => {
-  const offSite = ["//evil.example", "https://evil.example/", "/\\evil.example", "/.//evil.example", "javascript:alert(1)", "\t//evil.example", "/\t/evil.example"];
+  const offSite = [
+    "//evil.example",
+    "https://evil.example/",
+    "/\\evil.example",
+    "/.//evil.example",
+    "javascript:alert(1)",
+    "\t//evil.example",
+    "/\t/evil.example",
+  ];
 
   function staysHere(location: string | null | undefined): boolean {
-    return location !== null && location !== undefined && new URL(location, TEST_ORIGIN).origin === TEST_ORIGIN && !location.startsWith("//");
+    return (
+      location !== null &&
+      location !== undefined &&
+      new URL(location, TEST_ORIGIN).origin === TEST_ORIGIN &&
+      !location.startsWith("//")
+    );
   }
 
   test("redirectTo and back on the log-in, role, consent and settings pages never leave the site", async () => {
     const teacher = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
     for (const target of offSite) {
       const q = encodeURIComponent(target);
-      const loginData = (await (await callLoader(login, getPage(`/login?redirectTo=${q}`))).json()) as { redirectTo: string };
+      const loginData = (await (await callLoader(login, getPage(`/login?redirectTo=${q}`))).json()) as {
+        redirectTo: string;
+      };
       expect(loginData.redirectTo, target).toBe("");
       const homeData = (await (await callLoader(home, getPage(`/?redirectTo=${q}`))).json()) as { redirectTo: string };
       expect(homeData.redirectTo, target).toBe("");
-      const roleData = (await (await callLoader(role, getPage(`/role?redirectTo=${q}`, { cookie: teacher }))).json()) as { redirectTo: string };
+      const roleData = (await (
+        await callLoader(role, getPage(`/role?redirectTo=${q}`, { cookie: teacher }))
+      ).json()) as { redirectTo: string };
       expect(roleData.redirectTo, target).toBe("");
 
-      const consent = await callLoader(privacyConsent, getPage(`/privacy-consent?redirectTo=${q}`, { cookie: teacher }));
+      const consent = await callLoader(
+        privacyConsent,
+        getPage(`/privacy-consent?redirectTo=${q}`, { cookie: teacher }),
+      );
       expect(staysHere(consent.headers.get("Location")), target).toBe(true);
-      const consentPost = await callAction(privacyConsent, postForm("/privacy-consent", { intent: "accept", redirectTo: target }, { cookie: teacher }));
+      const consentPost = await callAction(
+        privacyConsent,
+        postForm("/privacy-consent", { intent: "accept", redirectTo: target }, { cookie: teacher }),
+      );
       expect(staysHere(consentPost.headers.get("Location")), target).toBe(true);
 
-      const settingsPost = await callAction(settings, postForm("/settings", { language: "en", back: target }, { cookie: teacher }));
+      const settingsPost = await callAction(
+        settings,
+        postForm("/settings", { language: "en", back: target }, { cookie: teacher }),
+      );
       expect(staysHere(settingsPost.headers.get("Location")), target).toBe(true);
       const settingsPage = await callLoader(settings, getPage(`/settings?back=${q}`, { cookie: teacher }));
       expect(JSON.stringify(await settingsPage.json()), target).not.toContain("evil.example");

@@ -79,7 +79,10 @@ export async function classIdOf(db: Db, subjectCode: string, periodName?: string
 }
 
 export async function userIdOf(db: Db, email: string): Promise<number> {
-  const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   if (!user) throw new Error(`no user ${email}`);
   return user.id;
 }

@@ -7,7 +7,17 @@ import ts from "typescript";
 import { describe, expect, test } from "vitest";
 
 /** The domains, lowest first: a domain's code may import only domains before it (tests: any). */
-const DOMAIN_ORDER = ["identity", "admin", "placements", "answering", "warnings", "signing", "documents", "reminders", "demo"] as const;
+const DOMAIN_ORDER = [
+  "identity",
+  "admin",
+  "placements",
+  "answering",
+  "warnings",
+  "signing",
+  "documents",
+  "reminders",
+  "demo",
+] as const;
 const SERVICES = "app/services";
 
 interface Import {
@@ -26,7 +36,8 @@ function sourceFiles(dir: string): string[] {
   for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const rel = `${dir}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (entry.name !== "node_modules" && !entry.name.startsWith(".") && entry.name !== "+types") out.push(...sourceFiles(rel));
+      if (entry.name !== "node_modules" && !entry.name.startsWith(".") && entry.name !== "+types")
+        out.push(...sourceFiles(rel));
     } else if (/\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(rel);
   }
   return out;
@@ -45,11 +56,24 @@ function resolveSpecifier(from: string, specifier: string): string | null {
 
 function importsOf(file: string): Import[] {
   const text = fs.readFileSync(path.join(root, file), "utf8");
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: Import[] = [];
   const add = (node: ts.Node, specifier: string, typeOnly: boolean, erased = false) => {
     const to = resolveSpecifier(file, specifier);
-    if (to) found.push({ from: file, to, typeOnly, erased, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+    if (to)
+      found.push({
+        from: file,
+        to,
+        typeOnly,
+        erased,
+        line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+      });
   };
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -57,12 +81,21 @@ function importsOf(file: string): Import[] {
       const typeOnly =
         !!clause &&
         (clause.isTypeOnly ||
-          (!clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)));
+          (!clause.name &&
+            !!clause.namedBindings &&
+            ts.isNamedImports(clause.namedBindings) &&
+            clause.namedBindings.elements.length > 0 &&
+            clause.namedBindings.elements.every((e) => e.isTypeOnly)));
       // With verbatimModuleSyntax only `import type` disappears; `import { type X }` still loads the module.
       add(node, node.moduleSpecifier.text, typeOnly, !!clause?.isTypeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       add(node, node.moduleSpecifier.text, node.isTypeOnly, node.isTypeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       add(node, node.arguments[0].text, false);
     }
     ts.forEachChild(node, visit);
@@ -114,8 +147,12 @@ const imports = files.flatMap(importsOf);
 
 function violations(all: Import[], serviceFiles: string[]) {
   const loose = serviceFiles.filter((f) => f.split("/").length === 3);
-  const unknownFolders = [...new Set(serviceFiles.filter((f) => f.split("/").length > 3).map(folderOf))].filter((f) => f && f !== "platform" && !(DOMAIN_ORDER as readonly string[]).includes(f));
-  const platformToDomain = all.filter((i) => folderOf(i.from) === "platform" && folderOf(i.to) !== null && folderOf(i.to) !== "platform");
+  const unknownFolders = [...new Set(serviceFiles.filter((f) => f.split("/").length > 3).map(folderOf))].filter(
+    (f) => f && f !== "platform" && !(DOMAIN_ORDER as readonly string[]).includes(f),
+  );
+  const platformToDomain = all.filter(
+    (i) => folderOf(i.from) === "platform" && folderOf(i.to) !== null && folderOf(i.to) !== "platform",
+  );
   const intoInternals = all.filter((i) => {
     const target = folderOf(i.to);
     return target !== null && target !== "platform" && folderOf(i.from) !== target && !isEntry(i.to);
@@ -124,10 +161,15 @@ function violations(all: Import[], serviceFiles: string[]) {
     const from = folderOf(i.from);
     const to = folderOf(i.to);
     if (!from || !to || from === "platform" || to === "platform" || from === to || isTest(i.from)) return false;
-    return DOMAIN_ORDER.indexOf(to as (typeof DOMAIN_ORDER)[number]) > DOMAIN_ORDER.indexOf(from as (typeof DOMAIN_ORDER)[number]);
+    return (
+      DOMAIN_ORDER.indexOf(to as (typeof DOMAIN_ORDER)[number]) >
+      DOMAIN_ORDER.indexOf(from as (typeof DOMAIN_ORDER)[number])
+    );
   });
   // The browser-safe entry must not pull server-only code into a page's bundle.
-  const serverInBrowserEntry = all.filter((i) => /\/index\.ts$/.test(i.from) && folderOf(i.from) !== null && !i.typeOnly && /\.server\.tsx?$/.test(i.to));
+  const serverInBrowserEntry = all.filter(
+    (i) => /\/index\.ts$/.test(i.from) && folderOf(i.from) !== null && !i.typeOnly && /\.server\.tsx?$/.test(i.to),
+  );
   return { loose, unknownFolders, platformToDomain, intoInternals, upward, serverInBrowserEntry };
 }
 
@@ -167,7 +209,9 @@ describe("the import rules of docs/architecture.md", () => {
 
   test("the loop check finds a loop, and passes one closed only by `import type`", () => {
     const at = (from: string, to: string, erased = false): Import => ({ from, to, typeOnly: erased, erased, line: 1 });
-    expect(cyclesOf([at("a.ts", "b.ts"), at("b.ts", "c.ts"), at("c.ts", "a.ts")])).toEqual([["a.ts", "b.ts", "c.ts", "a.ts"]]);
+    expect(cyclesOf([at("a.ts", "b.ts"), at("b.ts", "c.ts"), at("c.ts", "a.ts")])).toEqual([
+      ["a.ts", "b.ts", "c.ts", "a.ts"],
+    ]);
     expect(cyclesOf([at("a.ts", "b.ts"), at("b.ts", "a.ts", true)])).toEqual([]);
   });
 

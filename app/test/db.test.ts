@@ -9,7 +9,12 @@ test("each test database is a PostgreSQL database of its own, copied from the mi
   const name = new URL(a.url).pathname.slice(1);
   try {
     const roles = await a.db.execute(sql`select name from roles order by id`);
-    expect((roles as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual(["Admin", "Student", "Teacher", "Advisor"]);
+    expect((roles as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
+      "Admin",
+      "Student",
+      "Teacher",
+      "Advisor",
+    ]);
   } finally {
     await a.close();
     await b.close();

@@ -9,7 +9,9 @@ import { migrationsFolder, openDatabase, type Database } from "~/services/platfo
 export function testServerUrl(): string {
   const server = process.env.TEST_DATABASE_URL;
   if (!server) {
-    throw new Error("TEST_DATABASE_URL is not set: run the tests with vitest (its global setup starts a throwaway PostgreSQL)");
+    throw new Error(
+      "TEST_DATABASE_URL is not set: run the tests with vitest (its global setup starts a throwaway PostgreSQL)",
+    );
   }
   return server;
 }
@@ -19,7 +21,9 @@ export function testServerUrl(): string {
  * template (migrated once per set of migrations), dropped again on close. `url` is for a server
  * process that is to open the same database.
  */
-export async function openTestDatabase(options: { logger?: Logger; poolSize?: number } = {}): Promise<Database & { url: string }> {
+export async function openTestDatabase(
+  options: { logger?: Logger; poolSize?: number } = {},
+): Promise<Database & { url: string }> {
   const server = testServerUrl();
   const name = `praksis_test_${crypto.randomBytes(6).toString("hex")}`;
   const template = await migratedTemplate(server);
@@ -30,7 +34,12 @@ export async function openTestDatabase(options: { logger?: Logger; poolSize?: nu
   await admin.end();
   const url = new URL(server);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), kind: "embedded", poolSize: options.poolSize ?? 4, logger: options.logger });
+  const database = await openDatabase({
+    url: url.toString(),
+    kind: "embedded",
+    poolSize: options.poolSize ?? 4,
+    logger: options.logger,
+  });
   return {
     ...database,
     url: url.toString(),
@@ -64,7 +73,10 @@ async function untilUnused(admin: pg.Client, name: string): Promise<void> {
 
 function migrationsHash(): string {
   const hash = crypto.createHash("sha256");
-  for (const file of fs.readdirSync(migrationsFolder).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const file of fs
+    .readdirSync(migrationsFolder)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
     hash.update(file).update(fs.readFileSync(path.join(migrationsFolder, file)));
   }
   return hash.digest("hex").slice(0, 16);

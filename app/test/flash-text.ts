@@ -32,4 +32,3 @@ export async function flashTextOf(response: Response, language: Language = "nb")
   const flash = await flashOf(response);
   return flash ? flashMessage(await testI18n(language), flash).message : null;
 }
-

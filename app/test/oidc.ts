@@ -50,7 +50,9 @@ export async function logInAtProvider(authorizationUrl: string, login: string): 
       continue;
     }
     const html = await response.text();
-    const action = /<form[^>]*method="post"[^>]*action="([^"]*\/login)"/i.exec(html)?.[1] ?? /action="([^"]*\/login)"/.exec(html)?.[1];
+    const action =
+      /<form[^>]*method="post"[^>]*action="([^"]*\/login)"/i.exec(html)?.[1] ??
+      /action="([^"]*\/login)"/.exec(html)?.[1];
     if (!action) throw new Error(`no log-in form at ${url}: HTTP ${response.status}\n${html.slice(0, 500)}`);
     url = new URL(action, url);
     init = {

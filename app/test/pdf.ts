@@ -34,7 +34,9 @@ export interface ReadPdf {
  */
 function countRoles(bytes: Uint8Array): Map<string, number> {
   const roles = new Map<string, number>();
-  for (const match of Buffer.from(bytes).toString("latin1").matchAll(/<<\n\/S \/(\w+)\n(?:\/A <<[^>]*>>\n)?\/P \d+ 0 R\n/g)) {
+  for (const match of Buffer.from(bytes)
+    .toString("latin1")
+    .matchAll(/<<\n\/S \/(\w+)\n(?:\/A <<[^>]*>>\n)?\/P \d+ 0 R\n/g)) {
     roles.set(match[1], (roles.get(match[1]) ?? 0) + 1);
   }
   return roles;
@@ -42,7 +44,12 @@ function countRoles(bytes: Uint8Array): Map<string, number> {
 
 /** Reads a PDF back the way a viewer or screen reader would: text, structure, metadata, fonts. */
 export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0, isEvalSupported: false, fontExtraProperties: true }).promise;
+  const pdf = await getDocument({
+    data: new Uint8Array(bytes),
+    verbosity: 0,
+    isEvalSupported: false,
+    fontExtraProperties: true,
+  }).promise;
   const pageTexts: string[] = [];
   const artifactTexts: string[][] = [];
   const fonts = new Map<string, boolean>();
@@ -67,7 +74,7 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
     pageTexts.push(words.join(" "));
     artifactTexts.push(artifacts);
     // pdf.js gives each page the document's whole tree; the first page's is the document's.
-    if (n === 1) structure = ((await page.getStructTree())) ?? {};
+    if (n === 1) structure = (await page.getStructTree()) ?? {};
     const operators = await page.getOperatorList();
     operators.fnArray.forEach((fn, i) => {
       if (fn !== OPS.setFont) return;
@@ -96,6 +103,7 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
 /** The roles of the structure tree in reading order, depth first (for checking the outline of a document). */
 export function roleOutline(node: StructNode, depth = 0, out: string[] = []): string[] {
   if (node.role && node.role !== "Root") out.push(`${"  ".repeat(depth)}${node.role}`);
-  for (const child of node.children ?? []) roleOutline(child, node.role && node.role !== "Root" ? depth + 1 : depth, out);
+  for (const child of node.children ?? [])
+    roleOutline(child, node.role && node.role !== "Root" ? depth + 1 : depth, out);
   return out;
 }

@@ -15,7 +15,13 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-test-pg-"));
   fs.chmodSync(dir, 0o755);
-  const server = await startEmbeddedPostgres({ dataDir: path.join(dir, "data"), database: "postgres", durable: false, restart: false, maxConnections: 400 });
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(dir, "data"),
+    database: "postgres",
+    durable: false,
+    restart: false,
+    maxConnections: 400,
+  });
   const url = new URL(server.url);
   process.env.TEST_DATABASE_URL = url.toString();
   await migratedTemplate(url.toString());

@@ -32,7 +32,10 @@ export async function cookieOf(db: Db, principal: Principal): Promise<string> {
 }
 
 /** One cookie per principal, made once. */
-export async function cookiesOf(db: Db, principals: readonly Principal[] = PRINCIPAL_NAMES): Promise<Record<Principal, string>> {
+export async function cookiesOf(
+  db: Db,
+  principals: readonly Principal[] = PRINCIPAL_NAMES,
+): Promise<Record<Principal, string>> {
   const cookies = {} as Record<Principal, string>;
   for (const principal of principals) cookies[principal] = await cookieOf(db, principal);
   return cookies;

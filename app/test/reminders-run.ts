@@ -17,6 +17,10 @@ const institution = JSON.parse(fs.readFileSync(path.resolve("app/institutions/fj
 // Both processes wait for the same moment, so their runs overlap.
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(startAtArg) - Date.now())));
 const startedAt = Date.now();
-const summary = await runReminders(database.db, { institution: reminderInstitution(institution), origin: "https://praksis.example.org", now: new Date(nowArg) });
+const summary = await runReminders(database.db, {
+  institution: reminderInstitution(institution),
+  origin: "https://praksis.example.org",
+  now: new Date(nowArg),
+});
 process.stdout.write(`${JSON.stringify({ ...summary, startedAt, endedAt: Date.now() })}\n`);
 await database.close();

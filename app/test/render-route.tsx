@@ -10,7 +10,15 @@ import "@conform-to/zod/v4";
 import { FlashRegion, type FlashMessage } from "~/components/ui";
 import { CookieJar } from "~/test/cookie-jar";
 import { flashMessage, testI18n, type Language } from "~/test/flash-text";
-import { callAction, callLoader, flashOf, TEST_CLIENT_ADDRESS, TEST_ORIGIN, type HandlerArgs, type RouteModuleLike } from "~/test/route";
+import {
+  callAction,
+  callLoader,
+  flashOf,
+  TEST_CLIENT_ADDRESS,
+  TEST_ORIGIN,
+  type HandlerArgs,
+  type RouteModuleLike,
+} from "~/test/route";
 
 /*
  * Renders a route module's page as a person sees it: the module's own component, the data its real
@@ -82,15 +90,25 @@ async function run(
       return raw;
     },
   };
-  const response = which === "loader" ? await callLoader(wrapped, request, params) : await callAction(wrapped, request, params);
+  const response =
+    which === "loader" ? await callLoader(wrapped, request, params) : await callAction(wrapped, request, params);
   if (produced && !(raw instanceof Response)) return { data: isDataWithInit(raw) ? raw.data : raw };
   return { response };
 }
 
 /** The data the real loader gives the user of `cookie` at `path`; fails on a redirect or an error status. */
-export async function loaderDataOf(mod: PageModule, path: string, cookie?: string, params: Record<string, string> = {}, language?: Language): Promise<unknown> {
+export async function loaderDataOf(
+  mod: PageModule,
+  path: string,
+  cookie?: string,
+  params: Record<string, string> = {},
+  language?: Language,
+): Promise<unknown> {
   const out = await run(mod, "loader", pageRequest(path, cookie, language), params);
-  if ("response" in out) throw new Error(`the loader of ${path} answered ${out.response.status} ${out.response.headers.get("Location") ?? ""}`);
+  if ("response" in out)
+    throw new Error(
+      `the loader of ${path} answered ${out.response.status} ${out.response.headers.get("Location") ?? ""}`,
+    );
   return out.data;
 }
 
@@ -103,7 +121,10 @@ export async function actionDataOf(
   params: Record<string, string> = {},
 ): Promise<unknown> {
   const out = await run(mod, "action", postRequest(path, toBody(fields), cookie), params);
-  if ("response" in out) throw new Error(`the action of ${path} answered ${out.response.status} ${out.response.headers.get("Location") ?? ""}`);
+  if ("response" in out)
+    throw new Error(
+      `the action of ${path} answered ${out.response.status} ${out.response.headers.get("Location") ?? ""}`,
+    );
   return out.data;
 }
 
@@ -140,7 +161,6 @@ function jarWith(cookie: string | undefined): CookieJar {
 // can take longer than Testing Library's default second.
 configure({ asyncUtilTimeout: 5000 });
 
-
 /**
  * Renders the page. Forms on it post to the module's real action as the same user; a redirect
  * goes to a page that shows only the flash (another route's page is not rendered). Query the
@@ -156,13 +176,19 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
   let here = path;
   let busy = false;
 
-  const loaderData = options.loaderData !== undefined ? options.loaderData : await loaderDataOf(mod, path, jar.header(), params, language);
+  const loaderData =
+    options.loaderData !== undefined
+      ? options.loaderData
+      : await loaderDataOf(mod, path, jar.header(), params, language);
 
   const pageLoader =
     (page: PageModule) =>
     async ({ request, params: routeParams }: { request: Request; params: Record<string, string | undefined> }) => {
       const url = new URL(request.url);
-      const out = await run(page, "loader", pageRequest(url.pathname + url.search, jar.header(), language), { ...params, ...routeParams } as Record<string, string>);
+      const out = await run(page, "loader", pageRequest(url.pathname + url.search, jar.header(), language), {
+        ...params,
+        ...routeParams,
+      } as Record<string, string>);
       if ("response" in out) {
         jar.take(out.response);
         const location = out.response.headers.get("Location");
@@ -178,7 +204,10 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
       const form = await request.formData();
       const body = new URLSearchParams();
       for (const [name, value] of form.entries()) if (typeof value === "string") body.append(name, value);
-      const out = await run(page, "action", postRequest(url.pathname + url.search, body, jar.header()), { ...params, ...routeParams } as Record<string, string>);
+      const out = await run(page, "action", postRequest(url.pathname + url.search, body, jar.header()), {
+        ...params,
+        ...routeParams,
+      } as Record<string, string>);
       if ("data" in out) return out.data;
       jar.take(out.response);
       const flash = await flashOf(out.response);
@@ -207,7 +236,10 @@ export async function renderRoute(options: RenderRouteOptions): Promise<Rendered
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
     const sent = new Request(url, { method: request.method, headers, body });
     const routeParams = found.match!.params as Record<string, string>;
-    const response = sent.method === "GET" ? await callLoader(found.e.module, sent, routeParams) : await callAction(found.e.module, sent, routeParams);
+    const response =
+      sent.method === "GET"
+        ? await callLoader(found.e.module, sent, routeParams)
+        : await callAction(found.e.module, sent, routeParams);
     jar.take(response);
     return response;
   });

@@ -3,7 +3,16 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { and, eq } from "drizzle-orm";
 import routes from "~/routes";
 import type { Db } from "~/services/platform/db/client.server";
-import { assignments, classes, forms, periods, signingForms, studentReferences, subjects, warnings } from "~/services/platform/db/schema";
+import {
+  assignments,
+  classes,
+  forms,
+  periods,
+  signingForms,
+  studentReferences,
+  subjects,
+  warnings,
+} from "~/services/platform/db/schema";
 import { userIdOf } from "~/test/app";
 import type { Principal } from "~/test/principals";
 import type { RouteModuleLike } from "~/test/route";
@@ -152,7 +161,9 @@ export function standardParams(ids: SeedIds): Record<string, string> {
 const PUBLIC: Rule = { public: true };
 const nobody: Rule = { allow: [] };
 const admin: Rule = { allow: ["admin"] };
-const loggedIn: Rule = { allow: ["admin", "student", "teacher", "advisor", "otherStudent", "otherTeacher", "otherAdvisor"] };
+const loggedIn: Rule = {
+  allow: ["admin", "student", "teacher", "advisor", "otherStudent", "otherTeacher", "otherAdvisor"],
+};
 /** Everyone entitled to student01: she, her teacher, her supervisor, the admin. */
 const hers: Rule = { allow: ["admin", "student", "teacher", "advisor"] };
 const students: Rule = { allow: ["student", "otherStudent"] };
@@ -185,7 +196,12 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
       loader: methodNotAllowed,
       action: hers,
       poster: "student",
-      body: { classId: String(ids.classA), formId: String(ids.mainForm), assignmentId: String(ids.midA), studentUserId: String(ids.student01) },
+      body: {
+        classId: String(ids.classA),
+        formId: String(ids.mainForm),
+        assignmentId: String(ids.midA),
+        studentUserId: String(ids.student01),
+      },
     },
     // The body lacks warningId (400): the guard is what is tested, no draft is made.
     "routes/api/warning": { loader: methodNotAllowed, action: teacher },
@@ -209,7 +225,12 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
 
     // Shared pages
     "routes/shared/privacy-policy": { loader: PUBLIC },
-    "routes/shared/privacy-consent": { loader: loggedIn, action: loggedIn, body: { intent: "accept" }, freshSession: true },
+    "routes/shared/privacy-consent": {
+      loader: loggedIn,
+      action: loggedIn,
+      body: { intent: "accept" },
+      freshSession: true,
+    },
     // Public (the language); its reminders form needs a log-in (401 without one, tested in settings.test.ts).
     "routes/shared/settings": { loader: PUBLIC, action: PUBLIC, body: { language: "nb" } },
     "routes/shared/independence-scale": { loader: PUBLIC },

@@ -48,7 +48,11 @@ export async function startSmtpPeer(options: { refuse?: "rcpt" | "data" } = {}):
 }
 
 /** A server that accepts the connection and never says a word (no SMTP greeting). */
-export async function startSilentServer(): Promise<{ url: string; urlWithDefaultTimeouts: string; close(): Promise<void> }> {
+export async function startSilentServer(): Promise<{
+  url: string;
+  urlWithDefaultTimeouts: string;
+  close(): Promise<void>;
+}> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     sockets.add(socket);

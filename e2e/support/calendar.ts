@@ -4,7 +4,16 @@
 // `faketime '2027-01-04 09:00:00' npx playwright test`.
 import { addDays, calendar, dateText } from "~/test/calendar";
 
-export { addDays, asciiName, calendar, dateText, encodedSlug, englishDateText, fileSlug, halfOf } from "~/test/calendar";
+export {
+  addDays,
+  asciiName,
+  calendar,
+  dateText,
+  encodedSlug,
+  englishDateText,
+  fileSlug,
+  halfOf,
+} from "~/test/calendar";
 
 /** The current semester's year, as the pages write dates in it ("Sendt 3.10.2026"). */
 export const currentYear = calendar.current.startDate.slice(0, 4);

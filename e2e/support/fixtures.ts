@@ -11,11 +11,20 @@ function portOf(baseURL: string | undefined): number {
 }
 
 /** The newest mail to an address received since `since` (the SMTP peer of serve.mjs keeps each as a file). */
-export async function readMail(baseURL: string | undefined, email: string, since: number, wanted = /^/): Promise<string> {
+export async function readMail(
+  baseURL: string | undefined,
+  email: string,
+  since: number,
+  wanted = /^/,
+): Promise<string> {
   const dir = path.join(os.tmpdir(), `praksis-e2e-${portOf(baseURL)}`, "mail");
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const files = fs.readdirSync(dir).filter((f) => Number(f.split("-")[0]) >= since).sort().reverse();
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => Number(f.split("-")[0]) >= since)
+      .sort()
+      .reverse();
     for (const file of files) {
       const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { to: string[]; raw: string };
       if (mail.to.includes(email.toLowerCase()) && wanted.test(mail.raw)) return mail.raw;
@@ -81,12 +90,21 @@ async function oneLogInAtATime(baseURL: string, email: string, logInNow: () => P
   }
 }
 
-async function logInWithCode(page: Page, baseURL: string, email: string, options: { acceptPrivacy?: boolean }): Promise<void> {
+async function logInWithCode(
+  page: Page,
+  baseURL: string,
+  email: string,
+  options: { acceptPrivacy?: boolean },
+): Promise<void> {
   const since = Date.now() - 1;
   // As a browser's form post: the app refuses writes that do not say where they come from. The
   // redirects are read, not followed: only the page the log-in leads to is rendered, once, in the page.
   const post = async (url: string, form: Record<string, string>): Promise<URL> => {
-    const response = await page.request.post(new URL(url, baseURL).href, { form, headers: { Origin: new URL(baseURL).origin }, maxRedirects: 0 });
+    const response = await page.request.post(new URL(url, baseURL).href, {
+      form,
+      headers: { Origin: new URL(baseURL).origin },
+      maxRedirects: 0,
+    });
     expect(response.status(), `${url} answers with a redirect`).toBe(303);
     return new URL(response.headers().location, baseURL);
   };
@@ -98,7 +116,10 @@ async function logInWithCode(page: Page, baseURL: string, email: string, options
   // The area's pages send someone who has not accepted the privacy policy to accept it first.
   const shown = new URL(page.url());
   if (options.acceptPrivacy !== false && shown.pathname === "/privacy-consent") {
-    const target = await post(shown.pathname + shown.search, { intent: "accept", redirectTo: shown.searchParams.get("redirectTo") ?? "" });
+    const target = await post(shown.pathname + shown.search, {
+      intent: "accept",
+      redirectTo: shown.searchParams.get("redirectTo") ?? "",
+    });
     await page.goto(target.pathname + target.search);
   }
 }
@@ -145,7 +166,12 @@ async function axeViolations(page: Page): Promise<AxeResults["violations"]> {
   await page.evaluate(AXE_SOURCE);
   const options: RunOptions = { runOnly: { type: "tag", values: AXE_TAGS }, resultTypes: ["violations"] };
   return page.evaluate(
-    async (options) => (await (window as unknown as { axe: { run: (context: Document, options: RunOptions) => Promise<AxeResults> } }).axe.run(document, options)).violations,
+    async (options) =>
+      (
+        await (
+          window as unknown as { axe: { run: (context: Document, options: RunOptions) => Promise<AxeResults> } }
+        ).axe.run(document, options)
+      ).violations,
     options,
   );
 }
@@ -190,14 +216,24 @@ async function noJsScanner(browser: Browser, baseURL: string | undefined): Promi
  * project scans the exact document its page shows (the served HTML, after a post too) at the same
  * URL, in a scanning page where the app's own scripts are blocked.
  */
-export async function checkPage(page: Page, testInfo: TestInfo, name: string, options: ReflowOptions = {}): Promise<void> {
+export async function checkPage(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  options: ReflowOptions = {},
+): Promise<void> {
   const html = await page.content();
   const shots = path.join("test-results", "screenshots");
   if (process.env.E2E_SCREENSHOTS || process.env.E2E_PHONE_SCREENSHOTS) fs.mkdirSync(shots, { recursive: true });
   // Not by default: a full-page screenshot costs about 0.2 s, 300 times a run, for pictures nobody
   // opens in CI (a failed test's retry records a trace, with the DOM at every step).
   if (process.env.E2E_SCREENSHOTS) {
-    await page.screenshot({ path: path.join(shots, `${testInfo.project.name}-${name}.jpeg`), fullPage: true, type: "jpeg", quality: 80 });
+    await page.screenshot({
+      path: path.join(shots, `${testInfo.project.name}-${name}.jpeg`),
+      fullPage: true,
+      type: "jpeg",
+      quality: 80,
+    });
   }
 
   let scanned: Page = page;
@@ -212,7 +248,10 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string, op
   const violations = await axeViolations(scanned);
   expect(violations, JSON.stringify(violations.map((v) => [v.id, v.nodes.map((n) => n.target)]))).toEqual([]);
   await checkHtml(html, page.url(), testInfo, name);
-  const phoneShot = process.env.E2E_PHONE_SCREENSHOTS && testInfo.project.name === "js" ? path.join(shots, `js-${name}-390.jpeg`) : undefined;
+  const phoneShot =
+    process.env.E2E_PHONE_SCREENSHOTS && testInfo.project.name === "js"
+      ? path.join(shots, `js-${name}-390.jpeg`)
+      : undefined;
   await checkReflow(scanned, name, phoneShot, options);
 }
 
@@ -239,7 +278,9 @@ export async function checkPage(page: Page, testInfo: TestInfo, name: string, op
  * Validating a page takes about 15–60 ms (300 ms for a worker's first page, which loads the rules).
  */
 const htmlValidator = new HtmlValidate(
-  new StaticConfigLoader(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../../.htmlvalidate.json"), "utf8")) as ConfigData),
+  new StaticConfigLoader(
+    JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../../.htmlvalidate.json"), "utf8")) as ConfigData,
+  ),
 );
 
 /**
@@ -304,9 +345,12 @@ async function checkReflow(page: Page, name: string, shot: string | undefined, o
       // On request (E2E_PHONE_SCREENSHOTS=1), a phone-sized look for a person; its no-JS twin has the same styles.
       if (shot && width === 390) await page.screenshot({ path: shot, fullPage: true, type: "jpeg", quality: 70 });
       if (measured.scrollWidth > measured.clientWidth) {
-        failures.push(`${width} px: the page is ${measured.scrollWidth} px wide; sticking out: ${measured.offenders.join(", ")}`);
+        failures.push(
+          `${width} px: the page is ${measured.scrollWidth} px wide; sticking out: ${measured.offenders.join(", ")}`,
+        );
       }
-      if (measured.cut.length > 0) failures.push(`${width} px: cut off, scrolling inside its region: ${measured.cut.join(", ")}`);
+      if (measured.cut.length > 0)
+        failures.push(`${width} px: cut off, scrolling inside its region: ${measured.cut.join(", ")}`);
     }
   } finally {
     await page.setViewportSize(viewport);
@@ -319,14 +363,24 @@ async function checkReflow(page: Page, name: string, shot: string | undefined, o
  * with `whole` also the regions that scroll sideways (overflow auto or scroll) because what they
  * hold is wider than they are.
  */
-function measureReflow(whole: boolean): { scrollWidth: number; clientWidth: number; offenders: string[]; cut: string[] } {
+function measureReflow(whole: boolean): {
+  scrollWidth: number;
+  clientWidth: number;
+  offenders: string[];
+  cut: string[];
+} {
   const describe = (el: Element, extra: string) =>
     `${el.tagName.toLowerCase()}${Array.from(el.classList, (c) => `.${c}`).join("")} "${(el.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 40)}" (${extra})`;
   // Reading the widths lays the page out at the new size (no page re-lays itself out from script on a resize).
   const { scrollWidth, clientWidth } = document.documentElement;
   const cut = whole
     ? Array.from(document.body.querySelectorAll("*"))
-        .filter((el) => /auto|scroll/.test(getComputedStyle(el).overflowX) && el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1)
+        .filter(
+          (el) =>
+            /auto|scroll/.test(getComputedStyle(el).overflowX) &&
+            el.clientWidth > 1 &&
+            el.scrollWidth > el.clientWidth + 1,
+        )
         .slice(0, 3)
         .map((el) => describe(el, `${el.scrollWidth} px in ${el.clientWidth} px`))
     : [];
@@ -335,18 +389,24 @@ function measureReflow(whole: boolean): { scrollWidth: number; clientWidth: numb
   // one only from its containing block (its nearest positioned ancestor) up, as a visually hidden text
   // in a scrolling table escapes the table's region unless the region is positioned.
   const contained = (element: Element): boolean => {
-    for (let el: Element | null = element; el && el !== document.body; ) {
+    for (let el: Element | null = element; el && el !== document.body;) {
       const position = getComputedStyle(el).position;
       if (position === "fixed") return true;
       let next: Element | null = el.parentElement;
-      if (position === "absolute") while (next && next !== document.body && getComputedStyle(next).position === "static") next = next.parentElement;
+      if (position === "absolute")
+        while (next && next !== document.body && getComputedStyle(next).position === "static")
+          next = next.parentElement;
       if (!next || next === document.body) return false;
       if (getComputedStyle(next).overflowX !== "visible") return true;
       el = next;
     }
     return false;
   };
-  const sticking = new Set(Array.from(document.body.querySelectorAll("*")).filter((el) => el.getBoundingClientRect().right > clientWidth && !contained(el)));
+  const sticking = new Set(
+    Array.from(document.body.querySelectorAll("*")).filter(
+      (el) => el.getBoundingClientRect().right > clientWidth && !contained(el),
+    ),
+  );
   const offenders = Array.from(sticking)
     .filter((el) => !sticking.has(el.parentElement!))
     .map((el) => {

@@ -5,7 +5,14 @@ export type { Peer, PeerAccount, PeerOptions };
 export function startOidcPeer(options: PeerOptions): Promise<Peer>;
 export function emne(
   code: string,
-  options?: { active?: boolean; fsroles?: string[]; notBefore?: string; notAfter?: string; version?: string; name?: string },
+  options?: {
+    active?: boolean;
+    fsroles?: string[];
+    notBefore?: string;
+    notAfter?: string;
+    version?: string;
+    name?: string;
+  },
 ): Record<string, unknown>;
 export function orgGroup(): Record<string, unknown>;
 export const DEFAULT_FEIDE_ACCOUNTS: Readonly<Record<string, PeerAccount>>;

@@ -27,9 +27,25 @@ const SUBJECT_NAMES = {
 /** One Feide "fc:fs:emne" group membership of this semester at Fjordbyen, as the groups API gives it. */
 export function emne(
   code,
-  { active = true, fsroles = ["STUDENT"], notBefore = SEMESTER_START, notAfter = SEMESTER_END, version = "1", name } = {},
+  {
+    active = true,
+    fsroles = ["STUDENT"],
+    notBefore = SEMESTER_START,
+    notAfter = SEMESTER_END,
+    version = "1",
+    name,
+  } = {},
 ) {
-  return courseGroup({ org: ORG, code, name: name ?? SUBJECT_NAMES[code], active, fsroles, notBefore, notAfter, version });
+  return courseGroup({
+    org: ORG,
+    code,
+    name: name ?? SUBJECT_NAMES[code],
+    active,
+    fsroles,
+    notBefore,
+    notAfter,
+    version,
+  });
 }
 
 /** A group that is not a subject: the app must filter groups by type. */
@@ -107,7 +123,13 @@ export const DEFAULT_VIPPS_ACCOUNTS = Object.freeze({
   fremmed: vippsPerson("fremmed", "Frida Fremmed", "4792345678", "frida.fremmed@example.net"),
   // A supervisor new to Praksis who accepts an invitation and logs in with Vipps right away.
   invitert: vippsPerson("invitert", "Ivar Invitert", "4745454545", "ivar.privat@example.net"),
-  "veileder4-unverified": vippsPerson("veileder4-unverified", "Jonas Uverifisert", "4700000000", "veileder4@example.org", false),
+  "veileder4-unverified": vippsPerson(
+    "veileder4-unverified",
+    "Jonas Uverifisert",
+    "4700000000",
+    "veileder4@example.org",
+    false,
+  ),
   ukjent: vippsPerson("ukjent", "Ukjent Person", "4711111111", "ukjent@example.net"),
   student13: vippsPerson("student13", "Student Tretten", "4722222222", "student13@example.org"),
 });

@@ -88,7 +88,7 @@ app.once("exit", (code, signal) => {
 });
 
 // nginx once the app answers (Playwright waits for https://localhost:<port>/healthz through it).
-for (const deadline = Date.now() + 110_000; ; ) {
+for (const deadline = Date.now() + 110_000; ;) {
   try {
     if ((await fetch(`http://127.0.0.1:${appPort}/healthz`)).ok) break;
   } catch {
@@ -102,7 +102,11 @@ for (const deadline = Date.now() + 110_000; ; ) {
 }
 const { cert, key } = makeCertificate(root);
 try {
-  nginx = await startNginx({ dir: path.join(root, "nginx"), site: siteConfig({ httpsPort, httpPort, appPort, cert, key }), httpsPort });
+  nginx = await startNginx({
+    dir: path.join(root, "nginx"),
+    site: siteConfig({ httpsPort, httpPort, appPort, cert, key }),
+    httpsPort,
+  });
 } catch (error) {
   console.error(`[serve-proxied] ${error.message}`);
   await stop(1);

@@ -24,7 +24,9 @@ const smtp = new SMTPServer({
   // A mailbox that refuses (as a real server answers a dead address): the app's mail-failure message.
   onRcptTo(address, session, callback) {
     if (/^refused[.@]/i.test(address.address)) {
-      return callback(Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }));
+      return callback(
+        Object.assign(new Error(`5.1.1 <${address.address}>: mailbox unavailable`), { responseCode: 550 }),
+      );
     }
     callback();
   },

@@ -74,23 +74,35 @@ export async function generateSchool(
 
     // People, numbered from 0, with their role and the privacy policy accepted (they log in during the load).
     const people = async (kind: string, count: number, roleId: number, name: string) => {
-      await run("users", sql`
+      await run(
+        "users",
+        sql`
         insert into users (display_name, email)
         select ${name} || ' ' || i, ${`${prefix}.${kind}`} || lpad(i::text, 5, '0') || '@school.example.org'
-        from generate_series(1, ${count}) i`);
+        from generate_series(1, ${count}) i`,
+      );
       await tx.execute(sql.raw(`create temporary table school_${kind}s (id int, n int) on commit drop`));
       await tx.execute(sql`
         insert into ${sql.raw(`school_${kind}s`)}
         select id, (row_number() over (order by email))::int - 1 from users where email like ${`${prefix}.${kind}%@school.example.org`}`);
-      await run("user_roles", sql`insert into user_roles (user_id, role_id) select id, ${roleId} from ${sql.raw(`school_${kind}s`)}`);
-      await run("privacy_acceptances", sql`insert into privacy_acceptances (user_id, policy_version) select id, ${options.policyVersion} from ${sql.raw(`school_${kind}s`)}`);
+      await run(
+        "user_roles",
+        sql`insert into user_roles (user_id, role_id) select id, ${roleId} from ${sql.raw(`school_${kind}s`)}`,
+      );
+      await run(
+        "privacy_acceptances",
+        sql`insert into privacy_acceptances (user_id, policy_version) select id, ${options.policyVersion} from ${sql.raw(`school_${kind}s`)}`,
+      );
     };
     await people("student", students, ROLE.Student, "Skole Student");
     await people("teacher", teachers, ROLE.Teacher, "Skole Lærer");
     await people("supervisor", supervisors, ROLE.Advisor, "Skole Veileder");
 
     // 20 subjects in every semester: 120 classes; mid-semester halfway, the end two weeks before the semester ends.
-    await run("subjects", sql`insert into subjects (subject_code, name) select ${code} || (100 + i), 'Praksis ' || i || ', stor skole' from generate_series(1, ${SUBJECTS}) i`);
+    await run(
+      "subjects",
+      sql`insert into subjects (subject_code, name) select ${code} || (100 + i), 'Praksis ' || i || ', stor skole' from generate_series(1, ${SUBJECTS}) i`,
+    );
     await tx.execute(sql`create temporary table school_classes (id int, period_n int, subject_n int) on commit drop`);
     await tx.execute(sql`
       with made as (
@@ -103,19 +115,33 @@ export async function generateSchool(
       select made.id, sp.n, (substring(s.subject_code from ${sql.raw(String(code.length + 1))})::int - 101)
       from made join subjects s on s.id = made.subject_id join school_periods sp on sp.id = made.period_id`);
     rows.classes = SUBJECTS * SEMESTERS;
-    await run("assignments", sql`insert into assignments (class_id, is_mid_semester) select c.id, h.mid from school_classes c cross join (values (true), (false)) h(mid)`);
-    await run("assignment_forms", sql`insert into assignment_forms (assignment_id, form_id) select a.id, ${mainForm.id} from assignments a join school_classes c on c.id = a.class_id`);
+    await run(
+      "assignments",
+      sql`insert into assignments (class_id, is_mid_semester) select c.id, h.mid from school_classes c cross join (values (true), (false)) h(mid)`,
+    );
+    await run(
+      "assignment_forms",
+      sql`insert into assignment_forms (assignment_id, form_id) select a.id, ${mainForm.id} from assignments a join school_classes c on c.id = a.class_id`,
+    );
     // Three teachers and a share of the supervisors per class.
-    await run("class_teachers", sql`
+    await run(
+      "class_teachers",
+      sql`
       insert into class_teachers (class_id, user_id)
       select distinct c.id, t.id from school_classes c cross join generate_series(0, 2) k
-      join school_teachers t on t.n = (c.subject_n * 3 + k) % ${teachers}`);
-    await run("class_advisors", sql`
+      join school_teachers t on t.n = (c.subject_n * 3 + k) % ${teachers}`,
+    );
+    await run(
+      "class_advisors",
+      sql`
       insert into class_advisors (class_id, user_id)
-      select c.id, v.id from school_classes c join school_supervisors v on v.n % ${SUBJECTS} = c.subject_n`);
+      select c.id, v.id from school_classes c join school_supervisors v on v.n % ${SUBJECTS} = c.subject_n`,
+    );
 
     // Placements: everyone in the current semester; a sixth (by number) in each earlier one.
-    await tx.execute(sql`create temporary table school_refs (id int, class_id int, student_id int, teacher_id int, advisor_id int, period_n int, n int) on commit drop`);
+    await tx.execute(
+      sql`create temporary table school_refs (id int, class_id int, student_id int, teacher_id int, advisor_id int, period_n int, n int) on commit drop`,
+    );
     await tx.execute(sql`
       with placed as (
         select c.id as class_id, c.period_n, s.id as student_id, s.n,
@@ -130,11 +156,15 @@ export async function generateSchool(
       insert into school_refs
       select made.id, made.class_id, made.student_user_id, p.teacher_id, p.advisor_id, p.period_n, p.n
       from made join placed p on p.class_id = made.class_id and p.student_id = made.student_user_id`);
-    rows.student_references = Number((await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from school_refs`))[0].n);
+    rows.student_references = Number(
+      (await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from school_refs`))[0].n,
+    );
 
     // Answer sets: earlier semesters both halves by all three, sent; the current one the mid half,
     // the student's a draft.
-    await run("answer_sets", sql`
+    await run(
+      "answer_sets",
+      sql`
       insert into answer_sets (form_id, assignment_id, student_user_id, author_user_id, author_role_id, is_mid_semester, sent_at, created_at, updated_at)
       select ${mainForm.id}, a.id, r.student_id, author.id, author.role, a.is_mid_semester,
              case when r.period_n = 0 and author.role = ${ROLE.Student} then null else c.end_semester_date - 1 + time '12:00' end,
@@ -144,9 +174,12 @@ export async function generateSchool(
       join classes c on c.id = r.class_id
       join periods p on p.id = c.period_id
       cross join lateral (values (r.student_id, ${sql.raw(String(ROLE.Student))}), (r.advisor_id, ${sql.raw(String(ROLE.Advisor))}), (r.teacher_id, ${sql.raw(String(ROLE.Teacher))})) author(id, role)
-      where (r.period_n > 0 or a.is_mid_semester) and author.id is not null`);
+      where (r.period_n > 0 or a.is_mid_semester) and author.id is not null`,
+    );
     // Every question answered: a level for the grading questions, a sentence for the text ones.
-    await run("answers", sql`
+    await run(
+      "answers",
+      sql`
       insert into answers (answer_set_id, question_id, value, comment, commented_at)
       select s.id, q.id,
              case when g.type = ${QUESTION_GROUP_TYPE.TextInput} then 'Refleksjon fra praksis: god progresjon, trenger mer trening i dokumentasjon.'
@@ -158,11 +191,14 @@ export async function generateSchool(
       join assignments a on a.id = s.assignment_id and a.class_id = r.class_id
       join form_question_groups g on g.form_id = s.form_id
       join form_questions q on q.group_id = g.id
-      where g.type <> ${QUESTION_GROUP_TYPE.Unused}`);
+      where g.type <> ${QUESTION_GROUP_TYPE.Unused}`,
+    );
 
     // Signing forms: earlier semesters signed by all and locked; a third of the current ones filled
     // in by the teacher (both parts) and waiting for the supervisor's and the student's signatures.
-    await run("signing_forms", sql`
+    await run(
+      "signing_forms",
+      sql`
       insert into signing_forms (student_reference_id, attendance_passed, work_requirements_passed, specific_competence_areas_passed,
         general_competence_areas_passed, teacher_comment, overall_passed, is_locked, mid_semester_completed_date, end_semester_completed_date,
         mid_semester_specific_competence_areas_begun, mid_semester_student_has_given_feedback,
@@ -174,14 +210,26 @@ export async function generateSchool(
              case when r.period_n > 0 then r.advisor_id end, case when r.period_n > 0 then c.end_semester_date + time '12:00' end,
              case when r.period_n > 0 then c.end_semester_date + time '13:00' end
       from school_refs r join classes c on c.id = r.class_id
-      where r.period_n > 0 or r.n % 3 = 0`);
-    await run("warnings", sql`
+      where r.period_n > 0 or r.n % 3 = 0`,
+    );
+    await run(
+      "warnings",
+      sql`
       insert into warnings (student_reference_id, teacher_user_id, comment, pass_requirement, pass_requirement_summary, created_at, updated_at, submitted_at)
       select r.id, r.teacher_id, 'Fare for ikke bestått: dokumentasjon og oppmøte må bedres.', 'Presis oppmøte og daglig dokumentasjon.',
              'Oppmøte og dokumentasjon.', now() - interval '10 days', now() - interval '9 days', now() - interval '9 days'
-      from school_refs r where r.period_n = 0 and r.n % 30 = 7`);
+      from school_refs r where r.period_n = 0 and r.n % 30 = 7`,
+    );
   });
-  return { students, teachers, supervisors, classes: SUBJECTS * SEMESTERS, currentPeriodId, mainFormId: mainForm.id, rows };
+  return {
+    students,
+    teachers,
+    supervisors,
+    classes: SUBJECTS * SEMESTERS,
+    currentPeriodId,
+    mainFormId: mainForm.id,
+    rows,
+  };
 }
 
 if (process.argv[1]?.endsWith("big-school.ts")) {
@@ -192,8 +240,14 @@ if (process.argv[1]?.endsWith("big-school.ts")) {
   try {
     await seedDemo(database.db);
     const began = performance.now();
-    const school = await generateSchool(database.db, { students: Number(process.argv[2] ?? 3000), policyVersion: process.env.POLICY_VERSION ?? "1" });
-    console.log(`[big school] ${school.students} students, ${school.teachers} teachers, ${school.supervisors} supervisors, ${school.classes} classes in ${Math.round(performance.now() - began)} ms:`, school.rows);
+    const school = await generateSchool(database.db, {
+      students: Number(process.argv[2] ?? 3000),
+      policyVersion: process.env.POLICY_VERSION ?? "1",
+    });
+    console.log(
+      `[big school] ${school.students} students, ${school.teachers} teachers, ${school.supervisors} supervisors, ${school.classes} classes in ${Math.round(performance.now() - began)} ms:`,
+      school.rows,
+    );
   } finally {
     await database.close();
   }

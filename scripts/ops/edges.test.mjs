@@ -13,7 +13,17 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { cookieHeader, ensureBuild, freePort, logIn, Outbox, sleep, startApp, startPostgres, tempDir } from "./support.mjs";
+import {
+  cookieHeader,
+  ensureBuild,
+  freePort,
+  logIn,
+  Outbox,
+  sleep,
+  startApp,
+  startPostgres,
+  tempDir,
+} from "./support.mjs";
 
 ensureBuild();
 const APP_URL = "https://praksis.example.org";
@@ -28,7 +38,12 @@ before(async () => {
   dir = tempDir("praksis-edges-");
   fs.chmodSync(dir, 0o755);
   // https: the cookies are Secure and HSTS is sent. One app process: every line in one output.
-  server = await startApp({ port: await freePort(), dir, databaseUrl: postgres.url, env: { APP_URL, WEB_CONCURRENCY: "1", SEED_DEMO: "true", DEMO_MODE: "true" } });
+  server = await startApp({
+    port: await freePort(),
+    dir,
+    databaseUrl: postgres.url,
+    env: { APP_URL, WEB_CONCURRENCY: "1", SEED_DEMO: "true", DEMO_MODE: "true" },
+  });
   const outbox = new Outbox(server.outboxDir);
   const { jar } = await logIn({ base: server.base, email: "admin@example.org", outbox });
   admin = cookieHeader(jar);
@@ -99,9 +114,23 @@ describe("every answer carries the security headers", () => {
     { kind: "static style", path: anAsset(".css"), status: 200 },
     { kind: "favicon", path: "/favicon.svg", status: 200 },
     { kind: "service worker", path: "/sw.js", status: 200 },
-    { kind: "cross-site refusal", path: "/login", method: "POST", origin: "https://evil.example", body: "email=a%40b.no", status: 403 },
+    {
+      kind: "cross-site refusal",
+      path: "/login",
+      method: "POST",
+      origin: "https://evil.example",
+      body: "email=a%40b.no",
+      status: 403,
+    },
     { kind: "wrong method", path: "/healthz", method: "POST", origin: "same", body: "", status: 405 },
-    { kind: "body too big", path: "/login", method: "POST", origin: "same", body: `email=${"a".repeat(5 * 1024 * 1024)}`, status: 413 },
+    {
+      kind: "body too big",
+      path: "/login",
+      method: "POST",
+      origin: "same",
+      body: `email=${"a".repeat(5 * 1024 * 1024)}`,
+      status: 413,
+    },
     { kind: "OPTIONS", path: "/", method: "OPTIONS", status: 204 },
     { kind: "bad percent-encoding", path: "/%E0%A4%A", status: 400 },
     { kind: "unknown asset", path: "/assets/nothing-here.js", status: 404 },
@@ -115,16 +144,31 @@ describe("every answer carries the security headers", () => {
       if (k.cookie) headers.cookie = k.cookie;
       if (k.origin) headers.Origin = k.origin === "same" ? server.base : k.origin;
       if (k.body !== undefined) headers["Content-Type"] = "application/x-www-form-urlencoded";
-      const response = await fetch(server.base + k.path, { method: k.method ?? "GET", headers, body: k.body, redirect: "manual" });
+      const response = await fetch(server.base + k.path, {
+        method: k.method ?? "GET",
+        headers,
+        body: k.body,
+        redirect: "manual",
+      });
       await response.arrayBuffer();
       const h = response.headers;
       const expect = (name, test, shown = h.get(name)) => {
-        if (!test(h.get(name))) problems.push(`${k.kind} (${k.method ?? "GET"} ${k.path.slice(0, 60)}): ${name} = ${shown}`);
+        if (!test(h.get(name)))
+          problems.push(`${k.kind} (${k.method ?? "GET"} ${k.path.slice(0, 60)}): ${name} = ${shown}`);
       };
       expect("status", () => response.status === k.status, response.status);
       if (k.type) expect("content-type", (v) => k.type.test(v ?? ""));
       // Exactly the one value: a header set twice reads "nosniff, nosniff".
-      expect("content-security-policy", (v) => !!v && !v.includes(",") && /frame-ancestors 'none'/.test(v) && /object-src 'none'/.test(v) && /base-uri 'none'/.test(v) && !/unsafe-inline|unsafe-eval/.test(v));
+      expect(
+        "content-security-policy",
+        (v) =>
+          !!v &&
+          !v.includes(",") &&
+          /frame-ancestors 'none'/.test(v) &&
+          /object-src 'none'/.test(v) &&
+          /base-uri 'none'/.test(v) &&
+          !/unsafe-inline|unsafe-eval/.test(v),
+      );
       expect("x-content-type-options", (v) => v === "nosniff");
       expect("x-frame-options", (v) => v === "DENY");
       expect("referrer-policy", (v) => v === "same-origin");
@@ -158,8 +202,26 @@ describe("the log", () => {
     const form = { "Content-Type": "application/x-www-form-urlencoded" };
     const requests = [
       // Malformed addresses.
-      ...["/%E0%A4%A", "/%", "/%%", "/%ZZ", "/%C0%AF", "/student/%E0/forms", "/admin/%FF%FE", "/assets/%E0.js", "/login?redirectTo=%E0%A4%A", `/${"%FF".repeat(2000)}`, "/_root.data?%", "/%E0.data"].map((path) => ({ path })),
-      ...["/%E0%A4%A", "/login%"].map((path) => ({ path, method: "POST", headers: { Origin: base, ...form }, body: "email=x" })),
+      ...[
+        "/%E0%A4%A",
+        "/%",
+        "/%%",
+        "/%ZZ",
+        "/%C0%AF",
+        "/student/%E0/forms",
+        "/admin/%FF%FE",
+        "/assets/%E0.js",
+        "/login?redirectTo=%E0%A4%A",
+        `/${"%FF".repeat(2000)}`,
+        "/_root.data?%",
+        "/%E0.data",
+      ].map((path) => ({ path })),
+      ...["/%E0%A4%A", "/login%"].map((path) => ({
+        path,
+        method: "POST",
+        headers: { Origin: base, ...form },
+        body: "email=x",
+      })),
       // Wrong methods.
       { path: "/healthz", method: "POST", headers: { Origin: base } },
       { path: "/healthz", method: "PUT", headers: { Origin: base } },
@@ -178,9 +240,19 @@ describe("the log", () => {
       { path: "/login", method: "POST", headers: form, body: "email=a%40b.no" },
       { path: "/logout", method: "POST", headers: { Referer: "https://evil.example/x", ...form }, body: "" },
       // Oversized and broken bodies.
-      { path: "/login", method: "POST", headers: { Origin: base, ...form }, body: `email=${"a".repeat(5 * 1024 * 1024)}` },
+      {
+        path: "/login",
+        method: "POST",
+        headers: { Origin: base, ...form },
+        body: `email=${"a".repeat(5 * 1024 * 1024)}`,
+      },
       { path: "/login", method: "POST", headers: { Origin: base, ...form }, body: "x=1&".repeat(6000) },
-      { path: "/login", method: "POST", headers: { Origin: base, "Content-Type": "multipart/form-data; boundary=zz" }, body: "--zz\r\nbroken" },
+      {
+        path: "/login",
+        method: "POST",
+        headers: { Origin: base, "Content-Type": "multipart/form-data; boundary=zz" },
+        body: "--zz\r\nbroken",
+      },
       { path: "/login", method: "POST", headers: { Origin: base, "Content-Type": "application/json" }, body: "{" },
       { path: "/otp", method: "POST", headers: { Origin: base, ...form }, body: "code=%E0%A4%A" },
     ];
@@ -189,7 +261,12 @@ describe("the log", () => {
     const before = server.output.join("").length;
     const statuses = [];
     for (const r of requests) {
-      const response = await fetch(base + r.path, { method: r.method ?? "GET", headers: r.headers, body: r.body, redirect: "manual" });
+      const response = await fetch(base + r.path, {
+        method: r.method ?? "GET",
+        headers: r.headers,
+        body: r.body,
+        redirect: "manual",
+      });
       await response.arrayBuffer();
       statuses.push(`${r.method ?? "GET"} ${r.path.slice(0, 40)} → ${response.status}`);
       assert.ok(response.status < 500, `${r.method ?? "GET"} ${r.path.slice(0, 60)} answered ${response.status}`);
@@ -206,7 +283,10 @@ describe("the log", () => {
 
   test("one line per request: method, route, status, duration, request id, user; never a cookie or a query string", async () => {
     const marker = "Sekret-9f3a";
-    const response = await fetch(`${server.base}/admin?token=${marker}`, { headers: { cookie: admin }, redirect: "manual" });
+    const response = await fetch(`${server.base}/admin?token=${marker}`, {
+      headers: { cookie: admin },
+      redirect: "manual",
+    });
     await response.arrayBuffer();
     const id = response.headers.get("x-request-id");
     await settle();
@@ -236,14 +316,22 @@ describe("the log", () => {
       ]) {
         const response = await fetch(`${server.base}/login`, {
           method: "POST",
-          headers: { Origin: server.base, "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": language },
+          headers: {
+            Origin: server.base,
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Accept-Language": language,
+          },
           body: new URLSearchParams({ email: "student01@example.org" }),
           redirect: "manual",
         });
         const html = await response.text();
         const id = response.headers.get("x-request-id");
         assert.equal(response.status, 500);
-        assert.match(html, new RegExp(`${text}[^<]*(<!-- -->)? ?<code id="request-id">${id}</code>`), "the page shows the request id");
+        assert.match(
+          html,
+          new RegExp(`${text}[^<]*(<!-- -->)? ?<code id="request-id">${id}</code>`),
+          "the page shows the request id",
+        );
         await settle();
         const lines = logLines().filter((l) => l.reqId === id || (l.level >= 50 && JSON.stringify(l).includes(id)));
         assert.equal(lines.length, 1, `one line for the request: ${JSON.stringify(lines)}`);

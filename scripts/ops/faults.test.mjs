@@ -17,7 +17,18 @@ import fs from "node:fs";
 import { after, describe, test } from "node:test";
 import { chromium } from "@playwright/test";
 import pg from "pg";
-import { cookieHeader, embeddedPostgresPid, ensureBuild, freePort, logIn, Outbox, sleep, startApp, startPostgres, tempDir } from "./support.mjs";
+import {
+  cookieHeader,
+  embeddedPostgresPid,
+  ensureBuild,
+  freePort,
+  logIn,
+  Outbox,
+  sleep,
+  startApp,
+  startPostgres,
+  tempDir,
+} from "./support.mjs";
 
 ensureBuild();
 const cleanups = [];
@@ -59,7 +70,13 @@ function appProcesses(primaryPid) {
 
 const DEMO_STUDENTS = Array.from({ length: 6 }, (_, i) => `student${String(i + 1).padStart(2, "0")}@example.org`);
 const FORM_LINK = /href="(\/student\/(\d+)\/form\/(\d+)\/class\/(\d+)\/assignment\/(\d+))"/;
-const decode = (s) => s.replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const decode = (s) =>
+  s
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 /** A student's first form page (page 1) as the browser gets it: where it posts, and each text answer with its base token. */
 async function formPage(base, cookie) {
@@ -68,14 +85,23 @@ async function formPage(base, cookie) {
   if (!link) return null;
   // Page 1 by name: without it the page opens where a question is still to answer, which moves on
   // once the writers have filled in page 1's text answers.
-  const html = await (await fetch(`${base}${decode(link[1])}?group=1`, { headers: { cookie }, redirect: "manual" })).text();
+  const html = await (
+    await fetch(`${base}${decode(link[1])}?group=1`, { headers: { cookie }, redirect: "manual" })
+  ).text();
   const answers = new Map();
-  for (const m of html.matchAll(/<textarea[^>]*name="a:(\d+)"[^>]*>([^<]*)<\/textarea>/g)) answers.set(Number(m[1]), { value: decode(m[2]) });
-  for (const m of html.matchAll(/<input[^>]*name="b:(\d+)"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="b:(\d+)"/g)) {
+  for (const m of html.matchAll(/<textarea[^>]*name="a:(\d+)"[^>]*>([^<]*)<\/textarea>/g))
+    answers.set(Number(m[1]), { value: decode(m[2]) });
+  for (const m of html.matchAll(
+    /<input[^>]*name="b:(\d+)"[^>]*value="([^"]*)"|<input[^>]*value="([^"]*)"[^>]*name="b:(\d+)"/g,
+  )) {
     const id = Number(m[1] ?? m[4]);
     if (answers.has(id)) answers.get(id).base = decode(m[2] ?? m[3]);
   }
-  return { path: link[1], place: { studentUserId: link[2], formId: link[3], classId: link[4], assignmentId: link[5] }, answers };
+  return {
+    path: link[1],
+    place: { studentUserId: link[2], formId: link[3], classId: link[4], assignmentId: link[5] },
+    answers,
+  };
 }
 
 /** The privacy-policy consent every user gives at the first log-in (a no-op when given before). */
@@ -108,7 +134,9 @@ async function logInStudents(server, outbox) {
  * `killAfter` saves are acknowledged; the writers stop at their first failed request after that.
  */
 async function autosaveUntilKilled(base, students, killAfter, kill) {
-  const writers = students.flatMap((s) => [...s.page.answers].map(([questionId, a]) => ({ s, questionId, base: a.base, acked: 0, sent: 0 })));
+  const writers = students.flatMap((s) =>
+    [...s.page.answers].map(([questionId, a]) => ({ s, questionId, base: a.base, acked: 0, sent: 0 })),
+  );
   let acknowledged = 0;
   let killed = null;
   // What the writers got once the kill was under way (a status, or "socket" for no answer).
@@ -116,17 +144,31 @@ async function autosaveUntilKilled(base, students, killAfter, kill) {
   await Promise.all(
     writers.map(async (w, index) => {
       for (let seq = 1; ; seq++) {
-        const body = new URLSearchParams({ ...w.s.page.place, [`b:${w.questionId}`]: w.base, [`a:${w.questionId}`]: `w${index}-s${seq}`, [`c:${w.questionId}`]: "" });
+        const body = new URLSearchParams({
+          ...w.s.page.place,
+          [`b:${w.questionId}`]: w.base,
+          [`a:${w.questionId}`]: `w${index}-s${seq}`,
+          [`c:${w.questionId}`]: "",
+        });
         w.sent = seq;
         let response;
         try {
           response = await fetch(`${base}/api/answers`, {
             method: "POST",
-            headers: { cookie: w.s.cookie, Origin: base, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+            headers: {
+              cookie: w.s.cookie,
+              Origin: base,
+              Accept: "application/json",
+              "Content-Type": "application/x-www-form-urlencoded",
+            },
             body,
           });
           const json = await response.json();
-          assert.equal(response.status, 200, `save ${seq} of writer ${index}: ${response.status} ${JSON.stringify(json)}`);
+          assert.equal(
+            response.status,
+            200,
+            `save ${seq} of writer ${index}: ${response.status} ${JSON.stringify(json)}`,
+          );
           assert.deepEqual(json.conflicts ?? [], []);
           w.base = json.tokens[w.questionId];
           w.acked = seq;
@@ -152,7 +194,10 @@ async function killAndRecover({ server, restart, outbox, kill = () => server.kil
   assert.ok(students.length >= 4, `students with an open form: ${students.length}`);
   const { writers, afterKill } = await autosaveUntilKilled(server.base, students, 80, kill);
   const acknowledged = writers.reduce((n, w) => n + w.acked, 0);
-  assert.ok(acknowledged >= 80 && writers.every((w) => w.acked > 0), "every writer had saves acknowledged before the kill");
+  assert.ok(
+    acknowledged >= 80 && writers.every((w) => w.acked > 0),
+    "every writer had saves acknowledged before the kill",
+  );
   const again = await restart();
   // Read back through the restarted app, with the sessions made before the kill.
   let lost = [];
@@ -162,7 +207,8 @@ async function killAndRecover({ server, restart, outbox, kill = () => server.kil
     for (const w of writers.filter((w) => w.s === s)) {
       const stored = page.answers.get(w.questionId)?.value ?? "";
       const seq = Number(/^w\d+-s(\d+)$/.exec(stored)?.[1] ?? 0);
-      if (!stored.startsWith(`w${w.index}-`) || seq < w.acked || seq > w.sent) lost.push(`writer ${w.index}: acknowledged s${w.acked}, stored "${stored}"`);
+      if (!stored.startsWith(`w${w.index}-`) || seq < w.acked || seq > w.sent)
+        lost.push(`writer ${w.index}: acknowledged s${w.acked}, stored "${stored}"`);
     }
   }
   assert.deepEqual(lost, [], "acknowledged saves missing after SIGKILL and restart");
@@ -193,7 +239,9 @@ describe("faults", { concurrency: true }, () => {
       assert.match(again.output.join(""), /left running by an earlier run \(pid \d+\) is stopped/);
       assert.throws(() => process.kill(left, 0), "the server left behind is gone");
       assert.notEqual(embeddedPostgresPid(dir), left);
-      console.log(`[faults] embedded, app killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+      console.log(
+        `[faults] embedded, app killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`,
+      );
     });
 
     test("embedded default: the database server killed; the app starts it again, answers 503 meanwhile, and has every acknowledged save", async () => {
@@ -220,7 +268,9 @@ describe("faults", { concurrency: true }, () => {
       assert.deepEqual([...new Set(result.afterKill)], [503]);
       assert.notEqual(embeddedPostgresPid(dir), killed);
       assert.match(server.output.join(""), /the embedded PostgreSQL server stopped unexpectedly \(SIGKILL\)/);
-      console.log(`[faults] embedded, database server killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+      console.log(
+        `[faults] embedded, database server killed: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`,
+      );
     });
 
     test("PostgreSQL of one's own: every acknowledged save is in the database after the app is killed and restarted", async () => {
@@ -231,8 +281,14 @@ describe("faults", { concurrency: true }, () => {
       const server = await startApp({ port, dir, databaseUrl: postgres.url, env });
       cleanups.push(() => server.stop());
       const outbox = new Outbox(server.outboxDir);
-      const result = await killAndRecover({ server, outbox, restart: () => app({ port, dir, databaseUrl: postgres.url, env }) });
-      console.log(`[faults] PostgreSQL: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`);
+      const result = await killAndRecover({
+        server,
+        outbox,
+        restart: () => app({ port, dir, databaseUrl: postgres.url, env }),
+      });
+      console.log(
+        `[faults] PostgreSQL: ${result.writers} writers, ${result.acknowledged} saves acknowledged before SIGKILL, none lost`,
+      );
     });
   });
 
@@ -271,8 +327,18 @@ describe("faults", { concurrency: true }, () => {
         flow("autosave", async () => {
           const response = await fetch(`${base}/api/answers`, {
             method: "POST",
-            headers: { cookie: student.cookie, Origin: base, Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({ ...student.page.place, [`b:${questionId}`]: token, [`a:${questionId}`]: `etter omstart ${++n}`, [`c:${questionId}`]: "" }),
+            headers: {
+              cookie: student.cookie,
+              Origin: base,
+              Accept: "application/json",
+              "Content-Type": "application/x-www-form-urlencoded",
+            },
+            body: new URLSearchParams({
+              ...student.page.place,
+              [`b:${questionId}`]: token,
+              [`a:${questionId}`]: `etter omstart ${++n}`,
+              [`c:${questionId}`]: "",
+            }),
           });
           if (response.ok) token = (await response.clone().json()).tokens[questionId];
           return response;
@@ -296,15 +362,28 @@ describe("faults", { concurrency: true }, () => {
       stop = true;
       await Promise.all(flows);
 
-      assert.equal(server.child.exitCode, null, `the app process is still running; its log:\n${server.output.join("").slice(-4000)}`);
+      assert.equal(
+        server.child.exitCode,
+        null,
+        `the app process is still running; its log:\n${server.output.join("").slice(-4000)}`,
+      );
       assert.equal(server.child.signalCode, null);
       const before = seen.filter((s) => s.phase === "before");
       const down = seen.filter((s) => s.phase === "down");
       const afterwards = seen.filter((s) => s.phase === "after");
       assert.ok(before.length > 0, "requests before the restart");
-      assert.deepEqual(before.filter((s) => s.status !== 200).map((s) => `${s.name} ${s.status} ${s.body.slice(0, 200)}`), [], "all answered before the restart");
+      assert.deepEqual(
+        before.filter((s) => s.status !== 200).map((s) => `${s.name} ${s.status} ${s.body.slice(0, 200)}`),
+        [],
+        "all answered before the restart",
+      );
       // Nothing but 200 or a 503 at any time: no 500, no dropped connection.
-      assert.deepEqual(seen.filter((s) => s.status !== 200 && s.status !== 503).map((s) => `${s.name} ${s.phase} ${s.status} ${s.body.slice(0, 200)}`), []);
+      assert.deepEqual(
+        seen
+          .filter((s) => s.status !== 200 && s.status !== 503)
+          .map((s) => `${s.name} ${s.phase} ${s.status} ${s.body.slice(0, 200)}`),
+        [],
+      );
       const page503 = down.find((s) => s.name === "page" && s.status === 503);
       assert.ok(page503, "a page answered 503 while the database was down");
       assert.match(page503.body, /midlertidig utilgjengelig/);
@@ -315,21 +394,31 @@ describe("faults", { concurrency: true }, () => {
       assert.doesNotMatch(health503.body, /127\.0\.0\.1|praksis@|postgres:\/\//, "no connection details in /healthz");
       const save503 = down.find((s) => s.name === "autosave" && s.status === 503);
       assert.ok(save503, "an autosave answered 503 while the database was down");
-      assert.ok(afterwards.length > 0 && afterwards.every((s) => s.status === 200), "every request answered 200 after the database came back");
+      assert.ok(
+        afterwards.length > 0 && afterwards.every((s) => s.status === 200),
+        "every request answered 200 after the database came back",
+      );
       const health = JSON.parse(afterwards.find((s) => s.name === "healthz").body);
       assert.equal(health.status, "ok");
       assert.equal(health.database.kind, "external");
       const log = server.output.join("");
       assert.match(log, /"component":"db","msg":"PostgreSQL is unavailable/);
       assert.match(log, /"component":"db","msg":"PostgreSQL answers again/);
-      console.log(`[faults] PostgreSQL restart: ${down.length} requests during the outage (${down.filter((s) => s.status === 503).length} × 503), all 200 again without restarting the app`);
+      console.log(
+        `[faults] PostgreSQL restart: ${down.length} requests during the outage (${down.filter((s) => s.status === 503).length} × 503), all 200 again without restarting the app`,
+      );
     });
   });
 
   describe("an app process that cannot start while the others serve", () => {
     test("one that ends while PostgreSQL is down is started again until it can; the server keeps running", async () => {
       const postgres = await cluster();
-      const server = await app({ port: await freePort(), dir: scratch(), databaseUrl: postgres.url, env: { WEB_CONCURRENCY: "2" } });
+      const server = await app({
+        port: await freePort(),
+        dir: scratch(),
+        databaseUrl: postgres.url,
+        env: { WEB_CONCURRENCY: "2" },
+      });
       const log = () => server.output.join("");
       const until = async (what, done, ms = 60_000) => {
         const deadline = Date.now() + ms;
@@ -345,7 +434,10 @@ describe("faults", { concurrency: true }, () => {
       const failuresBefore = log().split('"the app could not start"').length;
       process.kill(victim, "SIGKILL");
       // Its replacement starts while the database is down, and cannot (twice, to see the pause grow).
-      await until("the replacement failing twice", () => log().split('"the app could not start"').length >= failuresBefore + 2);
+      await until(
+        "the replacement failing twice",
+        () => log().split('"the app could not start"').length >= failuresBefore + 2,
+      );
       assert.equal(server.child.exitCode, null, `the server is still running; its log:\n${log().slice(-4000)}`);
       assert.equal((await fetch(`${server.base}/healthz`)).status, 503, "the other app process answers meanwhile");
       await postgres.start();
@@ -374,7 +466,8 @@ describe("faults", { concurrency: true }, () => {
       // Each instance says it runs two app processes once the second has started too. The second starts
       // after the first has migrated and seeded: on a busy 2-core machine that can take a while.
       for (const server of [a, b]) {
-        for (let i = 0; i < 600 && !/listening on .*: 2 app processes/.test(server.output.join("")); i++) await sleep(100);
+        for (let i = 0; i < 600 && !/listening on .*: 2 app processes/.test(server.output.join("")); i++)
+          await sleep(100);
         assert.match(server.output.join(""), /listening on .*: 2 app processes/);
       }
       const outboxA = new Outbox(a.outboxDir);
@@ -393,11 +486,23 @@ describe("faults", { concurrency: true }, () => {
       const second = await logIn({ base: b.base, via: a.base, email: "laerer1@example.org", outbox: outboxB });
       assert.equal(second.verified.status, 303, "A accepted the code B mailed");
       await acceptPrivacy(a.base, cookieHeader(second.jar));
-      assert.equal((await fetch(`${b.base}/teacher`, { headers: { cookie: cookieHeader(second.jar) }, redirect: "manual" })).status, 200);
+      assert.equal(
+        (await fetch(`${b.base}/teacher`, { headers: { cookie: cookieHeader(second.jar) }, redirect: "manual" }))
+          .status,
+        200,
+      );
       // A log-out on one ends the session on the other.
-      const out = await fetch(`${a.base}/logout`, { method: "POST", headers: { cookie, Origin: a.base }, redirect: "manual" });
+      const out = await fetch(`${a.base}/logout`, {
+        method: "POST",
+        headers: { cookie, Origin: a.base },
+        redirect: "manual",
+      });
       assert.ok(out.status === 303 || out.status === 302, `log-out: ${out.status}`);
-      assert.notEqual((await fetch(`${b.base}/student/forms`, { headers: { cookie }, redirect: "manual" })).status, 200, "the session ended on B too");
+      assert.notEqual(
+        (await fetch(`${b.base}/student/forms`, { headers: { cookie }, redirect: "manual" })).status,
+        200,
+        "the session ended on B too",
+      );
 
       // Three code requests per address (OTP_REQUESTS_PER_EMAIL=3), alternating: the fourth is refused wherever it lands.
       const email = "student02@example.org";
@@ -412,21 +517,37 @@ describe("faults", { concurrency: true }, () => {
         statuses.push(response.status);
       }
       assert.deepEqual(statuses, [303, 303, 303, 429]);
-      console.log("[faults] two instances: code from A accepted on B (and B→A), sessions shared, log-out shared, code limit counted across both");
+      console.log(
+        "[faults] two instances: code from A accepted on B (and B→A), sessions shared, log-out shared, code limit counted across both",
+      );
     });
   });
 
   describe("a browser autosaving through a database outage", () => {
     test("answers typed while PostgreSQL is down for 20 s are all stored once it is back; a tab closed meanwhile sends its own when opened again", async () => {
       const postgres = await cluster();
-      const server = await app({ port: await freePort(), dir: scratch(), databaseUrl: postgres.url, env: { SEED_DEMO: "true" } });
+      const server = await app({
+        port: await freePort(),
+        dir: scratch(),
+        databaseUrl: postgres.url,
+        env: { SEED_DEMO: "true" },
+      });
       const { base } = server;
       const [stays, closes] = await logInStudents(server, new Outbox(server.outboxDir));
       assert.ok(stays && closes, "two students with an open form");
       // As playwright.config.ts launches it.
       const browser = await chromium.launch({
         executablePath: "/usr/bin/chromium",
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
       });
       cleanups.push(() => browser.close());
       /** A browser of the student's own (their session cookie), on their form page once its script runs. */
@@ -443,28 +564,43 @@ describe("faults", { concurrency: true }, () => {
         return page;
       };
       const contextOf = async (student) => {
-        const context = await browser.newContext({ locale: "nb-NO", timezoneId: "Europe/Oslo", serviceWorkers: "block" });
-        const cookies = student.cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url: base }));
+        const context = await browser.newContext({
+          locale: "nb-NO",
+          timezoneId: "Europe/Oslo",
+          serviceWorkers: "block",
+        });
+        const cookies = student.cookie.split("; ").map((pair) => ({
+          name: pair.slice(0, pair.indexOf("=")),
+          value: pair.slice(pair.indexOf("=") + 1),
+          url: base,
+        }));
         await context.addCookies(cookies);
         return context;
       };
-      const typed = (student, tag) => new Map([...student.page.answers.keys()].slice(0, 2).map((id) => [id, `${tag} under brudd ${id}`]));
+      const typed = (student, tag) =>
+        new Map([...student.page.answers.keys()].slice(0, 2).map((id) => [id, `${tag} under brudd ${id}`]));
       const toStay = typed(stays, "åpen");
       const toClose = typed(closes, "lukket");
       const stayContext = await contextOf(stays);
       const closeContext = await contextOf(closes);
       const [stayPage, closePage] = await Promise.all([open(stayContext, stays), open(closeContext, closes)]);
-      const kept = (page) => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length);
+      const kept = (page) =>
+        page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length);
 
       await postgres.stop();
       const downAt = Date.now();
-      for (const [page, answers] of [[stayPage, toStay], [closePage, toClose]]) {
+      for (const [page, answers] of [
+        [stayPage, toStay],
+        [closePage, toClose],
+      ]) {
         for (const [id, text] of answers) await page.locator(`textarea[name="a:${id}"]`).fill(text);
       }
       // The autosave (3 s after the last change) has tried and been answered 503.
       await sleep(6_000);
       const statusDown = await stayPage.locator(".answer-form__status").textContent();
-      const keptDown = await closePage.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length);
+      const keptDown = await closePage.evaluate(
+        () => Object.keys(localStorage).filter((key) => key.startsWith("praksis:unsent:")).length,
+      );
       // Closed while the database is down; leaving tries to send once more, in vain.
       await closePage.close({ runBeforeUnload: true });
       await sleep(Math.max(0, 20_000 - (Date.now() - downAt)));
@@ -482,13 +618,24 @@ describe("faults", { concurrency: true }, () => {
       let stored = [];
       const deadline = Date.now() + 70_000;
       while (Date.now() < deadline) {
-        stored = (await db.query("select value from answers where value = any($1)", [wanted])).rows.map((row) => row.value);
+        stored = (await db.query("select value from answers where value = any($1)", [wanted])).rows.map(
+          (row) => row.value,
+        );
         if (stored.length === wanted.length) break;
         await sleep(250);
       }
-      assert.deepEqual(stored.sort(), [...wanted].sort(), "every answer typed during the outage is stored once the database is back");
+      assert.deepEqual(
+        stored.sort(),
+        [...wanted].sort(),
+        "every answer typed during the outage is stored once the database is back",
+      );
       const storedAfter = Math.round((Date.now() - backAt) / 1000);
-      for (const [id, text] of toClose) assert.equal(await again.locator(`textarea[name="a:${id}"]`).inputValue(), text, "the closed tab's answer is back on the page");
+      for (const [id, text] of toClose)
+        assert.equal(
+          await again.locator(`textarea[name="a:${id}"]`).inputValue(),
+          text,
+          "the closed tab's answer is back on the page",
+        );
       // And said so truthfully meanwhile; nothing is left kept once the server has them.
       assert.equal(statusDown, "Ikke lagret ennå – tas vare på i denne nettleseren og prøves igjen.");
       assert.ok(keptDown > 0, "the tab closed during the outage had its answers kept");
@@ -496,7 +643,9 @@ describe("faults", { concurrency: true }, () => {
         await page.locator(".answer-form__status", { hasText: /^Lagret kl\./ }).waitFor({ timeout: 10_000 });
         assert.equal(await kept(page), 0, "nothing kept once stored");
       }
-      console.log(`[faults] autosave through a 20 s outage: ${wanted.length} answers (one tab closed meanwhile) stored ${storedAfter} s after the database was back`);
+      console.log(
+        `[faults] autosave through a 20 s outage: ${wanted.length} answers (one tab closed meanwhile) stored ${storedAfter} s after the database was back`,
+      );
     });
   });
 });

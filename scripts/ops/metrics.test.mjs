@@ -27,7 +27,10 @@ before(async () => {
     servers[name] = await startApp({ port: await freePort(), dir, databaseUrl: postgres.url, env });
   };
   // Side by side on one database (the migrations run once, under their lock).
-  await Promise.all([start("on", { WEB_CONCURRENCY: "2", METRICS: "loopback", METRICS_TOKEN: TOKEN }), start("off", { WEB_CONCURRENCY: "1", METRICS: "", METRICS_TOKEN: "" })]);
+  await Promise.all([
+    start("on", { WEB_CONCURRENCY: "2", METRICS: "loopback", METRICS_TOKEN: TOKEN }),
+    start("off", { WEB_CONCURRENCY: "1", METRICS: "", METRICS_TOKEN: "" }),
+  ]);
   // The server answers once its first app process listens; the second starts after it.
   for (let waited = 0; (await scrape()).samples.get('praksis_app_processes{state="answered"}') !== 2; waited += 100) {
     assert.ok(waited < 30_000, "the second app process did not start in 30 s");
@@ -97,11 +100,22 @@ test("loopback and the token read it; a wrong token gets 401, a forwarded reques
   assert.match(plain.headers["content-type"], /^text\/plain; version=0\.0\.4/);
   assert.equal(plain.headers["cache-control"], "no-store");
   const forwarded = { "x-forwarded-for": "203.0.113.9" };
-  assert.equal((await get(servers.on.base, "/metrics", forwarded)).status, 404, "a proxy on this machine is not loopback");
-  const wrong = await get(servers.on.base, "/metrics", { ...forwarded, authorization: "Bearer not-the-token-0123456789abcdefghijkl" });
+  assert.equal(
+    (await get(servers.on.base, "/metrics", forwarded)).status,
+    404,
+    "a proxy on this machine is not loopback",
+  );
+  const wrong = await get(servers.on.base, "/metrics", {
+    ...forwarded,
+    authorization: "Bearer not-the-token-0123456789abcdefghijkl",
+  });
   assert.equal(wrong.status, 401);
   assert.doesNotMatch(wrong.body, /praksis_/);
-  assert.equal((await get(servers.on.base, "/metrics", { authorization: "Bearer wrong" })).status, 401, "a wrong token from loopback too");
+  assert.equal(
+    (await get(servers.on.base, "/metrics", { authorization: "Bearer wrong" })).status,
+    401,
+    "a wrong token from loopback too",
+  );
   const withToken = await get(servers.on.base, "/metrics", { ...forwarded, authorization: `Bearer ${TOKEN}` });
   assert.equal(withToken.status, 200);
   assert.match(withToken.body, /^praksis_db_pool_max_connections \d+$/m);
@@ -135,7 +149,12 @@ test("one scrape counts the requests of both app processes, names both, and hold
     assert.ok(samples.get("praksis_db_pool_connections") >= 2, "a connection in each app process's pool");
     assert.equal(samples.get("praksis_db_pool_max_connections"), 20, "DATABASE_POOL_SIZE 10 × 2");
     assert.equal(samples.get("praksis_reminders_sent_total"), 0);
-    assert.ok(samples.get('praksis_http_requests_total{route="/api/classes/:classId/students/:studentUserId/warning/pdf",method="GET",status="3xx"}') >= 1, text);
+    assert.ok(
+      samples.get(
+        'praksis_http_requests_total{route="/api/classes/:classId/students/:studentUserId/warning/pdf",method="GET",status="3xx"}',
+      ) >= 1,
+      text,
+    );
     assert.doesNotMatch(text, /424242|737373|Kari|Nordmann|name=/);
     last = text;
   }
@@ -144,9 +163,16 @@ test("one scrape counts the requests of both app processes, names both, and hold
   // The log says which app process answered each request: both answered some of the /healthz
   // requests above, and both some of the scrapes.
   await sleep(100);
-  const pids = (route, from = 0) => new Set(requestLines(servers.on, route).slice(from).map((line) => line.pid));
+  const pids = (route, from = 0) =>
+    new Set(
+      requestLines(servers.on, route)
+        .slice(from)
+        .map((line) => line.pid),
+    );
   assert.equal(pids("/healthz", linesBefore).size, 2, "the /healthz requests went to both app processes");
   assert.equal(pids("/metrics").size, 2, "the scrapes went to both app processes");
-  const named = new Set([...last.matchAll(/praksis_process_uptime_seconds\{process="app",pid="(\d+)"\}/g)].map((m) => Number(m[1])));
+  const named = new Set(
+    [...last.matchAll(/praksis_process_uptime_seconds\{process="app",pid="(\d+)"\}/g)].map((m) => Number(m[1])),
+  );
   assert.deepEqual(named, pids("/healthz", linesBefore));
 });

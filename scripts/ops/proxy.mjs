@@ -46,11 +46,19 @@ export function productionSettings({ publicOrigin, appPort, databaseUrl, smtpUrl
   for (const name of ["APP_URL", "HOST", "PORT", "TRUST_PROXY", "SESSION_SECRET", "SMTP_URL"]) {
     if (!(name in example)) throw new Error(`README.md's production example sets no ${name}`);
   }
-  if (!example.APP_URL.startsWith("https://")) throw new Error(`README.md's production example has APP_URL=${example.APP_URL}, not https`);
-  const settings = { ...example, APP_URL: publicOrigin, PORT: String(appPort), SESSION_SECRET: sessionSecret, SMTP_URL: smtpUrl };
+  if (!example.APP_URL.startsWith("https://"))
+    throw new Error(`README.md's production example has APP_URL=${example.APP_URL}, not https`);
+  const settings = {
+    ...example,
+    APP_URL: publicOrigin,
+    PORT: String(appPort),
+    SESSION_SECRET: sessionSecret,
+    SMTP_URL: smtpUrl,
+  };
   if (databaseUrl === undefined) delete settings.DATABASE_URL;
   else settings.DATABASE_URL = databaseUrl;
-  if ("INSTITUTION_FILE" in settings) settings.INSTITUTION_FILE = institutionFile ?? path.join(root, "app/institutions/fjordbyen.json");
+  if ("INSTITUTION_FILE" in settings)
+    settings.INSTITUTION_FILE = institutionFile ?? path.join(root, "app/institutions/fjordbyen.json");
   return settings;
 }
 
@@ -80,8 +88,25 @@ export function makeCertificate(dir) {
   const key = path.join(dir, "localhost.key");
   execFileSync(
     "openssl",
-    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-      "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", cert],
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
     { stdio: "ignore" },
   );
   return { cert, key };
@@ -120,7 +145,8 @@ export async function startNginx({ dir, site, httpsPort }) {
   // Run as root, nginx's workers become an unprivileged user that must write its temporary files.
   if (process.getuid?.() === 0) fs.chmodSync(path.join(dir, "temp"), 0o777);
   fs.writeFileSync(path.join(dir, "site.conf"), site);
-  const user = process.getuid?.() === 0 ? `user nobody ${execFileSync("id", ["-gn", "nobody"]).toString().trim()};\n` : "";
+  const user =
+    process.getuid?.() === 0 ? `user nobody ${execFileSync("id", ["-gn", "nobody"]).toString().trim()};\n` : "";
   const temp = (name) => `${name}_temp_path ${path.join(dir, "temp", name)};`;
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),
@@ -128,13 +154,28 @@ export async function startNginx({ dir, site, httpsPort }) {
       `http {\n  access_log off;\n  ${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temp).join("\n  ")}\n  include ${path.join(dir, "site.conf")};\n}\n`,
   );
   const output = [];
-  const child = spawn(nginx, ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "logs/error.log"), "-g", `daemon off; pid ${path.join(dir, "nginx.pid")};`], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    nginx,
+    [
+      "-p",
+      dir,
+      "-c",
+      path.join(dir, "nginx.conf"),
+      "-e",
+      path.join(dir, "logs/error.log"),
+      "-g",
+      `daemon off; pid ${path.join(dir, "nginx.pid")};`,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout.on("data", (chunk) => output.push(chunk.toString()));
   child.stderr.on("data", (chunk) => output.push(chunk.toString()));
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  const errors = () => output.join("") + (fs.existsSync(path.join(dir, "logs/error.log")) ? fs.readFileSync(path.join(dir, "logs/error.log"), "utf8") : "");
+  const errors = () =>
+    output.join("") +
+    (fs.existsSync(path.join(dir, "logs/error.log")) ? fs.readFileSync(path.join(dir, "logs/error.log"), "utf8") : "");
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx stopped at start:\n${errors()}`);
@@ -144,10 +185,20 @@ export async function startNginx({ dir, site, httpsPort }) {
     }
     // Any answer over TLS will do (the app behind may not be up yet: a 502 is an answer).
     const answered = await new Promise((resolve) => {
-      const request = https.get({ host: "127.0.0.1", port: httpsPort, path: "/healthz", rejectUnauthorized: false, servername: "localhost", timeout: 1000 }, (response) => {
-        response.resume();
-        resolve(true);
-      });
+      const request = https.get(
+        {
+          host: "127.0.0.1",
+          port: httpsPort,
+          path: "/healthz",
+          rejectUnauthorized: false,
+          servername: "localhost",
+          timeout: 1000,
+        },
+        (response) => {
+          response.resume();
+          resolve(true);
+        },
+      );
       request.on("error", () => resolve(false));
       request.on("timeout", () => request.destroy());
     });
@@ -187,12 +238,20 @@ export function request(url, { method = "GET", headers = {}, body, localAddress 
         headers: { Host: target.host, ...headers, ...(body ? { "Content-Length": Buffer.byteLength(body) } : {}) },
         localAddress,
         agent: false,
-        ...(secure ? { rejectUnauthorized: false, servername: net.isIP(target.hostname) ? undefined : target.hostname } : {}),
+        ...(secure
+          ? { rejectUnauthorized: false, servername: net.isIP(target.hostname) ? undefined : target.hostname }
+          : {}),
       },
       (response) => {
         const chunks = [];
         response.on("data", (chunk) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
       },
     );
     sent.on("error", reject);

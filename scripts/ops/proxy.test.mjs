@@ -43,7 +43,10 @@ before(async () => {
       const chunks = [];
       stream.on("data", (chunk) => chunks.push(chunk));
       stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString("utf8") });
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
         callback();
       });
     },
@@ -59,12 +62,28 @@ before(async () => {
   });
   assert.equal(settings.TRUST_PROXY, "127.0.0.1", "the README's production example names nginx on this machine");
   // The demo's people to log in (the example institution file needs demo mode too); one app process.
-  const env = { MAIL_TRANSPORT: "", ...settings, DEMO_MODE: "true", WEB_CONCURRENCY: "1", OTP_REQUESTS_PER_ADDRESS: String(PER_ADDRESS), OTP_REQUESTS_PER_EMAIL: "1000" };
+  const env = {
+    MAIL_TRANSPORT: "",
+    ...settings,
+    DEMO_MODE: "true",
+    WEB_CONCURRENCY: "1",
+    OTP_REQUESTS_PER_ADDRESS: String(PER_ADDRESS),
+    OTP_REQUESTS_PER_EMAIL: "1000",
+  };
   app = await startApp({ port: appPort, dir: path.join(dir, "app"), databaseUrl: postgres.url, env });
   // The same settings without TRUST_PROXY, on the same database (migrated and seeded by now).
-  untrusting = await startApp({ port: otherPort, dir: path.join(dir, "untrusting"), databaseUrl: postgres.url, env: { ...env, PORT: String(otherPort), TRUST_PROXY: "" } });
+  untrusting = await startApp({
+    port: otherPort,
+    dir: path.join(dir, "untrusting"),
+    databaseUrl: postgres.url,
+    env: { ...env, PORT: String(otherPort), TRUST_PROXY: "" },
+  });
   const { cert, key } = makeCertificate(dir);
-  nginx = await startNginx({ dir: path.join(dir, "nginx"), site: siteConfig({ httpsPort, httpPort, appPort, cert, key }), httpsPort });
+  nginx = await startNginx({
+    dir: path.join(dir, "nginx"),
+    site: siteConfig({ httpsPort, httpPort, appPort, cert, key }),
+    httpsPort,
+  });
 });
 
 after(async () => {
@@ -99,7 +118,10 @@ async function query(sql, params = []) {
 async function addressesSeen() {
   const limited = await query("select distinct key from rate_limits where key like 'otp:request:ip:%' order by key");
   const audited = await query("select distinct ip from audit_events where action = 'otp.requested' order by ip");
-  return { limited: limited.map((row) => row.key.slice("otp:request:ip:".length)), audited: audited.map((row) => row.ip) };
+  return {
+    limited: limited.map((row) => row.key.slice("otp:request:ip:".length)),
+    audited: audited.map((row) => row.ip),
+  };
 }
 
 async function codeFor(email) {
@@ -121,7 +143,11 @@ test("a: through nginx, a forged leftmost X-Forwarded-For changes nothing: the r
     });
     statuses.push(answer.status);
   }
-  assert.deepEqual(statuses, [...Array(PER_ADDRESS).fill(303), 429], "the sixth request from one address is refused, whatever it wrote");
+  assert.deepEqual(
+    statuses,
+    [...Array(PER_ADDRESS).fill(303), 429],
+    "the sixth request from one address is refused, whatever it wrote",
+  );
   assert.deepEqual(await addressesSeen(), { limited: ["127.0.0.3"], audited: ["127.0.0.3"] });
 
   // A log-in through nginx with a forged address: the session and the audit log have the real one.
@@ -132,19 +158,37 @@ test("a: through nginx, a forged leftmost X-Forwarded-For changes nothing: the r
   const verified = await request(`${origin}/otp`, {
     method: "POST",
     localAddress: "127.0.0.4",
-    headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie, "X-Forwarded-For": "203.0.113.78" },
+    headers: {
+      Origin: origin,
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: cookie,
+      "X-Forwarded-For": "203.0.113.78",
+    },
     body: new URLSearchParams({ code: await codeFor(email) }).toString(),
   });
   assert.equal(verified.status, 303, "logged in through the proxy with an https Origin");
-  assert.match(verified.headers["set-cookie"].join("\n"), /__Host-[^=]+=[^;]+;.*Secure/i, "a Secure __Host- session cookie");
-  const logins = await query("select a.ip from audit_events a join users u on u.id = a.actor_user_id where a.action = 'login' and u.email = $1", [email]);
+  assert.match(
+    verified.headers["set-cookie"].join("\n"),
+    /__Host-[^=]+=[^;]+;.*Secure/i,
+    "a Secure __Host- session cookie",
+  );
+  const logins = await query(
+    "select a.ip from audit_events a join users u on u.id = a.actor_user_id where a.action = 'login' and u.email = $1",
+    [email],
+  );
   assert.deepEqual(logins, [{ ip: "127.0.0.4" }]);
-  const sessions = await query("select s.ip from sessions s join users u on u.id = s.user_id where u.email = $1", [email]);
+  const sessions = await query("select s.ip from sessions s join users u on u.id = s.user_id where u.email = $1", [
+    email,
+  ]);
   assert.deepEqual(sessions, [{ ip: "127.0.0.4" }]);
 });
 
 test("b: straight to the app, not from nginx, X-Forwarded-Proto, -Host and -For are ignored", async () => {
-  const forged = { "X-Forwarded-Proto": "https", "X-Forwarded-Host": new URL(origin).host, "X-Forwarded-For": "198.51.100.200" };
+  const forged = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": new URL(origin).host,
+    "X-Forwarded-For": "198.51.100.200",
+  };
   // Believed, they would make the request https://localhost:<nginx's port>, the Origin's: it stays
   // http on the app's own address, and React Router refuses the post.
   const refused = await requestCode(app.base, { email: "student07@example.org", from: "127.0.0.5", headers: forged });
@@ -152,7 +196,12 @@ test("b: straight to the app, not from nginx, X-Forwarded-Proto, -Host and -For 
   // The same post through nginx is the browser's, and goes.
   assert.equal((await requestCode(origin, { email: "student07@example.org", from: "127.0.0.6" })).status, 303);
   // A post whose Origin is the app's real address goes, counted by the socket's address.
-  const direct = await requestCode(app.base, { email: "student08@example.org", from: "127.0.0.5", headers: forged, originHeader: app.base });
+  const direct = await requestCode(app.base, {
+    email: "student08@example.org",
+    from: "127.0.0.5",
+    headers: forged,
+    originHeader: app.base,
+  });
   assert.equal(direct.status, 303);
   const seen = await addressesSeen();
   assert.ok(seen.limited.includes("127.0.0.5") && seen.audited.includes("127.0.0.5"), JSON.stringify(seen));
@@ -160,10 +209,23 @@ test("b: straight to the app, not from nginx, X-Forwarded-Proto, -Host and -For 
 });
 
 test("c: with TRUST_PROXY unset, forwarded headers from nginx's own address are ignored too", async () => {
-  const forged = { "X-Forwarded-Proto": "https", "X-Forwarded-Host": new URL(origin).host, "X-Forwarded-For": "198.51.100.201" };
-  const refused = await requestCode(untrusting.base, { email: "student09@example.org", from: "127.0.0.1", headers: forged });
+  const forged = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": new URL(origin).host,
+    "X-Forwarded-For": "198.51.100.201",
+  };
+  const refused = await requestCode(untrusting.base, {
+    email: "student09@example.org",
+    from: "127.0.0.1",
+    headers: forged,
+  });
   assert.equal(refused.status, 400, "the request stays http: the https Origin does not match");
-  const direct = await requestCode(untrusting.base, { email: "student10@example.org", from: "127.0.0.1", headers: forged, originHeader: untrusting.base });
+  const direct = await requestCode(untrusting.base, {
+    email: "student10@example.org",
+    from: "127.0.0.1",
+    headers: forged,
+    originHeader: untrusting.base,
+  });
   assert.equal(direct.status, 303);
   const seen = await addressesSeen();
   assert.ok(seen.limited.includes("127.0.0.1") && seen.audited.includes("127.0.0.1"), JSON.stringify(seen));

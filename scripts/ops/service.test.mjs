@@ -38,7 +38,10 @@ function running(pid) {
 }
 
 const children = (pid) =>
-  spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout.split("\n").map(Number).filter(Boolean);
+  spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+    .stdout.split("\n")
+    .map(Number)
+    .filter(Boolean);
 
 /** The uid a process runs as (/proc/<pid>/status: real, effective, saved, filesystem). */
 const uidOf = (pid) => Number(/^Uid:\s+\d+\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))[1]);
@@ -57,7 +60,10 @@ function buildIsCurrent() {
       const full = path.join(dir, entry.name);
       return Math.max(max, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
     }, 0);
-  const sources = Math.max(newest(path.join(root, "app")), ...["react-router.config.ts", "vite.config.ts", "package.json"].map((f) => fs.statSync(path.join(root, f)).mtimeMs));
+  const sources = Math.max(
+    newest(path.join(root, "app")),
+    ...["react-router.config.ts", "vite.config.ts", "package.json"].map((f) => fs.statSync(path.join(root, f)).mtimeMs),
+  );
   return fs.statSync(path.join(root, "build/server/index.js")).mtimeMs >= sources;
 }
 
@@ -111,7 +117,13 @@ describe(`npm ${script.join(" ")} as a service`, () => {
     port = await freePort();
     npm = spawn("npm", script, {
       cwd: root,
-      env: serverEnv({ PORT: String(port), DATA_DIR: dir, WEB_CONCURRENCY: "2", SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS), REMINDERS_INTERVAL_MINUTES: "0" }),
+      env: serverEnv({
+        PORT: String(port),
+        DATA_DIR: dir,
+        WEB_CONCURRENCY: "2",
+        SHUTDOWN_GRACE_SECONDS: String(GRACE_SECONDS),
+        REMINDERS_INTERVAL_MINUTES: "0",
+      }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     npm.stdout.on("data", (chunk) => (output += chunk));
@@ -145,22 +157,26 @@ describe(`npm ${script.join(" ")} as a service`, () => {
     assert.deepEqual(listening, ["0100007F"]);
   });
 
-  test("started as root, the app processes run as an unprivileged user, who owns the app's files", { skip: !asRoot && "not root: the app processes run as the user who started them" }, () => {
-    const primary = children(npm.pid)[0];
-    assert.ok(primary, "npm's child (the server, exec'd in place of sh)");
-    assert.equal(uidOf(primary), 0);
-    const postgres = embeddedPostgresPid(dir);
-    const apps = children(primary).filter((pid) => pid !== postgres);
-    assert.equal(apps.length, 2, "two app processes");
-    const uids = new Set(apps.map(uidOf));
-    assert.equal(uids.size, 1);
-    const [uid] = uids;
-    assert.notEqual(uid, 0);
-    // The secret was made by an app process; the credentials, by the primary, are handed over.
-    assert.equal(fs.statSync(path.join(dir, "secret")).uid, uid);
-    assert.equal(fs.statSync(path.join(dir, "postgres-credentials.json")).uid, uid);
-    assert.equal(fs.statSync(path.join(dir, "outbox")).uid, uid);
-  });
+  test(
+    "started as root, the app processes run as an unprivileged user, who owns the app's files",
+    { skip: !asRoot && "not root: the app processes run as the user who started them" },
+    () => {
+      const primary = children(npm.pid)[0];
+      assert.ok(primary, "npm's child (the server, exec'd in place of sh)");
+      assert.equal(uidOf(primary), 0);
+      const postgres = embeddedPostgresPid(dir);
+      const apps = children(primary).filter((pid) => pid !== postgres);
+      assert.equal(apps.length, 2, "two app processes");
+      const uids = new Set(apps.map(uidOf));
+      assert.equal(uids.size, 1);
+      const [uid] = uids;
+      assert.notEqual(uid, 0);
+      // The secret was made by an app process; the credentials, by the primary, are handed over.
+      assert.equal(fs.statSync(path.join(dir, "secret")).uid, uid);
+      assert.equal(fs.statSync(path.join(dir, "postgres-credentials.json")).uid, uid);
+      assert.equal(fs.statSync(path.join(dir, "outbox")).uid, uid);
+    },
+  );
 
   test("SIGTERM to npm: /healthz says draining, the request under way finishes, the grace period cuts the rest, nothing is left", async () => {
     const primary = children(npm.pid)[0];
@@ -177,7 +193,10 @@ describe(`npm ${script.join(" ")} as a service`, () => {
     await sleep(300);
 
     const health = await healthz(port);
-    assert.deepEqual({ ...health, body: JSON.parse(health.body) }, { status: 503, connection: "close", body: { status: "draining" } });
+    assert.deepEqual(
+      { ...health, body: JSON.parse(health.body) },
+      { status: 503, connection: "close", body: { status: "draining" } },
+    );
 
     finishing.finish();
     const answer = await finishing.response;
@@ -193,28 +212,50 @@ describe(`npm ${script.join(" ")} as a service`, () => {
 
     for (let i = 0; i < 50 && processes.some(running); i++) await sleep(100);
     assert.deepEqual(processes.filter(running), [], "no process of the server is left");
-    const leftOnDir = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" }).stdout.split("\n").filter((args) => args.includes(dir));
+    const leftOnDir = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((args) => args.includes(dir));
     assert.deepEqual(leftOnDir, []);
 
     const messages = logLines(output).map((l) => l.msg);
-    const draining = messages.map((m) => /^draining, (\d+) requests? in flight, grace (\d+) s$/.exec(m)).filter(Boolean);
+    const draining = messages
+      .map((m) => /^draining, (\d+) requests? in flight, grace (\d+) s$/.exec(m))
+      .filter(Boolean);
     assert.equal(draining.length, 2, "a line from each app process");
-    assert.equal(draining.reduce((sum, match) => sum + Number(match[1]), 0), 2, "the two held requests in flight");
+    assert.equal(
+      draining.reduce((sum, match) => sum + Number(match[1]), 0),
+      2,
+      "the two held requests in flight",
+    );
     assert.ok(draining.every((match) => match[2] === String(GRACE_SECONDS)));
-    assert.ok(messages.some((m) => /^drained after \d+ ms: the grace period ended, 1 request cut$/.test(m)), messages.join("\n"));
-    assert.ok(messages.some((m) => /^stopped after \d+ ms$/.test(m)), messages.join("\n"));
+    assert.ok(
+      messages.some((m) => /^drained after \d+ ms: the grace period ended, 1 request cut$/.test(m)),
+      messages.join("\n"),
+    );
+    assert.ok(
+      messages.some((m) => /^stopped after \d+ ms$/.test(m)),
+      messages.join("\n"),
+    );
   });
 });
 
 describe("node server.mjs from another working directory", () => {
   /** Runs `node <root>/server.mjs` in the temp folder; its output, lines and exit code. */
   function serve(env) {
-    const result = spawnSync(process.execPath, [path.join(root, "server.mjs")], { cwd: os.tmpdir(), env: serverEnv({ NODE_ENV: "production", ...env }), encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(process.execPath, [path.join(root, "server.mjs")], {
+      cwd: os.tmpdir(),
+      env: serverEnv({ NODE_ENV: "production", ...env }),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     const lines = `${result.stdout}${result.stderr}`.split("\n").filter(Boolean);
     return { status: result.status, lines };
   }
   // A PostgreSQL of one's own that is never reached: the server stops before it starts an app process.
-  const external = { DATABASE_URL: "postgres://praksis:secret@127.0.0.1:1/praksis", SESSION_SECRET: "service-test-secret-0123456789abcdefghij" };
+  const external = {
+    DATABASE_URL: "postgres://praksis:secret@127.0.0.1:1/praksis",
+    SESSION_SECRET: "service-test-secret-0123456789abcdefghij",
+  };
 
   test("a port in use is one line and exit code 1", async () => {
     const busy = net.createServer();

@@ -18,12 +18,16 @@ import { QUESTION_GROUP_TYPE, ROLE } from "~/services/platform/db/schema";
 import { seedDemo } from "~/services/demo/index.server";
 import { generateSchool } from "./big-school";
 
-const [out, studentCount = "160", teacherCount = "12", supervisorCount = "28", schoolSize = "3000"] = process.argv.slice(2);
+const [out, studentCount = "160", teacherCount = "12", supervisorCount = "28", schoolSize = "3000"] =
+  process.argv.slice(2);
 if (!out) throw new Error("usage: tsx scripts/ops/setup.ts <out.json> [students] [teachers] [supervisors] [school]");
 if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL names the database to prepare");
 
 const institution = JSON.parse(
-  fs.readFileSync(path.resolve(import.meta.dirname, `../../app/institutions/${process.env.INSTITUTION || "fjordbyen"}.json`), "utf8"),
+  fs.readFileSync(
+    path.resolve(import.meta.dirname, `../../app/institutions/${process.env.INSTITUTION || "fjordbyen"}.json`),
+    "utf8",
+  ),
 ) as { privacyPolicyVersion: string };
 const policyVersion = institution.privacyPolicyVersion;
 
@@ -33,14 +37,19 @@ const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(quer
 try {
   await seedDemo(db);
   const began = performance.now();
-  const school = await generateSchool(db, { students: Math.max(Number(schoolSize), Number(studentCount)), policyVersion });
+  const school = await generateSchool(db, {
+    students: Math.max(Number(schoolSize), Number(studentCount)),
+    policyVersion,
+  });
   const schoolSeconds = (performance.now() - began) / 1000;
   // An administrator with no other role (the demo's has several), for the semester CSV.
   const [admin] = await rows<{ id: number; email: string }>(
     sql`insert into users (display_name, email) values ('Last Administrator', 'load.admin@school.example.org') returning id, email`,
   );
   await db.execute(sql`insert into user_roles (user_id, role_id) values (${admin.id}, ${ROLE.Admin})`);
-  await db.execute(sql`insert into privacy_acceptances (user_id, policy_version) values (${admin.id}, ${policyVersion})`);
+  await db.execute(
+    sql`insert into privacy_acceptances (user_id, policy_version) values (${admin.id}, ${policyVersion})`,
+  );
 
   const students = await rows<{ id: number; email: string; classId: number; assignmentId: number }>(sql`
     select u.id, u.email, r.class_id as "classId", a.id as "assignmentId"
@@ -72,7 +81,10 @@ try {
     formId: school.mainFormId,
     periodId: school.currentPeriodId,
     emptyToken: answerToken(EMPTY),
-    questions: questions.map((q) => ({ id: q.id, type: q.type === QUESTION_GROUP_TYPE.TextInput ? "text" : "grading" })),
+    questions: questions.map((q) => ({
+      id: q.id,
+      type: q.type === QUESTION_GROUP_TYPE.TextInput ? "text" : "grading",
+    })),
     admin,
     students,
     teachers,
@@ -81,7 +93,11 @@ try {
   fs.writeFileSync(out, JSON.stringify(plan));
   // The school is hundreds of thousands of rows: written out now, so that PostgreSQL's checkpoint
   // of them does not fall into the measured load (a superuser's right; a server of one's own may refuse).
-  await db.execute(sql`checkpoint`).catch(() => console.warn("[setup] no CHECKPOINT (not a superuser): the first minutes may include writing the school out"));
+  await db
+    .execute(sql`checkpoint`)
+    .catch(() =>
+      console.warn("[setup] no CHECKPOINT (not a superuser): the first minutes may include writing the school out"),
+    );
 } finally {
   await database.close();
 }

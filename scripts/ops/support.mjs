@@ -114,7 +114,12 @@ export async function startApp({ port, dir, databaseUrl, env = {}, log = false }
   const keep = (chunk) => {
     const text = chunk.toString();
     // Mail bodies are logged when there is no SMTP server: not kept (a JSON log line each).
-    const kept = text.startsWith("[mail]") ? "" : text.split(/(?<=\n)/).filter((line) => !line.includes('"component":"mail"')).join("");
+    const kept = text.startsWith("[mail]")
+      ? ""
+      : text
+          .split(/(?<=\n)/)
+          .filter((line) => !line.includes('"component":"mail"'))
+          .join("");
     if (kept) output.push(kept);
     if (output.length > 2000) output.splice(0, 1000);
     if (log) process.stderr.write(text);
@@ -124,7 +129,8 @@ export async function startApp({ port, dir, databaseUrl, env = {}, log = false }
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server exited before it was ready:\n${output.join("")}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the server exited before it was ready:\n${output.join("")}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
       throw new Error(`the server was not ready in 120 s:\n${output.join("")}`);

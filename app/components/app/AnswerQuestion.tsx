@@ -39,7 +39,8 @@ export function AnswerQuestion({
   const comment = posted ? posted.comment : question.comment;
   const valueError = error && error !== "commentTooLong" ? t(`errors.${error}`, { limit: COMMENT_LIMIT }) : undefined;
   const commentError = error === "commentTooLong" ? t("errors.commentTooLong", { limit: COMMENT_LIMIT }) : undefined;
-  const labelOf = (v: string | null) => (v === null ? t("conflict.nothing") : group.type === "grading" ? (group.options[Number(v)] ?? v) : v);
+  const labelOf = (v: string | null) =>
+    v === null ? t("conflict.nothing") : group.type === "grading" ? (group.options[Number(v)] ?? v) : v;
   const legend = (
     <>
       <span className="answer-question__number">{t("question.number", { number })} </span>
@@ -119,15 +120,20 @@ export function AnswerQuestion({
             hint={t("question.commentHint")}
             rows={3}
             maxLength={COMMENT_LIMIT}
-              defaultValue={comment ?? ""}
+            defaultValue={comment ?? ""}
             error={commentError}
           />
         </details>
       )}
       {isExpectations ? null : (
-        <CommentList comments={question.others} heading={group.type === "text" ? t("question.othersAnswers") : t("question.othersComments")} />
+        <CommentList
+          comments={question.others}
+          heading={group.type === "text" ? t("question.othersAnswers") : t("question.othersComments")}
+        />
       )}
-      {error && !valueError && !commentError ? <FieldError id={`q-${question.id}-error`} message={t(`errors.${error}`)} /> : null}
+      {error && !valueError && !commentError ? (
+        <FieldError id={`q-${question.id}-error`} message={t(`errors.${error}`)} />
+      ) : null}
     </div>
   );
 }

@@ -29,7 +29,11 @@ export function ClassDetails({
       rows={[
         {
           key: t("classDetails.period"),
-          value: t("classDetails.periodValue", { name: header.periodName, start: header.periodStartText, end: header.periodEndText }),
+          value: t("classDetails.periodValue", {
+            name: header.periodName,
+            start: header.periodStartText,
+            end: header.periodEndText,
+          }),
         },
         { key: t("classDetails.midSemesterDate"), value: header.midSemesterText ?? notSet },
         { key: t("classDetails.endSemesterDate"), value: header.endSemesterText ?? notSet },
@@ -38,7 +42,9 @@ export function ClassDetails({
               {
                 key: t("classDetails.deadline"),
                 value: deadline.text
-                  ? t(deadline.half === "mid" ? "classDetails.deadlineMid" : "classDetails.deadlineEnd", { date: deadline.text })
+                  ? t(deadline.half === "mid" ? "classDetails.deadlineMid" : "classDetails.deadlineEnd", {
+                      date: deadline.text,
+                    })
                   : notSet,
               },
             ]

@@ -2,8 +2,29 @@
 // structural buttons. Without JavaScript every button is a post that returns the changed draft.
 
 import type { TFunction } from "i18next";
-import { Button, ButtonGroup, CheckboxGroup, RadioGroup, Tag, TextArea, TextField, VisuallyHidden } from "~/components/ui";
-import { AUDIENCES, fieldId, fieldName, GRADING, labelsToText, LIMITS, nextKey, TEXT_INPUT, type DraftGroup, type FieldErrors, type FormDraft } from "~/services/admin";
+import {
+  Button,
+  ButtonGroup,
+  CheckboxGroup,
+  RadioGroup,
+  Tag,
+  TextArea,
+  TextField,
+  VisuallyHidden,
+} from "~/components/ui";
+import {
+  AUDIENCES,
+  fieldId,
+  fieldName,
+  GRADING,
+  labelsToText,
+  LIMITS,
+  nextKey,
+  TEXT_INPUT,
+  type DraftGroup,
+  type FieldErrors,
+  type FormDraft,
+} from "~/services/admin";
 
 /** The whole draft as hidden inputs, so the preview can go back to editing without losing anything. */
 export function DraftHiddenFields({ draft }: { draft: FormDraft }) {
@@ -22,7 +43,9 @@ export function DraftHiddenFields({ draft }: { draft: FormDraft }) {
           {group.questions.map((question, q) => (
             <div key={question.key}>
               <input type="hidden" name={fieldName.question(g, q, "key")} value={question.key} />
-              {question.id === null ? null : <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />}
+              {question.id === null ? null : (
+                <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />
+              )}
               <input type="hidden" name={fieldName.question(g, q, "text")} value={question.text} />
               <input type="hidden" name={fieldName.question(g, q, "helpText")} value={question.helpText} />
             </div>
@@ -121,7 +144,18 @@ interface GroupFieldsProps {
   busy: boolean;
 }
 
-function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, path, newKey, t, busy }: GroupFieldsProps) {
+function GroupFields({
+  group,
+  g,
+  last,
+  error,
+  typeLocked,
+  answeredQuestionIds,
+  path,
+  newKey,
+  t,
+  busy,
+}: GroupFieldsProps) {
   const here = `${path}#group-${group.key}`;
   const number = g + 1;
   const headingId = `group-${group.key}-heading`;
@@ -145,8 +179,8 @@ function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, p
         <>
           <input type="hidden" name={fieldName.group(g, "type")} value={group.type} />
           <p id={fieldId(fieldName.group(g, "type"))}>
-            <strong>{t("editor.groupType")}:</strong> {group.type === GRADING ? t("editor.typeGrading") : t("editor.typeText")}.{" "}
-            {t("editor.typeLocked")}
+            <strong>{t("editor.groupType")}:</strong>{" "}
+            {group.type === GRADING ? t("editor.typeGrading") : t("editor.typeText")}. {t("editor.typeLocked")}
           </p>
         </>
       ) : (
@@ -193,7 +227,9 @@ function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, p
           return (
             <li key={question.key} className="form-editor__question" id={`question-${question.key}`}>
               <input type="hidden" name={fieldName.question(g, q, "key")} value={question.key} />
-              {question.id === null ? null : <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />}
+              {question.id === null ? null : (
+                <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />
+              )}
               <TextField
                 label={
                   <>
@@ -241,7 +277,13 @@ function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, p
                     busy={busy}
                   />
                 ) : null}
-                <ItemButton intent={`remove-question:${g}:${q}`} to={here} label={t("editor.remove")} context={context} busy={busy} />
+                <ItemButton
+                  intent={`remove-question:${g}:${q}`}
+                  to={here}
+                  label={t("editor.remove")}
+                  context={context}
+                  busy={busy}
+                />
               </ButtonGroup>
             </li>
           );
@@ -260,12 +302,27 @@ function GroupFields({ group, g, last, error, typeLocked, answeredQuestionIds, p
       </ButtonGroup>
       <ButtonGroup className="form-editor__actions form-editor__group-actions">
         {g > 0 ? (
-          <ItemButton intent={`move-group-up:${g}`} to={here} label={t("editor.moveGroupUp", { group: number })} busy={busy} />
+          <ItemButton
+            intent={`move-group-up:${g}`}
+            to={here}
+            label={t("editor.moveGroupUp", { group: number })}
+            busy={busy}
+          />
         ) : null}
         {last ? null : (
-          <ItemButton intent={`move-group-down:${g}`} to={here} label={t("editor.moveGroupDown", { group: number })} busy={busy} />
+          <ItemButton
+            intent={`move-group-down:${g}`}
+            to={here}
+            label={t("editor.moveGroupDown", { group: number })}
+            busy={busy}
+          />
         )}
-        <ItemButton intent={`remove-group:${g}`} to={`${path}#groups`} label={t("editor.removeGroup", { group: number })} busy={busy} />
+        <ItemButton
+          intent={`remove-group:${g}`}
+          to={`${path}#groups`}
+          label={t("editor.removeGroup", { group: number })}
+          busy={busy}
+        />
       </ButtonGroup>
     </section>
   );

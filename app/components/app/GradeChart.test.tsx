@@ -2,14 +2,7 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { GradeChart, type GradeChartProps, type GradeChartSeries } from "./GradeChart";
 
-const levels = [
-  "Selvstendig",
-  "Delvis selvstendig",
-  "Veiledet",
-  "Assistert",
-  "Uselvstendig",
-  "Ikke relevant",
-];
+const levels = ["Selvstendig", "Delvis selvstendig", "Veiledet", "Assistert", "Uselvstendig", "Ikke relevant"];
 
 const questions = [
   { key: "q1", label: "Observerer og vurderer pasientens behov for sykepleie" },
@@ -90,8 +83,7 @@ function columnsOf(html: string): Map<number, { x: number; notRelevant: boolean 
   );
 }
 
-const marks = (html: string, series?: string) =>
-  tagsWith(html, "data-series", series).filter((a) => a.tag === "g");
+const marks = (html: string, series?: string) => tagsWith(html, "data-series", series).filter((a) => a.tag === "g");
 
 describe("GradeChart", () => {
   it("is an image with a name and a description, pointing to the table with the same figures", () => {
@@ -146,9 +138,7 @@ describe("GradeChart", () => {
       expect(x).toBeGreaterThan(column.x);
       expect(x).toBeLessThan(column.x + 100);
     }
-    const [teacherOnFirstLevel] = marks(html, "teacher-3").filter(
-      (m) => m["data-question"] === "2",
-    );
+    const [teacherOnFirstLevel] = marks(html, "teacher-3").filter((m) => m["data-question"] === "2");
     expect(teacherOnFirstLevel["data-level"]).toBe("0");
   });
 
@@ -200,9 +190,7 @@ describe("GradeChart", () => {
     const html = render(props());
     const sameCell = marks(html).filter((m) => m["data-question"] === "0");
     expect(sameCell).toHaveLength(3);
-    expect(sameCell.every((m) => m["data-level"] === "1" && m["data-offset"] === "true")).toBe(
-      true,
-    );
+    expect(sameCell.every((m) => m["data-level"] === "1" && m["data-offset"] === "true")).toBe(true);
     const spots = sameCell.map((m) => {
       const { x, y } = translate(m);
       return `${x},${y}`;
@@ -324,9 +312,7 @@ describe("GradeChart", () => {
   });
 
   it("labels the rows with the question numbers and the columns with the levels", () => {
-    const html = render(
-      props({ questions: questions.map((q, i) => ({ ...q, number: `2.${i + 1}` })) }),
-    );
+    const html = render(props({ questions: questions.map((q, i) => ({ ...q, number: `2.${i + 1}` })) }));
     // Left of the row, and again right of the columns for a reader scrolled sideways.
     expect(html.match(/>2\.1<\/text>/g)).toHaveLength(2);
     expect(html).toContain(`<title>2.1. ${questions[0].label}</title>`);

@@ -1,11 +1,34 @@
 import { useId } from "react";
 import { cx } from "~/components/ui/internal";
 import "~/styles/grade-chart.css";
-import { COLUMN, HEADER_FONT, HEADER_LINE, HEADER_MAX_LINES, HEADER_PAD, LABEL_FONT, LABEL_LEFT, LABEL_LINE, LABEL_MAX_LINES, MARK_SIZE, MARK_SPACING, NOT_RELEVANT_GAP, NUMBER_RIGHT, PLOT_LEFT, RIGHT_NUMBERS, ROW_PAD, footprint, isLevel, round, toLines, truncate, wrap, type GradeChartSeriesKind } from "./gradeChartLayout";
+import {
+  COLUMN,
+  HEADER_FONT,
+  HEADER_LINE,
+  HEADER_MAX_LINES,
+  HEADER_PAD,
+  LABEL_FONT,
+  LABEL_LEFT,
+  LABEL_LINE,
+  LABEL_MAX_LINES,
+  MARK_SIZE,
+  MARK_SPACING,
+  NOT_RELEVANT_GAP,
+  NUMBER_RIGHT,
+  PLOT_LEFT,
+  RIGHT_NUMBERS,
+  ROW_PAD,
+  footprint,
+  isLevel,
+  round,
+  toLines,
+  truncate,
+  wrap,
+  type GradeChartSeriesKind,
+} from "./gradeChartLayout";
 import { MarkShape, type MarkStyle } from "./GradeChartMark";
 
 export type { GradeChartSeriesKind };
-
 
 export interface GradeChartSeries {
   /** Stable id, e.g. "student", "advisor-12". */
@@ -89,8 +112,7 @@ export function GradeChart({
   const titleId = `${id}-title`;
   const descId = `${id}-desc`;
 
-  const notRelevantIndex =
-    notRelevantProp === undefined ? (levels.length > 5 ? 5 : null) : notRelevantProp;
+  const notRelevantIndex = notRelevantProp === undefined ? (levels.length > 5 ? 5 : null) : notRelevantProp;
   const hasNotRelevant = isLevel(notRelevantIndex, levels.length);
 
   const columns: Column[] = [];
@@ -109,15 +131,11 @@ export function GradeChart({
   }
   const notRelevantColumn = columns.find((c) => c.notRelevant);
   const plotRight = notRelevantColumn ? notRelevantColumn.x + COLUMN : scaleRight;
-  const gridlines = [...columns.map((c) => c.x), scaleRight, plotRight].filter(
-    (x, i, all) => all.indexOf(x) === i,
-  );
+  const gridlines = [...columns.map((c) => c.x), scaleRight, plotRight].filter((x, i, all) => all.indexOf(x) === i);
   const width = plotRight + RIGHT_NUMBERS;
   const columnOf = new Map(columns.map((c) => [c.level, c]));
 
-  const headers = columns.map((c) =>
-    wrap(c.label, COLUMN - 8, HEADER_FONT, true, HEADER_MAX_LINES),
-  );
+  const headers = columns.map((c) => wrap(c.label, COLUMN - 8, HEADER_FONT, true, HEADER_MAX_LINES));
   const headerLines = Math.max(1, ...headers.map((h) => h.length));
   const headerHeight = HEADER_PAD * 2 + headerLines * HEADER_LINE;
 
@@ -153,18 +171,9 @@ export function GradeChart({
   let y = headerHeight;
   const rows = questions.map((question, q) => {
     const number = question.number ?? String(q + 1);
-    const label = wrap(
-      question.label,
-      PLOT_LEFT - LABEL_LEFT - 10,
-      LABEL_FONT,
-      false,
-      LABEL_MAX_LINES,
-    );
+    const label = wrap(question.label, PLOT_LEFT - LABEL_LEFT - 10, LABEL_FONT, false, LABEL_MAX_LINES);
     const markLines = Math.max(1, ...cells[q].map((cell) => cell.lines.length));
-    const height = Math.max(
-      ROW_PAD + markLines * lineHeight,
-      ROW_PAD + label.length * LABEL_LINE + 6,
-    );
+    const height = Math.max(ROW_PAD + markLines * lineHeight, ROW_PAD + label.length * LABEL_LINE + 6);
     const row = { question, q, top: y, height, number, label };
     y += height;
     return row;
@@ -177,8 +186,7 @@ export function GradeChart({
       if (!column) return [];
       const centreY = row.top + row.height / 2;
       return lines.flatMap((line, lineIndex) => {
-        const lineWidth =
-          line.reduce((sum, index) => sum + widths[index], 0) + (line.length - 1) * MARK_SPACING;
+        const lineWidth = line.reduce((sum, index) => sum + widths[index], 0) + (line.length - 1) * MARK_SPACING;
         let left = column.x + (COLUMN - lineWidth) / 2;
         return line.map((seriesIndex) => {
           const x = left + widths[seriesIndex] / 2;
@@ -226,13 +234,7 @@ export function GradeChart({
           ))}
           {expected ? (
             <li className="grade-chart__legend-item" data-legend="expected">
-              <svg
-                className="grade-chart__legend-symbol"
-                aria-hidden="true"
-                width={36}
-                height={36}
-                viewBox="0 0 36 36"
-              >
+              <svg className="grade-chart__legend-symbol" aria-hidden="true" width={36} height={36} viewBox="0 0 36 36">
                 <rect className="grade-chart__expected" x={2} y={4} width={32} height={28} rx={4} />
               </svg>
               <span className="grade-chart__legend-text">{expected.label}</span>
@@ -273,20 +275,8 @@ export function GradeChart({
                 height={height}
               />
             ) : null}
-            <line
-              className="grade-chart__baseline"
-              x1={0}
-              x2={width}
-              y1={headerHeight}
-              y2={headerHeight}
-            />
-            <line
-              className="grade-chart__baseline"
-              x1={0}
-              x2={width}
-              y1={height - 1}
-              y2={height - 1}
-            />
+            <line className="grade-chart__baseline" x1={0} x2={width} y1={headerHeight} y2={headerHeight} />
+            <line className="grade-chart__baseline" x1={0} x2={width} y1={height - 1} y2={height - 1} />
             {notRelevantColumn ? (
               <rect
                 className="grade-chart__gap"
@@ -305,10 +295,7 @@ export function GradeChart({
             {columns.map((c, index) => (
               <text
                 key={c.level}
-                className={cx(
-                  "grade-chart__level",
-                  c.notRelevant && "grade-chart__level--not-relevant",
-                )}
+                className={cx("grade-chart__level", c.notRelevant && "grade-chart__level--not-relevant")}
                 x={c.x + COLUMN / 2}
                 y={headerHeight - HEADER_PAD - (headers[index].length - 1) * HEADER_LINE - 3}
                 textAnchor="middle"
@@ -324,11 +311,7 @@ export function GradeChart({
               </text>
             ))}
             {questionsHeading ? (
-              <text
-                className="grade-chart__axis-heading"
-                x={LABEL_LEFT}
-                y={headerHeight - HEADER_PAD - 3}
-              >
+              <text className="grade-chart__axis-heading" x={LABEL_LEFT} y={headerHeight - HEADER_PAD - 3}>
                 {truncate(questionsHeading, PLOT_LEFT - LABEL_LEFT - 8, HEADER_FONT, true)}
               </text>
             ) : null}

@@ -24,7 +24,12 @@ export function HelpText({ question, text }: { question: string; text: string })
   }
   return (
     <div className="answer-help">
-      <Button type="button" variant="secondary" className="answer-help__button" onClick={() => dialogRef.current?.showModal()}>
+      <Button
+        type="button"
+        variant="secondary"
+        className="answer-help__button"
+        onClick={() => dialogRef.current?.showModal()}
+      >
         {t("help.show")}
         <VisuallyHidden>: {question}</VisuallyHidden>
       </Button>

@@ -4,14 +4,23 @@ import { describe, expect, it } from "vitest";
 import { ScaleComparisonTable } from "./ScaleComparisonTable";
 
 const aspects = [
-  { key: "observations", name: "Observasjoner", statements: ["Ser alt selv.", "Ser det meste selv."] as [string, string] },
+  {
+    key: "observations",
+    name: "Observasjoner",
+    statements: ["Ser alt selv.", "Ser det meste selv."] as [string, string],
+  },
   { key: "accuracy", name: "Nøyaktighet", statements: ["Alltid nøyaktig.", "Oftest nøyaktig."] as [string, string] },
   { key: "safety", name: "Sikkerhet", statements: ["Alltid trygg.", "Oftest trygg."] as [string, string] },
 ];
 
 function renderTable(): HTMLTableElement {
   const html = renderToString(
-    <ScaleComparisonTable caption="Selvstendig sammenlignet med Delvis selvstendig" aspectHeader="Område" levels={["Selvstendig", "Delvis selvstendig"]} aspects={aspects} />,
+    <ScaleComparisonTable
+      caption="Selvstendig sammenlignet med Delvis selvstendig"
+      aspectHeader="Område"
+      levels={["Selvstendig", "Delvis selvstendig"]}
+      aspects={aspects}
+    />,
   );
   const document = new Window().document;
   document.body.innerHTML = html;
@@ -21,7 +30,11 @@ function renderTable(): HTMLTableElement {
 /** The column a cell starts in, counting the colspans of the cells before it in its row. */
 function columnOf(cell: HTMLTableCellElement): number {
   let column = 0;
-  for (let before = cell.previousElementSibling as HTMLTableCellElement | null; before; before = before.previousElementSibling as HTMLTableCellElement | null) {
+  for (
+    let before = cell.previousElementSibling as HTMLTableCellElement | null;
+    before;
+    before = before.previousElementSibling as HTMLTableCellElement | null
+  ) {
     column += before.colSpan || 1;
   }
   return column;
@@ -41,7 +54,9 @@ describe("the independence scale's comparison table (WCAG technique H43)", () =>
       expect(ownRow, `"${cell.textContent}" has one row header, in its own row`).toHaveLength(1);
       const named = (cell.getAttribute("headers") ?? "").split(/\s+/).filter(Boolean).sort();
       expect(named, `the headers of "${cell.textContent}"`).toEqual([ownColumn[0].id, ownRow[0].id].sort());
-      expect(ownRow[0].textContent, `"${cell.textContent}"'s row header`).toBe(aspects.find((a) => a.statements.includes(cell.textContent!))!.name);
+      expect(ownRow[0].textContent, `"${cell.textContent}"'s row header`).toBe(
+        aspects.find((a) => a.statements.includes(cell.textContent!))!.name,
+      );
     }
   });
 
@@ -50,6 +65,7 @@ describe("the independence scale's comparison table (WCAG technique H43)", () =>
     const ids = Array.from(table.querySelectorAll("th"), (th) => th.id);
     expect(ids.every(Boolean)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const th of Array.from(table.querySelectorAll("th"))) expect(["col", "row"]).toContain(th.getAttribute("scope"));
+    for (const th of Array.from(table.querySelectorAll("th")))
+      expect(["col", "row"]).toContain(th.getAttribute("scope"));
   });
 });

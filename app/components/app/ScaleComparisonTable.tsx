@@ -41,7 +41,11 @@ export function ScaleComparisonTable({ caption, aspectHeader, levels, aspects }:
               {aspect.name}
             </th>
             {aspect.statements.map((statement, index) => (
-              <td key={columnIds[index]} headers={`${columnIds[index]} scale-compare-${aspect.key}`} className="scale-compare__statement">
+              <td
+                key={columnIds[index]}
+                headers={`${columnIds[index]} scale-compare-${aspect.key}`}
+                className="scale-compare__statement"
+              >
                 {statement}
               </td>
             ))}

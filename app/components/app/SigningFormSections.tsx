@@ -24,7 +24,17 @@ export function choiceText(t: T, choice: Choice | null): string {
 }
 
 /** A yes/no question (with "Ikke relevant" where it allows it) as a fieldset of radios. */
-export function ChoiceQuestion({ question, field, stored, t }: { question: Question; field: Field; stored: Choice | null; t: T }) {
+export function ChoiceQuestion({
+  question,
+  field,
+  stored,
+  t,
+}: {
+  question: Question;
+  field: Field;
+  stored: Choice | null;
+  t: T;
+}) {
   return (
     <RadioGroup
       name={field.name}
@@ -69,7 +79,8 @@ export interface SendingView {
 
 function SendingTable({ sending, tc }: { sending: SendingView; tc: TC }) {
   if (sending.forms.length === 0) return <p>{tc("forms.none")}</p>;
-  const sent = (value: boolean | null) => (value === null ? tc("forms.noSupervisor") : value ? tc("forms.sent") : tc("forms.notSent"));
+  const sent = (value: boolean | null) =>
+    value === null ? tc("forms.noSupervisor") : value ? tc("forms.sent") : tc("forms.notSent");
   return (
     <>
       <p>{sending.unsent === 0 ? tc("forms.allSent") : tc("forms.someNotSent", { count: sending.unsent })}</p>
@@ -77,16 +88,26 @@ function SendingTable({ sending, tc }: { sending: SendingView; tc: TC }) {
         caption={tc("forms.caption")}
         captionHidden
         rowHeaders
-        columns={[{ header: tc("forms.form") }, { header: tc("forms.student") }, { header: tc("forms.supervisor") }, { header: tc("forms.teacher") }]}
+        columns={[
+          { header: tc("forms.form") },
+          { header: tc("forms.student") },
+          { header: tc("forms.supervisor") },
+          { header: tc("forms.teacher") },
+        ]}
         rows={sending.forms.map((form) => {
-          const name = tc("forms.formName", { name: form.name, half: tc(form.isMidSemester ? "forms.mid" : "forms.end") });
+          const name = tc("forms.formName", {
+            name: form.name,
+            half: tc(form.isMidSemester ? "forms.mid" : "forms.end"),
+          });
           return {
             key: form.key,
             cells: [
               form.href ? <Link to={form.href}>{name}</Link> : name,
               sent(form.student),
               sent(form.advisor),
-              form.teacher ? tc("forms.sent") : tc("forms.teacherNotSent", { answered: form.answered, questions: form.questions }),
+              form.teacher
+                ? tc("forms.sent")
+                : tc("forms.teacherNotSent", { answered: form.answered, questions: form.questions }),
             ],
           };
         })}
@@ -125,7 +146,11 @@ export function ValidationSection({
           caption={t("validation.caption")}
           captionHidden
           rowHeaders
-          columns={[{ header: t("validation.part") }, { header: t("validation.type") }, { header: t("validation.answered"), numeric: true }]}
+          columns={[
+            { header: t("validation.part") },
+            { header: t("validation.type") },
+            { header: t("validation.answered"), numeric: true },
+          ]}
           rows={rows.map((row) => ({
             key: `${row.isMidSemester}-${row.formQuestionType}`,
             cells: [
@@ -181,7 +206,12 @@ export function CancelSection({ student, confirm, t }: { student: string; confir
           onClose={() => void navigate(page, { preventScrollReset: true, replace: true })}
         >
           <p>{t("cancel.confirmText")}</p>
-          <ConfirmActions action={page} fields={{ intent: "cancel" }} confirm={t("cancel.confirm")} back={{ label: t("cancel.keep"), href: page }} />
+          <ConfirmActions
+            action={page}
+            fields={{ intent: "cancel" }}
+            confirm={t("cancel.confirm")}
+            back={{ label: t("cancel.keep"), href: page }}
+          />
         </Dialog>
       ) : (
         <LinkButton variant="warning" to={`${page}?confirm=cancel#cancel-heading`}>
@@ -195,7 +225,9 @@ export function CancelSection({ student, confirm, t }: { student: string; confir
 /** "studenten og praksisveileder": who has not sent a form, in words. */
 export function whoText(tc: TC, missing: readonly Party[]): string {
   const names = missing.map((party) => tc(`who.${party}`));
-  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} ${tc("who.and")} ${names[names.length - 1]}`;
+  return names.length <= 1
+    ? (names[0] ?? "")
+    : `${names.slice(0, -1).join(", ")} ${tc("who.and")} ${names[names.length - 1]}`;
 }
 
 /** What the teacher is about to confirm of the mid-semester part, as the server checked it. */
@@ -216,7 +248,19 @@ export interface MidConfirmView {
  * institution requires them sent), then a post with `confirmed=yes`. "Nei, gå tilbake" posts
  * `step=back`, which brings the form back with what was typed.
  */
-export function MidConfirmDialog({ confirm, student, t, tc, onClose }: { confirm: MidConfirmView; student: string; t: T; tc: TC; onClose: () => void }) {
+export function MidConfirmDialog({
+  confirm,
+  student,
+  t,
+  tc,
+  onClose,
+}: {
+  confirm: MidConfirmView;
+  student: string;
+  t: T;
+  tc: TC;
+  onClose: () => void;
+}) {
   const refused = confirm.unsent.length > 0 && confirm.requireSentForms;
   const values = { ...confirm.answers, midSemesterCompletedDate: confirm.date };
   return (
@@ -233,7 +277,9 @@ export function MidConfirmDialog({ confirm, student, t, tc, onClose }: { confirm
           <h4>{tc("mid.unsentHeading")}</h4>
           <ul>
             {confirm.unsent.map((form) => (
-              <li key={`${form.assignmentId}-${form.formId}`}>{tc("mid.missing", { name: form.name, who: whoText(tc, form.missing) })}</li>
+              <li key={`${form.assignmentId}-${form.formId}`}>
+                {tc("mid.missing", { name: form.name, who: whoText(tc, form.missing) })}
+              </li>
             ))}
           </ul>
         </>

@@ -12,7 +12,10 @@ import type { StaffTodoView } from "~/services/placements/index.server";
 export function StaffTodo({ todo }: { todo: StaffTodoView }) {
   const { t } = useTranslation("todo");
   const empty =
-    todo.signatures.length === 0 && todo.forms.length === 0 && todo.warnings.length === 0 && todo.withoutSupervisor.length === 0;
+    todo.signatures.length === 0 &&
+    todo.forms.length === 0 &&
+    todo.warnings.length === 0 &&
+    todo.withoutSupervisor.length === 0;
   return (
     <section aria-labelledby="todo-heading" className="app-todo">
       <h2 id="todo-heading">{t("heading")}</h2>
@@ -48,10 +51,12 @@ export function StaffTodo({ todo }: { todo: StaffTodoView }) {
               key: f.key,
               cells: [
                 <>
-                  <Link to={f.studentHref}>{f.studentName}</Link> <span className="app-todo__subject">({f.subjectCode})</span>
+                  <Link to={f.studentHref}>{f.studentName}</Link>{" "}
+                  <span className="app-todo__subject">({f.subjectCode})</span>
                 </>,
                 <>
-                  {f.formName} <span className="app-todo__half">({f.isMidSemester ? t("forms.mid") : t("forms.end")})</span>
+                  {f.formName}{" "}
+                  <span className="app-todo__half">({f.isMidSemester ? t("forms.mid") : t("forms.end")})</span>
                 </>,
                 <>
                   {f.deadline ?? t("forms.noDeadline")}
@@ -72,7 +77,9 @@ export function StaffTodo({ todo }: { todo: StaffTodoView }) {
               ],
             }))}
           />
-          {todo.formsTotal > todo.forms.length ? <p>{t("staff.formsMore", { shown: todo.forms.length, total: todo.formsTotal })}</p> : null}
+          {todo.formsTotal > todo.forms.length ? (
+            <p>{t("staff.formsMore", { shown: todo.forms.length, total: todo.formsTotal })}</p>
+          ) : null}
         </>
       ) : null}
 

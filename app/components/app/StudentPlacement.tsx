@@ -35,7 +35,14 @@ function Person({ person, href }: { person: { userId: number; displayName: strin
  * own state, each form linking to where the viewer answers it. Shared by the teacher's and the
  * supervisor's student pages.
  */
-export function StudentPlacement({ placement, formHref, resultsHref, supervisorHref, children, controls }: StudentPlacementProps) {
+export function StudentPlacement({
+  placement,
+  formHref,
+  resultsHref,
+  supervisorHref,
+  children,
+  controls,
+}: StudentPlacementProps) {
   const { t } = useTranslation("placement");
   const { student, teacher, advisor, extraSupervisors, half, schemes } = placement;
   const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));

@@ -19,7 +19,14 @@ import type { ButtonProps } from "~/components/ui";
  * `disabled` stays the caller's own (a button not offered yet). No state and no React import: the
  * module is a chunk of its own on the pages that use it, the heaviest among them.
  */
-export function SubmitButton({ variant = "primary", className, name, value, onClick, ...rest }: Omit<ButtonProps, "type">) {
+export function SubmitButton({
+  variant = "primary",
+  className,
+  name,
+  value,
+  onClick,
+  ...rest
+}: Omit<ButtonProps, "type">) {
   const navigation = useNavigation();
   // A post of this page under way: the action, then the page it leads to.
   const posting = navigation.state !== "idle" && navigation.formMethod !== undefined;

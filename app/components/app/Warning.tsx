@@ -41,7 +41,9 @@ export function WarningFacts({ warning }: { warning: WarningForView }) {
         { key: t("facts.updated"), value: warning.updatedText },
         {
           key: t("facts.given"),
-          value: warning.givenText ? t("facts.givenBy", { date: warning.givenText, teacher: warning.teacherName }) : t("facts.notYet"),
+          value: warning.givenText
+            ? t("facts.givenBy", { date: warning.givenText, teacher: warning.teacherName })
+            : t("facts.notYet"),
         },
         { key: t("facts.confirmed"), value: warning.confirmedText ?? t("facts.notYet") },
       ]}

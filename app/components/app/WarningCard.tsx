@@ -8,10 +8,17 @@ import { WarningContent, WarningStateTag } from "./Warning";
 // the heaviest page, does not load it.
 
 /** One line about the warning for the staff's student pages: given by whom and when, confirmed or not. */
-function cardText(t: (key: string, options?: Record<string, unknown>) => string, warning: WarningForView | null): string {
+function cardText(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  warning: WarningForView | null,
+): string {
   if (!warning) return t("card.none");
   if (warning.state === "draft") return t("card.draft");
-  return t(`card.${warning.state}`, { teacher: warning.teacherName, date: warning.givenText, confirmed: warning.confirmedText });
+  return t(`card.${warning.state}`, {
+    teacher: warning.teacherName,
+    date: warning.givenText,
+    confirmed: warning.confirmedText,
+  });
 }
 
 /**

@@ -27,7 +27,8 @@ export function answerAutosave(options: {
   /** Questions whose answer as shown on the page is now the stored one. */
   onSaved: (questionIds: number[]) => void;
 }): AutosaveAdapter {
-  const snapshot = (form: HTMLFormElement, id: string) => `${fieldValue(form, `a:${id}`)}\u0000${fieldValue(form, `c:${id}`)}`;
+  const snapshot = (form: HTMLFormElement, id: string) =>
+    `${fieldValue(form, `a:${id}`)}\u0000${fieldValue(form, `c:${id}`)}`;
   return {
     keyOf: (name) => FIELD.exec(name)?.[2] ?? null,
     snapshot,
@@ -54,7 +55,9 @@ export function answerAutosave(options: {
       const result = answer.body as AnswersResponse;
       if (!answer.ok) {
         // Refused answers are not sent again until they change; the page shows the counters.
-        const status: AutosaveStatus = result.fieldErrors ? { state: "tooLong" } : { state: "failed", status: answer.status };
+        const status: AutosaveStatus = result.fieldErrors
+          ? { state: "tooLong" }
+          : { state: "failed", status: answer.status };
         return { stored: [], dropped: Object.keys(result.fieldErrors ?? {}), status };
       }
       const conflicts = result.conflicts ?? [];
@@ -69,7 +72,8 @@ export function answerAutosave(options: {
       return {
         stored,
         dropped: [],
-        status: conflicts.length > 0 ? { state: "conflict", count: conflicts.length } : { state: "saved", at: new Date() },
+        status:
+          conflicts.length > 0 ? { state: "conflict", count: conflicts.length } : { state: "saved", at: new Date() },
       };
     },
     onSaved: (ids) => options.onSaved(ids.map(Number)),

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { decidePagePost, decideSave, decideSubmit, retryDelay, type PagePostOutcome, type PostOutcome } from "./autosaveDecision";
+import {
+  decidePagePost,
+  decideSave,
+  decideSubmit,
+  retryDelay,
+  type PagePostOutcome,
+  type PostOutcome,
+} from "./autosaveDecision";
 
 const answered = (status: number, redirected = false): PostOutcome => ({ kind: "answered", status, redirected });
 
@@ -55,7 +62,11 @@ describe("decideSubmit: a page post before it goes", () => {
 
 describe("decidePagePost: a page post's outcome", () => {
   test.each([
-    ["redirect to the next page", { kind: "redirect", location: "/student/1/form/2/class/3/assignment/4?group=2" }, "stored"],
+    [
+      "redirect to the next page",
+      { kind: "redirect", location: "/student/1/form/2/class/3/assignment/4?group=2" },
+      "stored",
+    ],
     ["redirect to where one came from", { kind: "redirect", location: "/student/forms" }, "stored"],
     ["redirect to the log-in page", { kind: "redirect", location: "/?redirectTo=%2Fstudent%2Fforms" }, "loggedOut"],
     ["redirect to the role chooser", { kind: "redirect", location: "/role?redirectTo=%2Fteacher" }, "loggedOut"],

@@ -4,7 +4,6 @@
 /** Whose mark a series is: each kind has its own shape. */
 export type GradeChartSeriesKind = "student" | "advisor" | "teacher" | "other";
 
-
 // Geometry in SVG user units; at natural size one unit is one CSS pixel.
 export const NUMBER_RIGHT = 28;
 export const LABEL_LEFT = 38;
@@ -48,13 +47,7 @@ export function truncate(text: string, width: number, fontSize: number, bold = f
 }
 
 /** Greedy word wrap into at most `maxLines`, the last line truncated when words are left over. */
-export function wrap(
-  text: string,
-  width: number,
-  fontSize: number,
-  bold: boolean,
-  maxLines: number,
-): string[] {
+export function wrap(text: string, width: number, fontSize: number, bold: boolean, maxLines: number): string[] {
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(/\s+/).filter(Boolean)) {
@@ -68,9 +61,7 @@ export function wrap(
   }
   if (line) lines.push(line);
   const kept =
-    lines.length <= maxLines
-      ? lines
-      : [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(" ")];
+    lines.length <= maxLines ? lines : [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(" ")];
   return kept.map((l) => truncate(l, width, fontSize, bold));
 }
 
@@ -100,8 +91,7 @@ export function toLines(widths: readonly number[], room: number): number[][] {
     const chunks: number[][] = [];
     for (let i = 0; i < indices.length; i += perLine) chunks.push(indices.slice(i, i + perLine));
     const fits = chunks.every(
-      (chunk) =>
-        chunk.reduce((sum, i) => sum + widths[i], 0) + (chunk.length - 1) * MARK_SPACING <= room,
+      (chunk) => chunk.reduce((sum, i) => sum + widths[i], 0) + (chunk.length - 1) * MARK_SPACING <= room,
     );
     if (fits) return chunks;
   }

@@ -23,7 +23,11 @@ describe("kept answers (ADR 0011)", () => {
   });
 
   it("keep the newest typing per question and forget what reached the server", () => {
-    let kept = keepUnsent({}, { "5": { base: "t5", value: "1", comment: "" }, "6": { base: "t6", value: "3", comment: "" } }, 1000);
+    let kept = keepUnsent(
+      {},
+      { "5": { base: "t5", value: "1", comment: "" }, "6": { base: "t6", value: "3", comment: "" } },
+      1000,
+    );
     kept = keepUnsent(kept, { "5": { base: "t5", value: "2", comment: "Mer" } }, 2000);
     expect(kept["5"]).toEqual({ base: "t5", value: "2", comment: "Mer", at: 2000 });
     expect(kept["6"].at).toBe(1000);
@@ -44,7 +48,10 @@ describe("kept answers (ADR 0011)", () => {
       },
       1000,
     );
-    const { restore, drop } = planRestore(kept, { "5": { value: "4", comment: "" }, "6": { value: "3", comment: "Ok" } });
+    const { restore, drop } = planRestore(kept, {
+      "5": { value: "4", comment: "" },
+      "6": { value: "3", comment: "Ok" },
+    });
     // Put back with the base it started from: the server decides (a change made elsewhere meanwhile is a conflict, ADR 0007).
     expect(restore).toEqual([{ id: "5", base: "t5", value: "2", comment: "", at: 1000 }]);
     expect(drop).toEqual(["6"]);

@@ -62,14 +62,19 @@ export function parseUnsent(text: string | null): UnsentAnswers {
   for (const [id, entry] of Object.entries(parsed as Record<string, unknown>)) {
     if (!/^\d+$/.test(id) || typeof entry !== "object" || entry === null) continue;
     const { base, value, comment, at } = entry as Record<string, unknown>;
-    if (typeof base !== "string" || typeof value !== "string" || typeof comment !== "string" || typeof at !== "number") continue;
+    if (typeof base !== "string" || typeof value !== "string" || typeof comment !== "string" || typeof at !== "number")
+      continue;
     result[id] = { base, value, comment, at };
   }
   return result;
 }
 
 /** Adds or replaces the given questions' answers (the newest typing wins: it is what the page shows). */
-export function keepUnsent(current: UnsentAnswers, answers: Record<string, Omit<UnsentAnswer, "at">>, at: number): UnsentAnswers {
+export function keepUnsent(
+  current: UnsentAnswers,
+  answers: Record<string, Omit<UnsentAnswer, "at">>,
+  at: number,
+): UnsentAnswers {
   const next = { ...current };
   for (const [id, answer] of Object.entries(answers)) next[id] = { ...answer, at };
   return next;
@@ -109,7 +114,11 @@ export function planRestore(
  * fields at once and seals in the background, in order (UnsentQueue); `keep` says whether the
  * browser has a store at all.
  */
-export function answerKeeper(options: { key: UnsentKey; place: Record<string, string>; now?: () => number }): OfflineKeeper {
+export function answerKeeper(options: {
+  key: UnsentKey;
+  place: Record<string, string>;
+  now?: () => number;
+}): OfflineKeeper {
   const place = placeOf(options.place);
   const now = options.now ?? Date.now;
   const queue = new UnsentQueue(openVault(options.key));

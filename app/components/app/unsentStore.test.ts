@@ -1,5 +1,15 @@
 import { describe, expect, test } from "vitest";
-import { countUnsent, dropExpired, LEGACY_PREFIX, openVault, ownKeys, UNSENT_MAX_AGE_MS, UNSENT_PREFIX, UnsentQueue, type UnsentKey } from "./unsentStore";
+import {
+  countUnsent,
+  dropExpired,
+  LEGACY_PREFIX,
+  openVault,
+  ownKeys,
+  UNSENT_MAX_AGE_MS,
+  UNSENT_PREFIX,
+  UnsentQueue,
+  type UnsentKey,
+} from "./unsentStore";
 
 /** localStorage as the browser has it, in memory. */
 function memoryStorage(): Storage {
@@ -51,7 +61,10 @@ describe("what a browser keeps, sealed with its owner's key (ADR 0011)", () => {
     expect(await a.open(store, other)).toBeNull();
     const entry = JSON.parse(store.getItem(slot)!) as { data: string };
     // One character of the sealed data changed (to another one whatever it was: the data is random).
-    store.setItem(slot, JSON.stringify({ ...entry, data: `${entry.data[0] === "A" ? "B" : "A"}${entry.data.slice(1)}` }));
+    store.setItem(
+      slot,
+      JSON.stringify({ ...entry, data: `${entry.data[0] === "A" ? "B" : "A"}${entry.data.slice(1)}` }),
+    );
     expect(await a.open(store, slot)).toBeNull();
     store.setItem(slot, "not json");
     expect(await a.open(store, slot)).toBeNull();
@@ -81,7 +94,10 @@ describe("what a browser keeps, sealed with its owner's key (ADR 0011)", () => {
     await a.seal(store, weekOld, {}, NOW - UNSENT_MAX_AGE_MS);
     await b.seal(store, expired, {}, NOW - UNSENT_MAX_AGE_MS - 1);
     // The earlier unsealed format: old ones go too, and malformed ones under the prefix.
-    store.setItem(`${LEGACY_PREFIX}17:3:1:7:42`, JSON.stringify({ "5": { base: "", value: "1", comment: "", at: NOW - 8 * DAY } }));
+    store.setItem(
+      `${LEGACY_PREFIX}17:3:1:7:42`,
+      JSON.stringify({ "5": { base: "", value: "1", comment: "", at: NOW - 8 * DAY } }),
+    );
     store.setItem(`${LEGACY_PREFIX}17:warning:3:42`, JSON.stringify({ warningId: "", texts: {}, at: NOW - DAY }));
     store.setItem(`${UNSENT_PREFIX}garbage`, "{");
     store.setItem("theme", "dark");

@@ -51,7 +51,8 @@ interface Sealed {
 function readSealed(text: string | null): Sealed | null {
   try {
     const entry = JSON.parse(text ?? "") as Partial<Sealed> | null;
-    if (!entry || typeof entry.at !== "number" || typeof entry.iv !== "string" || typeof entry.data !== "string") return null;
+    if (!entry || typeof entry.at !== "number" || typeof entry.iv !== "string" || typeof entry.data !== "string")
+      return null;
     return entry as Sealed;
   } catch {
     return null;
@@ -137,7 +138,11 @@ export async function openVault(key: UnsentKey, subtle: SubtleCrypto = globalThi
     },
     async seal(store, slot, content, at) {
       const iv = globalThis.crypto.getRandomValues(new Uint8Array(12));
-      const data = await subtle.encrypt({ name: "AES-GCM", iv, additionalData: utf8.encode(slot) }, aes, utf8.encode(JSON.stringify(content)));
+      const data = await subtle.encrypt(
+        { name: "AES-GCM", iv, additionalData: utf8.encode(slot) },
+        aes,
+        utf8.encode(JSON.stringify(content)),
+      );
       try {
         store.setItem(slot, JSON.stringify({ at, iv: base64urlOf(iv), data: base64urlOf(data) } satisfies Sealed));
         return true;
@@ -149,7 +154,11 @@ export async function openVault(key: UnsentKey, subtle: SubtleCrypto = globalThi
       const entry = readSealed(store.getItem(slot));
       if (!entry) return null;
       try {
-        const plain = await subtle.decrypt({ name: "AES-GCM", iv: bytesOf(entry.iv), additionalData: utf8.encode(slot) }, aes, bytesOf(entry.data));
+        const plain = await subtle.decrypt(
+          { name: "AES-GCM", iv: bytesOf(entry.iv), additionalData: utf8.encode(slot) },
+          aes,
+          bytesOf(entry.data),
+        );
         return { content: JSON.parse(new TextDecoder().decode(plain)) as unknown, at: entry.at };
       } catch {
         return null;

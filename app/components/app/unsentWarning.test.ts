@@ -11,7 +11,11 @@ describe("a kept warning draft (ADR 0011)", () => {
   });
 
   it("reads back the three texts and the warning it continued, and nothing malformed", () => {
-    const entry = { warningId: "12", texts: { comment: "Kommer sent", passRequirement: "Møte presis", passRequirementSummary: "" }, at: 1000 };
+    const entry = {
+      warningId: "12",
+      texts: { comment: "Kommer sent", passRequirement: "Møte presis", passRequirementSummary: "" },
+      at: 1000,
+    };
     expect(parseUnsentWarning(JSON.stringify(entry))).toEqual(entry);
     expect(parseUnsentWarning(JSON.stringify({ ...entry, warningId: "" }))?.warningId).toBe("");
     expect(parseUnsentWarning(null)).toBeNull();

@@ -43,7 +43,12 @@ function checkUnsentWarning(content: unknown): UnsentWarning | null {
   return valid ? entry : null;
 }
 
-export function warningKeeper(options: { key: UnsentKey; classId: string; studentUserId: string; now?: () => number }): OfflineKeeper {
+export function warningKeeper(options: {
+  key: UnsentKey;
+  classId: string;
+  studentUserId: string;
+  now?: () => number;
+}): OfflineKeeper {
   const name = unsentWarningName(options.classId, options.studentUserId);
   const now = options.now ?? Date.now;
   const queue = new UnsentQueue(openVault(options.key));
@@ -57,7 +62,9 @@ export function warningKeeper(options: { key: UnsentKey; classId: string; studen
         texts: Object.fromEntries(WARNING_FIELDS.map((field) => [field, fieldValue(form, field)])),
         at: now(),
       };
-      void queue.run(async (vault) => vault.seal(store, await vault.slot(name), entry, entry.at)).catch(() => undefined);
+      void queue
+        .run(async (vault) => vault.seal(store, await vault.slot(name), entry, entry.at))
+        .catch(() => undefined);
       return true;
     },
     forget(keys) {

@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
 import { isRouteErrorResponse } from "react-router";
-import { decidePagePost, decideSave, decideSubmit, retryDelay, type PagePostDecision, type PagePostOutcome } from "./autosaveDecision";
+import {
+  decidePagePost,
+  decideSave,
+  decideSubmit,
+  retryDelay,
+  type PagePostDecision,
+  type PagePostOutcome,
+} from "./autosaveDecision";
 
 /** The state of a page's autosave, shown and announced as "Lagret", "Klarte ikke lagre" and so on. */
 export type AutosaveStatus =
@@ -43,12 +50,18 @@ export interface AutosaveAdapter {
   /** A key's content now, to tell whether it changed again while a save was under way. */
   snapshot(form: HTMLFormElement, key: string): string;
   /** The post for the changed keys. Keys over a limit are left out of `sent` and reported as `held` (the counter says so). */
-  collect(form: HTMLFormElement, keys: ReadonlySet<string>): { body: FormData; sent: ReadonlySet<string>; held: boolean };
+  collect(
+    form: HTMLFormElement,
+    keys: ReadonlySet<string>,
+  ): { body: FormData; sent: ReadonlySet<string>; held: boolean };
   /**
    * What the answer means: the keys now stored, the keys not to send again until they change
    * (refused for good), and the status to show.
    */
-  settle(form: HTMLFormElement, answer: AutosaveAnswer): { stored: string[]; dropped: string[]; status: AutosaveStatus };
+  settle(
+    form: HTMLFormElement,
+    answer: AutosaveAnswer,
+  ): { stored: string[]; dropped: string[]; status: AutosaveStatus };
   /** Keys whose content as shown on the page is now the stored one. */
   onSaved?(keys: string[]): void;
 }
@@ -208,11 +221,17 @@ export function useAutosave(
       if (retryTimer.current) clearTimeout(retryTimer.current);
       retryTimer.current = null;
       try {
-        const answer = { ok: response.ok, status: response.status, body: (await response.json().catch(() => ({}))) as unknown };
+        const answer = {
+          ok: response.ok,
+          status: response.status,
+          body: (await response.json().catch(() => ({}))) as unknown,
+        };
         const settled = adapter.settle(form, answer);
         for (const key of settled.dropped) dirty.current.delete(key);
         // Changed again while the save was under way: it stays to be saved.
-        const saved = settled.stored.filter((key) => snapshots.has(key) && snapshots.get(key) === adapter.snapshot(form, key));
+        const saved = settled.stored.filter(
+          (key) => snapshots.has(key) && snapshots.get(key) === adapter.snapshot(form, key),
+        );
         for (const key of saved) {
           dirty.current.delete(key);
           lastStored.current.set(key, snapshots.get(key)!);
@@ -273,13 +292,19 @@ export function useAutosave(
           // The post cannot go either: the page stays, and what changed is kept to be sent.
           event.preventDefault();
           event.stopImmediatePropagation();
-          setStatus(dirty.current.size === 0 || offline!.keep(form, dirty.current) ? { state: "offline" } : { state: "failed", status: null });
+          setStatus(
+            dirty.current.size === 0 || offline!.keep(form, dirty.current)
+              ? { state: "offline" }
+              : { state: "failed", status: null },
+          );
           return;
         case "wait": {
           event.preventDefault();
           event.stopImmediatePropagation();
           const submitter = event.submitter;
-          void pending!.finally(() => form.requestSubmit(submitter instanceof HTMLButtonElement ? submitter : undefined));
+          void pending!.finally(() =>
+            form.requestSubmit(submitter instanceof HTMLButtonElement ? submitter : undefined),
+          );
           return;
         }
         case "post":
@@ -298,7 +323,9 @@ export function useAutosave(
       const { offline, adapter } = optionsRef.current;
       switch (decision) {
         case "stored": {
-          const stored = [...(carried ?? [])].filter(([key, snapshot]) => adapter.snapshot(form, key) === snapshot).map(([key]) => key);
+          const stored = [...(carried ?? [])]
+            .filter(([key, snapshot]) => adapter.snapshot(form, key) === snapshot)
+            .map(([key]) => key);
           for (const key of stored) {
             dirty.current.delete(key);
             lastStored.current.set(key, carried!.get(key)!);
@@ -308,7 +335,10 @@ export function useAutosave(
         }
         case "loggedOut":
           loggedOut.current = true;
-          setStatus({ state: "loggedOut", kept: dirty.current.size > 0 && (offline?.keep(form, dirty.current) ?? false) });
+          setStatus({
+            state: "loggedOut",
+            kept: dirty.current.size > 0 && (offline?.keep(form, dirty.current) ?? false),
+          });
           return;
         case "kept": {
           const kept = dirty.current.size === 0 || (offline?.keep(form, dirty.current) ?? false);
@@ -348,7 +378,8 @@ export function useAutosave(
             void response
               .json()
               .then((answer: { conflicts?: unknown[] }) => {
-                if ((answer.conflicts ?? []).length === 0) offline?.forget([...sent].filter((key) => snapshots.get(key) === adapter.snapshot(form, key)));
+                if ((answer.conflicts ?? []).length === 0)
+                  offline?.forget([...sent].filter((key) => snapshots.get(key) === adapter.snapshot(form, key)));
               })
               .catch(() => undefined);
           },
@@ -422,7 +453,11 @@ export function characters(text: string): number {
  * time), `.conflict`, `.tooLong`, `.failed`/`.failedStatus`, `.offline`, `.retrying`/`.retryingUnkept`,
  * `.loggedOut`/`.loggedOutKept`, and `.<reason>` for a refusal.
  */
-export function autosaveStatusText(t: (key: string, options?: Record<string, unknown>) => string, status: AutosaveStatus, language: string): string {
+export function autosaveStatusText(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  status: AutosaveStatus,
+  language: string,
+): string {
   switch (status.state) {
     case "idle":
       return "";
@@ -430,7 +465,10 @@ export function autosaveStatusText(t: (key: string, options?: Record<string, unk
       return t("autosave.saving");
     case "saved":
       return t("autosave.saved", {
-        time: status.at.toLocaleTimeString(language === "en" ? "en-GB" : "nb-NO", { hour: "2-digit", minute: "2-digit" }),
+        time: status.at.toLocaleTimeString(language === "en" ? "en-GB" : "nb-NO", {
+          hour: "2-digit",
+          minute: "2-digit",
+        }),
       });
     case "conflict":
       return t("autosave.conflict", { count: status.count });

@@ -47,7 +47,8 @@ export function warningAutosave(options: { onRefused: (reason: WarningAutosaveRe
         options.onRefused(result.error);
         return { stored: [], dropped: [DRAFT], status: { state: "refused", reason: result.error } };
       }
-      if (answer.status === 400 && result.error === "invalid") return { stored: [], dropped: [DRAFT], status: { state: "tooLong" } };
+      if (answer.status === 400 && result.error === "invalid")
+        return { stored: [], dropped: [DRAFT], status: { state: "tooLong" } };
       return { stored: [], dropped: [], status: { state: "failed", status: answer.ok ? null : answer.status } };
     },
   };

@@ -44,9 +44,7 @@ export function AlertBanner({
       ) : null}
       {children ? (
         <div className="ui-alert__body">
-          {heading ? null : (
-            <span className="ui-visually-hidden">{`${t(`alertPrefix.${variant}`)} `}</span>
-          )}
+          {heading ? null : <span className="ui-visually-hidden">{`${t(`alertPrefix.${variant}`)} `}</span>}
           {children}
         </div>
       ) : null}

@@ -13,14 +13,7 @@ export type CardProps = {
   className?: string;
 };
 
-export function Card({
-  title,
-  headingLevel = 2,
-  href,
-  children,
-  actions,
-  className,
-}: CardProps) {
+export function Card({ title, headingLevel = 2, href, children, actions, className }: CardProps) {
   const Heading = headingTag(headingLevel);
   return (
     <div className={cx("ui-card", href && "ui-card--clickable", className)}>

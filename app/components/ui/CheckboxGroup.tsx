@@ -21,7 +21,5 @@ export type CheckboxGroupProps = {
 
 /** Checkboxes in a fieldset, all with the same name; the first checkbox's id is the group's id. */
 export function CheckboxGroup({ defaultValue = [], ...props }: CheckboxGroupProps) {
-  return (
-    <ChoiceGroup type="checkbox" isChecked={(value) => defaultValue.includes(value)} {...props} />
-  );
+  return <ChoiceGroup type="checkbox" isChecked={(value) => defaultValue.includes(value)} {...props} />;
 }

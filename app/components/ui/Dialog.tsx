@@ -29,14 +29,7 @@ function supportsDialog() {
  * started: on a slow machine the person may already have ticked its box or pressed its button, and
  * a `<dialog>` put in its place would be a new element, with what they did gone.
  */
-export function Dialog({
-  title,
-  titleLevel = 2,
-  children,
-  closeHref,
-  onClose,
-  className,
-}: DialogProps) {
+export function Dialog({ title, titleLevel = 2, children, closeHref, onClose, className }: DialogProps) {
   const { t } = useTranslation("ui");
   const hydrated = useHydrated();
   // Rendered while the page hydrates: it came from the server, and stays as the person found it.
@@ -66,11 +59,7 @@ export function Dialog({
           {title}
         </Heading>
         {modal ? (
-          <button
-            type="button"
-            className="ui-dialog__close"
-            onClick={() => dialogRef.current?.close()}
-          >
+          <button type="button" className="ui-dialog__close" onClick={() => dialogRef.current?.close()}>
             {t("close")}
           </button>
         ) : closeHref ? (
@@ -84,11 +73,7 @@ export function Dialog({
   );
 
   return modal ? (
-    <dialog
-      ref={dialogRef}
-      className={cx("ui-dialog", "ui-dialog--modal", className)}
-      aria-labelledby={titleId}
-    >
+    <dialog ref={dialogRef} className={cx("ui-dialog", "ui-dialog--modal", className)} aria-labelledby={titleId}>
       {content}
     </dialog>
   ) : (

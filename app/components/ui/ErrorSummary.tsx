@@ -55,13 +55,7 @@ export function ErrorSummary({ errors, title }: ErrorSummaryProps) {
 
   if (errors.length === 0) return null;
   return (
-    <div
-      ref={ref}
-      className="ui-error-summary"
-      role="alert"
-      tabIndex={-1}
-      aria-labelledby={titleId}
-    >
+    <div ref={ref} className="ui-error-summary" role="alert" tabIndex={-1} aria-labelledby={titleId}>
       <h2 className="ui-error-summary__title" id={titleId}>
         {title ?? t("errorSummaryTitle")}
       </h2>

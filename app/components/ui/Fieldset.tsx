@@ -14,14 +14,7 @@ export type FieldsetProps = {
 };
 
 /** A fieldset whose legend can double as the page heading. */
-export function Fieldset({
-  legend,
-  legendSize = "m",
-  isPageHeading,
-  describedBy,
-  className,
-  children,
-}: FieldsetProps) {
+export function Fieldset({ legend, legendSize = "m", isPageHeading, describedBy, className, children }: FieldsetProps) {
   return (
     <fieldset className={cx("ui-fieldset", className)} aria-describedby={describedBy}>
       <legend className={cx("ui-fieldset__legend", `ui-fieldset__legend--${legendSize}`)}>

@@ -16,10 +16,7 @@ export type LabelProps = {
 export function Label({ htmlFor, children, isPageHeading, optional, className }: LabelProps) {
   const { t } = useTranslation("ui");
   const label = (
-    <label
-      htmlFor={htmlFor}
-      className={cx("ui-label", isPageHeading && "ui-label--page-heading", className)}
-    >
+    <label htmlFor={htmlFor} className={cx("ui-label", isPageHeading && "ui-label--page-heading", className)}>
       {children}
       {optional ? <span className="ui-label__optional">{` ${t("optional")}`}</span> : null}
     </label>

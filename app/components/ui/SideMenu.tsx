@@ -33,14 +33,7 @@ export type SideMenuProps = {
  * open by CSS in older browsers, so the lists are rendered twice and CSS shows one copy:
  * `display: none` keeps the hidden copy out of the accessibility tree.)
  */
-export function SideMenu({
-  groups,
-  currentPath,
-  label,
-  headingLevel = 2,
-  extra,
-  className,
-}: SideMenuProps) {
+export function SideMenu({ groups, currentPath, label, headingLevel = 2, extra, className }: SideMenuProps) {
   const { t } = useTranslation("ui");
   const baseId = useId();
   const Heading = headingTag(headingLevel);
@@ -55,22 +48,12 @@ export function SideMenu({
               {group.heading}
             </Heading>
           ) : null}
-          <ul
-            className="ui-side-menu__list"
-            aria-labelledby={group.heading ? headingId : undefined}
-          >
+          <ul className="ui-side-menu__list" aria-labelledby={group.heading ? headingId : undefined}>
             {group.items.map((item) => {
               const current = item.current ?? item.href === currentPath;
               return (
-                <li
-                  key={item.href}
-                  className={cx("ui-side-menu__item", current && "ui-side-menu__item--current")}
-                >
-                  <Link
-                    to={item.href}
-                    className="ui-side-menu__link"
-                    aria-current={current ? "page" : undefined}
-                  >
+                <li key={item.href} className={cx("ui-side-menu__item", current && "ui-side-menu__item--current")}>
+                  <Link to={item.href} className="ui-side-menu__link" aria-current={current ? "page" : undefined}>
                     {item.label}
                   </Link>
                 </li>

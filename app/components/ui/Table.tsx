@@ -40,24 +40,15 @@ export type TableProps = {
  * Checker and html-validate both refuse it). A table that does not stack scrolls inside its region
  * instead.
  */
-export function Table({
-  caption,
-  captionHidden,
-  columns,
-  rows,
-  rowHeaders,
-  stack = true,
-  className,
-}: TableProps) {
+export function Table({ caption, captionHidden, columns, rows, rowHeaders, stack = true, className }: TableProps) {
   const captionId = useId();
-  const labels = columns.map((column) => column.label ?? (typeof column.header === "string" ? column.header : undefined));
+  const labels = columns.map(
+    (column) => column.label ?? (typeof column.header === "string" ? column.header : undefined),
+  );
   return (
     <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
       <table className={cx("ui-table", stack && "ui-table--stack", className)}>
-        <caption
-          id={captionId}
-          className={cx("ui-table__caption", captionHidden && "ui-visually-hidden")}
-        >
+        <caption id={captionId} className={cx("ui-table__caption", captionHidden && "ui-visually-hidden")}>
           {caption}
         </caption>
         <thead className="ui-table__head">
@@ -66,7 +57,7 @@ export function Table({
               <th
                 key={index}
                 scope="col"
-               
+
                 className={cx("ui-table__header", column.numeric && "ui-table__header--numeric")}
               >
                 {column.header}
@@ -78,7 +69,7 @@ export function Table({
           {rows.map((row) => (
             <tr
               key={row.key}
-             
+
               className={cx("ui-table__row", row.inactive && "ui-table__row--inactive")}
             >
               {row.cells.map((cell, index) => {
@@ -91,7 +82,7 @@ export function Table({
                 ) : (
                   <td
                     key={index}
-                   
+
                     className={cx("ui-table__cell", numeric && "ui-table__cell--numeric")}
                     data-label={label}
                   >

@@ -84,19 +84,10 @@ export function TextArea({
   const counted = maxLength !== undefined;
   const remaining = counted ? maxLength - length : 0;
   const countText = (n: number) =>
-    n >= 0
-      ? t("characterCount.remaining", { count: n })
-      : t("characterCount.over", { count: -n });
+    n >= 0 ? t("characterCount.remaining", { count: n }) : t("characterCount.over", { count: -n });
 
   return (
-    <div
-      className={cx(
-        "ui-form-group",
-        counted && "ui-character-count",
-        error && "ui-form-group--error",
-        className,
-      )}
-    >
+    <div className={cx("ui-form-group", counted && "ui-character-count", error && "ui-form-group--error", className)}>
       <Label htmlFor={id} isPageHeading={isPageHeading} optional={optional}>
         {label}
       </Label>
@@ -117,19 +108,13 @@ export function TextArea({
       {counted ? (
         <>
           {/* Server-rendered limit; with JavaScript it stays for screen readers only. */}
-          <div
-            id={infoId}
-            className={cx("ui-hint", "ui-character-count__message", hydrated && "ui-visually-hidden")}
-          >
+          <div id={infoId} className={cx("ui-hint", "ui-character-count__message", hydrated && "ui-visually-hidden")}>
             {t("characterCount.limit", { count: maxLength })}
           </div>
           {hydrated ? (
             <>
               <div
-                className={cx(
-                  "ui-character-count__status",
-                  remaining < 0 && "ui-character-count__status--error",
-                )}
+                className={cx("ui-character-count__status", remaining < 0 && "ui-character-count__status--error")}
                 aria-hidden="true"
               >
                 {countText(remaining)}

@@ -24,12 +24,7 @@ export { Pagination, type PaginationProps } from "./Pagination";
 export { Progress, type ProgressProps } from "./Progress";
 export { RadioGroup, type RadioGroupProps } from "./RadioGroup";
 export { Select, type SelectOption, type SelectProps } from "./Select";
-export {
-  SideMenu,
-  type SideMenuGroup,
-  type SideMenuItem,
-  type SideMenuProps,
-} from "./SideMenu";
+export { SideMenu, type SideMenuGroup, type SideMenuItem, type SideMenuProps } from "./SideMenu";
 export { SkipLink, type SkipLinkProps } from "./SkipLink";
 export { SummaryList, type SummaryListProps, type SummaryListRow } from "./SummaryList";
 export { Table, type TableColumn, type TableProps, type TableRow } from "./Table";

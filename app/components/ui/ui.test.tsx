@@ -61,9 +61,7 @@ function attributesOf(html: string, id: string): string {
 
 function flatKeys(value: unknown, prefix = ""): string[] {
   if (typeof value !== "object" || value === null) return [prefix];
-  return Object.entries(value).flatMap(([key, inner]) =>
-    flatKeys(inner, prefix ? `${prefix}.${key}` : key),
-  );
+  return Object.entries(value).flatMap(([key, inner]) => flatKeys(inner, prefix ? `${prefix}.${key}` : key));
 }
 
 describe("ui locales", () => {
@@ -74,9 +72,7 @@ describe("ui locales", () => {
 
 describe("TextField", () => {
   it("ties label, hint and input together without an error", () => {
-    const html = render(
-      <TextField label="E-postadresse" name="email" type="email" hint="Den du logger inn med" />,
-    );
+    const html = render(<TextField label="E-postadresse" name="email" type="email" hint="Den du logger inn med" />);
     expect(html).toContain('<label for="email" class="ui-label">E-postadresse</label>');
     const input = attributesOf(html, "email");
     expect(input).toContain('name="email"');
@@ -117,15 +113,15 @@ describe("TextField", () => {
 
   it("can be the page heading and say that it is optional", () => {
     const html = render(<TextField label="Telefon" name="phone" isPageHeading optional />);
-    expect(html).toMatch(/<h1 class="ui-label-wrapper"><label for="phone"[^>]*>Telefon<span[^>]*> \(valgfritt\)<\/span><\/label><\/h1>/);
+    expect(html).toMatch(
+      /<h1 class="ui-label-wrapper"><label for="phone"[^>]*>Telefon<span[^>]*> \(valgfritt\)<\/span><\/label><\/h1>/,
+    );
   });
 });
 
 describe("TextArea", () => {
   it("renders the limit on the server, uses maxLength and links the counter text", () => {
-    const html = render(
-      <TextArea label="Kommentar" name="comment" maxLength={2000} defaultValue="Hei" />,
-    );
+    const html = render(<TextArea label="Kommentar" name="comment" maxLength={2000} defaultValue="Hei" />);
     const textarea = attributesOf(html, "comment");
     expect(textarea).toContain('maxLength="2000"');
     expect(textarea).toContain('aria-describedby="comment-info"');
@@ -142,9 +138,7 @@ describe("TextArea", () => {
       "en",
     );
     expect(html).toContain("You can enter up to 1 character<");
-    expect(attributesOf(html, "comment")).toContain(
-      'aria-describedby="comment-hint comment-error comment-info"',
-    );
+    expect(attributesOf(html, "comment")).toContain('aria-describedby="comment-hint comment-error comment-info"');
   });
 
   it("has no counter without maxLength", () => {
@@ -184,17 +178,15 @@ describe("RadioGroup and CheckboxGroup", () => {
   });
 
   it("can use the legend as the page heading", () => {
-    const html = render(
-      <RadioGroup name="role" legend="Velg rolle" isPageHeading legendSize="l" options={options} />,
+    const html = render(<RadioGroup name="role" legend="Velg rolle" isPageHeading legendSize="l" options={options} />);
+    expect(html).toMatch(
+      /<legend[^>]*ui-fieldset__legend--l[^>]*><h1 class="ui-fieldset__heading">Velg rolle<\/h1><\/legend>/,
     );
-    expect(html).toMatch(/<legend[^>]*ui-fieldset__legend--l[^>]*><h1 class="ui-fieldset__heading">Velg rolle<\/h1><\/legend>/);
     expect(html).toContain('<fieldset class="ui-fieldset">');
   });
 
   it("checks every default value of a checkbox group", () => {
-    const html = render(
-      <CheckboxGroup name="days" legend="Dager" options={options} defaultValue={["1", "3"]} />,
-    );
+    const html = render(<CheckboxGroup name="days" legend="Dager" options={options} defaultValue={["1", "3"]} />);
     expect(attributesOf(html, "days")).toContain("checked");
     expect(attributesOf(html, "days-2")).not.toContain("checked");
     expect(attributesOf(html, "days-3")).toContain("checked");
@@ -233,7 +225,9 @@ describe("ErrorSummary", () => {
         ]}
       />,
     );
-    expect(html).toMatch(/<div class="ui-error-summary" role="alert" tabindex="-1" aria-labelledby="([^"]+)"><h2 class="ui-error-summary__title" id="\1">Det er et problem<\/h2>/);
+    expect(html).toMatch(
+      /<div class="ui-error-summary" role="alert" tabindex="-1" aria-labelledby="([^"]+)"><h2 class="ui-error-summary__title" id="\1">Det er et problem<\/h2>/,
+    );
     expect(html).toContain('<a href="#email">Skriv inn e-postadressen</a>');
     expect(html).toContain('<a href="#q12">Velg et alternativ</a>');
   });
@@ -243,17 +237,13 @@ describe("ErrorSummary", () => {
   });
 
   it("speaks English", () => {
-    expect(render(<ErrorSummary errors={[{ fieldId: "x", message: "m" }]} />, "en")).toContain(
-      "There is a problem",
-    );
+    expect(render(<ErrorSummary errors={[{ fieldId: "x", message: "m" }]} />, "en")).toContain("There is a problem");
   });
 });
 
 describe("FlashRegion", () => {
   it("keeps an empty status region when there is no message", () => {
-    expect(render(<FlashRegion flash={null} />)).toBe(
-      '<div class="ui-flash-region" role="status"></div>',
-    );
+    expect(render(<FlashRegion flash={null} />)).toBe('<div class="ui-flash-region" role="status"></div>');
   });
 
   it("renders the message without a close button on the server", () => {
@@ -285,7 +275,9 @@ describe("SideMenu", () => {
     expect(current).toHaveLength(2);
     expect(current.every((link) => link.includes('href="/teacher/classes"'))).toBe(true);
     expect(html).not.toMatch(/href="\/teacher\/warnings"[^>]*aria-current/);
-    expect(html).toMatch(/<h2 class="ui-side-menu__heading" id="([^"]+)">Klasser<\/h2><ul class="ui-side-menu__list" aria-labelledby="\1">/);
+    expect(html).toMatch(
+      /<h2 class="ui-side-menu__heading" id="([^"]+)">Klasser<\/h2><ul class="ui-side-menu__list" aria-labelledby="\1">/,
+    );
   });
 
   it("lets an item say it is current", () => {
@@ -314,7 +306,9 @@ describe("Table", () => {
         ]}
       />,
     );
-    expect(html).toMatch(/<div class="ui-table-wrapper" role="region" aria-labelledby="([^"]+)" tabindex="0"><table class="ui-table"><caption id="\1" class="ui-table__caption ui-visually-hidden">Brukere<\/caption>/);
+    expect(html).toMatch(
+      /<div class="ui-table-wrapper" role="region" aria-labelledby="([^"]+)" tabindex="0"><table class="ui-table"><caption id="\1" class="ui-table__caption ui-visually-hidden">Brukere<\/caption>/,
+    );
     expect(html).toContain('<th scope="col" class="ui-table__header">Navn</th>');
     expect(html).toContain('<th scope="row" class="ui-table__header ui-table__header--row">Kari</th>');
     expect(html).toContain('<td class="ui-table__cell ui-table__cell--numeric">2</td>');
@@ -326,13 +320,20 @@ describe("Table", () => {
       <Table
         caption="Skjemaer"
         rowHeaders
-        columns={[{ header: "Skjema" }, { header: "Status" }, { header: <VisuallyHidden>Handling</VisuallyHidden> }, { header: "Antall", label: "Tall", numeric: true }]}
+        columns={[
+          { header: "Skjema" },
+          { header: "Status" },
+          { header: <VisuallyHidden>Handling</VisuallyHidden> },
+          { header: "Antall", label: "Tall", numeric: true },
+        ]}
         rows={[{ key: "1", cells: ["Midtveis", "Sendt", "Åpne", 3] }]}
       />,
     );
     expect(html).toContain('<table class="ui-table ui-table--stack">');
     expect(html).toContain('<th scope="col" class="ui-table__header">Skjema</th>');
-    expect(html).toContain('<tr class="ui-table__row"><th scope="row" class="ui-table__header ui-table__header--row">Midtveis</th>');
+    expect(html).toContain(
+      '<tr class="ui-table__row"><th scope="row" class="ui-table__header ui-table__header--row">Midtveis</th>',
+    );
     expect(html).toContain('<td class="ui-table__cell" data-label="Status">Sendt</td>');
     // A column whose header is not text has no name beside its values unless it is given one.
     expect(html).toContain('<td class="ui-table__cell">Åpne</td>');
@@ -360,9 +361,7 @@ describe("buttons and links", () => {
   });
 
   it("renders the skip link, header and load-more link", () => {
-    expect(render(<SkipLink />)).toBe(
-      '<a href="#main" class="ui-skip-link">Hopp til hovedinnhold</a>',
-    );
+    expect(render(<SkipLink />)).toBe('<a href="#main" class="ui-skip-link">Hopp til hovedinnhold</a>');
     expect(render(<SkipLink />, "en")).toContain("Skip to main content");
     const header = render(<Header appName="Praksis OsloMet">Kari</Header>);
     expect(header).toMatch(/^<header class="app-header ui-header">/);
@@ -403,13 +402,17 @@ describe("content components", () => {
     expect(html).toContain("Viktig: </span>Fristen er i morgen");
     // A banner without a role is a plain div, which cannot be named; a live region is named by its heading.
     expect(html).toContain('<div class="ui-alert ui-alert--error"><h3 class="ui-alert__heading" id="');
-    expect(html).toMatch(/<div class="ui-alert ui-alert--success" role="status" aria-labelledby="([^"]+)"><h2 class="ui-alert__heading" id="\1">Lagret<\/h2>/);
+    expect(html).toMatch(
+      /<div class="ui-alert ui-alert--success" role="status" aria-labelledby="([^"]+)"><h2 class="ui-alert__heading" id="\1">Lagret<\/h2>/,
+    );
     expect(html).toMatch(/<h3 class="ui-card__title"><a class="ui-card__link"[^>]*href="\/student"/);
     expect(html).toContain('<strong class="ui-tag ui-tag--success">Sendt</strong>');
     expect(html).toContain('<label for="progress" class="ui-progress__label">Besvart</label>');
     expect(html).toMatch(/<progress id="progress" class="ui-progress__bar" value="3" max="10">/);
     expect(html).toContain('<summary class="ui-details__summary">');
     expect(html).toContain('<dt class="ui-summary-list__key">E-post</dt>');
-    expect(html).toMatch(/<section class="ui-dialog" aria-labelledby="([^"]+)"><div class="ui-dialog__header"><h2 class="ui-dialog__title" id="\1">Slett varsel<\/h2><a class="ui-dialog__close"[^>]*href="\/teacher"[^>]*>Lukk<\/a>/);
+    expect(html).toMatch(
+      /<section class="ui-dialog" aria-labelledby="([^"]+)"><div class="ui-dialog__header"><h2 class="ui-dialog__title" id="\1">Slett varsel<\/h2><a class="ui-dialog__close"[^>]*href="\/teacher"[^>]*>Lukk<\/a>/,
+    );
   });
 });

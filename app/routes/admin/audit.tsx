@@ -4,7 +4,16 @@ import { Button, RadioGroup, Select, Table, TextField } from "~/components/ui";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
 import enPrivacyData from "~/locales/en/privacyData.json";
 import nbPrivacyData from "~/locales/nb/privacyData.json";
-import { AUDIT_EXPORT_LIMIT, SEARCHABLE_ACTIONS, auditInWords, auditQueryParams, isFiltered, readAuditQuery, searchAuditLog, type AuditTranslate } from "~/services/admin/index.server";
+import {
+  AUDIT_EXPORT_LIMIT,
+  SEARCHABLE_ACTIONS,
+  auditInWords,
+  auditQueryParams,
+  isFiltered,
+  readAuditQuery,
+  searchAuditLog,
+  type AuditTranslate,
+} from "~/services/admin/index.server";
 import { ROLE } from "~/services/identity";
 import { requireRole } from "~/services/identity/index.server";
 import { audit } from "~/services/platform/audit.server";
@@ -33,7 +42,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           action: "audit.searched",
           actorUserId: session.user.id,
           ip: clientAddress(request),
-          details: { person: query.person, as: query.as, action: query.action, from: query.from, to: query.to, page: query.page },
+          details: {
+            person: query.person,
+            as: query.as,
+            action: query.action,
+            from: query.from,
+            to: query.to,
+            page: query.page,
+          },
         })
       : null,
   ]);
@@ -63,7 +79,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     newer: query.page > 1 ? href(query.page - 1) : null,
     older: result.hasNext ? href(query.page + 1) : null,
     csvHref: `/api/audit-csv${csvParams ? `?${csvParams}` : ""}`,
-    actions: SEARCHABLE_ACTIONS.map((action) => ({ value: action, label: t(`audit.actions.${action.replaceAll(".", "_")}`, { defaultValue: action }) })),
+    actions: SEARCHABLE_ACTIONS.map((action) => ({
+      value: action,
+      label: t(`audit.actions.${action.replaceAll(".", "_")}`, { defaultValue: action }),
+    })),
     exportLimit: AUDIT_EXPORT_LIMIT,
   };
 }
@@ -122,8 +141,20 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             options={actions}
           />
           <div className="app-audit__dates">
-            <TextField label={t("audit.from")} hint={t("audit.dateHint")} name="from" type="date" defaultValue={query.from ?? ""} />
-            <TextField label={t("audit.to")} hint={t("audit.dateHint")} name="to" type="date" defaultValue={query.to ?? ""} />
+            <TextField
+              label={t("audit.from")}
+              hint={t("audit.dateHint")}
+              name="from"
+              type="date"
+              defaultValue={query.from ?? ""}
+            />
+            <TextField
+              label={t("audit.to")}
+              hint={t("audit.dateHint")}
+              name="to"
+              type="date"
+              defaultValue={query.to ?? ""}
+            />
           </div>
           <div className="app-audit__actions">
             <Button variant="secondary">{t("audit.submit")}</Button>

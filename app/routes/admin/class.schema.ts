@@ -16,7 +16,9 @@ export const midDateSchema = z.object({
 });
 
 export const copySchema = z.object({
-  sourceClassId: z.string({ error: "adminClass:errors.sourceRequired" }).regex(/^\d{1,9}$/, { error: "adminClass:errors.sourceRequired" }),
+  sourceClassId: z
+    .string({ error: "adminClass:errors.sourceRequired" })
+    .regex(/^\d{1,9}$/, { error: "adminClass:errors.sourceRequired" }),
 });
 
 // Main forms and specific competencies are two groups of checkboxes with one name, so that

@@ -65,7 +65,9 @@ async function schemeCount(classId: number): Promise<number> {
 
 describe("the class page", () => {
   test("shows the admin the class, its schemes and its people", async () => {
-    const response = await callLoader(classPage, getPage(`/admin/class/${syk2001}`, { cookie: admin }), { classId: String(syk2001) });
+    const response = await callLoader(classPage, getPage(`/admin/class/${syk2001}`, { cookie: admin }), {
+      classId: String(syk2001),
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.header).toMatchObject({
@@ -79,7 +81,10 @@ describe("the class page", () => {
     expect(body.schemes[0]).toMatchObject({ isMidSemester: true, sentAnswerSets: 6 });
     expect(body.teachers.map((p: { displayName: string }) => p.displayName)).toEqual(["Ingrid Haugen", "Lars Bakken"]);
     expect(body.students).toHaveLength(12);
-    expect(body.supervisors.map((p: { displayName: string }) => p.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
+    expect(body.supervisors.map((p: { displayName: string }) => p.displayName)).toEqual([
+      "Marte Solberg",
+      "Ole Kristiansen",
+    ]);
   });
 
   test("an unknown or malformed class id is not found, never a server error", async () => {
@@ -105,13 +110,19 @@ describe("changing the end-semester date", () => {
   const endOfB = calendar.classes.SYK2002.endSemesterDate;
   const [earlier, later, latest] = [addDays(endOfB, -6), addDays(endOfB, -5), addDays(endOfB, -4)];
   const post = (fields: Record<string, string>, cookie = admin, classId = String(syk2002)) =>
-    callAction(classPage, postForm(`/admin/class/${classId}`, { intent: "endDate", ...fields }, { cookie }), { classId });
+    callAction(classPage, postForm(`/admin/class/${classId}`, { intent: "endDate", ...fields }, { cookie }), {
+      classId,
+    });
 
   test("the admin saves a date and is sent back to the page with a message", async () => {
     const response = await post({ endSemesterDate: earlier });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe(`/admin/class/${syk2002}`);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "adminClass:endDate.saved", values: { date: dateText(earlier) } });
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      key: "adminClass:endDate.saved",
+      values: { date: dateText(earlier) },
+    });
     expect(await endDateOf(syk2002)).toBe(earlier);
     const events = await db()
       .select()
@@ -154,7 +165,9 @@ describe("changing the end-semester date", () => {
       { classId: String(syk2002) },
     );
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as Reply).result.error.endSemesterDate).toEqual(["adminClass:errors.endDate.required"]);
+    expect(((await missing.json()) as Reply).result.error.endSemesterDate).toEqual([
+      "adminClass:errors.endDate.required",
+    ]);
     expect(await endDateOf(syk2002)).toBe(before);
   });
 
@@ -251,7 +264,14 @@ describe("adding a response scheme", () => {
     expect(nothingBody.result.error.half).toEqual(["adminClass:errors.halfRequired"]);
     expect(nothingBody.result.error.formIds).toEqual(["adminClass:errors.noForms"]);
 
-    expect((await post([["half", "sometimes"], ["formIds", String(mainForm)]])).status).toBe(400);
+    expect(
+      (
+        await post([
+          ["half", "sometimes"],
+          ["formIds", String(mainForm)],
+        ])
+      ).status,
+    ).toBe(400);
     expect(await schemeCount(syk2001)).toBe(before);
   });
 
@@ -286,17 +306,52 @@ describe("adding a response scheme", () => {
       ]);
       expect(response.status, id).toBe(400);
     }
-    const many = await post([["half", "end"], ...Array.from({ length: 500 }, (_, i): [string, string] => ["formIds", String(i + 1)])]);
+    const many = await post([
+      ["half", "end"],
+      ...Array.from({ length: 500 }, (_, i): [string, string] => ["formIds", String(i + 1)]),
+    ]);
     expect(many.status).toBe(400);
     expect(await schemeCount(syk2001)).toBe(before);
   });
 
   test("a teacher may not; unknown classes are not found", async () => {
     const before = await schemeCount(syk2001);
-    expect((await post([["half", "end"], ["formIds", String(woundForm)]], teacher)).status).toBe(403);
+    expect(
+      (
+        await post(
+          [
+            ["half", "end"],
+            ["formIds", String(woundForm)],
+          ],
+          teacher,
+        )
+      ).status,
+    ).toBe(403);
     expect(await schemeCount(syk2001)).toBe(before);
-    expect((await post([["half", "end"], ["formIds", String(mainForm)]], admin, "999999")).status).toBe(404);
-    expect((await post([["half", "end"], ["formIds", String(mainForm)]], admin, "abc")).status).toBe(404);
+    expect(
+      (
+        await post(
+          [
+            ["half", "end"],
+            ["formIds", String(mainForm)],
+          ],
+          admin,
+          "999999",
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await post(
+          [
+            ["half", "end"],
+            ["formIds", String(mainForm)],
+          ],
+          admin,
+          "abc",
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -362,20 +417,31 @@ describe("undoing set-up mistakes", () => {
     const moved = addDays(before!, 1);
     const response = await post({ intent: "midDate", midSemesterDate: moved }, syk2001);
     expect(response.status).toBe(303);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "adminClass:midDate.saved", values: { date: dateText(moved) } });
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      key: "adminClass:midDate.saved",
+      values: { date: dateText(moved) },
+    });
     expect(await midDateOf(syk2001)).toBe(moved);
     await post({ intent: "midDate", midSemesterDate: before! }, syk2001);
   });
 
   test("removing a scheme goes through a confirmation; one with answers is refused with a message", async () => {
     const page = async (query: string) =>
-      (await (await callLoader(classPage, getPage(`/admin/class/${syk2001}${query}`, { cookie: admin }), { classId: String(syk2001) })).json()) as {
+      (await (
+        await callLoader(classPage, getPage(`/admin/class/${syk2001}${query}`, { cookie: admin }), {
+          classId: String(syk2001),
+        })
+      ).json()) as {
         confirmRemove: number | null;
         schemes: { assignmentId: number; isMidSemester: boolean; answerSets: number }[];
       };
     const { schemes } = await page("");
     const count = schemes.length;
-    const [answered, empty] = [schemes.find((s) => s.answerSets > 0)!, schemes.find((s) => !s.isMidSemester && s.answerSets === 0)!];
+    const [answered, empty] = [
+      schemes.find((s) => s.answerSets > 0)!,
+      schemes.find((s) => !s.isMidSemester && s.answerSets === 0)!,
+    ];
     expect(answered.answerSets).toBeGreaterThan(0);
     expect((await page(`?remove=${answered.assignmentId}`)).confirmRemove).toBe(answered.assignmentId);
     expect((await page("?remove=999999")).confirmRemove).toBeNull();
@@ -385,12 +451,24 @@ describe("undoing set-up mistakes", () => {
     expect(refused.status).toBe(303);
     expect(refused.headers.get("Location")).toBe(`/admin/class/${syk2001}?remove=${answered.assignmentId}#schemes`);
     expect((await flashOf(refused))?.type).toBe("error");
-    for (const bad of ["", "abc", "0", "99999999999", "1e3", ` ${empty.assignmentId} `, String(answered.assignmentId + 100_000)]) {
+    for (const bad of [
+      "",
+      "abc",
+      "0",
+      "99999999999",
+      "1e3",
+      ` ${empty.assignmentId} `,
+      String(answered.assignmentId + 100_000),
+    ]) {
       expect((await post({ intent: "removeScheme", assignmentId: bad }, syk2001)).status, bad).toBe(404);
     }
     // Another class's scheme is not found here.
-    expect((await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2002)).status).toBe(404);
-    expect((await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2001, teacher)).status).toBe(403);
+    expect((await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2002)).status).toBe(
+      404,
+    );
+    expect(
+      (await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2001, teacher)).status,
+    ).toBe(403);
     expect(await schemeCount(syk2001)).toBe(count);
 
     const removed = await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2001);
@@ -406,27 +484,53 @@ describe("undoing set-up mistakes", () => {
     const previous = await classIdOf(db(), "SYK1002");
     const [old] = await db().select({ subjectId: classes.subjectId }).from(classes).where(eq(classes.id, previous));
     const [syk] = await db().select({ periodId: classes.periodId }).from(classes).where(eq(classes.id, syk2001));
-    const [target] = await db().insert(classes).values({ subjectId: old.subjectId, periodId: syk.periodId }).returning();
-    const loaded = await callLoader(classPage, getPage(`/admin/class/${target.id}`, { cookie: admin }), { classId: String(target.id) });
-    expect(((await loaded.json()) as { sources: { classId: number }[] }).sources.map((s) => s.classId)).toEqual([previous]);
+    const [target] = await db()
+      .insert(classes)
+      .values({ subjectId: old.subjectId, periodId: syk.periodId })
+      .returning();
+    const loaded = await callLoader(classPage, getPage(`/admin/class/${target.id}`, { cookie: admin }), {
+      classId: String(target.id),
+    });
+    expect(((await loaded.json()) as { sources: { classId: number }[] }).sources.map((s) => s.classId)).toEqual([
+      previous,
+    ]);
 
     const noSchemes = await post({ intent: "copyExpectations", sourceClassId: String(previous) }, target.id);
     expect(noSchemes.status).toBe(400);
     expect(((await noSchemes.json()) as Reply).result.error.sourceClassId).toEqual(["adminClass:copy.noSchemes"]);
-    await callAction(classPage, postPairs(`/admin/class/${target.id}`, [["intent", "scheme"], ["half", "mid"], ["formIds", String(mainForm)], ["formIds", String(medicationForm)]], admin), {
-      classId: String(target.id),
-    });
+    await callAction(
+      classPage,
+      postPairs(
+        `/admin/class/${target.id}`,
+        [
+          ["intent", "scheme"],
+          ["half", "mid"],
+          ["formIds", String(mainForm)],
+          ["formIds", String(medicationForm)],
+        ],
+        admin,
+      ),
+      {
+        classId: String(target.id),
+      },
+    );
     for (const bad of ["", "abc", String(syk2002), String(target.id)]) {
       const response = await post({ intent: "copyExpectations", sourceClassId: bad }, target.id);
       expect(response.status, bad).toBe(400);
-      expect(((await response.json()) as Reply).result.error.sourceClassId).toEqual(["adminClass:errors.sourceRequired"]);
+      expect(((await response.json()) as Reply).result.error.sourceClassId).toEqual([
+        "adminClass:errors.sourceRequired",
+      ]);
     }
-    expect((await post({ intent: "copyExpectations", sourceClassId: String(previous) }, target.id, teacher)).status).toBe(403);
+    expect(
+      (await post({ intent: "copyExpectations", sourceClassId: String(previous) }, target.id, teacher)).status,
+    ).toBe(403);
 
     const copied = await post({ intent: "copyExpectations", sourceClassId: String(previous) }, target.id);
     expect(copied.status).toBe(303);
     const flash = await flashOf(copied);
     expect(flash).toMatchObject({ type: "success", key: "adminClass:copy.message" });
-    expect(String(flash?.values?.message)).toMatch(/^Forventet nivå er kopiert fra .+: Vurdering av kliniske kompetanser, midtveis \(\d+ spørsmål\)\. Ikke kopiert, for .+ har ikke forventet nivå for: Legemiddelhåndtering \(midtveis\)\. Sett dem selv\.$/);
+    expect(String(flash?.values?.message)).toMatch(
+      /^Forventet nivå er kopiert fra .+: Vurdering av kliniske kompetanser, midtveis \(\d+ spørsmål\)\. Ikke kopiert, for .+ har ikke forventet nivå for: Legemiddelhåndtering \(midtveis\)\. Sett dem selv\.$/,
+    );
   });
 });

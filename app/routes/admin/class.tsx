@@ -53,7 +53,6 @@ provideNamespace("adminClass", { nb: nbAdminClass, en: enAdminClass });
 
 export const handle = { titleKey: "adminClass:title" };
 
-
 /** The scheme a "Remove" link asks about (`?remove=<id>`): the confirmation step, the same with and without JavaScript. */
 const REMOVE_PARAM = "remove";
 
@@ -69,7 +68,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     ...rest,
     header: classHeaderView(header, language),
-    schemes: schemes.map(({ createdAt, ...scheme }) => ({ ...scheme, createdText: formatDay(osloDate(createdAt), language) })),
+    schemes: schemes.map(({ createdAt, ...scheme }) => ({
+      ...scheme,
+      createdText: formatDay(osloDate(createdAt), language),
+    })),
     confirmRemove: schemes.some((s) => s.assignmentId === removeId) ? removeId : null,
     sources: await expectationSources(db, classId),
   };
@@ -96,10 +98,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
-      const reply = submission.reply({ fieldErrors: { endSemesterDate: [`adminClass:errors.endDate.${outcome.error}`] } });
+      const reply = submission.reply({
+        fieldErrors: { endSemesterDate: [`adminClass:errors.endDate.${outcome.error}`] },
+      });
       return data({ intent: "endDate", result: reply }, { status: 400 });
     }
-    return redirectWithFlash(self, { type: "success", key: "adminClass:endDate.saved", values: { date: formatDay(outcome.date, getLanguage(context)) } });
+    return redirectWithFlash(self, {
+      type: "success",
+      key: "adminClass:endDate.saved",
+      values: { date: formatDay(outcome.date, getLanguage(context)) },
+    });
   }
 
   if (intent === "midDate") {
@@ -115,17 +123,28 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
-      const reply = submission.reply({ fieldErrors: { midSemesterDate: [`adminClass:errors.midDate.${outcome.error}`] } });
+      const reply = submission.reply({
+        fieldErrors: { midSemesterDate: [`adminClass:errors.midDate.${outcome.error}`] },
+      });
       return data({ intent: "midDate", result: reply }, { status: 400 });
     }
-    return redirectWithFlash(self, { type: "success", key: "adminClass:midDate.saved", values: { date: formatDay(outcome.date, getLanguage(context)) } });
+    return redirectWithFlash(self, {
+      type: "success",
+      key: "adminClass:midDate.saved",
+      values: { date: formatDay(outcome.date, getLanguage(context)) },
+    });
   }
 
   if (intent === "removeScheme") {
     const posted = formData.get("assignmentId");
     const assignmentId = typeof posted === "string" && /^\d{1,10}$/.test(posted) ? Number(posted) : 0;
     if (assignmentId < 1 || assignmentId > 2_147_483_647) notFound();
-    const outcome = await removeScheme(db, { classId, assignmentId, actorUserId: session.user.id, ip: clientAddress(request) });
+    const outcome = await removeScheme(db, {
+      classId,
+      assignmentId,
+      actorUserId: session.user.id,
+      ip: clientAddress(request),
+    });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       // Answered since the confirmation was shown: the confirmation page says why it cannot go.
@@ -154,11 +173,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       const key = outcome.error === "noSchemes" ? "adminClass:copy.noSchemes" : "adminClass:errors.sourceRequired";
-      return data({ intent: "copyExpectations", result: submission.reply({ fieldErrors: { sourceClassId: [key] } }) }, { status: 400 });
+      return data(
+        { intent: "copyExpectations", result: submission.reply({ fieldErrors: { sourceClassId: [key] } }) },
+        { status: 400 },
+      );
     }
     // The message names forms and halves: put together here, in the reader's language.
     const t = getInstance(context).getFixedT(getLanguage(context), "adminClass");
-    const semester = (await expectationSources(db, classId)).find((s) => s.classId === Number(submission.value.sourceClassId))?.periodName ?? "";
+    const semester =
+      (await expectationSources(db, classId)).find((s) => s.classId === Number(submission.value.sourceClassId))
+        ?.periodName ?? "";
     const halfText = (isMid: boolean) => t(isMid ? "schemes.halfText.mid" : "schemes.halfText.end");
     const named = (f: { name: string; isMidSemester: boolean }) => `${f.name} (${halfText(f.isMidSemester)})`;
     const parts =
@@ -167,9 +191,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         : [
             t("copyResult.copied", {
               semester,
-              copied: outcome.copied.map((f) => t("copyResult.copiedForm", { form: f.name, half: halfText(f.isMidSemester), count: f.questions })).join("; "),
+              copied: outcome.copied
+                .map((f) =>
+                  t("copyResult.copiedForm", { form: f.name, half: halfText(f.isMidSemester), count: f.questions }),
+                )
+                .join("; "),
             }),
-            ...(outcome.notMatched.length > 0 ? [t("copyResult.notMatched", { semester, forms: outcome.notMatched.map(named).join(", ") })] : []),
+            ...(outcome.notMatched.length > 0
+              ? [t("copyResult.notMatched", { semester, forms: outcome.notMatched.map(named).join(", ") })]
+              : []),
           ];
     return redirectWithFlash(`${self}#copy-heading`, {
       type: outcome.copied.length === 0 ? "info" : "success",
@@ -196,11 +226,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       if (error.kind === "notFound") notFound();
       const message =
         error.kind === "alreadyInScheme"
-          ? errorMessage(error.isMidSemester ? "adminClass:errors.alreadyInMidScheme" : "adminClass:errors.alreadyInEndScheme", {
-              form: error.formName,
-            })
+          ? errorMessage(
+              error.isMidSemester ? "adminClass:errors.alreadyInMidScheme" : "adminClass:errors.alreadyInEndScheme",
+              {
+                form: error.formName,
+              },
+            )
           : `adminClass:errors.${error.kind}`;
-      return data({ intent: "scheme", result: submission.reply({ fieldErrors: { formIds: [message] } }) }, { status: 400 });
+      return data(
+        { intent: "scheme", result: submission.reply({ fieldErrors: { formIds: [message] } }) },
+        { status: 400 },
+      );
     }
     return redirectWithFlash(self, {
       type: "success",
@@ -215,13 +251,26 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   const { t } = useTranslation("adminClass");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { header, schemes, mainForms, specificForms, teachers, students, supervisors, confirmRemove, sources } = loaderData;
+  const { header, schemes, mainForms, specificForms, teachers, students, supervisors, confirmRemove, sources } =
+    loaderData;
   const classId = header.classId;
 
-  const [dateForm, dateFields] = useValidatedForm(() => import("./class.schema").then((m) => m.endDateSchema), actionData?.intent === "endDate" ? actionData.result : undefined);
-  const [midForm, midFields] = useValidatedForm(() => import("./class.schema").then((m) => m.midDateSchema), actionData?.intent === "midDate" ? actionData.result : undefined);
-  const [copyForm, copyFields] = useValidatedForm(() => import("./class.schema").then((m) => m.copySchema), actionData?.intent === "copyExpectations" ? actionData.result : undefined);
-  const [schemeForm, schemeFields] = useValidatedForm(() => import("./class.schema").then((m) => m.schemeSchema), actionData?.intent === "scheme" ? actionData.result : undefined);
+  const [dateForm, dateFields] = useValidatedForm(
+    () => import("./class.schema").then((m) => m.endDateSchema),
+    actionData?.intent === "endDate" ? actionData.result : undefined,
+  );
+  const [midForm, midFields] = useValidatedForm(
+    () => import("./class.schema").then((m) => m.midDateSchema),
+    actionData?.intent === "midDate" ? actionData.result : undefined,
+  );
+  const [copyForm, copyFields] = useValidatedForm(
+    () => import("./class.schema").then((m) => m.copySchema),
+    actionData?.intent === "copyExpectations" ? actionData.result : undefined,
+  );
+  const [schemeForm, schemeFields] = useValidatedForm(
+    () => import("./class.schema").then((m) => m.schemeSchema),
+    actionData?.intent === "scheme" ? actionData.result : undefined,
+  );
 
   const formIdsError = firstError(t, schemeFields.formIds.errors);
   const specificFormsId = `${schemeFields.formIds.id}-specific`;
@@ -234,7 +283,9 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
     ...(dateFields.endSemesterDate.errors?.length
       ? [{ fieldId: dateFields.endSemesterDate.id, message: firstError(t, dateFields.endSemesterDate.errors)! }]
       : []),
-    ...(schemeFields.half.errors?.length ? [{ fieldId: schemeFields.half.id, message: firstError(t, schemeFields.half.errors)! }] : []),
+    ...(schemeFields.half.errors?.length
+      ? [{ fieldId: schemeFields.half.id, message: firstError(t, schemeFields.half.errors)! }]
+      : []),
     ...(formIdsError ? [{ fieldId: firstFormChoiceId, message: formIdsError }] : []),
     ...(copyFields.sourceClassId.errors?.length
       ? [{ fieldId: copyFields.sourceClassId.id, message: firstError(t, copyFields.sourceClassId.errors)! }]
@@ -276,7 +327,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
           min={header.periodStart}
           max={header.endSemesterDate ?? header.periodEnd}
           required
-          defaultValue={(midFields.midSemesterDate.initialValue) ?? header.midSemesterDate ?? ""}
+          defaultValue={midFields.midSemesterDate.initialValue ?? header.midSemesterDate ?? ""}
           error={firstError(t, midFields.midSemesterDate.errors)}
         />
         <Button disabled={busy}>{t("midDate.submit")}</Button>
@@ -295,7 +346,7 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
           min={header.midSemesterDate ?? header.periodStart}
           max={header.periodEnd}
           required
-          defaultValue={(dateFields.endSemesterDate.initialValue) ?? header.endSemesterDate ?? ""}
+          defaultValue={dateFields.endSemesterDate.initialValue ?? header.endSemesterDate ?? ""}
           error={firstError(t, dateFields.endSemesterDate.errors)}
         />
         <Button disabled={busy}>{t("endDate.submit")}</Button>
@@ -313,7 +364,11 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
             </p>
           </AlertBanner>
         ) : (
-          <AlertBanner variant="warning" heading={t("schemes.confirmHeading", { half: halfText(removing.isMidSemester) })} headingLevel={3}>
+          <AlertBanner
+            variant="warning"
+            heading={t("schemes.confirmHeading", { half: halfText(removing.isMidSemester) })}
+            headingLevel={3}
+          >
             <p>{t("schemes.confirmText", { forms: formNames(removing) })}</p>
             <Form method="post" action={`/admin/class/${classId}`}>
               <input type="hidden" name="intent" value="removeScheme" />
@@ -382,7 +437,10 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
               scheme.sentAnswerSets,
               <Link key="remove" to={`?${REMOVE_PARAM}=${scheme.assignmentId}#schemes`} preventScrollReset>
                 {t("schemes.remove")}
-                <VisuallyHidden> {t("schemes.removeFor", { half: halfText(scheme.isMidSemester), forms: formNames(scheme) })}</VisuallyHidden>
+                <VisuallyHidden>
+                  {" "}
+                  {t("schemes.removeFor", { half: halfText(scheme.isMidSemester), forms: formNames(scheme) })}
+                </VisuallyHidden>
               </Link>,
             ],
           }))}
@@ -406,14 +464,18 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
               { value: "mid", label: t("schemes.mid") },
               { value: "end", label: t("schemes.end") },
             ]}
-            defaultValue={(schemeFields.half.initialValue) ?? null}
+            defaultValue={schemeFields.half.initialValue ?? null}
             error={firstError(t, schemeFields.half.errors)}
           />
           <div className={formIdsError ? "ui-form-group ui-form-group--error" : "ui-form-group"}>
             <Fieldset
               legend={t("schemes.formsLegend")}
               legendSize="s"
-              describedBy={formIdsError ? `${schemeFields.formIds.id}-hint ${schemeFields.formIds.id}-error` : `${schemeFields.formIds.id}-hint`}
+              describedBy={
+                formIdsError
+                  ? `${schemeFields.formIds.id}-hint ${schemeFields.formIds.id}-error`
+                  : `${schemeFields.formIds.id}-hint`
+              }
             >
               <Hint id={`${schemeFields.formIds.id}-hint`}>{t("schemes.formsHint")}</Hint>
               {formIdsError ? <FieldError id={`${schemeFields.formIds.id}-error`} message={formIdsError} /> : null}
@@ -461,8 +523,11 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
             id={copyFields.sourceClassId.id}
             // Not `required`: the list has no empty choice, so a semester is always chosen (and HTML
             // allows `required` on a single select only when its first option is an empty placeholder).
-            options={sources.map((s) => ({ value: String(s.classId), label: t("copy.option", { semester: s.periodName, count: s.levels }) }))}
-            defaultValue={(copyFields.sourceClassId.initialValue) ?? String(sources[0].classId)}
+            options={sources.map((s) => ({
+              value: String(s.classId),
+              label: t("copy.option", { semester: s.periodName, count: s.levels }),
+            }))}
+            defaultValue={copyFields.sourceClassId.initialValue ?? String(sources[0].classId)}
             error={firstError(t, copyFields.sourceClassId.errors)}
           />
           <Button variant="secondary" disabled={busy}>

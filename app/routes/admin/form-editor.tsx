@@ -7,7 +7,15 @@ import { AlertBanner, Button, ButtonGroup, ErrorSummary, LinkButton, PageHeading
 import { deleteForm, loadForm, saveForm } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
-import { applyIntent, emptyDraft, fieldId, parseIntent, type EditorMode, type FieldErrors, type FormDraft } from "~/services/admin";
+import {
+  applyIntent,
+  emptyDraft,
+  fieldId,
+  parseIntent,
+  type EditorMode,
+  type FieldErrors,
+  type FormDraft,
+} from "~/services/admin";
 import { postedDraftSchema } from "~/services/admin/form-draft.schema";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
@@ -72,7 +80,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const intentValue = formData.get("intent");
 
   if (intentValue === "delete") {
-    if (formId === null) return editorState({ draft: null, mode: "edit", errors: {}, formError: "adminForms:errors.malformed" }, 400);
+    if (formId === null)
+      return editorState({ draft: null, mode: "edit", errors: {}, formError: "adminForms:errors.malformed" }, 400);
     const result = await deleteForm(db, formId, actor);
     if (result.status === "not-found") notFound();
     if (result.status === "in-use") {
@@ -89,12 +98,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const draft = submission.value;
 
   if (intent.type !== "save") {
-    return editorState({ draft: applyIntent(draft, intent), mode: intent.type === "preview" ? "preview" : "edit", errors: {} });
+    return editorState({
+      draft: applyIntent(draft, intent),
+      mode: intent.type === "preview" ? "preview" : "edit",
+      errors: {},
+    });
   }
   const result = await saveForm(db, formId, draft, actor);
   switch (result.status) {
     case "saved":
-      return redirectWithFlash(`/admin/forms/edit/${result.formId}`, { type: "success", key: "adminForms:editor.saved" });
+      return redirectWithFlash(`/admin/forms/edit/${result.formId}`, {
+        type: "success",
+        key: "adminForms:editor.saved",
+      });
     case "invalid":
       return editorState({ draft, mode: "edit", errors: result.errors }, 400);
     case "foreign-ids":
@@ -184,7 +200,9 @@ export default function FormEditor({ loaderData, actionData }: Route.ComponentPr
         </ButtonGroup>
       </Form>
 
-      {loaderData.formId === null ? null : <DeleteSection formId={loaderData.formId} confirm={loaderData.confirmDelete} t={t} />}
+      {loaderData.formId === null ? null : (
+        <DeleteSection formId={loaderData.formId} confirm={loaderData.confirmDelete} t={t} />
+      )}
     </div>
   );
 }

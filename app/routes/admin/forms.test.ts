@@ -67,12 +67,17 @@ const twoGroups: Record<string, string> = {
 };
 
 async function mainFormId(): Promise<number> {
-  const [row] = await app.database.db.select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+  const [row] = await app.database.db
+    .select({ id: forms.id })
+    .from(forms)
+    .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
   return row.id;
 }
 
 async function storedDraft(formId: number): Promise<FormDraft> {
-  const response = await callLoader(editor, getPage(`/admin/forms/edit/${formId}`, { cookie: admin }), { formId: String(formId) });
+  const response = await callLoader(editor, getPage(`/admin/forms/edit/${formId}`, { cookie: admin }), {
+    formId: String(formId),
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { draft: FormDraft }).draft;
 }
@@ -122,7 +127,9 @@ test("structural buttons answer with the changed draft and store nothing", async
   expect(addedData.mode).toBe("edit");
   expect(addedData.draft?.groups[1].questions.map((q) => q.text)).toEqual(["Nytt spørsmål"]);
 
-  const moved = (await (await post("/admin/forms/create", { ...twoGroups, intent: "move-question-down:0:0" })).json()) as EditorData;
+  const moved = (await (
+    await post("/admin/forms/create", { ...twoGroups, intent: "move-question-down:0:0" })
+  ).json()) as EditorData;
   expect(moved.draft?.groups[0].questions.map((q) => q.text)).toEqual(["A2", "A1"]);
 
   const group = (await (await post("/admin/forms/create", { ...twoGroups, intent: "add-group" })).json()) as EditorData;
@@ -207,7 +214,11 @@ test("editing the main form: reordered and renamed questions keep their ids; a t
   const formId = await mainFormId();
   const draft = await storedDraft(formId);
   const [first, second] = draft.groups[1].questions;
-  draft.groups[1].questions = [{ ...second, text: `${second.text} (ny tekst)` }, first, ...draft.groups[1].questions.slice(2)];
+  draft.groups[1].questions = [
+    { ...second, text: `${second.text} (ny tekst)` },
+    first,
+    ...draft.groups[1].questions.slice(2),
+  ];
   const saved = await post(`/admin/forms/edit/${formId}`, fieldsOf(draft, "save"));
   expect(saved.status).toBe(303);
   expect(saved.headers.get("Location")).toBe(`/admin/forms/edit/${formId}`);
@@ -217,7 +228,10 @@ test("editing the main form: reordered and renamed questions keep their ids; a t
     [first.id, first.text],
   ]);
 
-  const medication = await app.database.db.select({ id: forms.id }).from(forms).where(eq(forms.name, "Legemiddelhåndtering"));
+  const medication = await app.database.db
+    .select({ id: forms.id })
+    .from(forms)
+    .where(eq(forms.name, "Legemiddelhåndtering"));
   const foreign = await storedDraft(medication[0].id);
   const tampered = structuredClone(after);
   tampered.groups[1].questions[0] = { ...foreign.groups[0].questions[0] };
@@ -233,7 +247,9 @@ test("changing the type of an answered group is refused with a message on that g
   draft.groups[1].type = 1;
   const response = await post(`/admin/forms/edit/${formId}`, fieldsOf(draft, "save"));
   expect(response.status).toBe(400);
-  expect(((await response.json()) as EditorData).errors).toEqual({ "groups[1].type": ["adminForms:errors.typeLockedByAnswers"] });
+  expect(((await response.json()) as EditorData).errors).toEqual({
+    "groups[1].type": ["adminForms:errors.typeLockedByAnswers"],
+  });
 });
 
 test("posting to an unknown form is a 404", async () => {
@@ -251,7 +267,9 @@ test("a form in use this semester is not deleted (409 with the semester); an unu
 
   const created = await post("/admin/forms/create", { ...twoGroups, name: "Skal bort", intent: "save" });
   const path = created.headers.get("Location") ?? "";
-  const confirm = await callLoader(editor, getPage(`${path}?slett`, { cookie: admin }), { formId: path.split("/").pop()! });
+  const confirm = await callLoader(editor, getPage(`${path}?slett`, { cookie: admin }), {
+    formId: path.split("/").pop()!,
+  });
   expect(await confirm.json()).toMatchObject({ confirmDelete: true });
   const deleted = await post(path, { intent: "delete" });
   expect(deleted.status).toBe(303);

@@ -58,7 +58,8 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
             <li key={form.id}>
               <Card title={form.name} headingLevel={3} href={editPath(form.id)} actions={pdfLink(form)}>
                 <p>
-                  {t("list.groupCount", { count: form.groupCount })}, {t("list.questionCount", { count: form.questionCount })}
+                  {t("list.groupCount", { count: form.groupCount })},{" "}
+                  {t("list.questionCount", { count: form.questionCount })}
                 </p>
                 <p>{inUseTag(form.inUse)}</p>
               </Card>
@@ -84,7 +85,13 @@ export default function Forms({ loaderData }: Route.ComponentProps) {
           ]}
           rows={specificForms.map((form) => ({
             key: String(form.id),
-            cells: [<Link to={editPath(form.id)}>{form.name}</Link>, form.groupCount, form.questionCount, inUseTag(form.inUse), pdfLink(form)],
+            cells: [
+              <Link to={editPath(form.id)}>{form.name}</Link>,
+              form.groupCount,
+              form.questionCount,
+              inUseTag(form.inUse),
+              pdfLink(form),
+            ],
           }))}
         />
       )}

@@ -22,7 +22,11 @@ test("the admin's main page: the six sections with what each is for, this semest
   expect(screen.getByText("Hei, Ada Administrator!")).toBeTruthy();
 
   const sections = screen.getByRole("navigation", { name: "Administrasjon" });
-  expect(within(sections).getAllByRole("link").map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+  expect(
+    within(sections)
+      .getAllByRole("link")
+      .map((a) => [a.textContent, a.getAttribute("href")]),
+  ).toEqual([
     [expect.stringMatching(/^Semestre/), "/admin/semesters"],
     [expect.stringMatching(/^Skjemaer/), "/admin/forms"],
     [expect.stringMatching(/^Emner/), "/admin/subjects"],
@@ -33,7 +37,11 @@ test("the admin's main page: the six sections with what each is for, this semest
   expect(within(sections).getByText("Praksisemnene og emnekodene deres.")).toBeTruthy();
 
   const classes = screen.getByRole("table", { name: "Klasser dette semesteret" });
-  expect(within(classes).getByRole("link", { name: /^SYK2001 Praksis i sykehjem/ }).getAttribute("href")).toMatch(/^\/admin\/class\/\d+$/);
+  expect(
+    within(classes)
+      .getByRole("link", { name: /^SYK2001 Praksis i sykehjem/ })
+      .getAttribute("href"),
+  ).toMatch(/^\/admin\/class\/\d+$/);
 
   const users = screen.getByRole("table", { name: "Aktive brukere" });
   const counts = within(users)

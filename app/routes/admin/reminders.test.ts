@@ -47,8 +47,14 @@ test("the list: newest first, 25 at a time with a link for more, by status", asy
   expect(all.moreHref).toBeNull();
   const failed = await (await callLoader(page, getPage("/admin/reminders?status=failed", { cookie }))).json();
   expect(failed.total).toBe(10);
-  expect(failed.rows.every((r: { status: string; lastError: string }) => r.status === "failed" && r.lastError === "421 try again later")).toBe(true);
-  const unknown = await (await callLoader(page, getPage("/admin/reminders?status=nonsense&limit=-4", { cookie }))).json();
+  expect(
+    failed.rows.every(
+      (r: { status: string; lastError: string }) => r.status === "failed" && r.lastError === "421 try again later",
+    ),
+  ).toBe(true);
+  const unknown = await (
+    await callLoader(page, getPage("/admin/reminders?status=nonsense&limit=-4", { cookie }))
+  ).json();
   expect(unknown.status).toBeNull();
   expect(unknown.rows).toHaveLength(25);
 });
@@ -56,14 +62,31 @@ test("the list: newest first, 25 at a time with a link for more, by status", asy
 test("the day counts: defaults, refused when out of range, saved and audited", async () => {
   const before = await (await callLoader(page, getPage("/admin/reminders", { cookie }))).json();
   expect(before.days).toEqual({ midDaysBefore: 7, endDaysBefore: 2, signingRepeatDays: 7, adminWeeksBefore: 4 });
-  const wrong = await callAction(page, postForm("/admin/reminders", { midDaysBefore: "x", endDaysBefore: "2", signingRepeatDays: "0", adminWeeksBefore: "4" }, { cookie }));
+  const wrong = await callAction(
+    page,
+    postForm(
+      "/admin/reminders",
+      { midDaysBefore: "x", endDaysBefore: "2", signingRepeatDays: "0", adminWeeksBefore: "4" },
+      { cookie },
+    ),
+  );
   expect(wrong.status).toBe(400);
   expect((await wrong.json()).errors).toEqual({ midDaysBefore: "range", signingRepeatDays: "range" });
-  const saved = await callAction(page, postForm("/admin/reminders", { midDaysBefore: "10", endDaysBefore: "3", signingRepeatDays: "5", adminWeeksBefore: "6" }, { cookie }));
+  const saved = await callAction(
+    page,
+    postForm(
+      "/admin/reminders",
+      { midDaysBefore: "10", endDaysBefore: "3", signingRepeatDays: "5", adminWeeksBefore: "6" },
+      { cookie },
+    ),
+  );
   expect(saved.status).toBe(303);
   expect(await flashOf(saved)).toEqual({ type: "success", key: "reminders:admin.saved" });
   const after = await (await callLoader(page, getPage("/admin/reminders", { cookie }))).json();
   expect(after.days).toEqual({ midDaysBefore: 10, endDaysBefore: 3, signingRepeatDays: 5, adminWeeksBefore: 6 });
-  const [event] = await app.database.db.select().from(auditEvents).where(eq(auditEvents.action, "reminders.settings_saved"));
+  const [event] = await app.database.db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.action, "reminders.settings_saved"));
   expect(event.details).toMatchObject({ institution: currentInstitution().id, midDaysBefore: 10 });
 });

@@ -8,8 +8,20 @@ import { clientAddress, readFormData } from "~/services/platform/request.server"
 import { formatDayTime } from "~/services/platform/semesters";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
-import { REMINDER_LOG_PAGE_SIZE, reminderDaysOf, reminderLog, saveReminderDays } from "~/services/reminders/index.server";
-import { parseReminderDays, REMINDER_DAY_FIELDS, REMINDER_DAY_LIMITS, REMINDER_STATUSES, type ReminderDayField, type ReminderStatus } from "~/services/reminders";
+import {
+  REMINDER_LOG_PAGE_SIZE,
+  reminderDaysOf,
+  reminderLog,
+  saveReminderDays,
+} from "~/services/reminders/index.server";
+import {
+  parseReminderDays,
+  REMINDER_DAY_FIELDS,
+  REMINDER_DAY_LIMITS,
+  REMINDER_STATUSES,
+  type ReminderDayField,
+  type ReminderStatus,
+} from "~/services/reminders";
 import type { Route } from "./+types/reminders";
 import enReminders from "~/locales/en/reminders.json";
 import nbReminders from "~/locales/nb/reminders.json";
@@ -27,7 +39,8 @@ function readQuery(url: URL): { status: ReminderStatus | null; limit: number } {
   const limit = Number(url.searchParams.get("limit"));
   return {
     status: (REMINDER_STATUSES as readonly string[]).includes(status ?? "") ? (status as ReminderStatus) : null,
-    limit: Number.isInteger(limit) && limit > REMINDER_LOG_PAGE_SIZE ? Math.min(limit, MAX_LISTED) : REMINDER_LOG_PAGE_SIZE,
+    limit:
+      Number.isInteger(limit) && limit > REMINDER_LOG_PAGE_SIZE ? Math.min(limit, MAX_LISTED) : REMINDER_LOG_PAGE_SIZE,
   };
 }
 
@@ -52,13 +65,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const session = requireRole(request, context, ROLE.Admin);
   const form = await readFormData(request);
-  const posted = Object.fromEntries(REMINDER_DAY_FIELDS.map((f) => [f, form.get(f)])) as Record<ReminderDayField, unknown>;
+  const posted = Object.fromEntries(REMINDER_DAY_FIELDS.map((f) => [f, form.get(f)])) as Record<
+    ReminderDayField,
+    unknown
+  >;
   const parsed = parseReminderDays(posted);
   if (!parsed.ok) {
-    const values = Object.fromEntries(REMINDER_DAY_FIELDS.map((f) => [f, typeof posted[f] === "string" ? (posted[f]).slice(0, 10) : ""]));
+    const values = Object.fromEntries(
+      REMINDER_DAY_FIELDS.map((f) => [f, typeof posted[f] === "string" ? posted[f].slice(0, 10) : ""]),
+    );
     return data({ errors: parsed.errors, values }, { status: 400 });
   }
-  await saveReminderDays(await getDb(), { institutionId: currentInstitution().id, days: parsed.days, actorUserId: session.user.id, ip: clientAddress(request) });
+  await saveReminderDays(await getDb(), {
+    institutionId: currentInstitution().id,
+    days: parsed.days,
+    actorUserId: session.user.id,
+    ip: clientAddress(request),
+  });
   return redirectWithFlash("/admin/reminders", { type: "success", key: "reminders:admin.saved" });
 }
 
@@ -67,7 +90,8 @@ export default function AdminReminders({ loaderData, actionData }: Route.Compone
   const language = i18n.language === "en" ? "en" : "nb";
   const { days, rows, total, moreHref, status } = loaderData;
   const errors = actionData?.errors ?? {};
-  const errorOf = (field: ReminderDayField) => (errors[field] ? t("admin.rangeError", REMINDER_DAY_LIMITS[field]) : null);
+  const errorOf = (field: ReminderDayField) =>
+    errors[field] ? t("admin.rangeError", REMINDER_DAY_LIMITS[field]) : null;
   return (
     <div className="app-content">
       <h1>{t("admin.title")}</h1>
@@ -75,7 +99,12 @@ export default function AdminReminders({ loaderData, actionData }: Route.Compone
 
       <section aria-labelledby="reminder-days-heading">
         <h2 id="reminder-days-heading">{t("admin.daysHeading")}</h2>
-        <ErrorSummary errors={REMINDER_DAY_FIELDS.filter((f) => errors[f]).map((f) => ({ fieldId: f, message: `${t(`admin.${f}`)}: ${errorOf(f)}` }))} />
+        <ErrorSummary
+          errors={REMINDER_DAY_FIELDS.filter((f) => errors[f]).map((f) => ({
+            fieldId: f,
+            message: `${t(`admin.${f}`)}: ${errorOf(f)}`,
+          }))}
+        />
         <Form method="post" noValidate>
           {REMINDER_DAY_FIELDS.map((field) => (
             <TextField
@@ -134,10 +163,19 @@ export default function AdminReminders({ loaderData, actionData }: Route.Compone
                   {row.email}
                 </span>,
                 row.subject,
-                row.status === "failed" ? <Tag key="status">{t("admin.statuses.failed")}</Tag> : t(`admin.statuses.${row.status}`),
+                row.status === "failed" ? (
+                  <Tag key="status">{t("admin.statuses.failed")}</Tag>
+                ) : (
+                  t(`admin.statuses.${row.status}`)
+                ),
                 row.attempts,
                 row.status === "failed"
-                  ? [row.nextAttemptAt ? t("admin.nextAttempt", { at: formatDayTime(new Date(row.nextAttemptAt), language) }) : t("admin.gaveUp"), row.lastError]
+                  ? [
+                      row.nextAttemptAt
+                        ? t("admin.nextAttempt", { at: formatDayTime(new Date(row.nextAttemptAt), language) })
+                        : t("admin.gaveUp"),
+                      row.lastError,
+                    ]
                       .filter(Boolean)
                       .join(". ")
                   : "",
@@ -145,7 +183,13 @@ export default function AdminReminders({ loaderData, actionData }: Route.Compone
             }))}
           />
         )}
-        {rows.length > 0 ? <Pagination href={moreHref ?? undefined} label={t("admin.loadMore")} status={t("admin.shown", { shown: rows.length, total })} /> : null}
+        {rows.length > 0 ? (
+          <Pagination
+            href={moreHref ?? undefined}
+            label={t("admin.loadMore")}
+            status={t("admin.shown", { shown: rows.length, total })}
+          />
+        ) : null}
       </section>
     </div>
   );

@@ -47,7 +47,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const language = getLanguage(context);
   return {
     ...page,
-    period: { ...page.period, start: formatDay(page.period.startDate, language), end: formatDay(page.period.endDate, language) },
+    period: {
+      ...page.period,
+      start: formatDay(page.period.startDate, language),
+      end: formatDay(page.period.endDate, language),
+    },
     addOpen: new URL(request.url).searchParams.get(ADD_PARAM) === "subjects",
   };
 }
@@ -150,10 +154,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
               legend={t("semester.subjectsLegend")}
               hint={t("semester.subjectsHint")}
               error={firstError(t, fields.subjectIds.errors)}
-              defaultValue={[
-                ...listValue(fields.subjectIds.initialValue),
-                ...classes.map((c) => String(c.subjectId)),
-              ]}
+              defaultValue={[...listValue(fields.subjectIds.initialValue), ...classes.map((c) => String(c.subjectId))]}
               options={[
                 ...availableSubjects.map((s) => ({ value: String(s.id), label: `${s.subjectCode} ${s.name}` })),
                 ...classes.map((c) => ({

@@ -50,7 +50,15 @@ describe("/admin/semesters", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.future).toEqual([]);
-    expect(body.current).toEqual([expect.objectContaining({ name: current.name, start: dateText(current.startDate), end: dateText(current.endDate), classCount: 2, studentCount: 24 })]);
+    expect(body.current).toEqual([
+      expect.objectContaining({
+        name: current.name,
+        start: dateText(current.startDate),
+        end: dateText(current.endDate),
+        classCount: 2,
+        studentCount: 24,
+      }),
+    ]);
     expect(body.past.map((p: { name: string }) => p.name)).toEqual([calendar.previous.name]);
     expect(body.next).toMatchObject({ name: next.name, start: dateText(next.startDate), end: dateText(next.endDate) });
     expect(body.createOpen).toBe(false);
@@ -59,8 +67,14 @@ describe("/admin/semesters", () => {
   });
 
   test("dates follow the admin's language", async () => {
-    const response = await callLoader(semesters, getPage("/admin/semesters", { cookie: admin, headers: { "Accept-Language": "en" } }));
-    expect((await response.json()).next).toMatchObject({ start: englishDateText(next.startDate), end: englishDateText(next.endDate) });
+    const response = await callLoader(
+      semesters,
+      getPage("/admin/semesters", { cookie: admin, headers: { "Accept-Language": "en" } }),
+    );
+    expect((await response.json()).next).toMatchObject({
+      start: englishDateText(next.startDate),
+      end: englishDateText(next.endDate),
+    });
   });
 
   test("someone else is sent to the role chooser, or to log in", async () => {
@@ -73,28 +87,44 @@ describe("/admin/semesters", () => {
   });
 
   test("a non-admin cannot create a semester", async () => {
-    const response = await callAction(semesters, postForm("/admin/semesters", { intent: "create-next" }, { cookie: teacher }));
+    const response = await callAction(
+      semesters,
+      postForm("/admin/semesters", { intent: "create-next" }, { cookie: teacher }),
+    );
     expect(response.status).toBe(403);
     expect(await db().select().from(periods)).toHaveLength(2);
   });
 
   test("a post without a known intent is refused with a message", async () => {
-    const response = await callAction(semesters, postForm("/admin/semesters", { intent: "delete-all" }, { cookie: admin }));
+    const response = await callAction(
+      semesters,
+      postForm("/admin/semesters", { intent: "delete-all" }, { cookie: admin }),
+    );
     expect(response.status).toBe(400);
     expect((await response.json()).error.key).toBe("adminSemesters:errors.unknownIntent");
     expect(await db().select().from(periods)).toHaveLength(2);
   });
 
   test("the admin creates the next semester and lands on its page; a second create is refused with 409", async () => {
-    const response = await callAction(semesters, postForm("/admin/semesters", { intent: "create-next" }, { cookie: admin }));
+    const response = await callAction(
+      semesters,
+      postForm("/admin/semesters", { intent: "create-next" }, { cookie: admin }),
+    );
     expect(response.status).toBe(303);
     const id = await periodIdOf(next.name);
     expect(response.headers.get("Location")).toBe(`/admin/semesters/${id}`);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "adminSemesters:create.created", values: { name: next.name } });
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      key: "adminSemesters:create.created",
+      values: { name: next.name },
+    });
     const [event] = await db().select().from(auditEvents).where(eq(auditEvents.action, "semester.created"));
     expect(event).toMatchObject({ actorUserId: await userIdOf(db(), "admin@example.org"), details: { periodId: id } });
 
-    const again = await callAction(semesters, postForm("/admin/semesters", { intent: "create-next" }, { cookie: admin }));
+    const again = await callAction(
+      semesters,
+      postForm("/admin/semesters", { intent: "create-next" }, { cookie: admin }),
+    );
     expect(again.status).toBe(409);
     expect((await again.json()).error.key).toBe("adminSemesters:errors.futureExists");
     expect(await db().select().from(periods)).toHaveLength(3);
@@ -108,25 +138,38 @@ describe("/admin/semesters", () => {
 describe("/admin/semesters/:semesterId", () => {
   test("the admin sees the semester's classes and the subjects that can be added", async () => {
     const id = await periodIdOf(current.name);
-    const response = await callLoader(semester, getPage(`/admin/semesters/${id}`, { cookie: admin }), { semesterId: String(id) });
+    const response = await callLoader(semester, getPage(`/admin/semesters/${id}`, { cookie: admin }), {
+      semesterId: String(id),
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.period).toMatchObject({ id, name: current.name, status: "current", start: dateText(current.startDate), end: dateText(current.endDate) });
+    expect(body.period).toMatchObject({
+      id,
+      name: current.name,
+      status: "current",
+      start: dateText(current.startDate),
+      end: dateText(current.endDate),
+    });
     expect(body.classes.map((c: { subjectCode: string }) => c.subjectCode)).toEqual(["SYK2001", "SYK2002"]);
     expect(body.availableSubjects.map((s: { subjectCode: string }) => s.subjectCode)).toEqual(["SYK1002"]);
     expect(body.addOpen).toBe(false);
   });
 
-  test.each(["999999", "abc", "0", "1.5", "99999999999"])("an unknown or malformed id (%s) is 404", async (semesterId) => {
-    const page = await callLoader(semester, getPage(`/admin/semesters/${semesterId}`, { cookie: admin }), { semesterId });
-    expect(page.status).toBe(404);
-    const post = await callAction(
-      semester,
-      postEntries(`/admin/semesters/${semesterId}`, [["subjectIds", String(await subjectIdOf("SYK1002"))]], admin),
-      { semesterId },
-    );
-    expect(post.status).toBe(404);
-  });
+  test.each(["999999", "abc", "0", "1.5", "99999999999"])(
+    "an unknown or malformed id (%s) is 404",
+    async (semesterId) => {
+      const page = await callLoader(semester, getPage(`/admin/semesters/${semesterId}`, { cookie: admin }), {
+        semesterId,
+      });
+      expect(page.status).toBe(404);
+      const post = await callAction(
+        semester,
+        postEntries(`/admin/semesters/${semesterId}`, [["subjectIds", String(await subjectIdOf("SYK1002"))]], admin),
+        { semesterId },
+      );
+      expect(post.status).toBe(404);
+    },
+  );
 
   test("a non-admin cannot add subjects", async () => {
     const id = await periodIdOf(next.name);
@@ -141,7 +184,9 @@ describe("/admin/semesters/:semesterId", () => {
 
   test("choosing no subject gives a message and 400", async () => {
     const id = await periodIdOf(next.name);
-    const response = await callAction(semester, postEntries(`/admin/semesters/${id}`, [], admin), { semesterId: String(id) });
+    const response = await callAction(semester, postEntries(`/admin/semesters/${id}`, [], admin), {
+      semesterId: String(id),
+    });
     expect(response.status).toBe(400);
     const reply = await response.json();
     expect(reply.error.subjectIds).toEqual(["adminSemesters:errors.subjectsRequired"]);
@@ -152,7 +197,14 @@ describe("/admin/semesters/:semesterId", () => {
     const good = String(await subjectIdOf("SYK2001"));
     const response = await callAction(
       semester,
-      postEntries(`/admin/semesters/${id}`, [["subjectIds", good], ["subjectIds", "x".repeat(5000)]], admin),
+      postEntries(
+        `/admin/semesters/${id}`,
+        [
+          ["subjectIds", good],
+          ["subjectIds", "x".repeat(5000)],
+        ],
+        admin,
+      ),
       { semesterId: String(id) },
     );
     expect(response.status).toBe(400);
@@ -166,7 +218,14 @@ describe("/admin/semesters/:semesterId", () => {
     const id = await periodIdOf(next.name);
     const response = await callAction(
       semester,
-      postEntries(`/admin/semesters/${id}`, [["subjectIds", String(await subjectIdOf("SYK2001"))], ["subjectIds", "999999"]], admin),
+      postEntries(
+        `/admin/semesters/${id}`,
+        [
+          ["subjectIds", String(await subjectIdOf("SYK2001"))],
+          ["subjectIds", "999999"],
+        ],
+        admin,
+      ),
       { semesterId: String(id) },
     );
     expect(response.status).toBe(404);
@@ -179,7 +238,9 @@ describe("/admin/semesters/:semesterId", () => {
       ["subjectIds", String(await subjectIdOf("SYK2001"))],
       ["subjectIds", String(await subjectIdOf("SYK2002"))],
     ];
-    const response = await callAction(semester, postEntries(`/admin/semesters/${id}`, entries, admin), { semesterId: String(id) });
+    const response = await callAction(semester, postEntries(`/admin/semesters/${id}`, entries, admin), {
+      semesterId: String(id),
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe(`/admin/semesters/${id}`);
     expect(await flashOf(response)).toEqual({
@@ -192,15 +253,24 @@ describe("/admin/semesters/:semesterId", () => {
     const events = await db()
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.action, "class.created"), eq(auditEvents.actorUserId, await userIdOf(db(), "admin@example.org"))));
+      .where(
+        and(
+          eq(auditEvents.action, "class.created"),
+          eq(auditEvents.actorUserId, await userIdOf(db(), "admin@example.org")),
+        ),
+      );
     expect(events.map((e) => e.classId).sort()).toEqual(created.map((c) => c.id).sort());
 
-    const again = await callAction(semester, postEntries(`/admin/semesters/${id}`, entries, admin), { semesterId: String(id) });
+    const again = await callAction(semester, postEntries(`/admin/semesters/${id}`, entries, admin), {
+      semesterId: String(id),
+    });
     expect(again.status).toBe(303);
     expect(await flashOf(again)).toEqual({ type: "info", key: "adminSemesters:semester.nothingAdded" });
     expect(await db().select().from(classes).where(eq(classes.periodId, id))).toHaveLength(2);
 
-    const page = await (await callLoader(semester, getPage(`/admin/semesters/${id}`, { cookie: admin }), { semesterId: String(id) })).json();
+    const page = await (
+      await callLoader(semester, getPage(`/admin/semesters/${id}`, { cookie: admin }), { semesterId: String(id) })
+    ).json();
     expect(page.period.status).toBe("future");
     expect(page.classes.map((c: { subjectCode: string }) => c.subjectCode)).toEqual(["SYK2001", "SYK2002"]);
     expect(page.availableSubjects.map((s: { subjectCode: string }) => s.subjectCode)).toEqual(["SYK1002"]);
@@ -210,7 +280,11 @@ describe("/admin/semesters/:semesterId", () => {
     const id = await periodIdOf(next.name);
     const response = await callAction(
       semester,
-      postForm(`/admin/semesters/${id}`, { subjectIds: String(await subjectIdOf("SYK1002")) }, { cookie: admin, origin: "https://evil.example" }),
+      postForm(
+        `/admin/semesters/${id}`,
+        { subjectIds: String(await subjectIdOf("SYK1002")) },
+        { cookie: admin, origin: "https://evil.example" },
+      ),
       { semesterId: String(id) },
     );
     expect(response.status).toBe(403);

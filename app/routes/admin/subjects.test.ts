@@ -124,7 +124,11 @@ test("updating a subject saves it; another subject's code is a 409; an unknown o
   const [row] = await db().select().from(subjects).where(eq(subjects.id, id));
   expect(row).toMatchObject({ subjectCode: "RT201", name: "Etter" });
 
-  const duplicate = await post({ intent: "update", id: String(id), subjectCode: "SYK2002", name: "Etter" }, admin, path);
+  const duplicate = await post(
+    { intent: "update", id: String(id), subjectCode: "SYK2002", name: "Etter" },
+    admin,
+    path,
+  );
   expect(duplicate.status).toBe(409);
   expect(((await duplicate.json()) as Reply).error?.subjectCode).toEqual(["adminUsers:subjects.errors.duplicate"]);
 

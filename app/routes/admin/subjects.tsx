@@ -48,7 +48,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = await getDb();
   const actor = { userId: session.user.id, ip: clientAddress(request) };
   if (intent === "update" && id === undefined) notFound();
-  const result = intent === "update" ? await updateSubject(db, id!, input, actor) : await createSubject(db, input, actor);
+  const result =
+    intent === "update" ? await updateSubject(db, id!, input, actor) : await createSubject(db, input, actor);
   if (!result.ok) {
     if (result.reason === "notFound") notFound();
     return data(submission.reply({ fieldErrors: { subjectCode: ["adminUsers:subjects.errors.duplicate"] } }), {

@@ -47,5 +47,7 @@ test("a new subject is created: the message names it and the list shows it", asy
   await expect.poll(() => view.flashText()).toBe("Emnet RT100 er opprettet.");
   await view.settled();
   expect(screen.queryByRole("alert")).toBeNull();
-  await waitFor(() => within(screen.getByRole("table", { name: "Alle emner" })).getByRole("rowheader", { name: "RT100" }));
+  await waitFor(() =>
+    within(screen.getByRole("table", { name: "Alle emner" })).getByRole("rowheader", { name: "RT100" }),
+  );
 });

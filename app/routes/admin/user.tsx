@@ -22,7 +22,13 @@ import {
   TextField,
 } from "~/components/ui";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
-import { getUserForEdit, setUserActive, updatePhoneNumber, updateUser, type SemesterClasses } from "~/services/admin/index.server";
+import {
+  getUserForEdit,
+  setUserActive,
+  updatePhoneNumber,
+  updateUser,
+  type SemesterClasses,
+} from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
@@ -49,14 +55,18 @@ function saveRefused(result: SubmissionResult<string[]>, status: number) {
   return data({ intent: "save" as const, result }, { status });
 }
 
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
   const userId = userIdOf(params);
   const db = await getDb();
   const edit = await getUserForEdit(db, userId);
   if (!edit) notFound();
-  await recordOpening(db, { viewerUserId: session.user.id, viewerRole: ROLE.Admin, studentUserId: userId, kind: "userProfile" });
+  await recordOpening(db, {
+    viewerUserId: session.user.id,
+    viewerRole: ROLE.Admin,
+    studentUserId: userId,
+    kind: "userProfile",
+  });
   const isSelf = session.user.id === userId;
   const confirmDeactivate =
     new URL(request.url).searchParams.get("confirm") === "deactivate" && edit.user.isActive && !isSelf;
@@ -78,12 +88,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const result = await updatePhoneNumber(db, userId, text, actor);
     if (!result.ok) {
       if (result.error === "notFound") notFound();
-      return data({ intent: "phone" as const, error: "adminUsers:user.errors.phoneInvalid", typed: text }, { status: 400 });
+      return data(
+        { intent: "phone" as const, error: "adminUsers:user.errors.phoneInvalid", typed: text },
+        { status: 400 },
+      );
     }
     const edited = await getUserForEdit(db, userId);
     return redirectWithFlash(page, {
       type: result.changed ? "success" : "info",
-      key: !result.changed ? "adminUsers:user.phoneForm.unchanged" : result.vippsUnproved ? "adminUsers:user.phoneForm.saved" : "adminUsers:user.phoneForm.savedPlain",
+      key: !result.changed
+        ? "adminUsers:user.phoneForm.unchanged"
+        : result.vippsUnproved
+          ? "adminUsers:user.phoneForm.saved"
+          : "adminUsers:user.phoneForm.savedPlain",
       values: { name: edited?.user.displayName ?? "" },
     });
   }

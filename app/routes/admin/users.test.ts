@@ -1,6 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { auditEvents, classes, classTeachers, periods, sessions, studentReferences, subjects, userRoles, users } from "~/services/platform/db/schema";
+import {
+  auditEvents,
+  classes,
+  classTeachers,
+  periods,
+  sessions,
+  studentReferences,
+  subjects,
+  userRoles,
+  users,
+} from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm } from "~/test/route";
@@ -85,7 +95,11 @@ test("the role filter, the search and deactivated users on request; load more ke
 
   const found = await list(`?role=${ROLE.Teacher}&search=LAERER`);
   // Sorted by name: Ingrid Haugen, Lars Bakken, Siri Lunde.
-  expect(found.users.map((u) => u.email)).toEqual(["laerer1@example.org", "laerer2@example.org", "laerer3@example.org"]);
+  expect(found.users.map((u) => u.email)).toEqual([
+    "laerer1@example.org",
+    "laerer2@example.org",
+    "laerer3@example.org",
+  ]);
   expect(found.moreHref).toBeNull();
 
   expect((await list("?search=deaktivert")).users).toEqual([]);
@@ -97,7 +111,14 @@ test("the role filter, the search and deactivated users on request; load more ke
 });
 
 test("malformed parameters give the unfiltered first page, not an error", async () => {
-  for (const query of ["?role=9", "?role=abc", "?offset=-20", "?offset=abc", "?offset=7", `?search=${"x".repeat(5000)}`]) {
+  for (const query of [
+    "?role=9",
+    "?role=abc",
+    "?offset=-20",
+    "?offset=abc",
+    "?offset=7",
+    `?search=${"x".repeat(5000)}`,
+  ]) {
     const response = await callLoader(usersPage, getPage(`/admin/users${query}`, { cookie: admin }));
     expect(response.status, query).toBe(200);
   }
@@ -119,7 +140,9 @@ test("someone not acting as admin cannot see the list or a user page", async () 
 
 test("the user page shows the user, roles, classes and semesters; unknown ids are a 404", async () => {
   const userId = await id("laerer3@example.org");
-  const response = await callLoader(userPage, getPage(`/admin/users/${userId}`, { cookie: admin }), { userId: String(userId) });
+  const response = await callLoader(userPage, getPage(`/admin/users/${userId}`, { cookie: admin }), {
+    userId: String(userId),
+  });
   expect(response.status).toBe(200);
   const body = (await response.json()) as {
     user: { email: string };
@@ -154,7 +177,9 @@ test("every action on the user page is refused (403) for someone not acting as a
   expect((await setStatus(userId, "activate", teacher)).status).toBe(403);
   const [user] = await db().select().from(users).where(eq(users.id, userId));
   expect(user).toMatchObject({ displayName: "Tobias Myhre", isActive: true });
-  expect(await db().select().from(userRoles).where(eq(userRoles.userId, userId))).toEqual([{ userId, roleId: ROLE.Student }]);
+  expect(await db().select().from(userRoles).where(eq(userRoles.userId, userId))).toEqual([
+    { userId, roleId: ROLE.Student },
+  ]);
 });
 
 test("saving roles and classes redirects (303) with a message, and the role change is audited", async () => {
@@ -171,7 +196,10 @@ test("saving roles and classes redirects (303) with a message, and the role chan
   expect(response.headers.get("Location")).toBe(`/admin/users/${userId}`);
   expect(await flashTextOf(response)).toBe("Endringene for Lars Bakken er lagret.");
 
-  const teaching = await db().select({ classId: classTeachers.classId }).from(classTeachers).where(eq(classTeachers.userId, userId));
+  const teaching = await db()
+    .select({ classId: classTeachers.classId })
+    .from(classTeachers)
+    .where(eq(classTeachers.userId, userId));
   expect(teaching.map((r) => r.classId).sort((a, b) => a - b)).toEqual([classA, classB].sort((a, b) => a - b));
   const [event] = await db()
     .select()
@@ -218,9 +246,17 @@ test("no role, no name or an over-long name get clear messages and a 400, keepin
 test("an unknown user or class is a 404; a malformed class id a 400", async () => {
   expect((await save(999_999, { displayName: "X", roles: [String(ROLE.Student)] })).status).toBe(404);
   const userId = await id("student24@example.org");
-  const unknownClass = await save(userId, { displayName: "Magnus Knutsen", roles: [String(ROLE.Student)], studentClasses: ["999999"] });
+  const unknownClass = await save(userId, {
+    displayName: "Magnus Knutsen",
+    roles: [String(ROLE.Student)],
+    studentClasses: ["999999"],
+  });
   expect(unknownClass.status).toBe(404);
-  const malformed = await save(userId, { displayName: "Magnus Knutsen", roles: [String(ROLE.Teacher)], teacherClasses: ["abc"] });
+  const malformed = await save(userId, {
+    displayName: "Magnus Knutsen",
+    roles: [String(ROLE.Teacher)],
+    teacherClasses: ["abc"],
+  });
   expect(malformed.status).toBe(400);
 });
 
@@ -239,7 +275,9 @@ test("the rules of the service come back as messages: own Admin role, two classe
     studentClasses: [String(classA), String(classB)],
   });
   expect(two.status).toBe(400);
-  expect(((await two.json()) as Reply).result.error?.studentClasses).toEqual(["adminUsers:user.errors.twoClassesInSemester"]);
+  expect(((await two.json()) as Reply).result.error?.studentClasses).toEqual([
+    "adminUsers:user.errors.twoClassesInSemester",
+  ]);
 
   const student01 = await id("student01@example.org");
   const old = await classId("SYK1002", calendar.previous.name);
@@ -283,9 +321,16 @@ test("deactivating ends the user's sessions at once; activating again; an admin 
 test("the admin corrects a supervisor's phone number: it becomes unproved for Vipps; a wrong one is named and changes nothing", async () => {
   const userId = await id("veileder2@example.org");
   const path = `/admin/users/${userId}`;
-  const post = (fields: Record<string, string>, cookie = admin) => callAction(userPage, postForm(path, fields, { cookie }), { userId: String(userId) });
+  const post = (fields: Record<string, string>, cookie = admin) =>
+    callAction(userPage, postForm(path, fields, { cookie }), { userId: String(userId) });
   await db().update(users).set({ verifiedPhone: "4799887766", vippsSub: "sub-veileder2" }).where(eq(users.id, userId));
-  const stored = async () => (await db().select({ p: users.phoneNumber, v: users.verifiedPhone, s: users.vippsSub }).from(users).where(eq(users.id, userId)))[0];
+  const stored = async () =>
+    (
+      await db()
+        .select({ p: users.phoneNumber, v: users.verifiedPhone, s: users.vippsSub })
+        .from(users)
+        .where(eq(users.id, userId))
+    )[0];
   const before = await stored();
 
   for (const typed of ["123", "ring meg", "9".repeat(40)]) {
@@ -299,7 +344,10 @@ test("the admin corrects a supervisor's phone number: it becomes unproved for Vi
   const saved = await post({ intent: "phone", phoneNumber: "987 65 432" });
   expect(saved.status).toBe(303);
   expect(await stored()).toEqual({ p: "+4798765432", v: null, s: null });
-  const [event] = await db().select().from(auditEvents).where(and(eq(auditEvents.action, "user.phone_changed"), eq(auditEvents.subjectUserId, userId)));
+  const [event] = await db()
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.action, "user.phone_changed"), eq(auditEvents.subjectUserId, userId)));
   expect(event.details).toEqual({ phone: "changed", vippsUnproved: true });
 
   const page = await callLoader(userPage, getPage(path, { cookie: admin }), { userId: String(userId) });

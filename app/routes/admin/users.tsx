@@ -36,10 +36,7 @@ function readFilters(url: URL): Filters {
     roleId: Number.isInteger(role) && isRoleId(role) ? role : null,
     search: (url.searchParams.get("search") ?? "").trim().slice(0, USER_SEARCH_MAX_LENGTH),
     includeInactive: url.searchParams.get("includeInactive") === "1",
-    offset:
-      Number.isInteger(offset) && offset >= USERS_PAGE_SIZE
-        ? Math.min(offset, MAX_LISTED - USERS_PAGE_SIZE)
-        : 0,
+    offset: Number.isInteger(offset) && offset >= USERS_PAGE_SIZE ? Math.min(offset, MAX_LISTED - USERS_PAGE_SIZE) : 0,
   };
 }
 

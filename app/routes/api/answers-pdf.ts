@@ -7,7 +7,11 @@ import type { Route } from "./+types/answers-pdf";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const formId = idParam(params.formId);
   return studentDocument({ request, context, params }, "answers", async ({ db, viewer, access, settings }) => {
-    const results = await formResults(db, viewer, { classId: access.classId, formId, studentUserId: access.studentUserId });
+    const results = await formResults(db, viewer, {
+      classId: access.classId,
+      formId,
+      studentUserId: access.studentUserId,
+    });
     return {
       bytes: await answersDocument(results, settings),
       fileName: documentFileName(settings.t("fileNames.answers"), [

@@ -24,14 +24,29 @@ export function action({ request, context }: Route.ActionArgs) {
     if (role === null) return apiError(403, "forbidden");
     const form = await readFormData(request);
     const id = (name: string) => parseId(typeof form.get(name) === "string" ? (form.get(name) as string) : null);
-    const ids = { classId: id("classId"), formId: id("formId"), assignmentId: id("assignmentId"), studentUserId: id("studentUserId") };
-    if (ids.classId === null || ids.formId === null || ids.assignmentId === null || (role !== ROLE.Admin && ids.studentUserId === null)) {
+    const ids = {
+      classId: id("classId"),
+      formId: id("formId"),
+      assignmentId: id("assignmentId"),
+      studentUserId: id("studentUserId"),
+    };
+    if (
+      ids.classId === null ||
+      ids.formId === null ||
+      ids.assignmentId === null ||
+      (role !== ROLE.Admin && ids.studentUserId === null)
+    ) {
       return apiError(400, "malformed");
     }
     const result = await submitFormPage(
       await getDb(),
       { userId: session.user.id, role },
-      { classId: ids.classId, formId: ids.formId, assignmentId: ids.assignmentId, studentUserId: role === ROLE.Admin ? null : ids.studentUserId },
+      {
+        classId: ids.classId,
+        formId: ids.formId,
+        assignmentId: ids.assignmentId,
+        studentUserId: role === ROLE.Admin ? null : ids.studentUserId,
+      },
       form,
       { send: false, ip: clientAddress(request) },
     );
@@ -47,7 +62,10 @@ export function action({ request, context }: Route.ActionArgs) {
             error: result.formError ?? (Object.keys(result.fieldErrors).length > 0 ? "invalid" : "conflict"),
             fieldErrors: result.fieldErrors,
             tokens: result.tokens,
-            conflicts: Object.entries(result.conflicts).map(([questionId, stored]) => ({ questionId: Number(questionId), ...stored })),
+            conflicts: Object.entries(result.conflicts).map(([questionId, stored]) => ({
+              questionId: Number(questionId),
+              ...stored,
+            })),
           },
           // A conflict is not a failure of the save: the others were saved, and the page shows both versions.
           { status: Object.keys(result.conflicts).length > 0 ? 200 : result.status, headers },

@@ -30,7 +30,18 @@ async function as(name: string, role: RoleId): Promise<string> {
 
 beforeAll(async () => {
   app = await startTestApp();
-  for (const name of ["admin", "laerer1", "laerer3", "veileder1", "veileder2", "student01", "student02", "student03", "student05", "student13"]) {
+  for (const name of [
+    "admin",
+    "laerer1",
+    "laerer3",
+    "veileder1",
+    "veileder2",
+    "student01",
+    "student02",
+    "student03",
+    "student05",
+    "student13",
+  ]) {
     user[name] = await userIdOf(db(), `${name}@example.org`);
   }
   for (const row of await db()
@@ -46,12 +57,20 @@ afterAll(async () => {
   await stopTestApp(app);
 });
 
-const studentPath = (code: string, student: string, document: string) => `/api/classes/${classId[code]}/students/${user[student]}/${document}`;
+const studentPath = (code: string, student: string, document: string) =>
+  `/api/classes/${classId[code]}/students/${user[student]}/${document}`;
 
-function load(mod: RouteModuleLike, path: string, cookie?: string, headers?: Record<string, string>): Promise<Response> {
+function load(
+  mod: RouteModuleLike,
+  path: string,
+  cookie?: string,
+  headers?: Record<string, string>,
+): Promise<Response> {
   const match = /^\/api\/(?:classes\/(\w+)\/students\/(\w+)\/(?:forms\/(\w+)\/)?|forms\/(\w+)\/)/.exec(path)!;
   const params = Object.fromEntries(
-    Object.entries({ classId: match[1], studentUserId: match[2], formId: match[3] ?? match[4] }).filter(([, v]) => v !== undefined),
+    Object.entries({ classId: match[1], studentUserId: match[2], formId: match[3] ?? match[4] }).filter(
+      ([, v]) => v !== undefined,
+    ),
   ) as Record<string, string>;
   return callLoader(mod, getPage(path, { cookie, headers }), params);
 }
@@ -74,7 +93,11 @@ async function expectPdf(response: Response): Promise<Awaited<ReturnType<typeof 
 describe("the full placement record", () => {
   test("the student views their own record of an earlier class in the browser; the download is audited", async () => {
     const before = (await downloads()).length;
-    const response = await load(fullPdf, studentPath("SYK1002", "student03", "full/pdf"), await as("student03", ROLE.Student));
+    const response = await load(
+      fullPdf,
+      studentPath("SYK1002", "student03", "full/pdf"),
+      await as("student03", ROLE.Student),
+    );
     expect(response.headers.get("Content-Disposition")).toBe(
       `inline; filename="praksismappe-SYK1002-${fileSlug(calendar.previous.name)}-nora-hansen.pdf"; filename*=UTF-8''praksismappe-SYK1002-${encodedSlug(calendar.previous.name)}-nora-hansen.pdf`,
     );
@@ -94,9 +117,14 @@ describe("the full placement record", () => {
   });
 
   test("?download=1 asks the browser to save it; English readers get an English name", async () => {
-    const response = await load(fullPdf, `${studentPath("SYK1002", "student03", "full/pdf")}?download=1`, await as("student03", ROLE.Student), {
-      "Accept-Language": "en",
-    });
+    const response = await load(
+      fullPdf,
+      `${studentPath("SYK1002", "student03", "full/pdf")}?download=1`,
+      await as("student03", ROLE.Student),
+      {
+        "Accept-Language": "en",
+      },
+    );
     expect(response.headers.get("Content-Disposition")).toBe(
       `attachment; filename="placement-record-SYK1002-${fileSlug(calendar.previous.name)}-nora-hansen.pdf"; filename*=UTF-8''placement-record-SYK1002-${encodedSlug(calendar.previous.name)}-nora-hansen.pdf`,
     );
@@ -108,11 +136,19 @@ describe("the full placement record", () => {
     ["laerer1", ROLE.Teacher, "teacher"],
     ["veileder1", ROLE.Advisor, "advisor"],
     ["admin", ROLE.Admin, "admin"],
-  ] as const)("%s, who follows the student or administers, gets it with the expected levels", async (name, role, relation) => {
-    const pdf = await expectPdf(await load(fullPdf, studentPath("SYK1002", "student03", "full/pdf"), await as(name, role)));
-    expect(pdf.text).toContain("Forventet nivå");
-    expect((await downloads()).at(-1)).toMatchObject({ actorUserId: user[name], details: { document: "full", relation } });
-  });
+  ] as const)(
+    "%s, who follows the student or administers, gets it with the expected levels",
+    async (name, role, relation) => {
+      const pdf = await expectPdf(
+        await load(fullPdf, studentPath("SYK1002", "student03", "full/pdf"), await as(name, role)),
+      );
+      expect(pdf.text).toContain("Forventet nivå");
+      expect((await downloads()).at(-1)).toMatchObject({
+        actorUserId: user[name],
+        details: { document: "full", relation },
+      });
+    },
+  );
 
   test.each([
     ["another student", "student02", ROLE.Student],
@@ -143,8 +179,22 @@ describe("the full placement record", () => {
 
   test.each(["0", "abc", "999999"])("an unknown or malformed id (%s) is a 404", async (bad) => {
     const cookie = await as("admin", ROLE.Admin);
-    expect((await callLoader(fullPdf, getPage(`/api/classes/${bad}/students/1/full/pdf`, { cookie }), { classId: bad, studentUserId: "1" })).status).toBe(404);
-    expect((await callLoader(fullPdf, getPage(`/api/classes/1/students/${bad}/full/pdf`, { cookie }), { classId: "1", studentUserId: bad })).status).toBe(404);
+    expect(
+      (
+        await callLoader(fullPdf, getPage(`/api/classes/${bad}/students/1/full/pdf`, { cookie }), {
+          classId: bad,
+          studentUserId: "1",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await callLoader(fullPdf, getPage(`/api/classes/1/students/${bad}/full/pdf`, { cookie }), {
+          classId: "1",
+          studentUserId: bad,
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -156,11 +206,17 @@ describe("the warning", () => {
       ["veileder1", ROLE.Advisor],
     ] as const) {
       const response = await load(warningPdf, studentPath("SYK1002", "student03", "warning/pdf"), await as(name, role));
-      expect(response.headers.get("Content-Disposition")).toContain(`filename="varsel-SYK1002-${fileSlug(calendar.previous.name)}-nora-hansen.pdf"`);
+      expect(response.headers.get("Content-Disposition")).toContain(
+        `filename="varsel-SYK1002-${fileSlug(calendar.previous.name)}-nora-hansen.pdf"`,
+      );
       const pdf = await expectPdf(response);
       expect(pdf.text).toContain("Varsel om fare for ikke bestått praksis");
       expect(pdf.text).toContain("Du må vise at du selvstendig kan beregne doser");
-      expect((await downloads()).at(-1)).toMatchObject({ actorUserId: user[name], subjectUserId: user.student03, details: { document: "warning" } });
+      expect((await downloads()).at(-1)).toMatchObject({
+        actorUserId: user[name],
+        subjectUserId: user.student03,
+        details: { document: "warning" },
+      });
     }
   });
 
@@ -195,13 +251,20 @@ describe("the warning", () => {
   });
 
   test("no warning at all is a 404", async () => {
-    expect((await load(warningPdf, studentPath("SYK1002", "student01", "warning/pdf"), await as("laerer1", ROLE.Teacher))).status).toBe(404);
+    expect(
+      (await load(warningPdf, studentPath("SYK1002", "student01", "warning/pdf"), await as("laerer1", ROLE.Teacher)))
+        .status,
+    ).toBe(404);
   });
 });
 
 describe("the signing form", () => {
   test("the signed form of an earlier class, in the institution's wording", async () => {
-    const response = await load(signingFormPdf, studentPath("SYK1002", "student01", "signingform/pdf"), await as("student01", ROLE.Student));
+    const response = await load(
+      signingFormPdf,
+      studentPath("SYK1002", "student01", "signingform/pdf"),
+      await as("student01", ROLE.Student),
+    );
     expect(response.headers.get("Content-Disposition")).toBe(
       `inline; filename="signeringsskjema-SYK1002-${fileSlug(calendar.previous.name)}-emma-andersen.pdf"; filename*=UTF-8''signeringsskjema-SYK1002-${encodedSlug(calendar.previous.name)}-emma-andersen.pdf`,
     );
@@ -213,8 +276,24 @@ describe("the signing form", () => {
   });
 
   test("none saved yet is a 404; someone else's is a 404", async () => {
-    expect((await load(signingFormPdf, studentPath("SYK2001", "student01", "signingform/pdf"), await as("student01", ROLE.Student))).status).toBe(404);
-    expect((await load(signingFormPdf, studentPath("SYK1002", "student01", "signingform/pdf"), await as("veileder2", ROLE.Advisor))).status).toBe(404);
+    expect(
+      (
+        await load(
+          signingFormPdf,
+          studentPath("SYK2001", "student01", "signingform/pdf"),
+          await as("student01", ROLE.Student),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await load(
+          signingFormPdf,
+          studentPath("SYK1002", "student01", "signingform/pdf"),
+          await as("veileder2", ROLE.Advisor),
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -237,9 +316,25 @@ describe("a form's answers about a student", () => {
 
   test("a form not in the class's schemes, or another student's answers, is a 404", async () => {
     const wounds = formId["Sårstell og infeksjonsforebygging"];
-    expect((await load(answersPdf, studentPath("SYK2001", "student01", `forms/${wounds}/pdf`), await as("laerer1", ROLE.Teacher))).status).toBe(404);
+    expect(
+      (
+        await load(
+          answersPdf,
+          studentPath("SYK2001", "student01", `forms/${wounds}/pdf`),
+          await as("laerer1", ROLE.Teacher),
+        )
+      ).status,
+    ).toBe(404);
     const main = formId["Vurdering av kliniske kompetanser"];
-    expect((await load(answersPdf, studentPath("SYK2001", "student01", `forms/${main}/pdf`), await as("student02", ROLE.Student))).status).toBe(404);
+    expect(
+      (
+        await load(
+          answersPdf,
+          studentPath("SYK2001", "student01", `forms/${main}/pdf`),
+          await as("student02", ROLE.Student),
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 

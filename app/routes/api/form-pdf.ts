@@ -1,7 +1,14 @@
 import { formForAnswering } from "~/services/answering/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { idParam, notFound } from "~/services/platform/ids";
-import { documentFileName, emptyFormDocument, documentSettings, pdfResponse, requireViewer, mayReadForm } from "~/services/documents/index.server";
+import {
+  documentFileName,
+  emptyFormDocument,
+  documentSettings,
+  pdfResponse,
+  requireViewer,
+  mayReadForm,
+} from "~/services/documents/index.server";
 import type { Route } from "./+types/form-pdf";
 
 /**

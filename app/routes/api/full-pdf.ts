@@ -9,7 +9,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     const { header, student } = record.placement;
     return {
       bytes: await fullRecordDocument(record, settings),
-      fileName: documentFileName(settings.t("fileNames.full"), [{ code: header.subjectCode }, header.periodName, student.displayName]),
+      fileName: documentFileName(settings.t("fileNames.full"), [
+        { code: header.subjectCode },
+        header.periodName,
+        student.displayName,
+      ]),
     };
   });
 }

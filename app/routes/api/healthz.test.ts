@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { databaseUnavailable, isConnectionError, migrationsFolder, type Database } from "~/services/platform/db/client.server";
+import {
+  databaseUnavailable,
+  isConnectionError,
+  migrationsFolder,
+  type Database,
+} from "~/services/platform/db/client.server";
 import { useDatabaseForTests } from "~/services/platform/db/index.server";
 import { resetEnvForTests } from "~/services/platform/env.server";
 import { startTestApp, stopTestApp } from "~/test/app";
@@ -18,7 +23,11 @@ afterAll(async () => {
 });
 
 const latestMigration = () =>
-  (JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] }).entries.at(-1)!.tag;
+  (
+    JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
+      entries: { tag: string }[];
+    }
+  ).entries.at(-1)!.tag;
 
 test("/healthz reports the database, its migrations and the uptime, and nothing secret", async () => {
   const response = await callLoader(healthz, new Request("http://localhost/healthz"));
@@ -47,7 +56,8 @@ test("/healthz answers 503 'unavailable' when the database does not answer, with
   const broken: Database = {
     kind: app.database.kind,
     db: {
-      execute: () => Promise.reject(Object.assign(new Error("connect ECONNREFUSED 10.1.2.3:5432"), { code: "ECONNREFUSED" })),
+      execute: () =>
+        Promise.reject(Object.assign(new Error("connect ECONNREFUSED 10.1.2.3:5432"), { code: "ECONNREFUSED" })),
     } as unknown as Database["db"],
     close: async () => {},
   };
@@ -60,20 +70,38 @@ test("/healthz answers 503 'unavailable' when the database does not answer, with
     const body = await response.json();
     expect(body).toMatchObject({ status: "unavailable", database: { kind: app.database.kind, answering: false } });
     expect(JSON.stringify(body)).not.toContain("10.1.2.3");
-    expect(logged).toHaveBeenCalledWith(expect.stringMatching(/^\[healthz\] database not answering: connect ECONNREFUSED 10\.1\.2\.3/));
+    expect(logged).toHaveBeenCalledWith(
+      expect.stringMatching(/^\[healthz\] database not answering: connect ECONNREFUSED 10\.1\.2\.3/),
+    );
   } finally {
     useDatabaseForTests(app.database);
   }
 });
 
 test("connection failures are told apart from faults of a statement, and become a 503", async () => {
-  expect(isConnectionError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))).toBe(true);
-  expect(isConnectionError(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }))).toBe(true);
+  expect(
+    isConnectionError(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+  ).toBe(true);
+  expect(
+    isConnectionError(
+      Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+    ),
+  ).toBe(true);
   expect(isConnectionError(new Error("Connection terminated unexpectedly"))).toBe(true);
   // The embedded server's Unix socket is gone while it is down.
-  expect(isConnectionError(Object.assign(new Error("connect ENOENT /srv/praksis/data/postgres/.s.PGSQL.5433"), { code: "ENOENT" }))).toBe(true);
+  expect(
+    isConnectionError(
+      Object.assign(new Error("connect ENOENT /srv/praksis/data/postgres/.s.PGSQL.5433"), { code: "ENOENT" }),
+    ),
+  ).toBe(true);
   expect(isConnectionError(new AggregateError([Object.assign(new Error("x"), { code: "ECONNREFUSED" })]))).toBe(true);
-  expect(isConnectionError(Object.assign(new Error('duplicate key value violates unique constraint "users_email_lower_unique"'), { code: "23505" }))).toBe(false);
+  expect(
+    isConnectionError(
+      Object.assign(new Error('duplicate key value violates unique constraint "users_email_lower_unique"'), {
+        code: "23505",
+      }),
+    ),
+  ).toBe(false);
   expect(isConnectionError("ECONNREFUSED")).toBe(false);
   const response = databaseUnavailable();
   expect(response.status).toBe(503);

@@ -31,11 +31,22 @@ export async function loader() {
     await ping(database.db);
     const latencyMs = Math.round((performance.now() - began) * 10) / 10;
     const migrations = await migrationStatus(database.db);
-    return Response.json({ status: "ok", database: { kind, answering: true, latencyMs }, migrations, uptimeSeconds, ...instance() }, { headers });
-  } catch (error) {
-    logFor("healthz").error(`database not answering: ${error instanceof Error ? error.message : error instanceof Response ? `${error.status}` : String(error)}`);
     return Response.json(
-      { status: "unavailable", database: { kind, answering: false }, uptimeSeconds, ...instance(), error: "database unavailable" },
+      { status: "ok", database: { kind, answering: true, latencyMs }, migrations, uptimeSeconds, ...instance() },
+      { headers },
+    );
+  } catch (error) {
+    logFor("healthz").error(
+      `database not answering: ${error instanceof Error ? error.message : error instanceof Response ? `${error.status}` : String(error)}`,
+    );
+    return Response.json(
+      {
+        status: "unavailable",
+        database: { kind, answering: false },
+        uptimeSeconds,
+        ...instance(),
+        error: "database unavailable",
+      },
       { status: 503, headers },
     );
   }

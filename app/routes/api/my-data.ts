@@ -19,7 +19,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = await getDb();
   const [copy] = await Promise.all([
     openMyDataExport(db, userId),
-    audit(db, { action: "my_data.downloaded", actorUserId: userId, subjectUserId: userId, ip: clientAddress(request), details: { format: "json" } }),
+    audit(db, {
+      action: "my_data.downloaded",
+      actorUserId: userId,
+      subjectUserId: userId,
+      ip: clientAddress(request),
+      details: { format: "json" },
+    }),
   ]);
   if (!copy) notFound();
   return new Response(copy.stream, {

@@ -1,5 +1,10 @@
 import { notFound } from "~/services/platform/ids";
-import { documentFileName, signingFormDocument, studentDocument, signingFormRecord } from "~/services/documents/index.server";
+import {
+  documentFileName,
+  signingFormDocument,
+  studentDocument,
+  signingFormRecord,
+} from "~/services/documents/index.server";
 import { placementOf } from "~/services/placements/index.server";
 import type { Route } from "./+types/signing-form-pdf";
 

@@ -33,7 +33,10 @@ const { current } = calendar;
 beforeAll(async () => {
   app = await startTestApp();
   admin = await cookieActingAs(app.database.db, "admin@example.org", ROLE.Admin);
-  [{ id: autumn }] = await app.database.db.select({ id: periods.id }).from(periods).where(eq(periods.name, current.name));
+  [{ id: autumn }] = await app.database.db
+    .select({ id: periods.id })
+    .from(periods)
+    .where(eq(periods.name, current.name));
 });
 
 afterAll(async () => {
@@ -69,7 +72,12 @@ test("the admin downloads the semester's report: a CSV attachment, not cached, a
   const [event] = await db()
     .select()
     .from(auditEvents)
-    .where(and(eq(auditEvents.action, "report.downloaded"), eq(auditEvents.actorUserId, await userIdOf(db(), "admin@example.org"))));
+    .where(
+      and(
+        eq(auditEvents.action, "report.downloaded"),
+        eq(auditEvents.actorUserId, await userIdOf(db(), "admin@example.org")),
+      ),
+    );
   expect(event).toMatchObject({ details: { periodId: autumn, students: 24 }, ip: "unknown" });
   // One entry for the download, naming its 24 students; each student's own list of openings still gets a row.
   const ids = (event.details as { studentUserIds: number[] }).studentUserIds;
@@ -78,7 +86,12 @@ test("the admin downloads the semester's report: a CSV attachment, not cached, a
   const openings = await db()
     .select()
     .from(recordOpenings)
-    .where(and(eq(recordOpenings.kind, "semesterReport"), eq(recordOpenings.viewerUserId, await userIdOf(db(), "admin@example.org"))));
+    .where(
+      and(
+        eq(recordOpenings.kind, "semesterReport"),
+        eq(recordOpenings.viewerUserId, await userIdOf(db(), "admin@example.org")),
+      ),
+    );
   expect(openings.map((o) => o.studentUserId).toSorted((a, b) => a - b)).toEqual(ids);
 });
 
@@ -88,7 +101,9 @@ test("an admin reading English gets English headings and file name", async () =>
     getPage(path(autumn), { cookie: admin, headers: { "Accept-Language": "en" } }),
     { periodId: String(autumn) },
   );
-  expect(response.headers.get("Content-Disposition")).toContain(`filename*=UTF-8''Semester%20report%20${encodeURIComponent(current.name)}.csv`);
+  expect(response.headers.get("Content-Disposition")).toContain(
+    `filename*=UTF-8''Semester%20report%20${encodeURIComponent(current.name)}.csv`,
+  );
   const text = await response.text();
   // Response.text() drops the byte-order mark, as UTF-8 decoding does.
   expect(text).toMatch(/^Student;E-mail;Subject code;/);
@@ -108,7 +123,9 @@ test("a teacher, a student or nobody gets no report and leaves no download in th
   }
   // The admin acting as teacher is not acting as admin.
   const adminAsTeacher = await cookieActingAs(db(), "admin@example.org", ROLE.Teacher);
-  expect((await callLoader(csv, getPage(path(autumn), { cookie: adminAsTeacher }), { periodId: String(autumn) })).status).toBe(302);
+  expect(
+    (await callLoader(csv, getPage(path(autumn), { cookie: adminAsTeacher }), { periodId: String(autumn) })).status,
+  ).toBe(302);
   const anonymous = await callLoader(csv, getPage(path(autumn)), { periodId: String(autumn) });
   expect(anonymous.status).toBe(302);
   expect(anonymous.headers.get("Location")).toMatch(/^\/\?redirectTo=/);
@@ -137,5 +154,7 @@ test("when the report cannot be read the admin is taken back to the semester wit
   });
   expect(await downloads()).toHaveLength(before);
   // Logged once, with the cause's stack (scripts/log.mjs writes through console.error in tests).
-  expect(errors.mock.calls).toEqual([[expect.stringMatching(/^\[semester report\] the report could not be made\nError: connection terminated\n\s+at /)]]);
+  expect(errors.mock.calls).toEqual([
+    [expect.stringMatching(/^\[semester report\] the report could not be made\nError: connection terminated\n\s+at /)],
+  ]);
 });

@@ -7,7 +7,13 @@ import { clientAddress } from "~/services/platform/request.server";
 import { logFor } from "~/services/platform/log.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
-import { openSemesterReport, recordReportOpenings, reportStudentIds, type SemesterReport, type Translate } from "~/services/documents/index.server";
+import {
+  openSemesterReport,
+  recordReportOpenings,
+  reportStudentIds,
+  type SemesterReport,
+  type Translate,
+} from "~/services/documents/index.server";
 import type { Route } from "./+types/students-csv";
 import { idParam, notFound } from "~/services/platform/ids";
 

@@ -44,7 +44,8 @@ async function saveDraft({ request, context, params }: Route.ActionArgs) {
     text: postedWarningText(form),
     seenId,
   });
-  if (outcome.ok) return Response.json({ warningId: outcome.warningId, savedAt: outcome.updatedAt.toISOString() }, { headers });
+  if (outcome.ok)
+    return Response.json({ warningId: outcome.warningId, savedAt: outcome.updatedAt.toISOString() }, { headers });
   switch (outcome.error) {
     case "notAllowed":
       return notFound();

@@ -21,7 +21,13 @@ interface Reply {
 async function invite(studentEmail: string, email: string, now = new Date()): Promise<string> {
   const studentUserId = await userIdOf(db(), studentEmail);
   const reference = (await currentReferenceOf(db(), studentUserId, osloDate(new Date())))!;
-  const outcome = await createInvitation(db(), { referenceId: reference.referenceId, studentUserId, email, origin: "http://localhost", now });
+  const outcome = await createInvitation(db(), {
+    referenceId: reference.referenceId,
+    studentUserId,
+    email,
+    origin: "http://localhost",
+    now,
+  });
   if (!outcome.ok) throw new Error(outcome.error);
   const [mail] = await mailsTo(email.toLowerCase());
   return new URL(/http:\/\/\S+/.exec(mail.text)![0]).searchParams.get("verificationGuid")!;
@@ -30,19 +36,29 @@ async function invite(studentEmail: string, email: string, now = new Date()): Pr
 const pathOf = (secret: string, landing = "/supervisor") =>
   `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: landing })}`;
 
-const open = (secret: string, cookie?: string, landing?: string) => callLoader(acceptPage, getPage(pathOf(secret, landing), { cookie }));
+const open = (secret: string, cookie?: string, landing?: string) =>
+  callLoader(acceptPage, getPage(pathOf(secret, landing), { cookie }));
 
 const accept = (secret: string, fields: Record<string, string>, cookie?: string, landing = "/supervisor") =>
   callAction(
     acceptPage,
-    postForm(pathOf(secret, landing), { intent: "accept", verificationGuid: secret, redirect_uri: landing, ...fields }, { cookie }),
+    postForm(
+      pathOf(secret, landing),
+      { intent: "accept", verificationGuid: secret, redirect_uri: landing, ...fields },
+      { cookie },
+    ),
   );
 
 async function advisorOf(studentEmail: string) {
   const [row] = await db()
     .select({ advisorUserId: studentReferences.advisorUserId })
     .from(studentReferences)
-    .where(eq(studentReferences.id, (await currentReferenceOf(db(), await userIdOf(db(), studentEmail), osloDate(new Date())))!.referenceId));
+    .where(
+      eq(
+        studentReferences.id,
+        (await currentReferenceOf(db(), await userIdOf(db(), studentEmail), osloDate(new Date())))!.referenceId,
+      ),
+    );
   return row.advisorUserId;
 }
 
@@ -99,7 +115,11 @@ describe("opening the link", () => {
   });
 
   test("an expired link is 'expired' (410)", async () => {
-    const secret = await invite("student12@example.org", "utlopt@example.org", new Date(Date.now() - INVITATION_TTL_MS - 60_000));
+    const secret = await invite(
+      "student12@example.org",
+      "utlopt@example.org",
+      new Date(Date.now() - INVITATION_TTL_MS - 60_000),
+    );
     const response = await open(secret);
     expect(response.status).toBe(410);
     expect(await response.json()).toEqual({ state: "expired" });
@@ -144,14 +164,22 @@ describe("accepting", () => {
 
   test("a valid acceptance creates the supervisor, links them, logs them in, and the link is then used", async () => {
     const secret = await invite("student10@example.org", "nina.pv@example.org");
-    const response = await accept(secret, { fullName: "Nina Pv", phone: "912 34 567" }, undefined, "https://evil.example/");
+    const response = await accept(
+      secret,
+      { fullName: "Nina Pv", phone: "912 34 567" },
+      undefined,
+      "https://evil.example/",
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/supervisor");
     const session = response.headers.getSetCookie().find((c) => c.startsWith("praksis_session="));
     expect(session).toBeDefined();
     expect(await flashOf(response)).toMatchObject({ type: "success", key: "student:accept.acceptedFlash" });
 
-    const [user] = await db().select().from(users).where(sql`lower(${users.email}) = 'nina.pv@example.org'`);
+    const [user] = await db()
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = 'nina.pv@example.org'`);
     expect(user).toMatchObject({ displayName: "Nina Pv", phoneNumber: "+4791234567" });
     expect(await advisorOf("student10@example.org")).toBe(user.id);
     expect(await db().select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
@@ -166,7 +194,11 @@ describe("accepting", () => {
   });
 
   test("an expired link or a made-up one accepts nothing and logs no one in", async () => {
-    const expired = await invite("student23@example.org", "sent@example.org", new Date(Date.now() - INVITATION_TTL_MS - 60_000));
+    const expired = await invite(
+      "student23@example.org",
+      "sent@example.org",
+      new Date(Date.now() - INVITATION_TTL_MS - 60_000),
+    );
     for (const secret of [expired, "made-up-token"]) {
       const response = await accept(secret, { fullName: "Sen", phone: "91234567" });
       expect([response.status, response.headers.get("Location")], secret).toEqual([303, pathOf(secret)]);
@@ -219,10 +251,20 @@ describe("accepting", () => {
     const refused = await accept(secret, { fullName: "Per", phone: "91234567" }, teacher);
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as Reply).error[""]).toEqual(["student:errors.otherUser"]);
-    const [invitation] = await db().select().from(advisorInvitations).where(eq(advisorInvitations.email, "etter.utlogging@example.org"));
+    const [invitation] = await db()
+      .select()
+      .from(advisorInvitations)
+      .where(eq(advisorInvitations.email, "etter.utlogging@example.org"));
     expect(invitation.acceptedAt).toBeNull();
 
-    const logout = await callAction(acceptPage, postForm(pathOf(secret), { intent: "logout", verificationGuid: secret, redirect_uri: "/supervisor" }, { cookie: teacher }));
+    const logout = await callAction(
+      acceptPage,
+      postForm(
+        pathOf(secret),
+        { intent: "logout", verificationGuid: secret, redirect_uri: "/supervisor" },
+        { cookie: teacher },
+      ),
+    );
     expect(logout.status).toBe(303);
     expect(logout.headers.get("Location")).toBe(pathOf(secret));
     expect(logout.headers.getSetCookie().some((c) => /^praksis_session=;/.test(c))).toBe(true);

@@ -32,7 +32,10 @@ const DEFAULT_LANDING = "/supervisor";
 const LEAVE_AFTER_MS = 7000;
 
 function linkOf(url: URL, form?: FormData) {
-  const field = (name: string) => { const value = form?.get(name); return typeof value === "string" ? value : (url.searchParams.get(name) ?? ""); };
+  const field = (name: string) => {
+    const value = form?.get(name);
+    return typeof value === "string" ? value : (url.searchParams.get(name) ?? "");
+  };
   const secret = field("verificationGuid");
   const landing = safeRedirect(field("redirect_uri"), DEFAULT_LANDING);
   const self = `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: landing })}`;
@@ -86,14 +89,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (lookup.state !== "valid" || lookup.account === "deactivated" || lookup.account === "notSupervisor") {
     return redirect(self, 303);
   }
-  const submission = parseWithZod(formData, { schema: lookup.account === "new" ? newSupervisorSchema : existingSupervisorSchema });
+  const submission = parseWithZod(formData, {
+    schema: lookup.account === "new" ? newSupervisorSchema : existingSupervisorSchema,
+  });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   // Accepting in a browser where someone else is logged in would link the wrong person.
   if (session && normaliseEmail(session.user.email) !== normaliseEmail(lookup.email)) {
     return data(submission.reply({ formErrors: ["student:errors.otherUser"] }), { status: 409 });
   }
 
-  const outcome = await acceptInvitation(db, { secret, name: submission.value.fullName, phone: submission.value.phone, ip });
+  const outcome = await acceptInvitation(db, {
+    secret,
+    name: submission.value.fullName,
+    phone: submission.value.phone,
+    ip,
+  });
   if (!outcome.ok) {
     switch (outcome.error) {
       case "phoneInvalid":
@@ -109,7 +119,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
 
-  const welcome = { type: "success" as const, key: "student:accept.acceptedFlash", values: { student: lookup.studentName } };
+  const welcome = {
+    type: "success" as const,
+    key: "student:accept.acceptedFlash",
+    values: { student: lookup.studentName },
+  };
   // Only an account this very link created is logged in by it; anyone else logs in as they always do.
   if (outcome.createdUser) {
     // The link proved the address and made this account just now: the Vipps log-in that follows in
@@ -117,7 +131,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === "accept-vipps" && offeredProviders().vipps) {
       return startProviderLogin("vipps", request, landing, outcome.user.id);
     }
-    const response = await completeLogin(db, { user: outcome.user, request, ip, method: "invitation", redirectTo: landing });
+    const response = await completeLogin(db, {
+      user: outcome.user,
+      request,
+      ip,
+      method: "invitation",
+      redirectTo: landing,
+    });
     response.headers.append("Set-Cookie", await flashHeader(welcome));
     return response;
   }
@@ -155,8 +175,10 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
   // An existing account types nothing, so the browser must not ask for a name and phone number either.
   const existing = loaderData.state === "valid" && !loaderData.isNew;
   const [form, fields] = useValidatedForm(
-    () => import("./accept-invitation.schema").then((m) => (existing ? m.existingSupervisorSchema : m.newSupervisorSchema)),
-    loaderData.state === "valid" ? actionData : undefined);
+    () =>
+      import("./accept-invitation.schema").then((m) => (existing ? m.existingSupervisorSchema : m.newSupervisorSchema)),
+    loaderData.state === "valid" ? actionData : undefined,
+  );
 
   if (loaderData.state === "otherUser") {
     return (
@@ -213,45 +235,51 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
 }
 
 /** Name, the invited address and a phone number: what a new supervisor's account is made of. */
-function NewSupervisorFields({ email, fields }: { email: string; fields: ReturnType<typeof useValidatedForm<typeof existingSupervisorSchema>>[1] }) {
+function NewSupervisorFields({
+  email,
+  fields,
+}: {
+  email: string;
+  fields: ReturnType<typeof useValidatedForm<typeof existingSupervisorSchema>>[1];
+}) {
   const { t } = useTranslation("student");
   return (
     <>
-        <TextField
-          label={t("accept.nameLabel")}
-          name={fields.fullName.name}
-          id={fields.fullName.id}
-          autoComplete="name"
-          required
-          maxLength={PERSON_NAME_MAX}
-          width="30"
-          defaultValue={(fields.fullName.initialValue) ?? ""}
-          error={firstError(t, fields.fullName.errors)}
-        />
-        <TextField
-          label={t("accept.emailLabel")}
-          hint={t("accept.emailHint")}
-          name="invitedEmail"
-          id="invitedEmail"
-          type="email"
-          readOnly
-          width="30"
-          value={email}
-        />
-        <TextField
-          label={t("accept.phoneLabel")}
-          hint={t("accept.phoneHint")}
-          name={fields.phone.name}
-          id={fields.phone.id}
-          type="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          required
-          maxLength={INVITED_PHONE_MAX}
-          width="20"
-          defaultValue={(fields.phone.initialValue) ?? ""}
-          error={firstError(t, fields.phone.errors)}
-        />
+      <TextField
+        label={t("accept.nameLabel")}
+        name={fields.fullName.name}
+        id={fields.fullName.id}
+        autoComplete="name"
+        required
+        maxLength={PERSON_NAME_MAX}
+        width="30"
+        defaultValue={fields.fullName.initialValue ?? ""}
+        error={firstError(t, fields.fullName.errors)}
+      />
+      <TextField
+        label={t("accept.emailLabel")}
+        hint={t("accept.emailHint")}
+        name="invitedEmail"
+        id="invitedEmail"
+        type="email"
+        readOnly
+        width="30"
+        value={email}
+      />
+      <TextField
+        label={t("accept.phoneLabel")}
+        hint={t("accept.phoneHint")}
+        name={fields.phone.name}
+        id={fields.phone.id}
+        type="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        required
+        maxLength={INVITED_PHONE_MAX}
+        width="20"
+        defaultValue={fields.phone.initialValue ?? ""}
+        error={firstError(t, fields.phone.errors)}
+      />
     </>
   );
 }

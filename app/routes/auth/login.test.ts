@@ -86,7 +86,10 @@ test("the simple login page goes on to the simple code page", async () => {
 });
 
 test("an unsafe redirectTo is not carried into the pending login", async () => {
-  const response = await callAction(login, postForm("/login", { email: "veileder1@example.org", redirectTo: "//evil.com" }));
+  const response = await callAction(
+    login,
+    postForm("/login", { email: "veileder1@example.org", redirectTo: "//evil.com" }),
+  );
   const cookie = setCookieFor(response, "praksis_login")!;
   expect(await appCookies().login.parse(cookie.split(";")[0])).toMatchObject({ redirectTo: "" });
 });
@@ -250,7 +253,14 @@ describe("an address whose codes are paused after wrong codes", () => {
       }
       const [mail] = await mailsTo(email);
       const code = mail && /\b\d{6}\b/.test(mail.text) ? codeIn(mail) : "";
-      last = await callAction(otp, postForm("/otp", { code: code === "000000" ? "000001" : "000000" }, { cookie: jar.header(), ip: `${net}.${i + 1}` }));
+      last = await callAction(
+        otp,
+        postForm(
+          "/otp",
+          { code: code === "000000" ? "000001" : "000000" },
+          { cookie: jar.header(), ip: `${net}.${i + 1}` },
+        ),
+      );
     }
     return last!;
   }
@@ -259,7 +269,10 @@ describe("an address whose codes are paused after wrong codes", () => {
     vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-03-02T10:05:00Z") });
     const paused = errorMessage("auth:errors.codesPaused", { until: "2.3.2026 kl. 12:00" });
     const answers = [];
-    for (const [email, net] of [["student13@example.org", "203.0.113"], ["ingen.pause@example.org", "198.51.100"]] as const) {
+    for (const [email, net] of [
+      ["student13@example.org", "203.0.113"],
+      ["ingen.pause@example.org", "198.51.100"],
+    ] as const) {
       // Each address from the same instant, so the answers can be compared to the second.
       vi.setSystemTime(new Date("2026-03-02T10:05:00Z"));
       const tenth = await tenWrongCodes(email, net);
@@ -268,7 +281,11 @@ describe("an address whose codes are paused after wrong codes", () => {
       const askedBody = asked.status === 303 ? { error: null } : await asked.json();
       if (asked.status !== 303) expect(askedBody.initialValue.email).toBe(email);
       answers.push({
-        tenth: { status: tenth.status, retryAfter: tenth.headers.get("Retry-After"), errors: (await tenth.json()).error },
+        tenth: {
+          status: tenth.status,
+          retryAfter: tenth.headers.get("Retry-After"),
+          errors: (await tenth.json()).error,
+        },
         asked: {
           status: asked.status,
           retryAfter: asked.headers.get("Retry-After"),
@@ -289,9 +306,15 @@ describe("an address whose codes are paused after wrong codes", () => {
     await tenWrongCodes("ingen.engelsk@example.org", "192.0.2");
     const response = await callAction(
       login,
-      postForm("/login", { email: "ingen.engelsk@example.org" }, { ip: "192.0.2.200", headers: { "Accept-Language": "en" } }),
+      postForm(
+        "/login",
+        { email: "ingen.engelsk@example.org" },
+        { ip: "192.0.2.200", headers: { "Accept-Language": "en" } },
+      ),
     );
     expect(response.status).toBe(429);
-    expect((await response.json()).error[""]).toEqual([errorMessage("auth:errors.codesPaused", { until: "1 Jul 2026 at 11:00" })]);
+    expect((await response.json()).error[""]).toEqual([
+      errorMessage("auth:errors.codesPaused", { until: "1 Jul 2026 at 11:00" }),
+    ]);
   });
 });

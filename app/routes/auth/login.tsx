@@ -40,17 +40,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!outcome.ok && outcome.reason === "mail_not_sent") {
     // The typed address comes back in the form; the page says to try again in a while.
-    return data(submission.reply({ formErrors: ["auth:errors.mailNotSent"] }), { status: 503, headers: { "Retry-After": "60" } });
+    return data(submission.reply({ formErrors: ["auth:errors.mailNotSent"] }), {
+      status: 503,
+      headers: { "Retry-After": "60" },
+    });
   }
   if (!outcome.ok) {
     // Paused after wrong codes: said alike for every address, with or without a user.
     const message = outcome.pausedUntil
       ? errorMessage("auth:errors.codesPaused", { until: formatDayTime(outcome.pausedUntil, language) })
       : "auth:errors.tooManyRequests";
-    return data(
-      submission.reply({ formErrors: [message] }),
-      { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
-    );
+    return data(submission.reply({ formErrors: [message] }), {
+      status: 429,
+      headers: { "Retry-After": String(outcome.retryAfterSeconds) },
+    });
   }
   const simple = isSimpleLogin(request.url);
   const cookie = await appCookies().login.serialize({

@@ -30,7 +30,9 @@ test("a malformed address comes back with the message in the error summary and u
 
   const summary = screen.getByRole("alert");
   expect(within(summary).getByRole("heading").textContent).toBe("Det er et problem");
-  const link = within(summary).getByRole("link", { name: "Skriv inn en gyldig e-postadresse, for eksempel navn@example.org." });
+  const link = within(summary).getByRole("link", {
+    name: "Skriv inn en gyldig e-postadresse, for eksempel navn@example.org.",
+  });
   const field = screen.getByLabelText("E-postadresse");
   expect(link.getAttribute("href")).toBe(`#${field.id}`);
   expect((field as HTMLInputElement).value).toBe("not-an-email");
@@ -42,8 +44,12 @@ test("in English the same answer reads in English", async () => {
   await renderRoute({ module: login, path: "/login", actionData, language: "en" });
   const summary = screen.getByRole("alert");
   expect(within(summary).getByRole("heading").textContent).toBe("There is a problem");
-  expect(within(summary).getByRole("link").textContent).toBe("Enter a valid e-mail address, for example name@example.org.");
-  expect(descriptionOf(screen.getByLabelText("E-mail address"))).toContain("Error: Enter a valid e-mail address, for example name@example.org.");
+  expect(within(summary).getByRole("link").textContent).toBe(
+    "Enter a valid e-mail address, for example name@example.org.",
+  );
+  expect(descriptionOf(screen.getByLabelText("E-mail address"))).toContain(
+    "Error: Enter a valid e-mail address, for example name@example.org.",
+  );
 });
 
 test("a person types an address, presses “Send kode”, then a wrong code and the right one", async () => {
@@ -52,7 +58,9 @@ test("a person types an address, presses “Send kode”, then a wrong code and 
   await page.user.type(screen.getByLabelText("E-postadresse"), "student01@example.org");
   await page.user.click(screen.getByRole("button", { name: "Send kode" }));
 
-  expect((await screen.findByRole("heading", { level: 1, name: "Skriv inn koden" })).textContent).toBe("Skriv inn koden");
+  expect((await screen.findByRole("heading", { level: 1, name: "Skriv inn koden" })).textContent).toBe(
+    "Skriv inn koden",
+  );
   expect(page.location()).toBe("/otp");
   expect(screen.getByText(/^Hvis student01@example\.org hører til en bruker i Praksis/)).toBeTruthy();
   const code = codeIn((await mailsTo("student01@example.org"))[0]);

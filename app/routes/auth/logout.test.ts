@@ -14,7 +14,10 @@ afterAll(async () => {
 });
 
 const logOutWith = async (fields: Record<string, string>) =>
-  callAction(logout, postForm("/logout", fields, { cookie: await sessionCookieFor(app.database.db, "student01@example.org") }));
+  callAction(
+    logout,
+    postForm("/logout", fields, { cookie: await sessionCookieFor(app.database.db, "student01@example.org") }),
+  );
 
 test("answers kept in the browser are named in the message, and stay there (ADR 0011)", async () => {
   const response = await logOutWith({ unsent: "2" });
@@ -37,7 +40,11 @@ test("anything but a small count reads as none, and the logout still happens", a
   }
   const unreadable = new Request(`${TEST_ORIGIN}/logout`, {
     method: "POST",
-    headers: { Origin: TEST_ORIGIN, cookie: await sessionCookieFor(app.database.db, "student01@example.org"), "Content-Type": "multipart/form-data; boundary=x" },
+    headers: {
+      Origin: TEST_ORIGIN,
+      cookie: await sessionCookieFor(app.database.db, "student01@example.org"),
+      "Content-Type": "multipart/form-data; boundary=x",
+    },
     body: "garbage",
   });
   expect(await flashOf(await callAction(logout, unreadable))).toEqual({ type: "success", key: "auth:loggedOut" });

@@ -30,7 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     userId: session.user.id,
     ip: clientAddress(request),
   });
-  const flash = unsent > 0 ? { type: "info" as const, key: "auth:loggedOutUnsent", values: { count: unsent } } : { type: "success" as const, key: "auth:loggedOut" };
+  const flash =
+    unsent > 0
+      ? { type: "info" as const, key: "auth:loggedOutUnsent", values: { count: unsent } }
+      : { type: "success" as const, key: "auth:loggedOut" };
   return redirectWithFlash("/", flash, { "Set-Cookie": clear });
 }
 

@@ -74,7 +74,10 @@ test("the right code logs in: a session cookie, the pending login cleared, on to
 
   const token = await appCookies().session.parse(`praksis_session=${jar.get("praksis_session")}`);
   expect(typeof token).toBe("string");
-  const [row] = await app.database.db.select().from(sessions).where(eq(sessions.id, sessionIdOf(token as string)));
+  const [row] = await app.database.db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sessionIdOf(token as string)));
   expect(row.userId).toBe(await userIdOf(app.database.db, "laerer1@example.org"));
 
   const loginPage = await callLoader(login, getPage("/login", { cookie: jar.header() }));
@@ -245,7 +248,10 @@ test("a pending-login cookie that was tampered with is ignored", async () => {
 
 test("a code post from another site is refused with 403", async () => {
   const { jar, code } = await requestCode("student07@example.org");
-  const response = await callAction(otp, postForm("/otp", { code }, { cookie: jar.header(), origin: "https://evil.example" }));
+  const response = await callAction(
+    otp,
+    postForm("/otp", { code }, { cookie: jar.header(), origin: "https://evil.example" }),
+  );
   expect(response.status).toBe(403);
   expect(setCookieFor(response, "praksis_session")).toBeUndefined();
   expect((await enterCode(jar, code)).headers.get("Location")).toBe("/student");
@@ -282,7 +288,10 @@ describe("the pause after ten wrong codes for an address", () => {
       statuses.push(response.status);
     }
     tick();
-    const right = await callAction(otp, postForm("/otp", { code: pending.code }, { cookie: pending.jar.header(), ip: "203.0.113.11" }));
+    const right = await callAction(
+      otp,
+      postForm("/otp", { code: pending.code }, { cookie: pending.jar.header(), ip: "203.0.113.11" }),
+    );
     expect(right.status).toBe(429);
     expect(setCookieFor(right, "praksis_session")).toBeUndefined();
     expect(right.headers.get("Retry-After")).toBe(secondsLeft());

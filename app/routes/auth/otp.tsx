@@ -5,7 +5,13 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, ErrorSummary, TextField } from "~/components/ui";
-import { completeLogin, createAuthenticator, LoginError, currentSession, homeOf } from "~/services/identity/index.server";
+import {
+  completeLogin,
+  createAuthenticator,
+  LoginError,
+  currentSession,
+  homeOf,
+} from "~/services/identity/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { formatDayTime } from "~/services/platform/semesters";

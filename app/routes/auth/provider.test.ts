@@ -1,6 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { auditEvents, studentExtraSupervisors, studentReferences, userAffiliations, users } from "~/services/platform/db/schema";
+import {
+  auditEvents,
+  studentExtraSupervisors,
+  studentReferences,
+  userAffiliations,
+  users,
+} from "~/services/platform/db/schema";
 import { createInvitation, currentReferenceOf } from "~/services/placements/index.server";
 import { osloDate } from "~/services/platform/semesters";
 import { resetEnvForTests } from "~/services/platform/env.server";
@@ -48,7 +54,9 @@ async function begin(provider: "feide" | "vipps", jar = new CookieJar(), redirec
 }
 
 async function finish(jar: CookieJar, callbackUrl: URL) {
-  return jar.take(await callLoader(callback, getPage(callbackUrl.pathname + callbackUrl.search, { cookie: jar.header() })));
+  return jar.take(
+    await callLoader(callback, getPage(callbackUrl.pathname + callbackUrl.search, { cookie: jar.header() })),
+  );
 }
 
 interface FailurePage {
@@ -149,7 +157,10 @@ describe("Feide", () => {
       ["fc:fs:fs:emne:fjordbyen.no:SYK2001:1", "SYK2001", "1", true, ["student"]],
     ]);
     const audit = await lastAudit("login");
-    expect(audit).toMatchObject({ actorUserId: userId, details: { method: "feide", sub: "feide-student09", memberships: 1 } });
+    expect(audit).toMatchObject({
+      actorUserId: userId,
+      details: { method: "feide", sub: "feide-student09", memberships: 1 },
+    });
   });
 
   test("the callback cannot be replayed: not in a fresh browser, and not with the old state cookie", async () => {
@@ -166,7 +177,9 @@ describe("Feide", () => {
     oldJar.take(new Response(null, { headers: before.split("; ").map((c) => ["Set-Cookie", c] as [string, string]) }));
     const replay = await failurePage(await finish(oldJar, callbackUrl), 400, "token_failed");
     expect(replay.message).toContain("Feide godtok ikke innloggingskoden");
-    expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" } });
+    expect(await lastAudit("login.failed")).toMatchObject({
+      details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" },
+    });
   });
 
   test("an ID token for another nonce is refused: the nonce is checked against the one bound to this browser's state", async () => {
@@ -184,7 +197,9 @@ describe("Feide", () => {
     // An attacker's code, bound to a challenge whose verifier this browser does not hold.
     url.searchParams.set("code_challenge", "B".repeat(43));
     await failurePage(await finish(jar, await logInAtProvider(url.href, "student10")), 400, "token_failed");
-    expect(await lastAudit("login.failed")).toMatchObject({ details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" } });
+    expect(await lastAudit("login.failed")).toMatchObject({
+      details: { method: "feide", reason: "token_failed", providerCode: "invalid_grant" },
+    });
   });
 
   test("a tampered state is refused", async () => {
@@ -288,10 +303,18 @@ describe("Vipps", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).not.toMatch(/veileder2|Ole/);
 
-    const wrong = jar.take(await callAction(confirm, postForm("/vipps-confirm", { code: code === "111111" ? "222222" : "111111" }, { cookie: jar.header() })));
+    const wrong = jar.take(
+      await callAction(
+        confirm,
+        postForm("/vipps-confirm", { code: code === "111111" ? "222222" : "111111" }, { cookie: jar.header() }),
+      ),
+    );
     expect(wrong.status).toBe(400);
     expect(sessionSet(wrong)).toBe(false);
-    expect(await lastAudit("login.failed")).toMatchObject({ subjectUserId: ole, details: { method: "vipps", reason: "link_wrong_code" } });
+    expect(await lastAudit("login.failed")).toMatchObject({
+      subjectUserId: ole,
+      details: { method: "vipps", reason: "link_wrong_code" },
+    });
     const [row] = await db().select().from(users).where(eq(users.id, ole));
     expect(row).toMatchObject({ vippsSub: null, verifiedPhone: null });
     // Without the pending log-in (another browser), the page and its form go back to log in.
@@ -306,12 +329,20 @@ describe("Vipps", () => {
     expect(response.headers.get("location")).toBe("/vipps-confirm");
     const [mail] = await mailsTo("veileder2@example.org");
     // Plain form post, as without JS; spaces in the code are fine.
-    const done = jar.take(await callAction(confirm, postForm("/vipps-confirm", { code: codeIn(mail).replace(/^(\d{3})/, "$1 ") }, { cookie: jar.header() })));
+    const done = jar.take(
+      await callAction(
+        confirm,
+        postForm("/vipps-confirm", { code: codeIn(mail).replace(/^(\d{3})/, "$1 ") }, { cookie: jar.header() }),
+      ),
+    );
     expect(done.status).toBe(303);
     expect(done.headers.get("location")).toBe("/supervisor");
     expect(sessionSet(done)).toBe(true);
     expect(jar.has("praksis_vipps_link")).toBe(false);
-    expect(await lastAudit("login")).toMatchObject({ actorUserId: ole, details: { method: "vipps", sub: "vipps-veileder2", linked: "email_code" } });
+    expect(await lastAudit("login")).toMatchObject({
+      actorUserId: ole,
+      details: { method: "vipps", sub: "vipps-veileder2", linked: "email_code" },
+    });
     const [row] = await db().select().from(users).where(eq(users.id, ole));
     expect(row).toMatchObject({ vippsSub: "vipps-veileder2", verifiedPhone: "4792345678" });
 
@@ -326,7 +357,10 @@ describe("Vipps", () => {
     const spies = (["debug", "info", "warn", "error"] as const).map((level) => vi.spyOn(console, level));
     const page = await failurePage((await logIn("vipps", "fremmed")).response, 403, "phone_taken");
     expect(page.message).toBe(nb.provider.refused.vipps.phone_taken);
-    expect(await lastAudit("login.failed")).toMatchObject({ subjectUserId: ole, details: { method: "vipps", reason: "phone_taken" } });
+    expect(await lastAudit("login.failed")).toMatchObject({
+      subjectUserId: ole,
+      details: { method: "vipps", reason: "phone_taken" },
+    });
     // The app's own log names no number, address or name.
     const lines = spies.flatMap((spy) => spy.mock.calls.map((call) => call.join(" "))).join("\n");
     for (const spy of spies) spy.mockRestore();
@@ -336,9 +370,19 @@ describe("Vipps", () => {
   test("the invitation that creates the account binds the Vipps log-in that follows it in the same browser", async () => {
     const studentUserId = await userIdOf(db(), "student16@example.org");
     const reference = (await currentReferenceOf(db(), studentUserId, osloDate(new Date())))!;
-    await db().update(studentReferences).set({ advisorUserId: null }).where(eq(studentReferences.id, reference.referenceId));
-    await db().delete(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, reference.referenceId));
-    const invited = await createInvitation(db(), { referenceId: reference.referenceId, studentUserId, email: "ivar@example.org", origin: "http://localhost" });
+    await db()
+      .update(studentReferences)
+      .set({ advisorUserId: null })
+      .where(eq(studentReferences.id, reference.referenceId));
+    await db()
+      .delete(studentExtraSupervisors)
+      .where(eq(studentExtraSupervisors.studentReferenceId, reference.referenceId));
+    const invited = await createInvitation(db(), {
+      referenceId: reference.referenceId,
+      studentUserId,
+      email: "ivar@example.org",
+      origin: "http://localhost",
+    });
     if (!invited.ok) throw new Error(invited.error);
     const [mail] = await mailsTo("ivar@example.org");
     const secret = new URL(/http:\/\/\S+/.exec(mail.text)![0]).searchParams.get("verificationGuid")!;
@@ -348,7 +392,13 @@ describe("Vipps", () => {
 
     // A number typed with a slip: the invitation, not the number, is the proof.
     const jar = new CookieJar();
-    const fields = { intent: "accept-vipps", verificationGuid: secret, redirect_uri: "/supervisor", fullName: "Ivar Invitert", phone: "45 45 45 44" };
+    const fields = {
+      intent: "accept-vipps",
+      verificationGuid: secret,
+      redirect_uri: "/supervisor",
+      fullName: "Ivar Invitert",
+      phone: "45 45 45 44",
+    };
     const accepted = jar.take(await callAction(acceptPage, postForm(path, fields)));
     expect(accepted.status).toBe(303);
     expect(accepted.headers.get("location")).toMatch(new RegExp(`^${peers.vipps.issuer}/oauth2/auth`));
@@ -357,7 +407,10 @@ describe("Vipps", () => {
     expect(sessionSet(response)).toBe(true);
     expect(response.headers.get("location")).toBe("/supervisor");
     const ivar = await userIdOf(db(), "ivar@example.org");
-    expect(await lastAudit("login")).toMatchObject({ actorUserId: ivar, details: { method: "vipps", linked: "invitation" } });
+    expect(await lastAudit("login")).toMatchObject({
+      actorUserId: ivar,
+      details: { method: "vipps", linked: "invitation" },
+    });
     const [row] = await db().select().from(users).where(eq(users.id, ivar));
     expect(row).toMatchObject({ vippsSub: "vipps-invitert", verifiedPhone: "4745454545", phoneNumber: "+4745454544" });
   });
@@ -365,22 +418,40 @@ describe("Vipps", () => {
   test("an invitation to an existing account does not bind Vipps: a link can be forwarded", async () => {
     const studentUserId = await userIdOf(db(), "student15@example.org");
     const reference = (await currentReferenceOf(db(), studentUserId, osloDate(new Date())))!;
-    await db().update(studentReferences).set({ advisorUserId: null }).where(eq(studentReferences.id, reference.referenceId));
-    await db().delete(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, reference.referenceId));
+    await db()
+      .update(studentReferences)
+      .set({ advisorUserId: null })
+      .where(eq(studentReferences.id, reference.referenceId));
+    await db()
+      .delete(studentExtraSupervisors)
+      .where(eq(studentExtraSupervisors.studentReferenceId, reference.referenceId));
     // Sent to Jonas Eriksen's address; opened by whoever the mail was forwarded to.
-    const invited = await createInvitation(db(), { referenceId: reference.referenceId, studentUserId, email: "veileder4@example.org", origin: "http://localhost" });
+    const invited = await createInvitation(db(), {
+      referenceId: reference.referenceId,
+      studentUserId,
+      email: "veileder4@example.org",
+      origin: "http://localhost",
+    });
     if (!invited.ok) throw new Error(invited.error);
     const [mail] = await mailsTo("veileder4@example.org");
     const secret = new URL(/http:\/\/\S+/.exec(mail.text)![0]).searchParams.get("verificationGuid")!;
     const path = `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: "/supervisor" })}`;
     expect(await (await callLoader(acceptPage, getPage(path))).json()).toMatchObject({ isNew: false, vipps: false });
     const jar = new CookieJar();
-    const accepted = jar.take(await callAction(acceptPage, postForm(path, { intent: "accept-vipps", verificationGuid: secret, redirect_uri: "/supervisor" })));
+    const accepted = jar.take(
+      await callAction(
+        acceptPage,
+        postForm(path, { intent: "accept-vipps", verificationGuid: secret, redirect_uri: "/supervisor" }),
+      ),
+    );
     expect(accepted.status).toBe(303);
     expect(accepted.headers.get("location")).toBe(`/?${new URLSearchParams({ redirectTo: "/supervisor" })}`);
     // The one who opened it logs in with Vipps in that browser with the number typed on Jonas's account: asked for his code.
     const jonas = await userIdOf(db(), "veileder4@example.org");
-    await db().update(users).set({ phoneNumber: "+4711111111", vippsSub: null, verifiedPhone: null }).where(eq(users.id, jonas));
+    await db()
+      .update(users)
+      .set({ phoneNumber: "+4711111111", vippsSub: null, verifiedPhone: null })
+      .where(eq(users.id, jonas));
     const { authorizationUrl } = await begin("vipps", jar);
     const response = await finish(jar, await logInAtProvider(authorizationUrl, "ukjent"));
     expect(response.headers.get("location")).toBe("/vipps-confirm");
@@ -420,11 +491,16 @@ describe("Vipps", () => {
     const jar = new CookieJar();
     await begin("vipps", jar);
     const page = await failurePage(await finish(jar, new URL(`http://localhost/vipps-success${query}`)), 400, reason);
-    expect(page.message).toBe(nb.provider.errors[reason as keyof typeof nb.provider.errors].replace("{{provider}}", "Vipps"));
+    expect(page.message).toBe(
+      nb.provider.errors[reason as keyof typeof nb.provider.errors].replace("{{provider}}", "Vipps"),
+    );
   });
 
   test("the page is in the user's language", async () => {
-    const response = await callLoader(callback, getPage("/vipps-success?error=access_denied&state=abcdefgh", { headers: { "Accept-Language": "en" } }));
+    const response = await callLoader(
+      callback,
+      getPage("/vipps-success?error=access_denied&state=abcdefgh", { headers: { "Accept-Language": "en" } }),
+    );
     const page = await failurePage(response, 403, "provider_error");
     expect(page.title).toBe("You cancelled the log-in with Vipps");
     expect(page.message).toBe(en.provider.codes.access_denied.replace("{{provider}}", "Vipps"));
@@ -486,12 +562,18 @@ test("without configuration, neither provider is offered; its button goes back t
   for (const key of Object.keys(peers.env)) delete process.env[key];
   resetEnvForTests();
   try {
-    expect(await (await callLoader(home, getPage("/"))).json()).toMatchObject({ providers: { feide: false, vipps: false } });
+    expect(await (await callLoader(home, getPage("/"))).json()).toMatchObject({
+      providers: { feide: false, vipps: false },
+    });
     const started = await callAction(start, postForm("/auth/feide", {}), { provider: "feide" });
     expect(started.status).toBe(303);
     expect(started.headers.get("location")).toBe("/");
     expect(await flashOf(started)).toMatchObject({ key: "auth:main.feideMissing" });
-    const page = await failurePage(await callLoader(callback, getPage("/vipps-success?error=access_denied&state=b")), 404, "not_configured");
+    const page = await failurePage(
+      await callLoader(callback, getPage("/vipps-success?error=access_denied&state=b")),
+      404,
+      "not_configured",
+    );
     expect(page.title).toBe("Vipps-innlogging er ikke satt opp");
     expect(page.message).toBe(nbAuth.main.vippsMissing);
   } finally {
@@ -499,4 +581,3 @@ test("without configuration, neither provider is offered; its button goes back t
     resetEnvForTests();
   }
 });
-

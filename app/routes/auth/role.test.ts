@@ -45,7 +45,9 @@ test("without a session a role post is not accepted", async () => {
 
 test("a stale session cookie is cleared", async () => {
   const cookie = await sessionCookieFor(app.database.db, "laerer1@example.org");
-  await app.database.db.delete(sessions).where(eq(sessions.userId, await userIdOf(app.database.db, "laerer1@example.org")));
+  await app.database.db
+    .delete(sessions)
+    .where(eq(sessions.userId, await userIdOf(app.database.db, "laerer1@example.org")));
   const response = await callLoader(role, getPage("/role", { cookie }));
   expect(setCookieFor(response, "praksis_session")).toMatch(/Max-Age=0/i);
 });
@@ -107,11 +109,20 @@ test("choosing a held role sets it, audits it and goes to its home with a messag
 
 test("after choosing, the user goes on to the page asked for when it is in that role's area", async () => {
   const cookie = await sessionCookieFor(app.database.db, "admin@example.org");
-  const into = await callAction(role, postForm("/role", { roleId: String(ROLE.Admin), redirectTo: "/admin/users?page=2" }, { cookie }));
+  const into = await callAction(
+    role,
+    postForm("/role", { roleId: String(ROLE.Admin), redirectTo: "/admin/users?page=2" }, { cookie }),
+  );
   expect(into.headers.get("Location")).toBe("/admin/users?page=2");
-  const elsewhere = await callAction(role, postForm("/role", { roleId: String(ROLE.Teacher), redirectTo: "/admin/users" }, { cookie }));
+  const elsewhere = await callAction(
+    role,
+    postForm("/role", { roleId: String(ROLE.Teacher), redirectTo: "/admin/users" }, { cookie }),
+  );
   expect(elsewhere.headers.get("Location")).toBe("/teacher");
-  const offsite = await callAction(role, postForm("/role", { roleId: String(ROLE.Admin), redirectTo: "//evil.com/admin" }, { cookie }));
+  const offsite = await callAction(
+    role,
+    postForm("/role", { roleId: String(ROLE.Admin), redirectTo: "//evil.com/admin" }, { cookie }),
+  );
   expect(offsite.headers.get("Location")).toBe("/admin");
 });
 

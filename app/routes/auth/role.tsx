@@ -38,7 +38,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = await getDb();
   await setActiveRole(db, session.id, roleId);
   if (roleId !== session.activeRole) {
-    await audit(db, { action: "role.selected", actorUserId: session.user.id, ip: clientAddress(request), details: { roleId } });
+    await audit(db, {
+      action: "role.selected",
+      actorUserId: session.user.id,
+      ip: clientAddress(request),
+      details: { roleId },
+    });
   }
   const target = safeRedirect(parsed.data.redirectTo, "");
   const goesToArea = target && areaOfPath(new URL(target, "http://x").pathname) === roleId;

@@ -49,7 +49,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return data({ reply: submission.reply(), refused: null }, { status: 400 });
-  const outcome = await confirmVippsLink(await getDb(), { request, code: submission.value.code, ip: clientAddress(request) });
+  const outcome = await confirmVippsLink(await getDb(), {
+    request,
+    code: submission.value.code,
+    ip: clientAddress(request),
+  });
   if (outcome instanceof Response) return outcome;
   switch (outcome.reason) {
     case "no_pending":
@@ -63,8 +67,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     default: {
       const status = outcome.reason === "wrong_code" || outcome.reason === "expired" ? 400 : 429;
-      const headers = outcome.reason === "rate_limited" ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined;
-      return data({ reply: submission.reply({ formErrors: [messages[outcome.reason]] }), refused: null }, { status, headers });
+      const headers =
+        outcome.reason === "rate_limited" ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined;
+      return data(
+        { reply: submission.reply({ formErrors: [messages[outcome.reason]] }), refused: null },
+        { status, headers },
+      );
     }
   }
 }
@@ -72,7 +80,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function VippsConfirm({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const navigation = useNavigation();
-  const [form, fields] = useValidatedForm(() => import("./otp.schema").then((m) => m.schema), actionData?.reply ?? undefined);
+  const [form, fields] = useValidatedForm(
+    () => import("./otp.schema").then((m) => m.schema),
+    actionData?.reply ?? undefined,
+  );
   if (actionData?.refused) {
     return (
       <div className="app-narrow">

@@ -92,7 +92,11 @@ export default function DebugFs({ loaderData }: Route.ComponentProps) {
             cells: [
               <code key="id">{m.groupId}</code>,
               `${m.subjectCode ?? "–"} ${m.subjectVersion ? `(v${m.subjectVersion})` : ""} ${m.displayName}`,
-              m.active ? <Tag key="s">{t("debugFs.activeMembership")}</Tag> : <Tag key="s">{t("debugFs.inactiveMembership")}</Tag>,
+              m.active ? (
+                <Tag key="s">{t("debugFs.activeMembership")}</Tag>
+              ) : (
+                <Tag key="s">{t("debugFs.inactiveMembership")}</Tag>
+              ),
               `${day(m.notBefore)} – ${day(m.notAfter)}`,
               m.fsRoles.join(", ") || "–",
               at(m.fetchedAt),

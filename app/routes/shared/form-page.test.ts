@@ -1,7 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { answerToken, EMPTY } from "~/services/answering";
-import { answers, answerSets, assignments, formQuestionGroups, formQuestions, forms, signingForms, studentReferences } from "~/services/platform/db/schema";
+import {
+  answers,
+  answerSets,
+  assignments,
+  formQuestionGroups,
+  formQuestions,
+  forms,
+  signingForms,
+  studentReferences,
+} from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { acceptPrivacyPolicy, createSession } from "~/services/identity/index.server";
 import { currentInstitution } from "~/services/platform/institution.server";
@@ -25,7 +34,10 @@ beforeAll(async () => {
   app = await startTestApp();
   classA = await classIdOf(db(), "SYK2001");
   classB = await classIdOf(db(), "SYK2002");
-  [{ id: mainForm }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+  [{ id: mainForm }] = await db()
+    .select({ id: forms.id })
+    .from(forms)
+    .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
   [{ id: mid }] = await db()
     .select({ id: assignments.id })
     .from(assignments)
@@ -48,7 +60,8 @@ afterAll(async () => {
 
 const studentPath = (studentUserId = student05, assignmentId = mid, classId = classA) =>
   `/student/${studentUserId}/form/${mainForm}/class/${classId}/assignment/${assignmentId}`;
-const teacherPath = (studentUserId = student05) => `/teacher/class/${classA}/student/${studentUserId}/form/${mainForm}/assignment/${mid}`;
+const teacherPath = (studentUserId = student05) =>
+  `/teacher/class/${classA}/student/${studentUserId}/form/${mainForm}/assignment/${mid}`;
 const params = (studentUserId = student05, assignmentId = mid, classId = classA) => ({
   classId: String(classId),
   formId: String(mainForm),
@@ -69,7 +82,13 @@ interface PageData {
       id: number;
       type: string;
       readOnly: boolean;
-      questions: { id: number; value: string | null; comment: string | null; token: string; others: { badge: string; comment: string }[] }[];
+      questions: {
+        id: number;
+        value: string | null;
+        comment: string | null;
+        token: string;
+        others: { badge: string; comment: string }[];
+      }[];
     } | null;
     graded: { done: number; total: number };
   };
@@ -83,7 +102,11 @@ async function pageData(path: string, cookie: string, p: Record<string, string> 
 }
 
 /** The fields of a page as the browser posts them: each question's base, answer and comment. */
-function fields(data: PageData, answersById: Record<number, { value?: string; comment?: string }>, extra: Record<string, string>) {
+function fields(
+  data: PageData,
+  answersById: Record<number, { value?: string; comment?: string }>,
+  extra: Record<string, string>,
+) {
   const out: Record<string, string> = { page: String(data.view.page), ...extra };
   for (const q of data.view.group!.questions) {
     out[`b:${q.id}`] = q.token;
@@ -122,8 +145,13 @@ describe("the page", () => {
   test("another student's id, a teacher of another class, a scheme of another class: 404, never data", async () => {
     expect((await open(studentPath(student06), cookies.student05, params(student06))).status).toBe(404);
     expect((await open(teacherPath(), cookies.laerer3)).status).toBe(404);
-    const [otherScheme] = await db().select({ id: assignments.id }).from(assignments).where(eq(assignments.classId, classB));
-    expect((await open(studentPath(student05, otherScheme.id), cookies.student05, params(student05, otherScheme.id))).status).toBe(404);
+    const [otherScheme] = await db()
+      .select({ id: assignments.id })
+      .from(assignments)
+      .where(eq(assignments.classId, classB));
+    expect(
+      (await open(studentPath(student05, otherScheme.id), cookies.student05, params(student05, otherScheme.id))).status,
+    ).toBe(404);
     expect((await open(studentPath(), cookies.student05, { ...params(), formId: "x" })).status).toBe(404);
   });
 });
@@ -137,7 +165,9 @@ describe("the student's own group, for staff", () => {
     const answered = await pageData(student01Path(student01), cookies.laerer1, params(student01));
     expect(answered.view.pageCount).toBe(5);
     expect(answered.view.group).toMatchObject({ type: "text", readOnly: true });
-    expect(answered.view.group!.questions[0].others).toEqual([expect.objectContaining({ badge: "S", comment: expect.stringMatching(/^Jeg /) })]);
+    expect(answered.view.group!.questions[0].others).toEqual([
+      expect.objectContaining({ badge: "S", comment: expect.stringMatching(/^Jeg /) }),
+    ]);
     // "n of m" counts the teacher's own grades only.
     expect(answered.view.graded.total).toBe(12);
 
@@ -156,17 +186,30 @@ describe("the student's own group, for staff", () => {
     const path = student01Path(student01);
     const data = await pageData(path, cookies.laerer1, params(student01));
     const [question] = data.view.group!.questions;
-    const body = { page: "1", intent: "next", [`b:${question.id}`]: answerToken(EMPTY), [`a:${question.id}`]: "Mitt svar" };
+    const body = {
+      page: "1",
+      intent: "next",
+      [`b:${question.id}`]: answerToken(EMPTY),
+      [`a:${question.id}`]: "Mitt svar",
+    };
     const refused = await callAction(page, postForm(path, body, { cookie: cookies.laerer1 }), params(student01));
     expect(refused.status).toBe(400);
     expect((await refused.json()).refused.formError).toBe("unknownQuestion");
-    const viaApi = await callAction(api, postForm("/api/answers", { ...body, ...params(student01) }, { cookie: cookies.laerer1 }));
+    const viaApi = await callAction(
+      api,
+      postForm("/api/answers", { ...body, ...params(student01) }, { cookie: cookies.laerer1 }),
+    );
     expect(viaApi.status).toBe(400);
     const stored = await db()
       .select({ id: answers.id })
       .from(answers)
       .innerJoin(answerSets, eq(answerSets.id, answers.answerSetId))
-      .where(and(eq(answers.questionId, question.id), eq(answerSets.authorUserId, await userIdOf(db(), "laerer1@example.org"))));
+      .where(
+        and(
+          eq(answers.questionId, question.id),
+          eq(answerSets.authorUserId, await userIdOf(db(), "laerer1@example.org")),
+        ),
+      );
     expect(stored).toEqual([]);
   });
 });
@@ -178,9 +221,17 @@ describe("posting a page without JavaScript", () => {
     const [q1, q2] = data.view.group!.questions;
     const response = await callAction(
       page,
-      postForm(path, fields(data, { [q1.id]: { value: "1", comment: "Jeg observerer godt" }, [q2.id]: { value: "5" } }, { intent: "next" }), {
-        cookie: cookies.student05,
-      }),
+      postForm(
+        path,
+        fields(
+          data,
+          { [q1.id]: { value: "1", comment: "Jeg observerer godt" }, [q2.id]: { value: "5" } },
+          { intent: "next" },
+        ),
+        {
+          cookie: cookies.student05,
+        },
+      ),
       params(),
     );
     expect(response.status).toBe(303);
@@ -199,7 +250,11 @@ describe("posting a page without JavaScript", () => {
     const long = "ø".repeat(2001);
     const response = await callAction(
       page,
-      postForm(path, fields(data, { [q1.id]: { value: "2", comment: long }, [q2.id]: { value: "3" } }, { intent: "next" }), { cookie: cookies.student05 }),
+      postForm(
+        path,
+        fields(data, { [q1.id]: { value: "2", comment: long }, [q2.id]: { value: "3" } }, { intent: "next" }),
+        { cookie: cookies.student05 },
+      ),
       params(),
     );
     expect(response.status).toBe(400);
@@ -215,7 +270,8 @@ describe("posting a page without JavaScript", () => {
     const path = `${studentPath()}?group=3`;
     const data = await pageData(path, cookies.student05);
     const [q1] = data.view.group!.questions;
-    const post = (body: Record<string, string>) => callAction(page, postForm(path, body, { cookie: cookies.student05 }), params());
+    const post = (body: Record<string, string>) =>
+      callAction(page, postForm(path, body, { cookie: cookies.student05 }), params());
 
     const invalid = await post(fields(data, { [q1.id]: { value: "7" } }, { intent: "next" }));
     expect(invalid.status).toBe(400);
@@ -227,11 +283,26 @@ describe("posting a page without JavaScript", () => {
       .innerJoin(formQuestionGroups, eq(formQuestionGroups.id, formQuestions.groupId))
       .innerJoin(forms, eq(forms.id, formQuestionGroups.formId))
       .where(eq(forms.name, "Legemiddelhåndtering"));
-    const foreign = await post({ ...fields(data, {}, { intent: "next" }), [`b:${foreignQuestion.id}`]: answerToken(EMPTY), [`a:${foreignQuestion.id}`]: "1" });
+    const foreign = await post({
+      ...fields(data, {}, { intent: "next" }),
+      [`b:${foreignQuestion.id}`]: answerToken(EMPTY),
+      [`a:${foreignQuestion.id}`]: "1",
+    });
     expect(foreign.status).toBe(400);
     expect((await foreign.json()).refused.formError).toBe("unknownQuestion");
 
-    expect((await post({ intent: "next", [`b:${q1.id}`]: "t", [`a:${q1.id}`]: "1", [`c:${q1.id}`]: "", page: "3", "a:99": "x" })).status).toBe(400);
+    expect(
+      (
+        await post({
+          intent: "next",
+          [`b:${q1.id}`]: "t",
+          [`a:${q1.id}`]: "1",
+          [`c:${q1.id}`]: "",
+          page: "3",
+          "a:99": "x",
+        })
+      ).status,
+    ).toBe(400);
     expect((await post({ ...fields(data, {}, {}), intent: "delete" })).status).toBe(400);
     expect((await post(fields(data, {}, {}))).status).toBe(400);
   });
@@ -239,11 +310,17 @@ describe("posting a page without JavaScript", () => {
   test("two tabs: a page posted from an older version of an answer gets 409, shows both, and saving again keeps theirs", async () => {
     const path = `${teacherPath(student06)}?group=2`;
     const p = params(student06);
-    const tabA = await callLoader(page, getPage(path, { cookie: cookies.laerer1 }), p).then((r) => r.json() as Promise<PageData>);
+    const tabA = await callLoader(page, getPage(path, { cookie: cookies.laerer1 }), p).then(
+      (r) => r.json() as Promise<PageData>,
+    );
     const tabB = structuredClone(tabA);
     const [q1] = tabA.view.group!.questions;
     const post = (data: PageData, value: string, intent = "next") =>
-      callAction(page, postForm(path, fields(data, { [q1.id]: { value } }, { intent }), { cookie: cookies.laerer1 }), p);
+      callAction(
+        page,
+        postForm(path, fields(data, { [q1.id]: { value } }, { intent }), { cookie: cookies.laerer1 }),
+        p,
+      );
     expect((await post(tabA, "2")).status).toBe(303);
     const conflict = await post(tabB, "4");
     expect(conflict.status).toBe(409);
@@ -260,19 +337,48 @@ describe("posting a page without JavaScript", () => {
   test("after a 409, a question this page did not touch shows what is stored now, so posting again keeps the other tab's answer", async () => {
     const path = `${teacherPath(student06)}?group=3`;
     const p = params(student06);
-    const tabA = await callLoader(page, getPage(path, { cookie: cookies.laerer1 }), p).then((r) => r.json() as Promise<PageData>);
+    const tabA = await callLoader(page, getPage(path, { cookie: cookies.laerer1 }), p).then(
+      (r) => r.json() as Promise<PageData>,
+    );
     const tabB = structuredClone(tabA);
     const [q1, q2] = tabA.view.group!.questions;
     // Tab A changes both questions; tab B, opened before, changes only the second, differently.
-    expect((await callAction(page, postForm(path, fields(tabA, { [q1.id]: { value: "1", comment: "Fra fane A" }, [q2.id]: { value: "1" } }, { intent: "next" }), { cookie: cookies.laerer1 }), p)).status).toBe(303);
-    const refused = await callAction(page, postForm(path, fields(tabB, { [q2.id]: { value: "3" } }, { intent: "next" }), { cookie: cookies.laerer1 }), p);
+    expect(
+      (
+        await callAction(
+          page,
+          postForm(
+            path,
+            fields(
+              tabA,
+              { [q1.id]: { value: "1", comment: "Fra fane A" }, [q2.id]: { value: "1" } },
+              { intent: "next" },
+            ),
+            { cookie: cookies.laerer1 },
+          ),
+          p,
+        )
+      ).status,
+    ).toBe(303);
+    const refused = await callAction(
+      page,
+      postForm(path, fields(tabB, { [q2.id]: { value: "3" } }, { intent: "next" }), { cookie: cookies.laerer1 }),
+      p,
+    );
     expect(refused.status).toBe(409);
     const body = (await refused.json()).refused;
     expect(body.values[q1.id]).toEqual({ value: "1", comment: "Fra fane A" });
     expect(body.values[q2.id]).toEqual({ value: "3", comment: null });
     // The page as redrawn, posted again: the second question is overwritten by choice, the first is left as tab A saved it.
-    tabB.view.group!.questions = tabB.view.group!.questions.map((q) => ({ ...q, ...body.values[q.id], token: body.tokens[q.id] ?? q.token }));
-    expect((await callAction(page, postForm(path, fields(tabB, {}, { intent: "next" }), { cookie: cookies.laerer1 }), p)).status).toBe(303);
+    tabB.view.group!.questions = tabB.view.group!.questions.map((q) => ({
+      ...q,
+      ...body.values[q.id],
+      token: body.tokens[q.id] ?? q.token,
+    }));
+    expect(
+      (await callAction(page, postForm(path, fields(tabB, {}, { intent: "next" }), { cookie: cookies.laerer1 }), p))
+        .status,
+    ).toBe(303);
     const now = await pageData(path, cookies.laerer1, p);
     expect(now.view.group!.questions.slice(0, 2).map((q) => [q.value, q.comment])).toEqual([
       ["1", "Fra fane A"],
@@ -284,46 +390,93 @@ describe("posting a page without JavaScript", () => {
     const p = params(student06);
     const path = `${studentPath(student06)}?from=${encodeURIComponent("/student/forms")}`;
     const first = await pageData(path, cookies.student06, p);
-    const missing = await callAction(page, postForm(path, fields(first, {}, { intent: "send" }), { cookie: cookies.student06 }), p);
+    const missing = await callAction(
+      page,
+      postForm(path, fields(first, {}, { intent: "send" }), { cookie: cookies.student06 }),
+      p,
+    );
     expect(missing.status).toBe(400);
     expect((await missing.json()).refused.missing.length).toBeGreaterThan(0);
 
     for (let n = 1; n <= first.view.pageCount; n++) {
       const data = await pageData(`${studentPath(student06)}?group=${n}`, cookies.student06, p);
-      const typed = Object.fromEntries(data.view.group!.questions.map((q) => [q.id, data.view.group!.type === "grading" ? { value: "2" } : { value: "Refleksjon" }]));
+      const typed = Object.fromEntries(
+        data.view.group!.questions.map((q) => [
+          q.id,
+          data.view.group!.type === "grading" ? { value: "2" } : { value: "Refleksjon" },
+        ]),
+      );
       const intent = n === first.view.pageCount ? "send" : "next";
-      const response = await callAction(page, postForm(`${studentPath(student06)}?group=${n}&from=%2Fstudent%2Fforms`, fields(data, typed, { intent }), { cookie: cookies.student06 }), p);
+      const response = await callAction(
+        page,
+        postForm(`${studentPath(student06)}?group=${n}&from=%2Fstudent%2Fforms`, fields(data, typed, { intent }), {
+          cookie: cookies.student06,
+        }),
+        p,
+      );
       expect(response.status, `page ${n}`).toBe(303);
       if (intent === "send") {
         expect(response.headers.get("Location")).toBe("/student/forms");
         expect(await flashOf(response)).toMatchObject({ type: "success", key: "answers:flash.sent" });
       }
     }
-    const [set] = await db().select().from(answerSets).where(and(eq(answerSets.studentUserId, student06), eq(answerSets.authorUserId, student06), eq(answerSets.assignmentId, mid)));
+    const [set] = await db()
+      .select()
+      .from(answerSets)
+      .where(
+        and(
+          eq(answerSets.studentUserId, student06),
+          eq(answerSets.authorUserId, student06),
+          eq(answerSets.assignmentId, mid),
+        ),
+      );
     expect(set.sentAt).not.toBeNull();
   });
 
   test("'exit' saves and leaves for `from` when it is same-site, else the role's page; another role's post is 403", async () => {
     const data = await pageData(teacherPath(), cookies.laerer1);
     const exit = (from: string) =>
-      callAction(page, postForm(`${teacherPath()}?from=${encodeURIComponent(from)}`, fields(data, {}, { intent: "exit" }), { cookie: cookies.laerer1 }), params());
+      callAction(
+        page,
+        postForm(`${teacherPath()}?from=${encodeURIComponent(from)}`, fields(data, {}, { intent: "exit" }), {
+          cookie: cookies.laerer1,
+        }),
+        params(),
+      );
     const home = await exit("/teacher");
     expect([home.status, home.headers.get("Location")]).toEqual([303, "/teacher"]);
     expect(await flashOf(home)).toMatchObject({ key: "answers:flash.saved" });
-    expect((await exit("https://evil.example/")).headers.get("Location")).toBe(`/teacher/class/${classA}/student/${student05}`);
-    const asSupervisor = await callAction(page, postForm(teacherPath(), fields(data, {}, { intent: "exit" }), { cookie: cookies.veileder1 }), params());
+    expect((await exit("https://evil.example/")).headers.get("Location")).toBe(
+      `/teacher/class/${classA}/student/${student05}`,
+    );
+    const asSupervisor = await callAction(
+      page,
+      postForm(teacherPath(), fields(data, {}, { intent: "exit" }), { cookie: cookies.veileder1 }),
+      params(),
+    );
     expect(asSupervisor.status).toBe(403);
   });
 
   test("a locked signing form: the page says so and a post saves nothing", async () => {
     const student07 = await userIdOf(db(), "student07@example.org");
     const cookie = await cookieActingAs(db(), "student07@example.org", ROLE.Student);
-    const [ref] = await db().select().from(studentReferences).where(and(eq(studentReferences.classId, classA), eq(studentReferences.studentUserId, student07)));
+    const [ref] = await db()
+      .select()
+      .from(studentReferences)
+      .where(and(eq(studentReferences.classId, classA), eq(studentReferences.studentUserId, student07)));
     const data = await pageData(studentPath(student07), cookie, params(student07));
     await db().insert(signingForms).values({ studentReferenceId: ref.id, isLocked: true });
     const locked = await pageData(studentPath(student07), cookie, params(student07));
     expect(locked.view).toMatchObject({ locked: true });
-    const response = await callAction(page, postForm(studentPath(student07), fields(data, { [data.view.group!.questions[0].id]: { value: "Tekst" } }, { intent: "next" }), { cookie }), params(student07));
+    const response = await callAction(
+      page,
+      postForm(
+        studentPath(student07),
+        fields(data, { [data.view.group!.questions[0].id]: { value: "Tekst" } }, { intent: "next" }),
+        { cookie },
+      ),
+      params(student07),
+    );
     expect(response.status).toBe(303);
     expect(await flashOf(response)).toMatchObject({ type: "error", key: "answers:locked.flash" });
     expect(await db().select().from(answerSets).where(eq(answerSets.authorUserId, student07))).toEqual([]);
@@ -331,19 +484,31 @@ describe("posting a page without JavaScript", () => {
 });
 
 describe("the autosave endpoint", () => {
-  const place = (studentUserId = student05) => ({ classId: String(classA), formId: String(mainForm), assignmentId: String(mid), studentUserId: String(studentUserId) });
-  const autosave = (body: Record<string, string>, cookie: string) => callAction(api, postForm("/api/answers", body, { cookie }));
+  const place = (studentUserId = student05) => ({
+    classId: String(classA),
+    formId: String(mainForm),
+    assignmentId: String(mid),
+    studentUserId: String(studentUserId),
+  });
+  const autosave = (body: Record<string, string>, cookie: string) =>
+    callAction(api, postForm("/api/answers", body, { cookie }));
 
   test("saves the changed answers and answers with their new tokens", async () => {
     const data = await pageData(`${teacherPath()}?group=4`, cookies.laerer1);
     const q = data.view.group!.questions[1];
-    const response = await autosave({ ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "3", [`c:${q.id}`]: "Lagret automatisk" }, cookies.laerer1);
+    const response = await autosave(
+      { ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "3", [`c:${q.id}`]: "Lagret automatisk" },
+      cookies.laerer1,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     const body = await response.json();
     expect(body.tokens).toEqual({ [q.id]: answerToken({ value: "3", comment: "Lagret automatisk" }) });
     // Stale: the same base again with another value is a conflict, reported, not a failure.
-    const stale = await autosave({ ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "1", [`c:${q.id}`]: "" }, cookies.laerer1);
+    const stale = await autosave(
+      { ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "1", [`c:${q.id}`]: "" },
+      cookies.laerer1,
+    );
     expect(stale.status).toBe(200);
     expect((await stale.json()).conflicts).toEqual([{ questionId: q.id, value: "3", comment: "Lagret automatisk" }]);
   });
@@ -358,7 +523,10 @@ describe("the autosave endpoint", () => {
     expect(await foreign.json()).toEqual({ error: "notFound" });
     const data = await pageData(`${studentPath()}?group=4`, cookies.student05);
     const q = data.view.group!.questions[0];
-    const long = await autosave({ ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "1", [`c:${q.id}`]: "x".repeat(2001) }, cookies.student05);
+    const long = await autosave(
+      { ...place(), [`b:${q.id}`]: q.token, [`a:${q.id}`]: "1", [`c:${q.id}`]: "x".repeat(2001) },
+      cookies.student05,
+    );
     expect(long.status).toBe(400);
     expect(await long.json()).toMatchObject({ error: "invalid", fieldErrors: { [q.id]: "commentTooLong" } });
     const get = await callLoader(api, getPage("/api/answers", { cookie: cookies.student05 }));
@@ -387,15 +555,28 @@ describe("the autosave endpoint", () => {
     expect(await gate.json()).toEqual({ error: "privacyNotAccepted" });
 
     const student05Id = await userIdOf(db(), "student05@example.org");
-    await acceptPrivacyPolicy(db(), await userIdOf(db(), "admin@example.org"), currentInstitution().privacyPolicyVersion, "192.0.2.1");
+    await acceptPrivacyPolicy(
+      db(),
+      await userIdOf(db(), "admin@example.org"),
+      currentInstitution().privacyPolicyVersion,
+      "192.0.2.1",
+    );
     const { token } = await createSession(db(), { userId: await userIdOf(db(), "admin@example.org") });
     const noRole = (await appCookies().session.serialize(token)).split(";")[0];
     const chooser = await callAction(api, postForm("/api/answers", answer, { cookie: noRole }));
     expect(chooser.status).toBe(403);
     expect(await chooser.json()).toEqual({ error: "forbidden" });
     // None of them wrote anything.
-    const [set] = await db().select({ id: answerSets.id }).from(answerSets).where(and(eq(answerSets.authorUserId, student05Id), eq(answerSets.studentUserId, student05Id)));
-    const stored = set ? await db().select().from(answers).where(and(eq(answers.answerSetId, set.id), eq(answers.questionId, q.id))) : [];
+    const [set] = await db()
+      .select({ id: answerSets.id })
+      .from(answerSets)
+      .where(and(eq(answerSets.authorUserId, student05Id), eq(answerSets.studentUserId, student05Id)));
+    const stored = set
+      ? await db()
+          .select()
+          .from(answers)
+          .where(and(eq(answers.answerSetId, set.id), eq(answers.questionId, q.id)))
+      : [];
     expect(stored.map((a) => a.value)).not.toContain("2");
   });
 });

@@ -1,6 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, isRouteErrorResponse, Link, redirect, useLocation, type ShouldRevalidateFunctionArgs } from "react-router";
+import {
+  data,
+  Form,
+  isRouteErrorResponse,
+  Link,
+  redirect,
+  useLocation,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { answerAutosave, type AutosaveConflict } from "~/components/app/answerAutosave";
 import { SubmitButton } from "~/components/app/SubmitButton";
 import { answerKeeper } from "~/components/app/unsentAnswers";
@@ -12,7 +20,14 @@ import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
 import { unsentKeyFor } from "~/services/platform/unsent-key.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
-import { formPageView, POST_INTENTS, submitFormPage, type FormPageView, type PostIntent, type PostResult } from "~/services/answering/index.server";
+import {
+  formPageView,
+  POST_INTENTS,
+  submitFormPage,
+  type FormPageView,
+  type PostIntent,
+  type PostResult,
+} from "~/services/answering/index.server";
 import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { currentInstitution, guidancePdf } from "~/services/platform/institution.server";
 import { idParam, notFound } from "~/services/platform/ids";
@@ -68,7 +83,13 @@ export async function loader(args: Route.LoaderArgs) {
   const view = await formPageView(db, viewer, ids, url.searchParams.get("group"), getLanguage(args.context));
   // After the check in formPageView, so only a permitted opening is recorded (none for one's own).
   if (ids.studentUserId !== null) {
-    await recordOpening(db, { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId: ids.studentUserId, classId: ids.classId, kind: "formAnswers" });
+    await recordOpening(db, {
+      viewerUserId: viewer.userId,
+      viewerRole: viewer.role,
+      studentUserId: ids.studentUserId,
+      classId: ids.classId,
+      kind: "formAnswers",
+    });
   }
   return {
     // The step in the title ("Del 2 av 5 – …"): each page of the form is told apart in tabs and by screen readers.
@@ -103,9 +124,13 @@ export async function action(args: Route.ActionArgs) {
     throw new Response("Bad Request", { status: 400 });
   }
   const db = await getDb();
-  const result = await submitFormPage(db, viewer, ids, form, { send: intent === "send", ip: clientAddress(args.request) });
+  const result = await submitFormPage(db, viewer, ids, form, {
+    send: intent === "send",
+    ip: clientAddress(args.request),
+  });
   if (result.kind === "malformed") throw new Response("Bad Request", { status: 400 });
-  if (result.kind === "locked") return redirectWithFlash(pagePath(url, 1), { type: "error", key: "answers:locked.flash" });
+  if (result.kind === "locked")
+    return redirectWithFlash(pagePath(url, 1), { type: "error", key: "answers:locked.flash" });
   if (result.kind === "refused") return data({ refused: result satisfies Refused }, { status: result.status });
 
   const page = Number(form.get("page"));
@@ -149,7 +174,11 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
   const { view, exit, scaleHref, guidanceHref, autosave, keeperKey } = loaderData;
   const refused = actionData && "refused" in actionData ? actionData.refused : null;
   const postFailed = actionData !== undefined && "pagePostFailed" in actionData;
-  const caption = [view.isMidSemester ? t("half.mid") : t("half.end"), view.subject, view.self ? null : view.student?.displayName]
+  const caption = [
+    view.isMidSemester ? t("half.mid") : t("half.end"),
+    view.subject,
+    view.self ? null : view.student?.displayName,
+  ]
     .filter(Boolean)
     .join(" · ");
 
@@ -161,7 +190,9 @@ export default function FormPage({ loaderData, actionData }: Route.ComponentProp
       <PageHeading caption={caption}>
         {view.formName}
         {/* The step is read with the heading, where focus goes after each move between the pages. */}
-        {view.group && !view.locked ? <VisuallyHidden>{` – ${t("page.progressText", { page: view.page, count: view.pageCount, group: view.group.name })}`}</VisuallyHidden> : null}
+        {view.group && !view.locked ? (
+          <VisuallyHidden>{` – ${t("page.progressText", { page: view.page, count: view.pageCount, group: view.group.name })}`}</VisuallyHidden>
+        ) : null}
       </PageHeading>
       {view.mode === "expectations" ? <p>{t("expectations.intro")}</p> : null}
       {postFailed ? (
@@ -211,12 +242,17 @@ function AnswerForm({
   const formRef = useRef<HTMLFormElement>(null);
   const group = view.group!;
   const [conflicts, setConflicts] = useState<Record<number, AutosaveConflict>>(() =>
-    Object.fromEntries(Object.entries(refused?.conflicts ?? {}).map(([id, c]) => [id, { questionId: Number(id), ...c }])),
+    Object.fromEntries(
+      Object.entries(refused?.conflicts ?? {}).map(([id, c]) => [id, { questionId: Number(id), ...c }]),
+    ),
   );
   // One keeper for the page's life: it opens the key once, and keeps its entries in order.
   const { keyId, key } = keeperKey;
   const place = JSON.stringify(autosave);
-  const keeper = useMemo(() => answerKeeper({ key: { keyId, key }, place: JSON.parse(place) as Record<string, string> }), [keyId, key, place]);
+  const keeper = useMemo(
+    () => answerKeeper({ key: { keyId, key }, place: JSON.parse(place) as Record<string, string> }),
+    [keyId, key, place],
+  );
   const { status } = useAutosave(formRef, {
     endpoint: "/api/answers",
     delayMs: AUTOSAVE_DELAY_MS,
@@ -225,7 +261,8 @@ function AnswerForm({
     adapter: answerAutosave({
       place: autosave,
       limits: { comment: COMMENT_LIMIT, text: TEXT_ANSWER_LIMIT },
-      onConflicts: (list) => setConflicts((current) => ({ ...current, ...Object.fromEntries(list.map((c) => [c.questionId, c])) })),
+      onConflicts: (list) =>
+        setConflicts((current) => ({ ...current, ...Object.fromEntries(list.map((c) => [c.questionId, c])) })),
       // The person's own version is stored now: the question's conflict is settled.
       onSaved: (ids) =>
         setConflicts((current) => {
@@ -236,7 +273,10 @@ function AnswerForm({
     }),
   });
   useEffect(() => {
-    if (refused) setConflicts(Object.fromEntries(Object.entries(refused.conflicts).map(([id, c]) => [id, { questionId: Number(id), ...c }])));
+    if (refused)
+      setConflicts(
+        Object.fromEntries(Object.entries(refused.conflicts).map(([id, c]) => [id, { questionId: Number(id), ...c }])),
+      );
   }, [refused]);
 
   const last = view.page === view.pageCount;
@@ -244,15 +284,20 @@ function AnswerForm({
   const errorItems = useMemo(() => {
     if (!refused) return [];
     const items: { fieldId: string; message: string }[] = [];
-    if (refused.formError) items.push({ fieldId: `q-${group.questions[0]?.id}`, message: t(`errors.${refused.formError}`) });
+    if (refused.formError)
+      items.push({ fieldId: `q-${group.questions[0]?.id}`, message: t(`errors.${refused.formError}`) });
     for (const [id, error] of Object.entries(refused.fieldErrors)) {
       const field = error === "commentTooLong" ? `c-${id}` : `q-${id}`;
-      items.push({ fieldId: field, message: t(`errors.${error}`, { limit: COMMENT_LIMIT, question: view.questionText[Number(id)] }) });
+      items.push({
+        fieldId: field,
+        message: t(`errors.${error}`, { limit: COMMENT_LIMIT, question: view.questionText[Number(id)] }),
+      });
     }
     for (const id of Object.keys(refused.conflicts)) {
       items.push({ fieldId: `q-${id}`, message: t("conflict.summary", { question: view.questionText[Number(id)] }) });
     }
-    if (refused.missing.length > 0) items.push({ fieldId: "missing-grades", message: t("missing.heading", { count: refused.missing.length }) });
+    if (refused.missing.length > 0)
+      items.push({ fieldId: "missing-grades", message: t("missing.heading", { count: refused.missing.length }) });
     return items;
   }, [refused, group, t, view.questionText]);
 
@@ -382,7 +427,9 @@ function MissingGrades({ missing, view }: { missing: number[]; view: FormPageVie
         <ul>
           {missing.map((id) => (
             <li key={id}>
-              <Link to={hrefOf(id)}>{t("missing.item", { page: view.pageOfQuestion[id], question: view.questionText[id] })}</Link>
+              <Link to={hrefOf(id)}>
+                {t("missing.item", { page: view.pageOfQuestion[id], question: view.questionText[id] })}
+              </Link>
             </li>
           ))}
         </ul>

@@ -3,13 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
 import { assignments, forms } from "~/services/platform/db/schema";
-import {
-  classIdOf,
-  cookieActingAs,
-  startTestApp,
-  stopTestApp,
-  userIdOf,
-} from "~/test/app";
+import { classIdOf, cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { actionDataOf, descriptionOf, loaderDataOf, renderRoute } from "~/test/render-route";
 import * as answersApi from "../api/answers";
 import * as page from "./form-page";
@@ -30,12 +24,7 @@ beforeAll(async () => {
   const [{ id: assignmentId }] = await db()
     .select({ id: assignments.id })
     .from(assignments)
-    .where(
-      and(
-        eq(assignments.classId, classId),
-        eq(assignments.isMidSemester, true),
-      ),
-    );
+    .where(and(eq(assignments.classId, classId), eq(assignments.isMidSemester, true)));
   const studentUserId = await userIdOf(db(), "student06@example.org");
   params = {
     classId: String(classId),
@@ -53,8 +42,7 @@ afterAll(async () => {
 
 // The page's autosave, answered by the real endpoint.
 const endpoints = [{ pattern: "/api/answers", module: answersApi }];
-const pattern =
-  "/student/:studentUserId/form/:formId/class/:classId/assignment/:assignmentId";
+const pattern = "/student/:studentUserId/form/:formId/class/:classId/assignment/:assignmentId";
 
 test("a question group with its radios; a grade chosen and “Neste” goes on to the next group, which says how far the person is", async () => {
   const view = await renderRoute({
@@ -73,23 +61,13 @@ test("a question group with its radios; a grade chosen and “Neste” goes on t
   const radios = within(firstQuestion).getAllByRole("radio");
   expect(radios.length).toBeGreaterThan(2);
   expect(radios.every((r) => !(r as HTMLInputElement).checked)).toBe(true);
-  expect(
-    screen.getByText(
-      /^Ikke sendt ennå\. Du har gitt karakter på 0 av \d+ spørsmål\./,
-    ),
-  ).toBeTruthy();
+  expect(screen.getByText(/^Ikke sendt ennå\. Du har gitt karakter på 0 av \d+ spørsmål\./)).toBeTruthy();
 
   await view.user.click(radios[1]);
   await view.user.click(screen.getByRole("button", { name: "Neste" }));
   await expect.poll(() => view.location()).toMatch(/[?&]group=3/);
-  await expect
-    .poll(() => screen.getByRole("heading", { level: 2 }).textContent)
-    .not.toBe(groupName);
-  expect(
-    screen.getByText(
-      /^Ikke sendt ennå\. Du har gitt karakter på 1 av \d+ spørsmål\./,
-    ),
-  ).toBeTruthy();
+  await expect.poll(() => screen.getByRole("heading", { level: 2 }).textContent).not.toBe(groupName);
+  expect(screen.getByText(/^Ikke sendt ennå\. Du har gitt karakter på 1 av \d+ spørsmål\./)).toBeTruthy();
 });
 
 test("“Send skjemaet” with grades missing: the error summary and the list say how many and which, by part and question", async () => {
@@ -108,19 +86,13 @@ test("“Send skjemaet” with grades missing: the error summary and the list sa
   await view.user.click(screen.getByRole("button", { name: "Send skjemaet" }));
 
   const summary = await screen.findByRole("alert");
-  const count = /^(\d+) spørsmål mangler karakter$/.exec(
-    within(summary).getByRole("link").textContent ?? "",
-  );
+  const count = /^(\d+) spørsmål mangler karakter$/.exec(within(summary).getByRole("link").textContent ?? "");
   expect(count).not.toBeNull();
   const banner = screen.getByRole("heading", {
     name: `${count![1]} spørsmål mangler karakter`,
     level: 2,
   }).parentElement!.parentElement!;
-  expect(
-    within(banner).getByText(
-      /^Du må gi karakter på alle spørsmålene før du sender\./,
-    ),
-  ).toBeTruthy();
+  expect(within(banner).getByText(/^Du må gi karakter på alle spørsmålene før du sender\./)).toBeTruthy();
   const items = within(banner).getAllByRole("link");
   expect(items).toHaveLength(Number(count![1]));
   expect(items[0].textContent).toMatch(/^Del 2: .+/);
@@ -130,7 +102,9 @@ test("“Send skjemaet” with grades missing: the error summary and the list sa
 
 test("a comment over 2000 characters (posted without the page's limit): the summary links to the comment, which says so and keeps the text", async () => {
   type Question = { id: number; token: string };
-  const data = (await loaderDataOf(page, `${path}?group=3`, cookie, params)) as { view: { page: number; group: { questions: Question[] } } };
+  const data = (await loaderDataOf(page, `${path}?group=3`, cookie, params)) as {
+    view: { page: number; group: { questions: Question[] } };
+  };
   const [q1, q2] = data.view.group.questions;
   const long = "ø".repeat(2001);
   const fields: Record<string, string> = { page: String(data.view.page), intent: "next" };
@@ -151,7 +125,13 @@ test("a comment over 2000 characters (posted without the page's limit): the summ
   expect(descriptionOf(comment)).toContain(`Feil: ${message}`);
   expect(comment.value).toBe(long);
   const firstQuestion = screen.getByRole("group", { name: /^1\. / });
-  expect((within(firstQuestion).getAllByRole("radio").find((r) => (r as HTMLInputElement).checked) as HTMLInputElement).value).toBe("2");
+  expect(
+    (
+      within(firstQuestion)
+        .getAllByRole("radio")
+        .find((r) => (r as HTMLInputElement).checked) as HTMLInputElement
+    ).value,
+  ).toBe("2");
 });
 
 test("“Lagre og avslutt” saves and leaves with the message “Lagret!”", async () => {
@@ -163,9 +143,7 @@ test("“Lagre og avslutt” saves and leaves with the message “Lagret!”", a
     cookie,
     endpoints,
   });
-  await view.user.click(
-    screen.getByRole("button", { name: "Lagre og avslutt" }),
-  );
+  await view.user.click(screen.getByRole("button", { name: "Lagre og avslutt" }));
   await expect.poll(() => view.flashText()).toBe("Lagret!");
   expect(view.location()).toBe("/student/forms");
 });

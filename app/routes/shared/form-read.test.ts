@@ -43,7 +43,9 @@ describe("a form to read", () => {
     expect(grading.type).toBe("grading");
     expect(grading.options[0]).toBe("Selvstendig");
     expect(grading.questions[0].helpText).toContain("NEWS2");
-    expect(body.classes.map((c: { subjectCode: string; href: string }) => [c.subjectCode, c.href.replace(/\d+$/, "N")])).toEqual([
+    expect(
+      body.classes.map((c: { subjectCode: string; href: string }) => [c.subjectCode, c.href.replace(/\d+$/, "N")]),
+    ).toEqual([
       ["SYK2001", "/teacher/class/N"],
       ["SYK1002", "/teacher/class/N"],
     ]);
@@ -68,7 +70,9 @@ describe("a form to read", () => {
 
   test("the page's PDF link is open to those who see the page, and closed to the others alike", async () => {
     const pdf = (who: string) =>
-      callLoader(formPdf, getPage(`/api/forms/${formId[MEDICATION]}/pdf`, { cookie: who }), { formId: String(formId[MEDICATION]) });
+      callLoader(formPdf, getPage(`/api/forms/${formId[MEDICATION]}/pdf`, { cookie: who }), {
+        formId: String(formId[MEDICATION]),
+      });
     expect((await pdf(cookie.laerer1)).headers.get("Content-Type")).toBe("application/pdf");
     expect((await pdf(cookie.veileder1)).headers.get("Content-Type")).toBe("application/pdf");
     expect((await pdf(cookie.laerer3)).status).toBe(404);

@@ -49,7 +49,9 @@ export default function FormRead({ loaderData }: Route.ComponentProps) {
       <p>
         <Link to={back}>{t("formRead.back")}</Link>
       </p>
-      <PageHeading caption={form.isMainForm ? t("formRead.mainForm") : t("formRead.specificForm")}>{form.name}</PageHeading>
+      <PageHeading caption={form.isMainForm ? t("formRead.mainForm") : t("formRead.specificForm")}>
+        {form.name}
+      </PageHeading>
       <p>{t("formRead.intro")}</p>
       <p>
         <a href={pdfHref}>

@@ -20,21 +20,33 @@ beforeAll(async () => {
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
     .where(and(eq(subjects.subjectCode, "SYK2001"), eq(periods.name, calendar.current.name)));
-  [{ id: mainForm }] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+  [{ id: mainForm }] = await db()
+    .select({ id: forms.id })
+    .from(forms)
+    .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
 });
 
 afterAll(async () => {
   await stopTestApp(app);
 });
 
-async function open(area: "student" | "teacher" | "supervisor", email: string, role: (typeof ROLE)[keyof typeof ROLE], studentEmail: string) {
+async function open(
+  area: "student" | "teacher" | "supervisor",
+  email: string,
+  role: (typeof ROLE)[keyof typeof ROLE],
+  studentEmail: string,
+) {
   const studentUserId = await userIdOf(db(), studentEmail);
   const path =
     area === "student"
       ? `/student/${studentUserId}/form/${mainForm}/class/${classA}/results`
       : `/${area}/class/${classA}/student/${studentUserId}/form/${mainForm}/results`;
   const cookie = await cookieActingAs(db(), email, role);
-  return callLoader(results, getPage(path, { cookie }), { classId: String(classA), formId: String(mainForm), studentUserId: String(studentUserId) });
+  return callLoader(results, getPage(path, { cookie }), {
+    classId: String(classA),
+    formId: String(mainForm),
+    studentUserId: String(studentUserId),
+  });
 }
 
 test("the student sees their results without expected levels; the teacher and supervisor with them", async () => {

@@ -25,11 +25,21 @@ export const handle = { titleKey: "answers:results.title" };
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const role = areaOfPath(new URL(request.url).pathname) ?? notFound();
   const session = requireRole(request, context, role);
-  const ids = { classId: idParam(params.classId), formId: idParam(params.formId), studentUserId: idParam(params.studentUserId) };
+  const ids = {
+    classId: idParam(params.classId),
+    formId: idParam(params.formId),
+    studentUserId: idParam(params.studentUserId),
+  };
   const db = await getDb();
   const results = await formResults(db, { userId: session.user.id, role }, ids);
   // After the check above, so only a permitted opening is recorded (none for the student's own).
-  await recordOpening(db, { viewerUserId: session.user.id, viewerRole: role, studentUserId: ids.studentUserId, classId: ids.classId, kind: "results" });
+  await recordOpening(db, {
+    viewerUserId: session.user.id,
+    viewerRole: role,
+    studentUserId: ids.studentUserId,
+    classId: ids.classId,
+    kind: "results",
+  });
   const view = resultsForView(results, getLanguage(context));
   const base =
     role === ROLE.Student
@@ -38,7 +48,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     pageTitle: view.formName,
     view,
-    back: role === ROLE.Student ? "/student/forms" : `/${role === ROLE.Teacher ? "teacher" : "supervisor"}/class/${ids.classId}/student/${ids.studentUserId}`,
+    back:
+      role === ROLE.Student
+        ? "/student/forms"
+        : `/${role === ROLE.Teacher ? "teacher" : "supervisor"}/class/${ids.classId}/student/${ids.studentUserId}`,
     // The viewer answers a half's form at this path plus `/assignment/:assignmentId` (the student's has another order).
     answerBase: base,
     pdfHref: `/api/classes/${ids.classId}/students/${ids.studentUserId}/forms/${ids.formId}/pdf`,
@@ -65,11 +78,22 @@ function chartRuns(groups: readonly Group[]): { options: readonly string[]; grou
 }
 
 /** One chart series per column; a second supervisor or teacher gets a numbered badge (PV2, PL2). */
-function chartSeries(half: Half, groups: readonly Group[], t: (key: string, values?: Record<string, string>) => string): GradeChartSeries[] {
+function chartSeries(
+  half: Half,
+  groups: readonly Group[],
+  t: (key: string, values?: Record<string, string>) => string,
+): GradeChartSeries[] {
   const seen: Record<string, number> = {};
   return half.columns.map((column, i) => {
     const count = (seen[column.badge] = (seen[column.badge] ?? 0) + 1);
-    const kind = column.kind === "other" ? (column.badge === "S" ? "student" : column.badge === "PV" ? "advisor" : "teacher") : CHART_KIND[column.kind];
+    const kind =
+      column.kind === "other"
+        ? column.badge === "S"
+          ? "student"
+          : column.badge === "PV"
+            ? "advisor"
+            : "teacher"
+        : CHART_KIND[column.kind];
     return {
       key: column.key,
       label: t(`results.series.${column.badge}`, { name: column.authorName }),
@@ -88,7 +112,9 @@ export default function FormResults({ loaderData }: Route.ComponentProps) {
       <p>
         <Link to={back}>{t("results.back")}</Link>
       </p>
-      <PageHeading caption={[view.subject, view.relation === "self" ? null : view.student.displayName].filter(Boolean).join(" · ")}>
+      <PageHeading
+        caption={[view.subject, view.relation === "self" ? null : view.student.displayName].filter(Boolean).join(" · ")}
+      >
         {t("results.heading", { form: view.formName })}
       </PageHeading>
       <p>{view.relation === "self" ? t("results.introStudent") : t("results.introStaff")}</p>
@@ -99,7 +125,11 @@ export default function FormResults({ loaderData }: Route.ComponentProps) {
       {view.halves
         .filter((half) => half.assignmentId !== null)
         .map((half) => (
-          <HalfResults key={String(half.isMidSemester)} half={half} answerHref={`${answerBase}/assignment/${half.assignmentId}`} />
+          <HalfResults
+            key={String(half.isMidSemester)}
+            half={half}
+            answerHref={`${answerBase}/assignment/${half.assignmentId}`}
+          />
         ))}
     </div>
   );
@@ -111,7 +141,10 @@ function HalfResults({ half, answerHref }: { half: Half; answerHref: string }) {
   const headingId = `half-${half.isMidSemester ? "mid" : "end"}`;
   // Grading questions numbered through the half, the same in the chart and the tables.
   const numbers = new Map(
-    half.groups.filter((g) => g.type === "grading").flatMap((g) => g.rows.map((row) => row.questionId)).map((id, i) => [id, i + 1]),
+    half.groups
+      .filter((g) => g.type === "grading")
+      .flatMap((g) => g.rows.map((row) => row.questionId))
+      .map((id, i) => [id, i + 1]),
   );
   return (
     <section aria-labelledby={headingId} className="results-half">
@@ -131,12 +164,19 @@ function HalfResults({ half, answerHref }: { half: Half; answerHref: string }) {
               description={t("results.chartDescription")}
               levels={run.options}
               questions={run.groups.flatMap((group) =>
-                group.rows.map((row) => ({ key: String(row.questionId), label: row.text, number: String(numbers.get(row.questionId)) })),
+                group.rows.map((row) => ({
+                  key: String(row.questionId),
+                  label: row.text,
+                  number: String(numbers.get(row.questionId)),
+                })),
               )}
               series={chartSeries(half, run.groups, t)}
               expected={
                 half.expectationsShown
-                  ? { label: t("results.expected"), values: run.groups.flatMap((group) => group.rows.map((row) => toLevel(row.expected))) }
+                  ? {
+                      label: t("results.expected"),
+                      values: run.groups.flatMap((group) => group.rows.map((row) => toLevel(row.expected))),
+                    }
                   : null
               }
               questionsHeading={t("results.question")}
@@ -167,9 +207,20 @@ function ColumnHeader({ column }: { column: Half["columns"][number] }) {
   );
 }
 
-function GroupResults({ group, half, halfName, numbers }: { group: Group; half: Half; halfName: string; numbers: Map<number, number> }) {
+function GroupResults({
+  group,
+  half,
+  halfName,
+  numbers,
+}: {
+  group: Group;
+  half: Half;
+  halfName: string;
+  numbers: Map<number, number>;
+}) {
   const { t } = useTranslation("answers");
-  const label = (value: string | null) => (value === null ? "–" : group.type === "grading" ? (group.options[Number(value)] ?? value) : value);
+  const label = (value: string | null) =>
+    value === null ? "–" : group.type === "grading" ? (group.options[Number(value)] ?? value) : value;
   const commented = group.rows.filter((row) => row.comments.length > 0);
 
   if (group.type === "text") {
@@ -226,7 +277,9 @@ function GroupResults({ group, half, halfName, numbers }: { group: Group; half: 
             {group.rows.map((row) => (
               <tr key={row.questionId} className="ui-table__row">
                 <th scope="row" className="ui-table__header ui-table__header--row">
-                  <span className="answer-question__number">{t("question.number", { number: numbers.get(row.questionId) })} </span>
+                  <span className="answer-question__number">
+                    {t("question.number", { number: numbers.get(row.questionId) })}{" "}
+                  </span>
                   {row.text}
                 </th>
                 {row.values.map((value, i) => (
@@ -235,7 +288,9 @@ function GroupResults({ group, half, halfName, numbers }: { group: Group; half: 
                   </td>
                 ))}
                 {half.expectationsShown ? (
-                  <td className="ui-table__cell results-table__expected">{row.expected === null ? t("results.noExpected") : label(row.expected)}</td>
+                  <td className="ui-table__cell results-table__expected">
+                    {row.expected === null ? t("results.noExpected") : label(row.expected)}
+                  </td>
                 ) : null}
               </tr>
             ))}
@@ -248,7 +303,9 @@ function GroupResults({ group, half, halfName, numbers }: { group: Group; half: 
         {group.rows.map((row) => (
           <li key={row.questionId} className="results-card">
             <h4 className="results-card__question">
-              <span className="answer-question__number">{t("question.number", { number: numbers.get(row.questionId) })} </span>
+              <span className="answer-question__number">
+                {t("question.number", { number: numbers.get(row.questionId) })}{" "}
+              </span>
               {row.text}
             </h4>
             <dl className="results-card__levels">

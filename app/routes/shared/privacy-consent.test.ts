@@ -141,7 +141,11 @@ test("a consent post from another site is refused with 403 and changes nothing",
   }
   const refererOnly = await callAction(
     consent,
-    postForm("/privacy-consent", { intent: "accept" }, { cookie, origin: null, headers: { Referer: "https://evil.example/x" } }),
+    postForm(
+      "/privacy-consent",
+      { intent: "accept" },
+      { cookie, origin: null, headers: { Referer: "https://evil.example/x" } },
+    ),
   );
   expect(refererOnly.status).toBe(403);
   expect(await acceptancesOf("student04@example.org")).toEqual([]);

@@ -26,7 +26,10 @@ function postPairs(path: string, pairs: [string, string][], cookie: string): Req
 }
 
 async function preferencesOf(email: string) {
-  const [row] = await app.database.db.select().from(userPreferences).where(eq(userPreferences.userId, await userIdOf(app.database.db, email)));
+  const [row] = await app.database.db
+    .select()
+    .from(userPreferences)
+    .where(eq(userPreferences.userId, await userIdOf(app.database.db, email)));
   return row ?? null;
 }
 
@@ -43,7 +46,17 @@ test("a visitor sees the language only; a logged-in user also the reminder kinds
 
 test("switching kinds off and on with the plain form", async () => {
   const cookie = await cookieActingAs(app.database.db, "veileder2@example.org", ROLE.Advisor);
-  const off = await callAction(settings, postPairs("/settings", [["intent", "reminders"], ["kinds", "signing"]], cookie));
+  const off = await callAction(
+    settings,
+    postPairs(
+      "/settings",
+      [
+        ["intent", "reminders"],
+        ["kinds", "signing"],
+      ],
+      cookie,
+    ),
+  );
   expect(off.status).toBe(303);
   expect(off.headers.get("Location")).toBe("/settings#reminders");
   expect(await flashOf(off)).toEqual({ type: "success", key: "reminders:settings.saved" });
@@ -54,7 +67,20 @@ test("switching kinds off and on with the plain form", async () => {
     { kind: "warning", on: false },
     { kind: "signing", on: true },
   ]);
-  await callAction(settings, postPairs("/settings", [["intent", "reminders"], ["kinds", "deadline"], ["kinds", "warning"], ["kinds", "signing"], ["kinds", "bogus"]], cookie));
+  await callAction(
+    settings,
+    postPairs(
+      "/settings",
+      [
+        ["intent", "reminders"],
+        ["kinds", "deadline"],
+        ["kinds", "warning"],
+        ["kinds", "signing"],
+        ["kinds", "bogus"],
+      ],
+      cookie,
+    ),
+  );
   expect((await preferencesOf("veileder2@example.org"))?.reminderOptOuts).toEqual([]);
 });
 

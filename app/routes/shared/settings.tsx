@@ -7,7 +7,11 @@ import { getLanguage, isLanguage, localeCookie } from "~/services/platform/i18n.
 import { readFormData } from "~/services/platform/request.server";
 import { currentSession } from "~/services/identity/index.server";
 import { safeRedirect } from "~/services/identity";
-import { reminderPreferencesOf, saveLanguagePreference, saveReminderPreferences } from "~/services/reminders/index.server";
+import {
+  reminderPreferencesOf,
+  saveLanguagePreference,
+  saveReminderPreferences,
+} from "~/services/reminders/index.server";
 import type { Route } from "./+types/settings";
 import enReminders from "~/locales/en/reminders.json";
 import nbReminders from "~/locales/nb/reminders.json";

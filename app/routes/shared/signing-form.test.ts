@@ -33,7 +33,13 @@ async function formOf(student: string) {
 interface Reply {
   intent: string;
   result: { status: string; initialValue: Record<string, unknown>; error: Record<string, string[] | null> };
-  confirmMid?: { answers: Record<string, string>; date: string; unsent: { name: string; isMidSemester: boolean; missing: string[] }[]; requireSentForms: boolean; error: string | null } | null;
+  confirmMid?: {
+    answers: Record<string, string>;
+    date: string;
+    unsent: { name: string; isMidSemester: boolean; missing: string[] }[];
+    requireSentForms: boolean;
+    error: string | null;
+  } | null;
 }
 
 beforeAll(async () => {
@@ -59,7 +65,10 @@ afterAll(async () => {
   await stopTestApp(app);
 });
 
-const AREA = { laerer1: "teacher", laerer3: "teacher", veileder1: "supervisor", veileder2: "supervisor" } as Record<string, string>;
+const AREA = { laerer1: "teacher", laerer3: "teacher", veileder1: "supervisor", veileder2: "supervisor" } as Record<
+  string,
+  string
+>;
 
 /** The signing-form URL of `who` for a student of a class, and its params. */
 function place(who: string, student = "student05", classId = classA) {
@@ -106,13 +115,24 @@ describe("who sees the page", () => {
     const teacher = await open("laerer1");
     expect(teacher.status).toBe(200);
     const t = await teacher.json();
-    expect(t.view).toMatchObject({ id: -1, relation: "teacher", rights: { create: true, saveMid: true, sign: false, cancel: false } });
+    expect(t.view).toMatchObject({
+      id: -1,
+      relation: "teacher",
+      rights: { create: true, saveMid: true, sign: false, cancel: false },
+    });
     expect(t.validation.teacherAnswerSummary.length).toBeGreaterThan(0);
-    expect(t).toMatchObject({ back: `/teacher/class/${classA}/student/${ids.student05}`, pdfHref: null, confirmCancel: false });
+    expect(t).toMatchObject({
+      back: `/teacher/class/${classA}/student/${ids.student05}`,
+      pdfHref: null,
+      confirmCancel: false,
+    });
     expect(t.declaration).toMatch(/^Underskriftene bekrefter/);
 
     const s = await (await open("student05")).json();
-    expect(s.view).toMatchObject({ relation: "self", rights: { create: false, saveMid: false, signAs: "student", signBlocked: "notCreated" } });
+    expect(s.view).toMatchObject({
+      relation: "self",
+      rights: { create: false, saveMid: false, signAs: "student", signBlocked: "notCreated" },
+    });
     expect(s).toMatchObject({ validation: null, back: "/student/forms" });
     const v = await (await open("veileder1")).json();
     expect(v.view).toMatchObject({ relation: "advisor", rights: { create: false, signAs: "advisor" } });
@@ -124,10 +144,14 @@ describe("who sees the page", () => {
     expect((await open("veileder2")).status).toBe(404);
     expect((await open("student06")).status).toBe(404);
     expect((await open("student05", "student05", { classId: classB })).status).toBe(404);
-    const malformed = await callLoader(page, getPage(`/teacher/class/x/student/${ids.student05}/signingform`, { cookie: cookies.laerer1 }), {
-      classId: "x",
-      studentUserId: String(ids.student05),
-    });
+    const malformed = await callLoader(
+      page,
+      getPage(`/teacher/class/x/student/${ids.student05}/signingform`, { cookie: cookies.laerer1 }),
+      {
+        classId: "x",
+        studentUserId: String(ids.student05),
+      },
+    );
     expect(malformed.status).toBe(404);
   });
 
@@ -160,7 +184,11 @@ describe("posts that may never succeed", () => {
 
 describe("the whole form through the page", () => {
   test("bad input is 400 with the reasons and what was typed; the first good save creates and confirms", async () => {
-    const missing = await post("laerer1", { intent: "saveMid", midSemesterSpecificCompetenceAreasBegun: "kanskje", midSemesterCompletedDate: "1.10.2026" });
+    const missing = await post("laerer1", {
+      intent: "saveMid",
+      midSemesterSpecificCompetenceAreasBegun: "kanskje",
+      midSemesterCompletedDate: "1.10.2026",
+    });
     expect(missing.status).toBe(400);
     const reply = (await missing.json()) as Reply;
     expect(reply.intent).toBe("saveMid");
@@ -175,7 +203,10 @@ describe("the whole form through the page", () => {
     expect(future.status).toBe(400);
     const futureReply = (await future.json()) as Reply;
     expect(futureReply.result.error).toEqual({ midSemesterCompletedDate: ["signing:errors.dateInFuture"] });
-    expect(futureReply.result.initialValue).toMatchObject({ midSemesterSpecificCompetenceAreasBegun: "yes", midSemesterCompletedDate: "2099-01-01" });
+    expect(futureReply.result.initialValue).toMatchObject({
+      midSemesterSpecificCompetenceAreasBegun: "yes",
+      midSemesterCompletedDate: "2099-01-01",
+    });
     expect(await formOf("student05")).toBeUndefined();
 
     // The first post only asks: what will be confirmed, and the mid-semester forms not sent; nothing is kept.
@@ -200,16 +231,25 @@ describe("the whole form through the page", () => {
     // Confirmed, but with forms not sent and the box not ticked: refused, the confirmation shown again saying why.
     const unticked = await post("laerer1", { ...midFields, confirmed: "yes" });
     expect(unticked.status).toBe(400);
-    expect(((await unticked.json()) as Reply).confirmMid).toMatchObject({ error: "signingCheck:errors.acknowledgeUnsent" });
+    expect(((await unticked.json()) as Reply).confirmMid).toMatchObject({
+      error: "signingCheck:errors.acknowledgeUnsent",
+    });
     expect(await formOf("student05")).toBeUndefined();
-    await expectRedirect(await post("laerer1", { ...midFields, confirmed: "yes", unsentAcknowledged: "yes" }), "signing:flash.saved");
+    await expectRedirect(
+      await post("laerer1", { ...midFields, confirmed: "yes", unsentAcknowledged: "yes" }),
+      "signing:flash.saved",
+    );
     const again = await post("laerer1", midFields);
     expect(again.status).toBe(409);
     expect(((await again.json()) as Reply).result.error).toEqual({ "": ["signing:refused.midConfirmed"] });
 
     const page2 = await (await open("laerer1")).json();
     expect(page2.view).toMatchObject({
-      mid: { confirmed: true, dateText: dateText(calendar.classes.SYK2001.midSemesterDate), answers: { midSemesterStudentHasGivenFeedback: "notRelevant" } },
+      mid: {
+        confirmed: true,
+        dateText: dateText(calendar.classes.SYK2001.midSemesterDate),
+        answers: { midSemesterStudentHasGivenFeedback: "notRelevant" },
+      },
       rights: { saveMid: false, saveEnd: true, cancel: true },
     });
     expect(page2.pdfHref).toBe(`/api/classes/${classA}/students/${ids.student05}/signingform/pdf`);
@@ -222,7 +262,9 @@ describe("the whole form through the page", () => {
 
     const notRelevant = await post("laerer1", { ...endFields, attendancePassed: "notRelevant" });
     expect(notRelevant.status).toBe(400);
-    expect(((await notRelevant.json()) as Reply).result.error).toEqual({ attendancePassed: ["signing:errors.required.attendancePassed"] });
+    expect(((await notRelevant.json()) as Reply).result.error).toEqual({
+      attendancePassed: ["signing:errors.required.attendancePassed"],
+    });
 
     await expectRedirect(await post("laerer1", endFields), "signing:flash.saved");
     const view = (await (await open("student05")).json()).view;
@@ -259,9 +301,14 @@ describe("the whole form through the page", () => {
     // The forms are not all sent: the teacher's result needs the box ticked.
     const unticked = await post("laerer1", { intent: "sign" });
     expect(unticked.status).toBe(400);
-    expect(((await unticked.json()) as Reply).result.error).toEqual({ unsentAcknowledged: ["signingCheck:errors.acknowledgeUnsent"] });
+    expect(((await unticked.json()) as Reply).result.error).toEqual({
+      unsentAcknowledged: ["signingCheck:errors.acknowledgeUnsent"],
+    });
     expect((await formOf("student05")).signedByTeacherDate).toBeNull();
-    await expectRedirect(await post("laerer1", { intent: "sign", unsentAcknowledged: "yes" }), "signing:flash.signedByAllSubmitted");
+    await expectRedirect(
+      await post("laerer1", { intent: "sign", unsentAcknowledged: "yes" }),
+      "signing:flash.signedByAllSubmitted",
+    );
 
     const view = (await (await open("veileder1")).json()).view;
     expect(view).toMatchObject({ allSigned: true, rights: { banner: "signedByAll", sign: false } });
@@ -278,27 +325,36 @@ describe("the whole form through the page", () => {
       getPage(`/teacher/class/${classA}/student/${ids.student05}`, { cookie: cookies.laerer1 }),
       { classId: String(classA), userId: String(ids.student05) },
     );
-    expect((await teacherPage.json()).signingForm).toMatchObject({ state: "submitted", signedBy: ["student", "advisor", "teacher"] });
+    expect((await teacherPage.json()).signingForm).toMatchObject({
+      state: "submitted",
+      signedBy: ["student", "advisor", "teacher"],
+    });
     const supervisorPage = await callLoader(
       supervisorStudent,
       getPage(`/supervisor/class/${classA}/student/${ids.student05}`, { cookie: cookies.veileder1 }),
       { classId: String(classA), userId: String(ids.student05) },
     );
     expect((await supervisorPage.json()).signingForm.state).toBe("submitted");
-    const formsPage = await (await callLoader(studentForms, getPage("/student/forms", { cookie: cookies.student05 }))).json();
+    const formsPage = await (
+      await callLoader(studentForms, getPage("/student/forms", { cookie: cookies.student05 }))
+    ).json();
     expect(formsPage.signingForm.state).toBe("submitted");
     expect(formsPage.signingFormHref).toBe(`/student/class/${classA}/student/${ids.student05}/signingform`);
   });
 
   test("the teacher cancels through the confirmation: archived, empty again, the card back to 'not created'", async () => {
     expect((await (await open("laerer1", "student05", { query: "?confirm=cancel" })).json()).confirmCancel).toBe(true);
-    expect((await (await open("veileder1", "student05", { query: "?confirm=cancel" })).json()).confirmCancel).toBe(false);
+    expect((await (await open("veileder1", "student05", { query: "?confirm=cancel" })).json()).confirmCancel).toBe(
+      false,
+    );
     await expectRedirect(await post("laerer1", { intent: "cancel" }), "signing:flash.cancelled");
     const teacher = await (await open("laerer1")).json();
     expect(teacher.view).toMatchObject({ id: -1, rights: { create: true } });
     expect(teacher.validation).toMatchObject({ archivedCount: 1 });
     expect(teacher.validation.lastArchivedText).toMatch(/^\d{1,2}\.\d{1,2}\.\d{4}$/);
-    const formsPage = await (await callLoader(studentForms, getPage("/student/forms", { cookie: cookies.student05 }))).json();
+    const formsPage = await (
+      await callLoader(studentForms, getPage("/student/forms", { cookie: cookies.student05 }))
+    ).json();
     expect(formsPage.signingForm.state).toBe("notCreated");
     const again = await post("laerer1", { intent: "cancel" });
     expect(again.status).toBe(409);
@@ -321,14 +377,19 @@ describe("the check before signing", () => {
       answered: 0,
       questions: expect.any(Number),
     });
-    expect(t.sending.forms[0].href).toMatch(new RegExp(`^/teacher/class/${classA}/student/${ids.student06}/form/\\d+/assignment/\\d+$`));
+    expect(t.sending.forms[0].href).toMatch(
+      new RegExp(`^/teacher/class/${classA}/student/${ids.student06}/form/\\d+/assignment/\\d+$`),
+    );
     expect((await (await open("student06", "student06")).json()).sending).toBeNull();
   });
 
   test("where the institution's file requires every form sent, the page says so and the post is refused, ticked or not", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-signing-"));
     const own = JSON.parse(fs.readFileSync("app/test/institution.json", "utf8")) as Record<string, unknown>;
-    fs.writeFileSync(path.join(dir, "institution.json"), JSON.stringify({ ...own, signing: { requireSentForms: true } }));
+    fs.writeFileSync(
+      path.join(dir, "institution.json"),
+      JSON.stringify({ ...own, signing: { requireSentForms: true } }),
+    );
     const before = process.env.INSTITUTION_FILE;
     process.env.INSTITUTION_FILE = path.join(dir, "institution.json");
     resetEnvForTests();
@@ -351,7 +412,10 @@ describe("two posts at the same moment", () => {
   test("the student and the supervisor sign at once through the page: both signatures stand", async () => {
     await post("laerer1", { ...midFields, confirmed: "yes", unsentAcknowledged: "yes" }, "student03");
     await post("laerer1", endFields, "student03");
-    const responses = await Promise.all([post("student03", { intent: "sign" }, "student03"), post("veileder1", { intent: "sign" }, "student03")]);
+    const responses = await Promise.all([
+      post("student03", { intent: "sign" }, "student03"),
+      post("veileder1", { intent: "sign" }, "student03"),
+    ]);
     expect(responses.map((r) => r.status)).toEqual([303, 303]);
     const form = await formOf("student03");
     expect(form.signedByStudentDate).not.toBeNull();

@@ -6,7 +6,15 @@ import { data, Form, Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
 import { SubmitButton } from "~/components/app/SubmitButton";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
-import { AlertBanner, CheckboxGroup, ErrorSummary, PageHeading, SummaryList, TextArea, TextField } from "~/components/ui";
+import {
+  AlertBanner,
+  CheckboxGroup,
+  ErrorSummary,
+  PageHeading,
+  SummaryList,
+  TextArea,
+  TextField,
+} from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { endPartSchema, midPartSchema, signSchema } from "~/services/signing/signing-form.schema";
@@ -20,7 +28,18 @@ import { clientAddress, readFormData } from "~/services/platform/request.server"
 import { requireRole } from "~/services/identity/index.server";
 import { areaOfPath, ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
-import { INTENTS, mayAttempt, NEW_FORM_ID, missingParties, unsentForms, type Intent, type Refusal, END_QUESTIONS, MID_QUESTIONS, TEACHER_COMMENT_LIMIT } from "~/services/signing";
+import {
+  INTENTS,
+  mayAttempt,
+  NEW_FORM_ID,
+  missingParties,
+  unsentForms,
+  type Intent,
+  type Refusal,
+  END_QUESTIONS,
+  MID_QUESTIONS,
+  TEACHER_COMMENT_LIMIT,
+} from "~/services/signing";
 import {
   cancelForm,
   checkMidPart,
@@ -36,7 +55,16 @@ import {
   type Submission,
 } from "~/services/signing/index.server";
 import type { Route } from "./+types/signing-form";
-import { CancelSection, ChoiceQuestion, EndResult, MidConfirmDialog, ValidationSection, choiceText, type MidConfirmView, type SendingView } from "~/components/app/SigningFormSections";
+import {
+  CancelSection,
+  ChoiceQuestion,
+  EndResult,
+  MidConfirmDialog,
+  ValidationSection,
+  choiceText,
+  type MidConfirmView,
+  type SendingView,
+} from "~/components/app/SigningFormSections";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
 
 export const handle = { titleKey: "signing:page.title" };
@@ -76,7 +104,13 @@ export async function loader(args: Route.LoaderArgs) {
   const db = await getDb();
   const language = getLanguage(args.context);
   const place = await signingPlace(db, viewer, classId, studentUserId);
-  const opening = { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId, classId, kind: "signingForm" } as const;
+  const opening = {
+    viewerUserId: viewer.userId,
+    viewerRole: viewer.role,
+    studentUserId,
+    classId,
+    kind: "signingForm",
+  } as const;
   const teacher = place.relation === "teacher";
   const [view, summary, facts] = await Promise.all([
     signingFormView(db, place, viewer.userId, language),
@@ -115,7 +149,12 @@ export async function loader(args: Route.LoaderArgs) {
     sending,
     // The texts of the teacher's check and the mid-semester confirmation come with the page's data,
     // in its language only: the page's script stays within its weight (they are the teacher's alone).
-    checkTexts: teacher ? { language, texts: getInstance(args.context).getResourceBundle(language, "signingCheck") as Record<string, unknown> } : null,
+    checkTexts: teacher
+      ? {
+          language,
+          texts: getInstance(args.context).getResourceBundle(language, "signingCheck") as Record<string, unknown>,
+        }
+      : null,
     back: backPath(viewer.role, classId, studentUserId),
     confirmCancel: url.searchParams.get("confirm") === "cancel" && view.rights.cancel,
     pdfHref: view.id === NEW_FORM_ID ? null : `/api/classes/${classId}/students/${studentUserId}/signingform/pdf`,
@@ -124,13 +163,20 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-function refusedReply(intent: Intent, result: SubmissionResult<string[]>, status: 400 | 409, confirmMid: MidConfirmView | null = null) {
+function refusedReply(
+  intent: Intent,
+  result: SubmissionResult<string[]>,
+  status: 400 | 409,
+  confirmMid: MidConfirmView | null = null,
+) {
   return data({ intent, result, confirmMid }, { status });
 }
 
 /** The refusals about forms not sent have their texts with this page's check (signingCheck). */
-const refusedKey = (reason: string) => (reason === "formsNotSent" ? `signingCheck:refused.${reason}` : `signing:refused.${reason}`);
-const errorKey = (error: string) => (error === "acknowledgeUnsent" ? `signingCheck:errors.${error}` : `signing:errors.${error}`);
+const refusedKey = (reason: string) =>
+  reason === "formsNotSent" ? `signingCheck:refused.${reason}` : `signing:refused.${reason}`;
+const errorKey = (error: string) =>
+  error === "acknowledgeUnsent" ? `signingCheck:errors.${error}` : `signing:errors.${error}`;
 
 export async function action(args: Route.ActionArgs) {
   const { viewer, classId, studentUserId } = guard(args);
@@ -158,7 +204,9 @@ export async function action(args: Route.ActionArgs) {
         return refusedReply(
           intent as Intent,
           submission.reply({
-            fieldErrors: Object.fromEntries(Object.entries(outcome.fieldErrors).map(([field, error]) => [field, [errorKey(error!)]])),
+            fieldErrors: Object.fromEntries(
+              Object.entries(outcome.fieldErrors).map(([field, error]) => [field, [errorKey(error!)]]),
+            ),
           }),
           400,
         );
@@ -174,10 +222,12 @@ export async function action(args: Route.ActionArgs) {
       const step = formData.get("step") === "back" ? "back" : formData.get("confirmed") === "yes" ? "confirm" : "check";
       if (step === "back") return data({ intent: "saveMid", result: submission.reply(), confirmMid: null });
       const acknowledged = formData.get("unsentAcknowledged") === "yes";
-      const outcome = step === "confirm" ? await saveMidPart(db, place, actor, { ...input, unsentAcknowledged: acknowledged }) : null;
+      const outcome =
+        step === "confirm" ? await saveMidPart(db, place, actor, { ...input, unsentAcknowledged: acknowledged }) : null;
       if (outcome?.ok) return redirectWithFlash(page, { type: "success", key: "signing:flash.saved" });
       // Refused for forms not sent: the confirmation is shown again, saying why.
-      const unacknowledged = outcome?.ok === false && outcome.error === "invalid" && outcome.fieldErrors.unsentAcknowledged !== undefined;
+      const unacknowledged =
+        outcome?.ok === false && outcome.error === "invalid" && outcome.fieldErrors.unsentAcknowledged !== undefined;
       const notSent = outcome?.ok === false && outcome.error === "state" && outcome.reason === "formsNotSent";
       if (outcome && !unacknowledged && !notSent) return refusal(outcome);
       const check = await checkMidPart(db, place, actor, input);
@@ -212,11 +262,16 @@ export async function action(args: Route.ActionArgs) {
         failed: "signing:flash.signedByAllFailed",
         skipped: "signing:flash.signedByAll",
       };
-      return redirectWithFlash(page, { type: outcome.submission === "failed" ? "info" : "success", key: key[outcome.submission] });
+      return redirectWithFlash(page, {
+        type: outcome.submission === "failed" ? "info" : "success",
+        key: key[outcome.submission],
+      });
     }
     case "cancel": {
       const outcome = await cancelForm(db, place, actor);
-      return outcome.ok ? redirectWithFlash(page, { type: "success", key: "signing:flash.cancelled" }) : refusal(outcome);
+      return outcome.ok
+        ? redirectWithFlash(page, { type: "success", key: "signing:flash.cancelled" })
+        : refusal(outcome);
     }
     case "submitResult": {
       const outcome = await resubmitResult(db, place, actor);
@@ -256,9 +311,18 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   const { rights } = view;
   const busy = useNavigation().state === "submitting";
 
-  const [midForm, midFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.midPartSchema), lastResultFor(actionData, "saveMid"));
-  const [endForm, endFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.endPartSchema), lastResultFor(actionData, "saveEnd"));
-  const [signForm, signFields] = useValidatedForm(() => import("~/services/signing/signing-form.schema").then((m) => m.signSchema), lastResultFor(actionData, "sign"));
+  const [midForm, midFields] = useValidatedForm(
+    () => import("~/services/signing/signing-form.schema").then((m) => m.midPartSchema),
+    lastResultFor(actionData, "saveMid"),
+  );
+  const [endForm, endFields] = useValidatedForm(
+    () => import("~/services/signing/signing-form.schema").then((m) => m.endPartSchema),
+    lastResultFor(actionData, "saveEnd"),
+  );
+  const [signForm, signFields] = useValidatedForm(
+    () => import("~/services/signing/signing-form.schema").then((m) => m.signSchema),
+    lastResultFor(actionData, "sign"),
+  );
   // Signing needs the confirmation box ticked: with JS the sign button waits for the box; without JS the server refuses an unticked one.
   const hydrated = useHydrated();
   const [confirmedWithoutAdvisor, setConfirmedWithoutAdvisor] = useState(false);
@@ -287,11 +351,17 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
     },
     {
       intent: "sign",
-      items: errorSummaryItems(t, [signFields.signWithoutAdvisorConfirmed, signFields.unsentAcknowledged], { errors: signForm.errors, fieldId: SECTION_OF.sign }),
+      items: errorSummaryItems(t, [signFields.signWithoutAdvisorConfirmed, signFields.unsentAcknowledged], {
+        errors: signForm.errors,
+        fieldId: SECTION_OF.sign,
+      }),
     },
     ...(["cancel", "submitResult"] as const).map((intent) => ({
       intent,
-      items: errorSummaryItems(t, [], { errors: lastResultFor(actionData, intent)?.error?.[""] ?? undefined, fieldId: SECTION_OF[intent] }),
+      items: errorSummaryItems(t, [], {
+        errors: lastResultFor(actionData, intent)?.error?.[""] ?? undefined,
+        fieldId: SECTION_OF[intent],
+      }),
     })),
   ];
   const failed = sections.find((s) => s.items.length > 0);
@@ -302,7 +372,9 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="app-content">
       <p>
-        <Link to={back}>{view.relation === "self" ? t("page.backToForms") : t("page.backToStudent", { name: student })}</Link>
+        <Link to={back}>
+          {view.relation === "self" ? t("page.backToForms") : t("page.backToStudent", { name: student })}
+        </Link>
       </p>
       {failed ? <ErrorSummary title={t(`failed.${failed.intent}`)} errors={failed.items} /> : null}
       <PageHeading caption={caption}>{t("page.title")}</PageHeading>
@@ -310,7 +382,11 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
       {rights.banner === "signedByAll" ? (
         <AlertBanner variant="success" heading={t("banner.signedByAll")}>
           <p>{t("banner.signedByAllText", { at: view.signedByAllText })}</p>
-          <p>{view.resultSubmittedText ? t("result.submitted", { date: view.resultSubmittedText }) : `${t("result.label")}: ${t("result.notSubmitted")}`}</p>
+          <p>
+            {view.resultSubmittedText
+              ? t("result.submitted", { date: view.resultSubmittedText })
+              : `${t("result.label")}: ${t("result.notSubmitted")}`}
+          </p>
         </AlertBanner>
       ) : rights.banner === "youHaveSigned" ? (
         <AlertBanner variant="info" heading={t("banner.youHaveSigned")}>
@@ -349,19 +425,28 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   id={midFields.midSemesterCompletedDate.id}
                   max={today}
                   width="10"
-                  defaultValue={(midFields.midSemesterCompletedDate.initialValue) ?? view.mid.date ?? ""}
+                  defaultValue={midFields.midSemesterCompletedDate.initialValue ?? view.mid.date ?? ""}
                   error={firstError(t, midFields.midSemesterCompletedDate.errors)}
                 />
                 <SubmitButton>{t("mid.save")}</SubmitButton>
               </Form>
             ) : null}
             {rights.saveMid && confirmMid && !midDialogClosed ? (
-              <MidConfirmDialog confirm={confirmMid} student={student} t={t} tc={tc} onClose={() => setMidDialogClosed(true)} />
+              <MidConfirmDialog
+                confirm={confirmMid}
+                student={student}
+                t={t}
+                tc={tc}
+                onClose={() => setMidDialogClosed(true)}
+              />
             ) : null}
             {rights.saveMid ? null : view.mid.confirmed ? (
               <SummaryList
                 rows={[
-                  ...MID_QUESTIONS.map((q) => ({ key: t(`questions.${q}`), value: choiceText(t, view.mid.answers[q]) })),
+                  ...MID_QUESTIONS.map((q) => ({
+                    key: t(`questions.${q}`),
+                    value: choiceText(t, view.mid.answers[q]),
+                  })),
                   { key: t("mid.dateLabel"), value: view.mid.dateText },
                 ]}
               />
@@ -389,7 +474,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   rows={5}
                   maxLength={TEACHER_COMMENT_LIMIT}
                   optional
-                  defaultValue={(endFields.teacherComment.initialValue) ?? view.end.teacherComment ?? ""}
+                  defaultValue={endFields.teacherComment.initialValue ?? view.end.teacherComment ?? ""}
                   error={firstError(t, endFields.teacherComment.errors)}
                 />
                 <TextField
@@ -401,7 +486,7 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                   max={today}
                   width="10"
                   optional
-                  defaultValue={(endFields.endSemesterCompletedDate.initialValue) ?? view.end.date ?? ""}
+                  defaultValue={endFields.endSemesterCompletedDate.initialValue ?? view.end.date ?? ""}
                   error={firstError(t, endFields.endSemesterCompletedDate.errors)}
                 />
                 {view.end.saved ? <EndResult view={view} t={t} /> : null}
@@ -411,7 +496,10 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
               <>
                 <SummaryList
                   rows={[
-                    ...END_QUESTIONS.map((q) => ({ key: t(`questions.${q}`), value: choiceText(t, view.end.answers[q]) })),
+                    ...END_QUESTIONS.map((q) => ({
+                      key: t(`questions.${q}`),
+                      value: choiceText(t, view.end.answers[q]),
+                    })),
                     { key: t("end.comment"), value: view.end.teacherComment ?? t("end.noComment") },
                     { key: t("end.dateLabel"), value: view.end.dateText },
                   ]}
@@ -424,7 +512,16 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
             )}
           </section>
 
-          {validation ? <ValidationSection validation={validation} sending={sending} submitResult={rights.submitResult} busy={busy} t={t} tc={tc} /> : null}
+          {validation ? (
+            <ValidationSection
+              validation={validation}
+              sending={sending}
+              submitResult={rights.submitResult}
+              busy={busy}
+              t={t}
+              tc={tc}
+            />
+          ) : null}
 
           <section aria-labelledby="sign-heading">
             <h2 id="sign-heading" tabIndex={-1}>
@@ -451,7 +548,8 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                 noValidate
                 onChange={(event) => {
                   const target = event.target as unknown as HTMLInputElement;
-                  if (target.name === signFields.signWithoutAdvisorConfirmed.name) setConfirmedWithoutAdvisor(target.checked);
+                  if (target.name === signFields.signWithoutAdvisorConfirmed.name)
+                    setConfirmedWithoutAdvisor(target.checked);
                 }}
               >
                 <input type="hidden" name="intent" value="sign" />
@@ -478,9 +576,13 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
                     error={firstError(t, signFields.unsentAcknowledged.errors)}
                   />
                 ) : null}
-                <SubmitButton disabled={hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor}>{t("sign.button")}</SubmitButton>
+                <SubmitButton disabled={hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor}>
+                  {t("sign.button")}
+                </SubmitButton>
               </Form>
-            ) : rights.signBlocked && !["alreadySigned", "notCreated"].includes(rights.signBlocked) && rights.banner === null ? (
+            ) : rights.signBlocked &&
+              !["alreadySigned", "notCreated"].includes(rights.signBlocked) &&
+              rights.banner === null ? (
               <p>{t(`refused.${rights.signBlocked}`)}</p>
             ) : null}
           </section>
@@ -491,4 +593,3 @@ function SigningPage({ loaderData, actionData }: Route.ComponentProps) {
     </div>
   );
 }
-

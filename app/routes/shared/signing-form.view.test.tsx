@@ -50,10 +50,14 @@ test("the teacher's mid-semester part: unanswered, it says what is missing; answ
   );
   const begun = screen.getByRole("group", { name: /Er arbeidet med de spesifikke kompetanseområdene påbegynt\?/ });
   expect(begun.textContent).toContain("Svar på om arbeidet med de spesifikke kompetanseområdene er påbegynt.");
-  expect(descriptionOf(screen.getByLabelText("Dato for midtveisvurderingen"))).toContain("Skriv inn datoen for midtveisvurderingen.");
+  expect(descriptionOf(screen.getByLabelText("Dato for midtveisvurderingen"))).toContain(
+    "Skriv inn datoen for midtveisvurderingen.",
+  );
 
   await view.user.click(within(begun).getByRole("radio", { name: "Ja" }));
-  const feedback = screen.getByRole("group", { name: /Har studenten gitt tilbakemelding på praksisstudiet og veiledningen\?/ });
+  const feedback = screen.getByRole("group", {
+    name: /Har studenten gitt tilbakemelding på praksisstudiet og veiledningen\?/,
+  });
   await view.user.click(within(feedback).getByRole("radio", { name: "Ikke relevant" }));
   const date = screen.getByLabelText("Dato for midtveisvurderingen");
   await view.user.clear(date);
@@ -65,8 +69,14 @@ test("the teacher's mid-semester part: unanswered, it says what is missing; answ
   // controls no accessible name for role queries (the page's markup is right: label for = id).
   await screen.findByRole("heading", { name: /^Vil du bekrefte midtveisvurderingen for / });
   await view.settled();
-  expect(await screen.findByText("Vurdering av kliniske kompetanser: ikke sendt av studenten, praksisveileder og praksislærer")).toBeTruthy();
-  await view.user.click(await screen.findByLabelText("Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt"));
+  expect(
+    await screen.findByText(
+      "Vurdering av kliniske kompetanser: ikke sendt av studenten, praksisveileder og praksislærer",
+    ),
+  ).toBeTruthy();
+  await view.user.click(
+    await screen.findByLabelText("Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt"),
+  );
   await view.user.click(await screen.findByText("Ja, bekreft midtveisvurderingen", { selector: "button" }));
   await expect.poll(() => view.flashText()).toBe("Signeringsskjemaet er lagret.");
   expect(view.location()).toBe(path);
@@ -86,6 +96,10 @@ test("confirming without ticking that forms are not sent (no JavaScript): the co
   const actionData = await actionDataOf(page, otherPath, fields, cookie, other);
   await renderRoute({ module: page, path: otherPath, pattern, params: other, cookie, actionData });
   expect(screen.getByRole("heading", { name: /^Vil du bekrefte midtveisvurderingen for / })).toBeTruthy();
-  const box = screen.getByRole("checkbox", { name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt" });
-  expect(descriptionOf(box) + (box.closest("fieldset")?.textContent ?? "")).toContain("Kryss av for at du går videre selv om ikke alle skjemaene er sendt.");
+  const box = screen.getByRole("checkbox", {
+    name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt",
+  });
+  expect(descriptionOf(box) + (box.closest("fieldset")?.textContent ?? "")).toContain(
+    "Kryss av for at du går videre selv om ikke alle skjemaene er sendt.",
+  );
 });

@@ -20,7 +20,10 @@ const referenceContext = createContext<CurrentReference | null>(null);
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
     const session = requireRole(request, context, ROLE.Student);
-    context.set(referenceContext, await requireCurrentReference(await getDb(), request, session.user.id, osloDate(new Date())));
+    context.set(
+      referenceContext,
+      await requireCurrentReference(await getDb(), request, session.user.id, osloDate(new Date())),
+    );
     return next();
   },
 ];
@@ -33,7 +36,9 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function StudentClassLayout({ loaderData }: Route.ComponentProps) {
-  const showsWarning = useMatches().some((match) => (match.handle as { showsWarning?: boolean } | undefined)?.showsWarning);
+  const showsWarning = useMatches().some(
+    (match) => (match.handle as { showsWarning?: boolean } | undefined)?.showsWarning,
+  );
   const alert = loaderData.warningToConfirm && !showsWarning;
   return (
     <>

@@ -48,7 +48,11 @@ describe("/student/forms", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     const id = await userIdOf(db(), "student01@example.org");
-    expect(body.header).toEqual({ subjectCode: "SYK2001", subjectName: "Praksis i sykehjem", periodName: calendar.current.name });
+    expect(body.header).toEqual({
+      subjectCode: "SYK2001",
+      subjectName: "Praksis i sykehjem",
+      periodName: calendar.current.name,
+    });
     expect(body.documents.fullPdf).toMatch(new RegExp(`^/api/classes/\\d+/students/${id}/full/pdf$`));
     // Student 01 has no signing form this semester, so there is no document to link to.
     expect(body.documents.signingFormPdf).toBeNull();
@@ -57,7 +61,9 @@ describe("/student/forms", () => {
     expect(body.extraSupervisors).toEqual([]);
     expect(body.mayInvite).toBe(false);
     expect([body.half, body.deadline]).toEqual(["end", dateText(calendar.classes.SYK2001.endSemesterDate)]);
-    expect(body.mainForms.map((f: { name: string; state: string }) => [f.name, f.state])).toEqual([["Vurdering av kliniske kompetanser", "none"]]);
+    expect(body.mainForms.map((f: { name: string; state: string }) => [f.name, f.state])).toEqual([
+      ["Vurdering av kliniske kompetanser", "none"],
+    ]);
     expect(body.specificForms.map((f: { name: string }) => f.name)).toEqual(["Legemiddelhåndtering"]);
     expect(body.mainForms[0].href).toMatch(new RegExp(`^/student/${id}/form/\\d+/class/\\d+/assignment/\\d+$`));
     expect(body.other.half).toBe("mid");
@@ -107,17 +113,27 @@ describe("/student/supervisor/invite", () => {
   });
 
   test("the student invites a supervisor: a mail with the link, a message, and the status 'sent'", async () => {
-    const before = await (await callLoader(invitePage, getPage("/student/supervisor/invite", { cookie: student11 }))).json();
+    const before = await (
+      await callLoader(invitePage, getPage("/student/supervisor/invite", { cookie: student11 }))
+    ).json();
     expect(before).toEqual({ subject: "SYK2001 Praksis i sykehjem", hasSupervisor: false, status: null });
 
     const response = await post({ email: " Ny.PV@Example.org " });
     expect([response.status, response.headers.get("Location")]).toEqual([303, "/student/supervisor/invite"]);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "student:invite.sentFlash", values: { email: "ny.pv@example.org" } });
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      key: "student:invite.sentFlash",
+      values: { email: "ny.pv@example.org" },
+    });
     const [mail] = await mailsTo("ny.pv@example.org");
     // Without APP_URL the link goes to the local address the app listens on, never to the request's host.
-    expect(mail.text).toMatch(/http:\/\/localhost:3000\/supervisor\/accept-invitation\?verificationGuid=[\w-]{43}&redirect_uri=%2Fsupervisor/);
+    expect(mail.text).toMatch(
+      /http:\/\/localhost:3000\/supervisor\/accept-invitation\?verificationGuid=[\w-]{43}&redirect_uri=%2Fsupervisor/,
+    );
 
-    const after = await (await callLoader(invitePage, getPage("/student/supervisor/invite", { cookie: student11 }))).json();
+    const after = await (
+      await callLoader(invitePage, getPage("/student/supervisor/invite", { cookie: student11 }))
+    ).json();
     expect(after.status).toMatchObject({ state: "sent", email: "ny.pv@example.org" });
     expect(after.status.expiresText).toMatch(/^\d{1,2}\.\d{1,2}\.\d{4} kl\. \d{2}:\d{2}$/);
   });
@@ -142,7 +158,9 @@ describe("/student/supervisor/invite", () => {
     const response = await post({ email: "noen@example.org" }, student01);
     expect(response.status).toBe(409);
     expect(((await response.json()) as Reply).error[""]).toEqual(["student:errors.hasSupervisor"]);
-    const page = await (await callLoader(invitePage, getPage("/student/supervisor/invite", { cookie: student01 }))).json();
+    const page = await (
+      await callLoader(invitePage, getPage("/student/supervisor/invite", { cookie: student01 }))
+    ).json();
     expect(page.hasSupervisor).toBe(true);
     expect(await mailsTo("noen@example.org")).toEqual([]);
   });

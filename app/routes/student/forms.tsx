@@ -6,7 +6,17 @@ import { getDb } from "~/services/platform/db/index.server";
 import { deadlineText } from "~/services/placements";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { notFound } from "~/services/platform/ids";
-import { requireStudentAccess, placementOf, type FormProgress, documentPaths, formsByHalf, hasSupervisor, requireCurrentReference, studentFormPath, studentResultsPath } from "~/services/placements/index.server";
+import {
+  requireStudentAccess,
+  placementOf,
+  type FormProgress,
+  documentPaths,
+  formsByHalf,
+  hasSupervisor,
+  requireCurrentReference,
+  studentFormPath,
+  studentResultsPath,
+} from "~/services/placements/index.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
@@ -66,7 +76,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type FormRow = Route.ComponentProps["loaderData"]["mainForms"][number];
 
 /** `closed`: the teacher has confirmed the half (the mid-semester part), so its forms are there to be seen. */
-function FormTable({ caption, rows, links, closed = false }: { caption: string; rows: FormRow[]; links: boolean; closed?: boolean }) {
+function FormTable({
+  caption,
+  rows,
+  links,
+  closed = false,
+}: {
+  caption: string;
+  rows: FormRow[];
+  links: boolean;
+  closed?: boolean;
+}) {
   const { t } = useTranslation("student");
   const status = (row: FormRow) =>
     row.state === "sent" ? (
@@ -77,7 +97,13 @@ function FormTable({ caption, rows, links, closed = false }: { caption: string; 
       <Tag variant="neutral">{t("forms.notBegun")}</Tag>
     );
   const verb = (row: FormRow) =>
-    closed ? t("forms.view") : row.state === "sent" ? t("forms.open") : row.state === "draft" ? t("forms.continue") : t("forms.start");
+    closed
+      ? t("forms.view")
+      : row.state === "sent"
+        ? t("forms.open")
+        : row.state === "draft"
+          ? t("forms.continue")
+          : t("forms.start");
   return (
     <Table
       caption={caption}
@@ -119,14 +145,26 @@ function FormTable({ caption, rows, links, closed = false }: { caption: string; 
 
 export default function StudentForms({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
-  const { header, documents, teacher, advisor, extraSupervisors, mayInvite, half, deadline, mainForms, specificForms, other } =
-    loaderData;
+  const {
+    header,
+    documents,
+    teacher,
+    advisor,
+    extraSupervisors,
+    mayInvite,
+    half,
+    deadline,
+    mainForms,
+    specificForms,
+    other,
+  } = loaderData;
   const { signingForm, signingFormHref } = loaderData;
   const currentHeading = half === "mid" ? t("forms.currentMid") : t("forms.currentEnd");
   // The mid-semester half is over either because the teacher confirmed it ("avsluttet": its forms
   // are to be seen) or because its date has passed (its forms can still be sent).
   const midConfirmed = signingForm.midDateText !== null;
-  const otherHeading = other.half === "end" ? t("forms.otherEnd") : midConfirmed ? t("forms.otherMid") : t("forms.otherMidLate");
+  const otherHeading =
+    other.half === "end" ? t("forms.otherEnd") : midConfirmed ? t("forms.otherMid") : t("forms.otherMidLate");
 
   return (
     <div className="app-content">
@@ -190,7 +228,9 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
 
       <h2>{currentHeading}</h2>
       <p className="student-deadline">
-        {deadline ? t(half === "mid" ? "forms.deadlineMid" : "forms.deadlineEnd", { date: deadline }) : t("forms.noDeadline")}
+        {deadline
+          ? t(half === "mid" ? "forms.deadlineMid" : "forms.deadlineEnd", { date: deadline })
+          : t("forms.noDeadline")}
       </p>
       {mainForms.length + specificForms.length === 0 ? (
         <p>{t("forms.noSchemes")}</p>

@@ -80,7 +80,13 @@ describe("/student", () => {
     expect(body.todo.warning).toBeNull();
     expect(body.todo.signingHref).toBeNull();
     // The medication form at mid-semester is overdue; the end-semester forms wait until the end date.
-    expect(body.todo.forms.map((f: { name: string; isMidSemester: boolean; behind: boolean }) => [f.name, f.isMidSemester, f.behind])).toEqual([
+    expect(
+      body.todo.forms.map((f: { name: string; isMidSemester: boolean; behind: boolean }) => [
+        f.name,
+        f.isMidSemester,
+        f.behind,
+      ]),
+    ).toEqual([
       ["Legemiddelhåndtering", true, true],
       ["Vurdering av kliniske kompetanser", false, false],
       ["Legemiddelhåndtering", false, false],
@@ -90,7 +96,9 @@ describe("/student", () => {
       href: expect.stringMatching(new RegExp(`^/student/${id}/form/\\d+/class/${syk2001}/assignment/\\d+$`)),
     });
     const warned = await cookieActingAs(db(), "student18@example.org", ROLE.Student);
-    expect((await (await callLoader(homePage, getPage("/student", { cookie: warned }))).json()).todo.warning).toBe("given");
+    expect((await (await callLoader(homePage, getPage("/student", { cookie: warned }))).json()).todo.warning).toBe(
+      "given",
+    );
     // A student without a class has no to-do.
     expect((await (await callLoader(homePage, getPage("/student", { cookie: student25 }))).json()).todo).toBeNull();
   });
@@ -98,7 +106,9 @@ describe("/student", () => {
   test("a student without a class is offered the classes their memberships match", async () => {
     const body = await (await callLoader(homePage, getPage("/student", { cookie: student25 }))).json();
     expect(body.current).toBeNull();
-    expect(body.matching.map((c: { classId: number; subjectCode: string }) => [c.classId, c.subjectCode])).toEqual([[syk2002, "SYK2002"]]);
+    expect(body.matching.map((c: { classId: number; subjectCode: string }) => [c.classId, c.subjectCode])).toEqual([
+      [syk2002, "SYK2002"],
+    ]);
     expect(body.earlier).toEqual([]);
   });
 
@@ -113,15 +123,23 @@ describe("/student", () => {
 
 describe("the class layout", () => {
   test("lets a student with a class through, and sends one without to /student (303 for a post)", async () => {
-    expect(await (await callLoader(guarded, getPage("/student/forms", { cookie: student01 }))).json()).toEqual({ passed: true });
+    expect(await (await callLoader(guarded, getPage("/student/forms", { cookie: student01 }))).json()).toEqual({
+      passed: true,
+    });
     const get = await callLoader(guarded, getPage("/student/forms", { cookie: student25 }));
     expect([get.status, get.headers.get("Location")]).toEqual([302, "/student"]);
-    const post = await callAction(guarded, postForm("/student/supervisor/invite", { email: "a@example.org" }, { cookie: student25 }));
+    const post = await callAction(
+      guarded,
+      postForm("/student/supervisor/invite", { email: "a@example.org" }, { cookie: student25 }),
+    );
     expect([post.status, post.headers.get("Location")]).toEqual([303, "/student"]);
   });
 
   test("another role posting is refused with 403", async () => {
-    const post = await callAction(guarded, postForm("/student/supervisor/invite", { email: "a@example.org" }, { cookie: teacher }));
+    const post = await callAction(
+      guarded,
+      postForm("/student/supervisor/invite", { email: "a@example.org" }, { cookie: teacher }),
+    );
     expect(post.status).toBe(403);
   });
 });
@@ -182,7 +200,11 @@ describe("/student/join-class", () => {
   test("a student in a class posting a crafted class id of another class joins nothing", async () => {
     const response = await post({ classId: String(syk2002) }, student01);
     expect(response.status).toBe(303);
-    expect(await flashOf(response)).toMatchObject({ type: "error", key: "student:join.alreadyInClass", values: { subject: "SYK2001" } });
+    expect(await flashOf(response)).toMatchObject({
+      type: "error",
+      key: "student:join.alreadyInClass",
+      values: { subject: "SYK2001" },
+    });
     expect((await referencesOf("student01@example.org")).filter((r) => r.classId === syk2002)).toEqual([]);
   });
 });

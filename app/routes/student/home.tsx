@@ -4,7 +4,16 @@ import { Button, Card, LinkButton, RadioGroup, SummaryList, Table, Tag, Visually
 import { getDb } from "~/services/platform/db/index.server";
 import { deadlineText } from "~/services/placements";
 import { matchingClasses, requireRole } from "~/services/identity/index.server";
-import { classesOfStudent, requireStudentAccess, placementOf, classesWithSigningForm, currentReferenceOf, documentPaths, studentFormPath, studentTodo } from "~/services/placements/index.server";
+import {
+  classesOfStudent,
+  requireStudentAccess,
+  placementOf,
+  classesWithSigningForm,
+  currentReferenceOf,
+  documentPaths,
+  studentFormPath,
+  studentTodo,
+} from "~/services/placements/index.server";
 import { ROLE } from "~/services/identity";
 import { osloDate } from "~/services/platform/semesters";
 import type { Route } from "./+types/home";
@@ -213,7 +222,12 @@ function StudentTodo({ todo }: { todo: TodoData }) {
         </Card>
       ) : null}
       {todo.signingHref ? (
-        <Card title={t("signing.heading")} headingLevel={3} className="app-todo__card" actions={<LinkButton to={todo.signingHref}>{t("signing.open")}</LinkButton>}>
+        <Card
+          title={t("signing.heading")}
+          headingLevel={3}
+          className="app-todo__card"
+          actions={<LinkButton to={todo.signingHref}>{t("signing.open")}</LinkButton>}
+        >
           <p>{t("signing.waits")}</p>
         </Card>
       ) : null}

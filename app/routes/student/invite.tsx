@@ -9,7 +9,14 @@ import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { notFound } from "~/services/platform/ids";
-import { createInvitation, invitationStatus, requireStudentAccess, placementOf, hasSupervisor, requireCurrentReference } from "~/services/placements/index.server";
+import {
+  createInvitation,
+  invitationStatus,
+  requireStudentAccess,
+  placementOf,
+  hasSupervisor,
+  requireCurrentReference,
+} from "~/services/placements/index.server";
 import { clientAddress, mailOrigin, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
@@ -128,7 +135,7 @@ export default function InviteSupervisor({ loaderData, actionData }: Route.Compo
             required
             maxLength={EMAIL_MAX}
             width="30"
-            defaultValue={(fields.email.initialValue) ?? ""}
+            defaultValue={fields.email.initialValue ?? ""}
             error={firstError(t, fields.email.errors)}
           />
           <Button disabled={navigation.state === "submitting"}>

@@ -63,7 +63,9 @@ export default function JoinClass({ loaderData, actionData }: Route.ComponentPro
 
   return (
     <div className="app-content">
-      <ErrorSummary errors={errorSummaryItems(t, [fields.classId], { errors: form.errors, fieldId: fields.classId.id })} />
+      <ErrorSummary
+        errors={errorSummaryItems(t, [fields.classId], { errors: form.errors, fieldId: fields.classId.id })}
+      />
       <PageHeading>{t("join.title")}</PageHeading>
       <p>{t("join.info")}</p>
       <p>{t("join.onlyMatching")}</p>
@@ -82,7 +84,7 @@ export default function JoinClass({ loaderData, actionData }: Route.ComponentPro
               label: `${c.subjectCode} ${c.subjectName}`,
               hint: c.periodName,
             }))}
-            defaultValue={(fields.classId.initialValue) ?? null}
+            defaultValue={fields.classId.initialValue ?? null}
             error={firstError(t, fields.classId.errors)}
           />
           <Button disabled={navigation.state === "submitting"}>{t("join.submit")}</Button>

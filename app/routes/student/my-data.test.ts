@@ -57,7 +57,10 @@ async function myPage(cookie: string, query = ""): Promise<Page> {
 }
 
 async function kindsOpenedOfEmma(): Promise<string[]> {
-  const rows = await db().select({ kind: recordOpenings.kind }).from(recordOpenings).where(eq(recordOpenings.studentUserId, ids.student01));
+  const rows = await db()
+    .select({ kind: recordOpenings.kind })
+    .from(recordOpenings)
+    .where(eq(recordOpenings.studentUserId, ids.student01));
   return rows.map((r) => r.kind).sort();
 }
 
@@ -66,7 +69,12 @@ const docParams = () => ({ classId: String(ids.classA), studentUserId: String(id
 
 describe("every opening of her record by someone else is recorded, once per person, page and hour", () => {
   test("her teacher's and supervisor's pages, results, form, warning, signing form, PDF; reloads add nothing", async () => {
-    const open = async (mod: Parameters<typeof callLoader>[0], path: string, params: Record<string, string>, cookie: string) => {
+    const open = async (
+      mod: Parameters<typeof callLoader>[0],
+      path: string,
+      params: Record<string, string>,
+      cookie: string,
+    ) => {
       const response = await callLoader(mod, getPage(path, { cookie }), params);
       expect(response.status, path).toBe(200);
       await response.arrayBuffer();
@@ -75,7 +83,12 @@ describe("every opening of her record by someone else is recorded, once per pers
     for (let i = 0; i < 2; i++) {
       await open(teacherStudent, teacherBase, { classId: String(ids.classA), userId: String(ids.student01) }, laerer1);
     }
-    await open(formResults, `${teacherBase}/form/${ids.mainForm}/results`, { ...docParams(), formId: String(ids.mainForm) }, laerer1);
+    await open(
+      formResults,
+      `${teacherBase}/form/${ids.mainForm}/results`,
+      { ...docParams(), formId: String(ids.mainForm) },
+      laerer1,
+    );
     await open(
       formPage,
       `${teacherBase}/form/${ids.mainForm}/assignment/${ids.midA}`,
@@ -85,10 +98,26 @@ describe("every opening of her record by someone else is recorded, once per pers
     await open(teacherWarning, `${teacherBase}/warning`, docParams(), laerer1);
     await open(signingForm, `${teacherBase}/signingform`, docParams(), laerer1);
     await open(fullPdf, `${base()}/full/pdf`, docParams(), laerer1);
-    await open(supervisorStudent, `/supervisor/class/${ids.classA}/student/${ids.student01}`, { classId: String(ids.classA), userId: String(ids.student01) }, veileder1);
+    await open(
+      supervisorStudent,
+      `/supervisor/class/${ids.classA}/student/${ids.student01}`,
+      { classId: String(ids.classA), userId: String(ids.student01) },
+      veileder1,
+    );
 
-    expect(await kindsOpenedOfEmma()).toEqual(["formAnswers", "fullPdf", "results", "signingForm", "studentPage", "studentPage", "warning"]);
-    const rows = await db().select().from(recordOpenings).where(and(eq(recordOpenings.studentUserId, ids.student01), eq(recordOpenings.viewerUserId, laerer1Id)));
+    expect(await kindsOpenedOfEmma()).toEqual([
+      "formAnswers",
+      "fullPdf",
+      "results",
+      "signingForm",
+      "studentPage",
+      "studentPage",
+      "warning",
+    ]);
+    const rows = await db()
+      .select()
+      .from(recordOpenings)
+      .where(and(eq(recordOpenings.studentUserId, ids.student01), eq(recordOpenings.viewerUserId, laerer1Id)));
     expect(rows.every((r) => r.classId === ids.classA && r.viewerRole === ROLE.Teacher)).toBe(true);
   });
 
@@ -106,19 +135,29 @@ describe("every opening of her record by someone else is recorded, once per pers
   test("a teacher of another class is refused and leaves no trace", async () => {
     const before = await kindsOpenedOfEmma();
     const laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
-    const response = await callLoader(teacherStudent, getPage(`/teacher/class/${ids.classA}/student/${ids.student01}`, { cookie: laerer3 }), {
-      classId: String(ids.classA),
-      userId: String(ids.student01),
-    });
+    const response = await callLoader(
+      teacherStudent,
+      getPage(`/teacher/class/${ids.classA}/student/${ids.student01}`, { cookie: laerer3 }),
+      {
+        classId: String(ids.classA),
+        userId: String(ids.student01),
+      },
+    );
     expect(response.status).toBe(404);
     expect(await kindsOpenedOfEmma()).toEqual(before);
   });
 
   test("the admin's semester report opens every student's row; the user page opens her profile", async () => {
-    const report = await callLoader(studentsCsv, getPage(`/api/periods/${ids.period}/students-csv`, { cookie: admin }), { periodId: String(ids.period) });
+    const report = await callLoader(
+      studentsCsv,
+      getPage(`/api/periods/${ids.period}/students-csv`, { cookie: admin }),
+      { periodId: String(ids.period) },
+    );
     expect(report.status).toBe(200);
     await report.arrayBuffer();
-    const profile = await callLoader(adminUser, getPage(`/admin/users/${ids.student01}`, { cookie: admin }), { userId: String(ids.student01) });
+    const profile = await callLoader(adminUser, getPage(`/admin/users/${ids.student01}`, { cookie: admin }), {
+      userId: String(ids.student01),
+    });
     expect(profile.status).toBe(200);
     expect(await kindsOpenedOfEmma()).toEqual(expect.arrayContaining(["semesterReport", "userProfile"]));
     const adminId = await userIdOf(db(), "admin@example.org");
@@ -135,11 +174,19 @@ describe("her My data page", () => {
   test("who opened what, in which role, newest first; her classes' full-record PDFs", async () => {
     const page = await myPage(emma);
     expect(page.openings.length).toBeGreaterThanOrEqual(9);
-    expect(page.openings).toContainEqual(expect.objectContaining({ role: "Teacher", kind: "warning", subjectCode: "SYK2001" }));
+    expect(page.openings).toContainEqual(
+      expect.objectContaining({ role: "Teacher", kind: "warning", subjectCode: "SYK2001" }),
+    );
     expect(page.openings).toContainEqual(expect.objectContaining({ role: "Advisor", kind: "studentPage" }));
     expect(page.openings).toContainEqual(expect.objectContaining({ role: "Admin", kind: "semesterReport" }));
     expect(page.openings.every((o) => o.who)).toBe(true);
-    expect(page.classes).toContainEqual({ classId: ids.classA, fullPdf: `${base()}/full/pdf?download=1`, subjectCode: "SYK2001", subjectName: expect.any(String), periodName: expect.any(String) });
+    expect(page.classes).toContainEqual({
+      classId: ids.classA,
+      fullPdf: `${base()}/full/pdf?download=1`,
+      subjectCode: "SYK2001",
+      subjectName: expect.any(String),
+      periodName: expect.any(String),
+    });
     expect(page.page).toMatchObject({ from: 1, newer: null, older: null });
   });
 
@@ -153,7 +200,16 @@ describe("her My data page", () => {
     const hours = Array.from({ length: 30 }, (_, i) => new Date(Date.UTC(2026, 9, 1, i)));
     await db()
       .insert(recordOpenings)
-      .values(hours.map((hour) => ({ studentUserId: ids.student01, viewerUserId: laerer1Id, viewerRole: ROLE.Teacher, kind: "studentPage", hour, at: hour })));
+      .values(
+        hours.map((hour) => ({
+          studentUserId: ids.student01,
+          viewerUserId: laerer1Id,
+          viewerRole: ROLE.Teacher,
+          kind: "studentPage",
+          hour,
+          at: hour,
+        })),
+      );
     const first = await myPage(emma);
     expect(first.openings).toHaveLength(25);
     expect(first.page.older).toBe("/student/my-data?page=2#access-heading");
@@ -180,10 +236,16 @@ describe("her copy of her data", () => {
     const response = await callLoader(myDataJson, getPage("/api/my-data", { cookie: emma }));
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
-    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="praksis-my-data-\d+-\d{4}-\d{2}-\d{2}\.json"; filename\*=UTF-8''/);
+    expect(response.headers.get("Content-Disposition")).toMatch(
+      /^attachment; filename="praksis-my-data-\d+-\d{4}-\d{2}-\d{2}\.json"; filename\*=UTF-8''/,
+    );
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    const json = (await response.json()) as { profile: { email: string }; accessList: { kind: string }[]; auditTrail: { action: string }[] };
+    const json = (await response.json()) as {
+      profile: { email: string };
+      accessList: { kind: string }[];
+      auditTrail: { action: string }[];
+    };
     expect(json.profile.email).toBe("student01@example.org");
     expect(json.accessList.map((o) => o.kind)).toEqual(expect.arrayContaining(["fullPdf", "warning", "signingForm"]));
     expect(json.auditTrail.map((e) => e.action)).toContain("my_data.downloaded");

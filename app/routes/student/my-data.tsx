@@ -106,7 +106,12 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
           <Table
             caption={t("myData.accessCaption")}
             captionHidden
-            columns={[{ header: t("myData.when") }, { header: t("myData.who") }, { header: t("myData.role") }, { header: t("myData.what") }]}
+            columns={[
+              { header: t("myData.when") },
+              { header: t("myData.who") },
+              { header: t("myData.role") },
+              { header: t("myData.what") },
+            ]}
             rows={openings.map((o) => {
               const what = t(`myData.kinds.${o.kind}`);
               return {
@@ -125,7 +130,9 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
         )}
         {page.total > 0 ? (
           <nav className="ui-pagination app-pages" aria-label={t("myData.pages")}>
-            <p className="ui-pagination__status">{t("myData.shown", { from: page.from, to: page.to, total: page.total })}</p>
+            <p className="ui-pagination__status">
+              {t("myData.shown", { from: page.from, to: page.to, total: page.total })}
+            </p>
             {page.newer ? (
               <Link to={page.newer} rel="prev" className="ui-button ui-button--secondary ui-pagination__link">
                 {t("myData.newer")}

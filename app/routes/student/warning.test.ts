@@ -55,11 +55,19 @@ const alertOf = async (cookie: string, path = "/student/forms") => {
   return ((await response.json()) as { warningToConfirm: boolean }).warningToConfirm;
 };
 const open = (cookie: string) => callLoader(warningPage, getPage("/student/warning", { cookie }));
-const confirm = (cookie: string, fields: Record<string, string>) => callAction(warningPage, postForm("/student/warning", fields, { cookie }));
+const confirm = (cookie: string, fields: Record<string, string>) =>
+  callAction(warningPage, postForm("/student/warning", fields, { cookie }));
 
 interface PageData {
   subject: string;
-  warning: null | { id: number; state: string; text: Record<string, string>; teacherName: string; givenText: string; confirmedText: string | null };
+  warning: null | {
+    id: number;
+    state: string;
+    text: Record<string, string>;
+    teacherName: string;
+    givenText: string;
+    confirmedText: string | null;
+  };
   pdf: string;
 }
 
@@ -77,16 +85,18 @@ describe("the student's warning", () => {
     expect(body.warning).toMatchObject({ state: "given", teacherName: "Ada Administrator", confirmedText: null });
     expect(body.warning!.text.passRequirementSummary).toContain("Presis oppmøte");
     expect(body.warning!.givenText).toMatch(/kl\./);
-    expect(body.pdf).toBe(`/api/classes/${classB}/students/${await userIdOf(db(), "student18@example.org")}/warning/pdf`);
+    expect(body.pdf).toBe(
+      `/api/classes/${classB}/students/${await userIdOf(db(), "student18@example.org")}/warning/pdf`,
+    );
   });
 
   test("confirming records the time, takes the alert away and shows it as accepted; twice is the same", async () => {
-    const warning = (await warningOf("student18@example.org"));
+    const warning = await warningOf("student18@example.org");
     const response = await confirm(cookies.student18, { warningId: String(warning.id) });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/student/warning");
     expect(await flashOf(response)).toEqual({ type: "success", key: "warnings:student.confirmedFlash" });
-    const confirmed = (await warningOf("student18@example.org"));
+    const confirmed = await warningOf("student18@example.org");
     expect(confirmed.studentConfirmedWarningAt).not.toBeNull();
     expect(await alertOf(cookies.student18)).toBe(false);
     const body = (await (await open(cookies.student18)).json()) as PageData;
@@ -94,7 +104,9 @@ describe("the student's warning", () => {
     expect(body.warning!.confirmedText).toMatch(/kl\./);
 
     expect((await confirm(cookies.student18, { warningId: String(warning.id) })).status).toBe(303);
-    expect((await warningOf("student18@example.org")).studentConfirmedWarningAt).toEqual(confirmed.studentConfirmedWarningAt);
+    expect((await warningOf("student18@example.org")).studentConfirmedWarningAt).toEqual(
+      confirmed.studentConfirmedWarningAt,
+    );
     const trail = await db().select().from(auditEvents).where(eq(auditEvents.action, "warning.confirmed"));
     expect(trail).toHaveLength(1);
   });
@@ -103,10 +115,14 @@ describe("the student's warning", () => {
     const studentUserId = await userIdOf(db(), "student15@example.org");
     await callAction(
       teacherWarning,
-      postForm(`/teacher/class/${classB}/student/${studentUserId}/warning`, { intent: "save", warningId: "", comment: "Hemmelig utkast" }, { cookie: cookies.teacher }),
+      postForm(
+        `/teacher/class/${classB}/student/${studentUserId}/warning`,
+        { intent: "save", warningId: "", comment: "Hemmelig utkast" },
+        { cookie: cookies.teacher },
+      ),
       { classId: String(classB), studentUserId: String(studentUserId) },
     );
-    const draft = (await warningOf("student15@example.org"));
+    const draft = await warningOf("student15@example.org");
     expect(await alertOf(cookies.student15)).toBe(false);
     const response = await open(cookies.student15);
     const text = await response.text();
@@ -120,7 +136,7 @@ describe("the student's warning", () => {
   });
 
   test("only the student confirms; a post without the warning's id is 400; a student without a class goes to /student", async () => {
-    const warning = (await warningOf("student18@example.org"));
+    const warning = await warningOf("student18@example.org");
     expect((await confirm(cookies.teacher, { warningId: String(warning.id) })).status).toBe(403);
     expect((await confirm(cookies.student18, {})).status).toBe(400);
     expect((await confirm(cookies.student18, { warningId: "abc" })).status).toBe(400);

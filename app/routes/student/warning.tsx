@@ -45,7 +45,12 @@ export async function action(args: Route.ActionArgs) {
   const { session, db, access } = await guard(args);
   const seenId = postedWarningId((await readFormData(args.request)).get("warningId"));
   if (seenId === undefined || seenId === null) throw new Response("Bad Request", { status: 400 });
-  const outcome = await confirmWarning(db, { access, actorUserId: session.user.id, ip: clientAddress(args.request), seenId });
+  const outcome = await confirmWarning(db, {
+    access,
+    actorUserId: session.user.id,
+    ip: clientAddress(args.request),
+    seenId,
+  });
   if (!outcome.ok) {
     if (outcome.error === "notAllowed") notFound();
     // Deleted, or given anew, since the page was shown: the student reads what there is now.

@@ -57,7 +57,11 @@ const load = (cookie: string, classId: number) =>
 const take = (cookie: string, classId: number, studentIds: (number | string)[], intent = "take") =>
   callAction(
     classPage,
-    postPairs(`/supervisor/class/${classId}`, [["intent", intent], ...studentIds.map((id): [string, string] => ["studentUserIds", String(id)])], cookie),
+    postPairs(
+      `/supervisor/class/${classId}`,
+      [["intent", intent], ...studentIds.map((id): [string, string] => ["studentUserIds", String(id)])],
+      cookie,
+    ),
     { classId: String(classId) },
   );
 
@@ -78,18 +82,24 @@ describe("the supervisor's class page", () => {
     const response = await load(marte, classA);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.header).toMatchObject({ subjectCode: "SYK2001", periodName: calendar.current.name, endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate) });
+    expect(body.header).toMatchObject({
+      subjectCode: "SYK2001",
+      periodName: calendar.current.name,
+      endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate),
+    });
     expect(body.classHalf).toEqual({ half: halfOf("SYK2001").half, text: dateText(halfOf("SYK2001").deadline) });
     expect(body.schemes).toHaveLength(2);
     expect(body.attached).toBe(true);
-    expect(body.students.map((s: { displayName: string; relation: string }) => [s.displayName, s.relation])).toEqual([
-      ["Emma Andersen", "assigned"],
-      ["Ingrid Jensen", "assigned"],
-      ["Nora Hansen", "assigned"],
-      ["Noah Johansen", "extra"],
-      ["Sofie Nilsen", "assigned"],
-      ["Ella Olsen", "assigned"],
-    ].toSorted((a, b) => a[0].localeCompare(b[0], "nb")));
+    expect(body.students.map((s: { displayName: string; relation: string }) => [s.displayName, s.relation])).toEqual(
+      [
+        ["Emma Andersen", "assigned"],
+        ["Ingrid Jensen", "assigned"],
+        ["Nora Hansen", "assigned"],
+        ["Noah Johansen", "extra"],
+        ["Sofie Nilsen", "assigned"],
+        ["Ella Olsen", "assigned"],
+      ].toSorted((a, b) => a[0].localeCompare(b[0], "nb")),
+    );
     expect(body.unassigned).toEqual([
       { userId: await userIdOf(db(), "student12@example.org"), displayName: "Filip Halvorsen" },
       { userId: await userIdOf(db(), "student11@example.org"), displayName: "Maja Moen" },
@@ -104,7 +114,9 @@ describe("the supervisor's class page", () => {
     expect(response.status).toBe(404);
     expect(await response.text()).not.toMatch(/Emma Andersen|Filip Halvorsen|SYK2001/);
     expect((await load(jonas, 999_999)).status).toBe(404);
-    const malformed = await callLoader(classPage, getPage("/supervisor/class/abc", { cookie: jonas }), { classId: "abc" });
+    const malformed = await callLoader(classPage, getPage("/supervisor/class/abc", { cookie: jonas }), {
+      classId: "abc",
+    });
     expect(malformed.status).toBe(404);
   });
 
@@ -126,13 +138,19 @@ describe("taking students", () => {
     const mathias = await userIdOf(db(), "student20@example.org");
     const tobias = await userIdOf(db(), "student22@example.org");
     const page = await (await load(jonas, classB)).json();
-    expect(page.unassigned.map((s: { displayName: string }) => s.displayName)).toEqual(["Ida Ødegård", "Magnus Knutsen", "Tobias Myhre"].toSorted((a, b) => a.localeCompare(b, "nb")));
+    expect(page.unassigned.map((s: { displayName: string }) => s.displayName)).toEqual(
+      ["Ida Ødegård", "Magnus Knutsen", "Tobias Myhre"].toSorted((a, b) => a.localeCompare(b, "nb")),
+    );
     expect(page.unassigned.some((s: { displayName: string }) => s.displayName === "Mathias Aas")).toBe(false);
 
     const response = await take(jonas, classB, [tobias]);
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe(`/supervisor/class/${classB}`);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "supervisor:take.taken", values: { names: "Tobias Myhre" } });
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      key: "supervisor:take.taken",
+      values: { names: "Tobias Myhre" },
+    });
     const jonasId = await userIdOf(db(), "veileder4@example.org");
     expect(await advisorOf(classB, "student22@example.org")).toBe(jonasId);
     const [event] = await db()
@@ -144,12 +162,20 @@ describe("taking students", () => {
     // Another supervisor of the class, a moment later: told by name that the student was taken.
     const late = await take(hanne, classB, [tobias]);
     expect(late.status).toBe(303);
-    expect(await flashOf(late)).toEqual({ type: "error", key: "supervisor:take.missed", values: { names: "Tobias Myhre" } });
+    expect(await flashOf(late)).toEqual({
+      type: "error",
+      key: "supervisor:take.missed",
+      values: { names: "Tobias Myhre" },
+    });
     expect(await advisorOf(classB, "student22@example.org")).toBe(jonasId);
 
     // A student who already has a supervisor is not taken away from them.
     const mixed = await take(hanne, classB, [mathias, await userIdOf(db(), "student23@example.org")]);
-    expect(await flashOf(mixed)).toEqual({ type: "info", key: "supervisor:take.some", values: { taken: "Ida Ødegård", missed: "Mathias Aas" } });
+    expect(await flashOf(mixed)).toEqual({
+      type: "info",
+      key: "supervisor:take.some",
+      values: { taken: "Ida Ødegård", missed: "Mathias Aas" },
+    });
     expect(await advisorOf(classB, "student20@example.org")).toBe(jonasId);
   });
 
@@ -179,7 +205,10 @@ describe("taking students", () => {
   });
 
   test("a supervisor who only follows a student (invited) sees no list and may not take students", async () => {
-    const [invited] = await db().insert(users).values({ displayName: "Invitert Iris", email: "iris@example.org" }).returning();
+    const [invited] = await db()
+      .insert(users)
+      .values({ displayName: "Invitert Iris", email: "iris@example.org" })
+      .returning();
     await db().insert(userRoles).values({ userId: invited.id, roleId: ROLE.Advisor });
     const magnus = await userIdOf(db(), "student24@example.org");
     await db()
@@ -197,6 +226,8 @@ describe("taking students", () => {
     expect(response.status).toBe(403);
 
     const home = await (await callLoader(homePage, getPage("/supervisor", { cookie }))).json();
-    expect(home.current.map((c: { subjectCode: string; ownStudentCount: number }) => [c.subjectCode, c.ownStudentCount])).toEqual([["SYK2002", 1]]);
+    expect(
+      home.current.map((c: { subjectCode: string; ownStudentCount: number }) => [c.subjectCode, c.ownStudentCount]),
+    ).toEqual([["SYK2002", 1]]);
   });
 });

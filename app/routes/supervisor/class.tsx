@@ -73,15 +73,19 @@ export async function action(args: Route.ActionArgs) {
     if (outcome.error === "notAttached") throw new Response("Forbidden", { status: 403 });
     const key = `supervisor:errors.${outcome.error}`;
     const reply = submission.reply({
-      fieldErrors: { studentUserIds: ["names" in outcome ? errorMessage(key, { names: outcome.names.join(", ") }) : key] },
+      fieldErrors: {
+        studentUserIds: ["names" in outcome ? errorMessage(key, { names: outcome.names.join(", ") }) : key],
+      },
     });
     return data({ result: reply }, { status: 400 });
   }
   const self = `/supervisor/class/${classId}`;
   const taken = outcome.taken.join(", ");
   const missed = outcome.missed.join(", ");
-  if (outcome.missed.length === 0) return redirectWithFlash(self, { type: "success", key: "supervisor:take.taken", values: { names: taken } });
-  if (outcome.taken.length === 0) return redirectWithFlash(self, { type: "error", key: "supervisor:take.missed", values: { names: missed } });
+  if (outcome.missed.length === 0)
+    return redirectWithFlash(self, { type: "success", key: "supervisor:take.taken", values: { names: taken } });
+  if (outcome.taken.length === 0)
+    return redirectWithFlash(self, { type: "error", key: "supervisor:take.missed", values: { names: missed } });
   return redirectWithFlash(self, { type: "info", key: "supervisor:take.some", values: { taken, missed } });
 }
 
@@ -90,7 +94,10 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
   const busy = useNavigation().state === "submitting";
   const { header, classHalf, schemes, students, attached, unassigned } = loaderData;
   const classId = header.classId;
-  const [takeForm, takeFields] = useValidatedForm(() => import("./class.schema").then((m) => m.takeSchema), actionData?.result);
+  const [takeForm, takeFields] = useValidatedForm(
+    () => import("./class.schema").then((m) => m.takeSchema),
+    actionData?.result,
+  );
   const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
 
   return (
@@ -105,7 +112,12 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
       <ClassDetails header={header} deadline={classHalf} />
 
       <h2>{t("common:schemes.heading")}</h2>
-      <SchemesTable schemes={schemes} formHref={(formId) => `/supervisor/form/${formId}?${new URLSearchParams({ from: `/supervisor/class/${classId}` })}`} />
+      <SchemesTable
+        schemes={schemes}
+        formHref={(formId) =>
+          `/supervisor/form/${formId}?${new URLSearchParams({ from: `/supervisor/class/${classId}` })}`
+        }
+      />
 
       <h2>{t("students.heading", { count: students.length })}</h2>
       <PeopleTable
@@ -118,19 +130,30 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
         deactivatedLabel={t("students.deactivated")}
         className="supervisor-students"
         columns={[
-          { header: t("students.relation"), cell: (s) => (s.relation === "assigned" ? t("students.assigned") : t("students.extra")) },
+          {
+            header: t("students.relation"),
+            cell: (s) => (s.relation === "assigned" ? t("students.assigned") : t("students.extra")),
+          },
           { header: t("students.teacher"), cell: (s) => s.teacherName ?? t("students.noTeacher") },
           {
             header: t("students.progress"),
             cell: (s) =>
               s.formsTotal === 0
                 ? t("students.noForms", { half: halfName(s.half === "mid") })
-                : t("students.progressValue", { half: halfName(s.half === "mid"), sent: s.formsSent, total: s.formsTotal }),
+                : t("students.progressValue", {
+                    half: halfName(s.half === "mid"),
+                    sent: s.formsSent,
+                    total: s.formsTotal,
+                  }),
           },
           {
             header: t("todo:overview.warning"),
             cell: (s) =>
-              s.warning === "given" ? <Tag variant="warning">{t("todo:overview.warningState.given")}</Tag> : t(`todo:overview.warningState.${s.warning}`),
+              s.warning === "given" ? (
+                <Tag variant="warning">{t("todo:overview.warningState.given")}</Tag>
+              ) : (
+                t(`todo:overview.warningState.${s.warning}`)
+              ),
           },
           {
             header: t("todo:overview.signing"),

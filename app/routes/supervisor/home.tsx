@@ -23,7 +23,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     classesOfSupervisor(db, session.user.id),
     staffTodo(db, { userId: session.user.id, role: "advisor", today: osloDate(new Date()) }),
   ]);
-  return { name: session.user.displayName, ...splitByCurrent(classes), todo: staffTodoView(todo, "supervisor", getLanguage(context)) };
+  return {
+    name: session.user.displayName,
+    ...splitByCurrent(classes),
+    todo: staffTodoView(todo, "supervisor", getLanguage(context)),
+  };
 }
 
 export default function SupervisorHome({ loaderData }: Route.ComponentProps) {

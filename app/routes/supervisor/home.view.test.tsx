@@ -28,11 +28,19 @@ test("what waits on a supervisor: the forms of their students not sent, a draft 
     .slice(1)
     .map((row) => row.textContent?.replace(/\s+/g, " ").trim());
   const mid = dateText(calendar.classes.SYK2001.midSemesterDate);
-  expect(rows).toContain(`Noah Johansen (SYK2001)Legemiddelhåndtering (Midtveis)${mid} Fristen er uteStart Legemiddelhåndtering, Noah Johansen (Midtveis)`);
+  expect(rows).toContain(
+    `Noah Johansen (SYK2001)Legemiddelhåndtering (Midtveis)${mid} Fristen er uteStart Legemiddelhåndtering, Noah Johansen (Midtveis)`,
+  );
   // A form the supervisor has begun says so: "Fortsett", not "Start".
-  const draft = within(table).getByRole("link", { name: /^Fortsett Vurdering av kliniske kompetanser, Nora Hansen \((Midtveis|Slutt)\)$/ });
+  const draft = within(table).getByRole("link", {
+    name: /^Fortsett Vurdering av kliniske kompetanser, Nora Hansen \((Midtveis|Slutt)\)$/,
+  });
   expect(draft.getAttribute("href")).toMatch(/^\/supervisor\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/);
 
   const classes = screen.getByRole("table", { name: "Emner du veileder i dette semesteret" });
-  expect(within(classes).getByRole("link", { name: /^SYK2001/ }).getAttribute("href")).toMatch(/^\/supervisor\/class\/\d+$/);
+  expect(
+    within(classes)
+      .getByRole("link", { name: /^SYK2001/ })
+      .getAttribute("href"),
+  ).toMatch(/^\/supervisor\/class\/\d+$/);
 });

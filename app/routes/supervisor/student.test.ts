@@ -41,7 +41,9 @@ describe("the supervisor's page of a student", () => {
     const [mid] = body.placement.schemes;
     expect(mid.isMidSemester).toBe(true);
     expect(mid.forms[0]).toMatchObject({ name: "Vurdering av kliniske kompetanser", own: { state: "sent" } });
-    expect(mid.forms[0].sentBy.student).toMatch(new RegExp(`^\\d{1,2}\\.\\d{1,2}\\.${calendar.current.startDate.slice(0, 4)}$`));
+    expect(mid.forms[0].sentBy.student).toMatch(
+      new RegExp(`^\\d{1,2}\\.\\d{1,2}\\.${calendar.current.startDate.slice(0, 4)}$`),
+    );
   });
 
   test("an extra supervisor sees the student too", async () => {
@@ -50,7 +52,9 @@ describe("the supervisor's page of a student", () => {
     const body = await response.json();
     expect(body.relation).toBe("extraAdvisor");
     expect(body.placement.advisor.displayName).toBe("Ole Kristiansen");
-    expect(body.placement.extraSupervisors.map((p: { displayName: string }) => p.displayName)).toEqual(["Marte Solberg"]);
+    expect(body.placement.extraSupervisors.map((p: { displayName: string }) => p.displayName)).toEqual([
+      "Marte Solberg",
+    ]);
   });
 
   test("another supervisor's student, in the same class or another, is a 404 with no data", async () => {

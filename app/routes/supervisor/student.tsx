@@ -28,8 +28,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const studentUserId = idParam(params.userId);
   const db = await getDb();
   // Only the supervisor's own students, assigned or extra; anyone else's is a 404.
-  const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Advisor }, classId, studentUserId);
-  const opening = { viewerUserId: session.user.id, viewerRole: ROLE.Advisor, studentUserId, classId, kind: "studentPage" } as const;
+  const access = await requireStudentAccess(
+    db,
+    { userId: session.user.id, role: ROLE.Advisor },
+    classId,
+    studentUserId,
+  );
+  const opening = {
+    viewerUserId: session.user.id,
+    viewerRole: ROLE.Advisor,
+    studentUserId,
+    classId,
+    kind: "studentPage",
+  } as const;
   const [placement, warning] = await Promise.all([
     placementOf(db, access.referenceId, session.user.id),
     // A given warning, read-only; a draft is the teachers' alone (ADR 0008).
@@ -58,14 +69,21 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
           {t("student.backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
         </Link>
       </p>
-      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>{student.displayName}</PageHeading>
+      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>
+        {student.displayName}
+      </PageHeading>
       <p>{relation === "advisor" ? t("student.youAreAssigned") : t("student.youAreExtra")}</p>
       <StudentPlacement
         placement={placement}
-        formHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`}
+        formHref={(f) =>
+          `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`
+        }
         resultsHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
       >
-        <SigningFormCard card={signingForm} href={`/supervisor/class/${classId}/student/${student.userId}/signingform`} />
+        <SigningFormCard
+          card={signingForm}
+          href={`/supervisor/class/${classId}/student/${student.userId}/signingform`}
+        />
         <WarningCard warning={warning} />
       </StudentPlacement>
     </div>

@@ -22,7 +22,12 @@ async function teacherOf(classId: number, studentEmail: string): Promise<number 
   const [row] = await db()
     .select({ teacher: studentReferences.teacherUserId })
     .from(studentReferences)
-    .where(and(eq(studentReferences.classId, classId), eq(studentReferences.studentUserId, await userIdOf(db(), studentEmail))));
+    .where(
+      and(
+        eq(studentReferences.classId, classId),
+        eq(studentReferences.studentUserId, await userIdOf(db(), studentEmail)),
+      ),
+    );
   return row.teacher;
 }
 
@@ -71,8 +76,14 @@ describe("the picker", () => {
     expect(body).toMatchObject({ subject: "SYK2001 Praksis i sykehjem", total: 12, q: "", moreHref: null });
     const students = body.students as Choice[];
     expect(students).toHaveLength(12);
-    expect(students.find((s) => s.displayName === "Emma Andersen")).toMatchObject({ teacherName: "Ingrid Haugen", mine: true });
-    expect(students.find((s) => s.displayName === "Noah Johansen")).toMatchObject({ teacherName: "Lars Bakken", mine: false });
+    expect(students.find((s) => s.displayName === "Emma Andersen")).toMatchObject({
+      teacherName: "Ingrid Haugen",
+      mine: true,
+    });
+    expect(students.find((s) => s.displayName === "Noah Johansen")).toMatchObject({
+      teacherName: "Lars Bakken",
+      mine: false,
+    });
     expect(students.find((s) => s.displayName === "Maja Moen")).toMatchObject({ teacherName: null });
   });
 
@@ -94,9 +105,16 @@ describe("the picker", () => {
     const classId = syk2001;
     const extra = await db()
       .insert(users)
-      .values(Array.from({ length: 25 }, (_, i) => ({ displayName: `Picker Student ${i + 1}`, email: `picker${i + 1}@example.org` })))
+      .values(
+        Array.from({ length: 25 }, (_, i) => ({
+          displayName: `Picker Student ${i + 1}`,
+          email: `picker${i + 1}@example.org`,
+        })),
+      )
       .returning();
-    await db().insert(studentReferences).values(extra.map((u) => ({ classId, studentUserId: u.id })));
+    await db()
+      .insert(studentReferences)
+      .values(extra.map((u) => ({ classId, studentUserId: u.id })));
     const first = await (await open(classId, laerer1)).json();
     expect(first.students).toHaveLength(20);
     expect(first.total).toBe(37);
@@ -143,7 +161,10 @@ describe("taking students", () => {
   });
 
   test("a student taken by another teacher meanwhile is named, not moved", async () => {
-    const [picker1, picker2] = await Promise.all([userIdOf(db(), "picker1@example.org"), userIdOf(db(), "picker2@example.org")]);
+    const [picker1, picker2] = await Promise.all([
+      userIdOf(db(), "picker1@example.org"),
+      userIdOf(db(), "picker2@example.org"),
+    ]);
     // laerer2 takes picker 1 first; laerer1 then posts both from an older page.
     expect((await post(syk2001, [picker1], laerer2)).status).toBe(303);
     const response = await post(syk2001, [picker1, picker2], laerer1);
@@ -202,6 +223,12 @@ describe("taking students", () => {
     expect(await teacherOf(syk2002, "student23@example.org")).toBeNull();
     const roles = await post(syk2002, [ida], student);
     expect(roles.status).toBe(403);
-    expect((await callAction(addStudents, postForm(path(syk2002), { studentIds: String(ida) }, { cookie: supervisor }), { classId: String(syk2002) })).status).toBe(403);
+    expect(
+      (
+        await callAction(addStudents, postForm(path(syk2002), { studentIds: String(ida) }, { cookie: supervisor }), {
+          classId: String(syk2002),
+        })
+      ).status,
+    ).toBe(403);
   });
 });

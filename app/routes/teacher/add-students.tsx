@@ -10,7 +10,12 @@ import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { idParam, notFound, parseId } from "~/services/platform/ids";
 import { STUDENT_SEARCH_MAX_LENGTH } from "~/services/placements";
-import { requireClassTeacher, STUDENT_PICKER_PAGE_SIZE, studentPicker, takeStudentsAsTeacher } from "~/services/placements/index.server";
+import {
+  requireClassTeacher,
+  STUDENT_PICKER_PAGE_SIZE,
+  studentPicker,
+  takeStudentsAsTeacher,
+} from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
@@ -27,7 +32,9 @@ function readQuery(url: URL): { q: string; offset: number } {
   return {
     q: (url.searchParams.get("q") ?? "").trim().slice(0, STUDENT_SEARCH_MAX_LENGTH),
     offset:
-      Number.isInteger(offset) && offset >= STUDENT_PICKER_PAGE_SIZE ? Math.min(offset, MAX_LISTED - STUDENT_PICKER_PAGE_SIZE) : 0,
+      Number.isInteger(offset) && offset >= STUDENT_PICKER_PAGE_SIZE
+        ? Math.min(offset, MAX_LISTED - STUDENT_PICKER_PAGE_SIZE)
+        : 0,
   };
 }
 
@@ -76,7 +83,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const ids = submission.value.studentIds.map(parseId);
-  const refuse = (message: string) => data(submission.reply({ fieldErrors: { studentIds: [message] } }), { status: 400 });
+  const refuse = (message: string) =>
+    data(submission.reply({ fieldErrors: { studentIds: [message] } }), { status: 400 });
   if (ids.some((id) => id === null)) return refuse("teacher:errors.unknownStudent");
 
   const outcome = await takeStudentsAsTeacher(db, {
@@ -87,7 +95,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   });
   if (!outcome.ok) {
     if (outcome.error === "notMember") notFound();
-    return refuse("names" in outcome ? errorMessage(`teacher:errors.${outcome.error}`, { names: outcome.names.join(", ") }) : `teacher:errors.${outcome.error}`);
+    return refuse(
+      "names" in outcome
+        ? errorMessage(`teacher:errors.${outcome.error}`, { names: outcome.names.join(", ") })
+        : `teacher:errors.${outcome.error}`,
+    );
   }
   const names = (list: { displayName: string }[]) => list.map((s) => s.displayName).join(", ");
   const { assigned, taken } = outcome;
@@ -95,12 +107,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return refuse(errorMessage("teacher:errors.allTaken", { names: names(taken) }));
   }
   const classPage = `/teacher/class/${classId}`;
-  if (assigned.length === 0) return redirectWithFlash(classPage, { type: "info", key: "teacher:addStudents.nothingNew" });
+  if (assigned.length === 0)
+    return redirectWithFlash(classPage, { type: "info", key: "teacher:addStudents.nothingNew" });
   return redirectWithFlash(
     classPage,
     taken.length > 0
-      ? { type: "success", key: "teacher:addStudents.addedSomeTaken", values: { added: names(assigned), taken: names(taken) } }
-      : { type: "success", key: "teacher:addStudents.added", values: { count: assigned.length, names: names(assigned) } },
+      ? {
+          type: "success",
+          key: "teacher:addStudents.addedSomeTaken",
+          values: { added: names(assigned), taken: names(taken) },
+        }
+      : {
+          type: "success",
+          key: "teacher:addStudents.added",
+          values: { count: assigned.length, names: names(assigned) },
+        },
   );
 }
 

@@ -1,6 +1,11 @@
 // The validation of add-supervisor.tsx, its own module so the page loads zod only once it is interactive (ADR 0012).
 import { z } from "zod";
-import { plausiblePhone, SUPERVISOR_EMAIL_MAX, SUPERVISOR_NAME_MAX, SUPERVISOR_PHONE_MAX } from "./add-supervisor.limits";
+import {
+  plausiblePhone,
+  SUPERVISOR_EMAIL_MAX,
+  SUPERVISOR_NAME_MAX,
+  SUPERVISOR_PHONE_MAX,
+} from "./add-supervisor.limits";
 
 export const schema = z.object({
   name: z

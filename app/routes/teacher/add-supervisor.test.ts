@@ -53,15 +53,28 @@ async function attached(email: string): Promise<boolean> {
 
 describe("the add-supervisor page", () => {
   test("opens for a teacher of the class", async () => {
-    const response = await callLoader(addSupervisor, getPage(path(syk2001), { cookie: laerer1 }), { classId: String(syk2001) });
+    const response = await callLoader(addSupervisor, getPage(path(syk2001), { cookie: laerer1 }), {
+      classId: String(syk2001),
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ classId: syk2001, subject: "SYK2001 Praksis i sykehjem", periodName: calendar.current.name });
+    expect(await response.json()).toEqual({
+      classId: syk2001,
+      subject: "SYK2001 Praksis i sykehjem",
+      periodName: calendar.current.name,
+    });
   });
 
   test("is not found for a teacher not in the class; other roles go to the role chooser", async () => {
-    expect((await callLoader(addSupervisor, getPage(path(syk2001), { cookie: laerer3 }), { classId: String(syk2001) })).status).toBe(404);
-    expect((await callLoader(addSupervisor, getPage(path("abc"), { cookie: laerer1 }), { classId: "abc" })).status).toBe(404);
-    const asStudent = await callLoader(addSupervisor, getPage(path(syk2001), { cookie: student }), { classId: String(syk2001) });
+    expect(
+      (await callLoader(addSupervisor, getPage(path(syk2001), { cookie: laerer3 }), { classId: String(syk2001) }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await callLoader(addSupervisor, getPage(path("abc"), { cookie: laerer1 }), { classId: "abc" })).status,
+    ).toBe(404);
+    const asStudent = await callLoader(addSupervisor, getPage(path(syk2001), { cookie: student }), {
+      classId: String(syk2001),
+    });
     expect(asStudent.status).toBe(302);
   });
 });
@@ -182,7 +195,9 @@ describe("when the welcome mail cannot be sent", () => {
         values: { name: "Uten Post", email: "uten.post@example.org" },
       });
       expect(await attached("uten.post@example.org")).toBe(true);
-      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^\[mail\] not sent \(welcome to a supervisor\): unreachable: /)]);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        expect.stringMatching(/^\[mail\] not sent \(welcome to a supervisor\): unreachable: /),
+      ]);
     } finally {
       delete process.env.SMTP_URL;
       resetEnvForTests();

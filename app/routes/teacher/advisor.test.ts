@@ -49,9 +49,11 @@ describe("a supervisor's students", () => {
     expect(body.supervisor).toMatchObject({ displayName: "Marte Solberg", email: "veileder1@example.org" });
     expect(body.subject).toBe("SYK2001 Praksis i sykehjem");
     expect(body.students).toHaveLength(6);
-    expect(body.students.filter((s: { relation: string }) => s.relation === "extra").map((s: { displayName: string }) => s.displayName)).toEqual([
-      "Noah Johansen",
-    ]);
+    expect(
+      body.students
+        .filter((s: { relation: string }) => s.relation === "extra")
+        .map((s: { displayName: string }) => s.displayName),
+    ).toEqual(["Noah Johansen"]);
   });
 
   test("a supervisor of another class, an unknown user or class is not found", async () => {

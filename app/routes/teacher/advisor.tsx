@@ -38,7 +38,9 @@ export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
       <p>
         <Link to={`/teacher/class/${classId}`}>{t("advisor.backToClass", { subject })}</Link>
       </p>
-      <PageHeading caption={`${subject}, ${periodName}`}>{t("advisor.heading", { name: supervisor.displayName })}</PageHeading>
+      <PageHeading caption={`${subject}, ${periodName}`}>
+        {t("advisor.heading", { name: supervisor.displayName })}
+      </PageHeading>
       <SummaryList
         rows={[
           {
@@ -68,7 +70,10 @@ export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
         deactivatedLabel={t("class.people.deactivated")}
         columns={[
           { header: t("advisor.teacher"), cell: (s) => s.teacherName ?? t("class.people.none") },
-          { header: t("advisor.relation"), cell: (s) => (s.relation === "assigned" ? t("advisor.assigned") : t("advisor.extra")) },
+          {
+            header: t("advisor.relation"),
+            cell: (s) => (s.relation === "assigned" ? t("advisor.assigned") : t("advisor.extra")),
+          },
         ]}
       />
     </div>

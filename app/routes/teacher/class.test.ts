@@ -77,7 +77,10 @@ describe("the class page", () => {
     expect(body.deadline).toEqual({ half: halfOf("SYK2001").half, text: dateText(halfOf("SYK2001").deadline) });
     expect(body.formCount).toEqual({ mid: 2, end: 2 });
     expect(body.members.myStudents).toHaveLength(5);
-    expect(body.members.supervisors.map((s: { displayName: string }) => s.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
+    expect(body.members.supervisors.map((s: { displayName: string }) => s.displayName)).toEqual([
+      "Marte Solberg",
+      "Ole Kristiansen",
+    ]);
     const rows = body.members.progress.rows as Row[];
     expect(rows).toHaveLength(12);
     const emma = rows.find((r) => r.displayName === "Emma Andersen")!;
@@ -99,7 +102,8 @@ describe("the class page", () => {
     // Most sent at mid-semester first: Emma (3), Noah (2), Nora (1).
     expect((await names("?sort=mid&dir=desc")).slice(0, 3)).toEqual(["Emma Andersen", "Noah Johansen", "Nora Hansen"]);
     // By supervisor: Marte Solberg's students first, those without one last.
-    const bySupervisor = ((await (await open(syk2001, laerer1, "?sort=supervisor&dir=asc")).json()).members.progress.rows as Row[]);
+    const bySupervisor = (await (await open(syk2001, laerer1, "?sort=supervisor&dir=asc")).json()).members.progress
+      .rows as Row[];
     expect(bySupervisor[0].advisorName).toBe("Marte Solberg");
     expect(bySupervisor.at(-1)!.advisorName).toBeNull();
     const body = await (await open(syk2001, laerer1, "?sort=teacher&dir=desc")).json();
@@ -114,7 +118,8 @@ describe("the class page", () => {
     expect(body.members).toBeNull();
     expect(body.header.subjectCode).toBe("SYK2001");
     expect(body.schemes).toHaveLength(2);
-    for (const leak of ["Emma Andersen", "student01@", "Marte Solberg", "veileder1@", "Ingrid Haugen"]) expect(text).not.toContain(leak);
+    for (const leak of ["Emma Andersen", "student01@", "Marte Solberg", "veileder1@", "Ingrid Haugen"])
+      expect(text).not.toContain(leak);
   });
 
   test("an unknown or malformed class is not found", async () => {
@@ -222,19 +227,35 @@ describe("the number of queries", () => {
         { classId: bigClass.id, isMidSemester: false },
       ])
       .returning();
-    const [main] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
-    await db().insert(assignmentForms).values([
-      { assignmentId: mid.id, formId: main.id },
-      { assignmentId: end.id, formId: main.id },
-    ]);
+    const [main] = await db()
+      .select({ id: forms.id })
+      .from(forms)
+      .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+    await db()
+      .insert(assignmentForms)
+      .values([
+        { assignmentId: mid.id, formId: main.id },
+        { assignmentId: end.id, formId: main.id },
+      ]);
     const addStudents = async (from: number, to: number) => {
       const people = await db()
         .insert(users)
-        .values(Array.from({ length: to - from }, (_, i) => ({ displayName: `Stor Student ${from + i}`, email: `stor${from + i}@example.org` })))
+        .values(
+          Array.from({ length: to - from }, (_, i) => ({
+            displayName: `Stor Student ${from + i}`,
+            email: `stor${from + i}@example.org`,
+          })),
+        )
         .returning({ id: users.id });
       await db()
         .insert(studentReferences)
-        .values(people.map((p, i) => ({ classId: bigClass.id, studentUserId: p.id, teacherUserId: i % 2 === 0 ? laerer1Id : null })));
+        .values(
+          people.map((p, i) => ({
+            classId: bigClass.id,
+            studentUserId: p.id,
+            teacherUserId: i % 2 === 0 ? laerer1Id : null,
+          })),
+        );
       await db()
         .insert(answerSets)
         .values(
@@ -274,7 +295,9 @@ describe("the number of queries", () => {
     expect(last.members.progress.page).toEqual({ page: 10, pages: 10, total: 500, from: 451, to: 500 });
     const beyond = await (await open(bigClass.id, laerer1, "?page=99")).json();
     expect(beyond.members.progress.page.page).toBe(10);
-    const names = new Set([...large.body.members.progress.rows, ...last.members.progress.rows].map((r: Row) => r.displayName));
+    const names = new Set(
+      [...large.body.members.progress.rows, ...last.members.progress.rows].map((r: Row) => r.displayName),
+    );
     expect(names.size).toBe(100);
     // Session, access check, header, schemes, overview, supervisors: a handful, not one per student.
     expect(small.count).toBeLessThan(15);

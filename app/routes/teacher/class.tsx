@@ -3,15 +3,7 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
 import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
-import {
-  AlertBanner,
-  Button,
-  LinkButton,
-  PageHeading,
-  Tag,
-  VisuallyHidden,
-  type TagVariant,
-} from "~/components/ui";
+import { AlertBanner, Button, LinkButton, PageHeading, Tag, VisuallyHidden, type TagVariant } from "~/components/ui";
 import { classHeader, classHeaderView } from "~/services/admin/index.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { getDb } from "~/services/platform/db/index.server";
@@ -19,7 +11,23 @@ import { deadlineText, formDue } from "~/services/placements";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
-import { requireClassAccess, requireClassTeacher, halfProgress, joinClassAsTeacher, leaveClass, progressPage, readSort, teacherClassPage, type AuthorCounts, type HalfProgress, type ProgressPage, type ProgressRow, type SigningSummary, type SortDirection, type SortKey } from "~/services/placements/index.server";
+import {
+  requireClassAccess,
+  requireClassTeacher,
+  halfProgress,
+  joinClassAsTeacher,
+  leaveClass,
+  progressPage,
+  readSort,
+  teacherClassPage,
+  type AuthorCounts,
+  type HalfProgress,
+  type ProgressPage,
+  type ProgressRow,
+  type SigningSummary,
+  type SortDirection,
+  type SortKey,
+} from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { osloDate } from "~/services/platform/semesters";
@@ -56,7 +64,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     schemes: page.schemes.map((scheme) => ({
       assignmentId: scheme.assignmentId,
       isMidSemester: scheme.isMidSemester,
-      forms: scheme.forms.filter((f) => !f.deleted).map((f) => ({ formId: f.formId, name: f.name, isMainForm: f.isMainForm })),
+      forms: scheme.forms
+        .filter((f) => !f.deleted)
+        .map((f) => ({ formId: f.formId, name: f.name, isMainForm: f.isMainForm })),
     })),
     formCount,
     sort,
@@ -153,7 +163,12 @@ type LoaderData = Route.ComponentProps["loaderData"];
 type ProgressRowData = NonNullable<LoaderData["members"]>["progress"]["rows"][number];
 type ProgressPageData = NonNullable<LoaderData["members"]>["progress"]["page"];
 
-const STATE_TAG: Record<Exclude<HalfProgress, "none">, TagVariant> = { done: "success", behind: "warning", open: "neutral", closed: "neutral" };
+const STATE_TAG: Record<Exclude<HalfProgress, "none">, TagVariant> = {
+  done: "success",
+  behind: "warning",
+  open: "neutral",
+  closed: "neutral",
+};
 
 export default function TeacherClass({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("teacher");
@@ -259,7 +274,11 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
       {/* The forms to read are for the class's teachers (an outsider joins first). */}
       <SchemesTable
         schemes={schemes}
-        formHref={members ? (formId) => `/teacher/form/${formId}?${new URLSearchParams({ from: `/teacher/class/${classId}` })}` : undefined}
+        formHref={
+          members
+            ? (formId) => `/teacher/form/${formId}?${new URLSearchParams({ from: `/teacher/class/${classId}` })}`
+            : undefined
+        }
       />
 
       {members ? (
@@ -268,7 +287,10 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
           <p>{t("class.leave.text")}</p>
           {released.length > 0 ? (
             <p>
-              {t("class.leave.released", { count: released.length, names: released.map((s) => s.displayName).join(", ") })}
+              {t("class.leave.released", {
+                count: released.length,
+                names: released.map((s) => s.displayName).join(", "),
+              })}
             </p>
           ) : null}
           {/* Leaving asks first, on a page of its own that names the students who lose their teacher. */}
@@ -321,86 +343,102 @@ function ProgressTable({
   const pageHref = (n: number) => ({ search: `?sort=${sort}&dir=${dir}&page=${n}`, hash: "progress" });
   return (
     <>
-    <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
-      {/* Stacks on a narrow screen as the Table component does (its data-labels), with the sort links kept in view. */}
-      <table className="ui-table ui-table--stack teacher-progress">
-        <caption id={captionId} className="ui-table__caption ui-visually-hidden">
-          {t("class.progress.captionSorted", {
-            column: label[sort],
-            direction: dir === "asc" ? t("class.progress.ascending") : t("class.progress.descending"),
-          })}
-        </caption>
-        <thead className="ui-table__head">
-          <tr className="ui-table__row" data-label={t("class.progress.sortBy")}>
-            {COLUMNS.map((key) => (
-              <th
-                key={key}
-                scope="col"
-                className="ui-table__header"
-                aria-sort={key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
-              >
-                <Link to={href(key)} preventScrollReset className="teacher-progress__sort">
-                  {label[key]}
-                  {key === sort ? (
-                    <span className="teacher-progress__arrow" aria-hidden="true">
-                      {dir === "asc" ? " ▲" : " ▼"}
-                    </span>
-                  ) : null}
-                </Link>
+      <div className="ui-table-wrapper" role="region" aria-labelledby={captionId} tabIndex={0}>
+        {/* Stacks on a narrow screen as the Table component does (its data-labels), with the sort links kept in view. */}
+        <table className="ui-table ui-table--stack teacher-progress">
+          <caption id={captionId} className="ui-table__caption ui-visually-hidden">
+            {t("class.progress.captionSorted", {
+              column: label[sort],
+              direction: dir === "asc" ? t("class.progress.ascending") : t("class.progress.descending"),
+            })}
+          </caption>
+          <thead className="ui-table__head">
+            <tr className="ui-table__row" data-label={t("class.progress.sortBy")}>
+              {COLUMNS.map((key) => (
+                <th
+                  key={key}
+                  scope="col"
+                  className="ui-table__header"
+                  aria-sort={key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
+                >
+                  <Link to={href(key)} preventScrollReset className="teacher-progress__sort">
+                    {label[key]}
+                    {key === sort ? (
+                      <span className="teacher-progress__arrow" aria-hidden="true">
+                        {dir === "asc" ? " ▲" : " ▼"}
+                      </span>
+                    ) : null}
+                  </Link>
+                </th>
+              ))}
+              <th scope="col" className="ui-table__header">
+                {texts.warningHeader}
               </th>
-            ))}
-            <th scope="col" className="ui-table__header">
-              {texts.warningHeader}
-            </th>
-            <th scope="col" className="ui-table__header">
-              {texts.signingHeader}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="ui-table__body">
-          {rows.map((row) => (
-            <tr key={row.userId} className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
-              <th scope="row" className="ui-table__header ui-table__header--row">
-                <Link to={`/teacher/class/${classId}/student/${row.userId}`}>{row.displayName}</Link>
+              <th scope="col" className="ui-table__header">
+                {texts.signingHeader}
               </th>
-              <td className="ui-table__cell" data-label={label.teacher}>
-                {row.teacherName ?? t("class.progress.noOne")}
-              </td>
-              <td className="ui-table__cell" data-label={label.supervisor}>
-                {row.advisorName ?? t("class.progress.noOne")}
-              </td>
-              <td className="ui-table__cell" data-label={label.mid}>
-                <HalfCell {...row.mid} total={formCount.mid} texts={texts} />
-              </td>
-              <td className="ui-table__cell" data-label={label.end}>
-                <HalfCell {...row.end} total={formCount.end} texts={texts} />
-              </td>
-              <td className="ui-table__cell" data-label={texts.warningHeader}>
-                {row.warning === "given" ? <Tag variant="warning">{texts.warning.given}</Tag> : texts.warning[row.warning]}
-              </td>
-              <td className="ui-table__cell" data-label={texts.signingHeader}>
-                <SigningCell signing={row.signing} texts={texts} />
-              </td>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-    {page.pages > 1 ? (
-      <nav className="ui-pagination teacher-progress__pages" aria-label={t("class.progress.pages")}>
-        <p className="ui-pagination__status">{t("class.progress.shown", { from: page.from, to: page.to, total: page.total })}</p>
-        {page.page > 1 ? (
-          <Link to={pageHref(page.page - 1)} rel="prev" preventScrollReset className="ui-button ui-button--secondary ui-pagination__link">
-            {t("class.progress.previous")}
-          </Link>
-        ) : null}
-        {page.page < page.pages ? (
-          <Link to={pageHref(page.page + 1)} rel="next" preventScrollReset className="ui-button ui-button--secondary ui-pagination__link">
-            {t("class.progress.next")}
-          </Link>
-        ) : null}
-      </nav>
-    ) : null}
+          </thead>
+          <tbody className="ui-table__body">
+            {rows.map((row) => (
+              <tr key={row.userId} className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
+                <th scope="row" className="ui-table__header ui-table__header--row">
+                  <Link to={`/teacher/class/${classId}/student/${row.userId}`}>{row.displayName}</Link>
+                </th>
+                <td className="ui-table__cell" data-label={label.teacher}>
+                  {row.teacherName ?? t("class.progress.noOne")}
+                </td>
+                <td className="ui-table__cell" data-label={label.supervisor}>
+                  {row.advisorName ?? t("class.progress.noOne")}
+                </td>
+                <td className="ui-table__cell" data-label={label.mid}>
+                  <HalfCell {...row.mid} total={formCount.mid} texts={texts} />
+                </td>
+                <td className="ui-table__cell" data-label={label.end}>
+                  <HalfCell {...row.end} total={formCount.end} texts={texts} />
+                </td>
+                <td className="ui-table__cell" data-label={texts.warningHeader}>
+                  {row.warning === "given" ? (
+                    <Tag variant="warning">{texts.warning.given}</Tag>
+                  ) : (
+                    texts.warning[row.warning]
+                  )}
+                </td>
+                <td className="ui-table__cell" data-label={texts.signingHeader}>
+                  <SigningCell signing={row.signing} texts={texts} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page.pages > 1 ? (
+        <nav className="ui-pagination teacher-progress__pages" aria-label={t("class.progress.pages")}>
+          <p className="ui-pagination__status">
+            {t("class.progress.shown", { from: page.from, to: page.to, total: page.total })}
+          </p>
+          {page.page > 1 ? (
+            <Link
+              to={pageHref(page.page - 1)}
+              rel="prev"
+              preventScrollReset
+              className="ui-button ui-button--secondary ui-pagination__link"
+            >
+              {t("class.progress.previous")}
+            </Link>
+          ) : null}
+          {page.page < page.pages ? (
+            <Link
+              to={pageHref(page.page + 1)}
+              rel="next"
+              preventScrollReset
+              className="ui-button ui-button--secondary ui-pagination__link"
+            >
+              {t("class.progress.next")}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </>
   );
 }
@@ -456,7 +494,17 @@ function useProgressTexts() {
 
 type ProgressTexts = ReturnType<typeof useProgressTexts>;
 
-function HalfCell({ counts, state, total, texts }: { counts: AuthorCounts; state: HalfProgress; total: number; texts: ProgressTexts }) {
+function HalfCell({
+  counts,
+  state,
+  total,
+  texts,
+}: {
+  counts: AuthorCounts;
+  state: HalfProgress;
+  total: number;
+  texts: ProgressTexts;
+}) {
   if (state === "none") return <>{texts.state.none}</>;
   return (
     <>
@@ -468,7 +516,10 @@ function HalfCell({ counts, state, total, texts }: { counts: AuthorCounts; state
           const sent = counts[author.key];
           const complete = sent >= total;
           return (
-            <li key={author.key} className={complete ? "teacher-progress__count teacher-progress__count--done" : "teacher-progress__count"}>
+            <li
+              key={author.key}
+              className={complete ? "teacher-progress__count teacher-progress__count--done" : "teacher-progress__count"}
+            >
               <span className="teacher-progress__author" aria-hidden="true">
                 {author.short}
               </span>

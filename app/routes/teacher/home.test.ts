@@ -28,7 +28,9 @@ describe("the teacher's home", () => {
     const body = await response.json();
     expect(body.name).toBe("Ingrid Haugen");
     expect(body.current.map((c: ClassRow) => c.subjectCode)).toEqual(["SYK2001"]);
-    expect(body.earlier.map((c: ClassRow) => [c.subjectCode, c.periodName])).toEqual([["SYK1002", calendar.previous.name]]);
+    expect(body.earlier.map((c: ClassRow) => [c.subjectCode, c.periodName])).toEqual([
+      ["SYK1002", calendar.previous.name],
+    ]);
     expect(body.others.map((c: ClassRow) => c.subjectCode)).toEqual(["SYK2002"]);
   });
 
@@ -43,12 +45,20 @@ describe("the teacher's home", () => {
     const laerer1 = await cookieActingAs(app.database.db, "laerer1@example.org", ROLE.Teacher);
     const body = await (await callLoader(home, getPage("/teacher", { cookie: laerer1 }))).json();
     expect(body.todo.formsTotal).toBe(19);
-    expect(body.todo.forms[0]).toMatchObject({ behind: true, draft: false, href: expect.stringMatching(/^\/teacher\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/) });
+    expect(body.todo.forms[0]).toMatchObject({
+      behind: true,
+      draft: false,
+      href: expect.stringMatching(/^\/teacher\/class\/\d+\/student\/\d+\/form\/\d+\/assignment\/\d+$/),
+    });
     const admin = await cookieActingAs(app.database.db, "admin@example.org", ROLE.Teacher);
     const adminBody = await (await callLoader(home, getPage("/teacher", { cookie: admin }))).json();
-    expect(adminBody.todo.warnings.map((w: { studentName: string; href: string }) => w.studentName)).toEqual(["Aksel Lie"]);
+    expect(adminBody.todo.warnings.map((w: { studentName: string; href: string }) => w.studentName)).toEqual([
+      "Aksel Lie",
+    ]);
     expect(adminBody.todo.warnings[0].href).toMatch(/^\/teacher\/class\/\d+\/student\/\d+\/warning$/);
-    expect(adminBody.todo.withoutSupervisor.map((s: { studentName: string }) => s.studentName)).toEqual(["Tobias Myhre"]);
+    expect(adminBody.todo.withoutSupervisor.map((s: { studentName: string }) => s.studentName)).toEqual([
+      "Tobias Myhre",
+    ]);
   });
 
   test("other roles are sent to the role chooser; no session goes to log-in", async () => {

@@ -4,7 +4,13 @@ import { StaffTodo } from "~/components/app/StaffTodo";
 import { getDb } from "~/services/platform/db/index.server";
 import { getLanguage } from "~/services/platform/i18n.server";
 import { osloDate } from "~/services/platform/semesters";
-import { classesOfTeacher, splitByCurrent, otherClassesThisSemester, staffTodo, staffTodoView } from "~/services/placements/index.server";
+import {
+  classesOfTeacher,
+  splitByCurrent,
+  otherClassesThisSemester,
+  staffTodo,
+  staffTodoView,
+} from "~/services/placements/index.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/home";
@@ -24,7 +30,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     otherClassesThisSemester(db, session.user.id),
     staffTodo(db, { userId: session.user.id, role: "teacher", today: osloDate(new Date()) }),
   ]);
-  return { name: session.user.displayName, ...splitByCurrent(own), others, todo: staffTodoView(todo, "teacher", getLanguage(context)) };
+  return {
+    name: session.user.displayName,
+    ...splitByCurrent(own),
+    others,
+    todo: staffTodoView(todo, "teacher", getLanguage(context)),
+  };
 }
 
 const classLink = (classId: number) => `/teacher/class/${classId}`;

@@ -32,8 +32,12 @@ test("what waits on a teacher: their students' forms not sent, late ones marked,
   const rows = rowTexts(table);
   const mid = dateText(calendar.classes.SYK2001.midSemesterDate);
   const end = dateText(calendar.classes.SYK2001.endSemesterDate);
-  expect(rows).toContain(`Ella Olsen (SYK2001)Legemiddelhåndtering (Midtveis)${mid} Fristen er uteStart Legemiddelhåndtering, Ella Olsen (Midtveis)`);
-  expect(rows).toContain(`Ella Olsen (SYK2001)Vurdering av kliniske kompetanser (Slutt)${end}Start Vurdering av kliniske kompetanser, Ella Olsen (Slutt)`);
+  expect(rows).toContain(
+    `Ella Olsen (SYK2001)Legemiddelhåndtering (Midtveis)${mid} Fristen er uteStart Legemiddelhåndtering, Ella Olsen (Midtveis)`,
+  );
+  expect(rows).toContain(
+    `Ella Olsen (SYK2001)Vurdering av kliniske kompetanser (Slutt)${end}Start Vurdering av kliniske kompetanser, Ella Olsen (Slutt)`,
+  );
   // Each link names its half: the mid-semester and the end-semester form are told apart by name.
   const start = within(table).getByRole("link", { name: "Start Legemiddelhåndtering, Ella Olsen (Midtveis)" });
   expect(within(table).getByRole("link", { name: "Start Legemiddelhåndtering, Ella Olsen (Slutt)" })).not.toBe(start);
@@ -51,10 +55,18 @@ test("a teacher is told of a warning the student has not confirmed and of studen
 
   const warnings = within(todo).getByRole("heading", { level: 3, name: "Varsler studenten ikke har bekreftet" });
   const warningList = warnings.nextElementSibling as HTMLElement;
-  expect(within(warningList).getByRole("listitem").textContent).toMatch(/^Aksel Lie \(SYK2002 Praksis i spesialisthelsetjenesten\), gitt \d{1,2}\.\d{1,2}\.\d{4}$/);
-  expect(within(warningList).getByRole("link", { name: "Aksel Lie" }).getAttribute("href")).toMatch(/^\/teacher\/class\/\d+\/student\/\d+\/warning$/);
+  expect(within(warningList).getByRole("listitem").textContent).toMatch(
+    /^Aksel Lie \(SYK2002 Praksis i spesialisthelsetjenesten\), gitt \d{1,2}\.\d{1,2}\.\d{4}$/,
+  );
+  expect(within(warningList).getByRole("link", { name: "Aksel Lie" }).getAttribute("href")).toMatch(
+    /^\/teacher\/class\/\d+\/student\/\d+\/warning$/,
+  );
 
   const without = within(todo).getByRole("heading", { level: 3, name: "Studenter uten praksisveileder" });
   const withoutList = without.nextElementSibling as HTMLElement;
-  expect(within(withoutList).getAllByRole("listitem").map((li) => li.textContent)).toEqual([expect.stringMatching(/^Tobias Myhre \(SYK2002/)]);
+  expect(
+    within(withoutList)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent),
+  ).toEqual([expect.stringMatching(/^Tobias Myhre \(SYK2002/)]);
 });

@@ -26,7 +26,8 @@ afterAll(async () => {
 const path = () => `/teacher/class/${syk2001}/leave`;
 const params = () => ({ classId: String(syk2001) });
 const open = (cookie: string) => callLoader(leavePage, getPage(path(), { cookie }), params());
-const post = (cookie: string, fields: Record<string, string>) => callAction(leavePage, postForm(path(), fields, { cookie }), params());
+const post = (cookie: string, fields: Record<string, string>) =>
+  callAction(leavePage, postForm(path(), fields, { cookie }), params());
 
 interface PageData {
   subject: string;
@@ -55,14 +56,24 @@ test("leaving asks first: the page names the students who lose their teacher; on
   expect(stale.status).toBe(303);
   expect(stale.headers.get("Location")).toBe(path());
   expect(await flashOf(stale)).toEqual({ type: "error", key: "confirmSteps:leave.changed" });
-  const stillThere = await db().select().from(classTeachers).where(and(eq(classTeachers.classId, syk2001), eq(classTeachers.userId, laerer1)));
+  const stillThere = await db()
+    .select()
+    .from(classTeachers)
+    .where(and(eq(classTeachers.classId, syk2001), eq(classTeachers.userId, laerer1)));
   expect(stillThere).toHaveLength(1);
 
   const left = await post(cookies.laerer1, { intent: "leave", students: page.seen });
   expect(left.status).toBe(303);
   expect(left.headers.get("Location")).toBe("/teacher");
-  expect(await flashOf(left)).toMatchObject({ type: "success", key: "teacher:class.leftReleased", values: { count: 5 } });
-  const refs = await db().select().from(studentReferences).where(and(eq(studentReferences.classId, syk2001), eq(studentReferences.teacherUserId, laerer1)));
+  expect(await flashOf(left)).toMatchObject({
+    type: "success",
+    key: "teacher:class.leftReleased",
+    values: { count: 5 },
+  });
+  const refs = await db()
+    .select()
+    .from(studentReferences)
+    .where(and(eq(studentReferences.classId, syk2001), eq(studentReferences.teacherUserId, laerer1)));
   expect(refs).toEqual([]);
   // Not a teacher of the class any more: the page is not found.
   expect((await open(cookies.laerer1)).status).toBe(404);

@@ -31,7 +31,14 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   // Only a teacher of the class can leave it; anyone else is told nothing about it.
   await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
   const header = (await classHeader(db, classId)) ?? notFound();
-  return { session, db, classId, header, subject: `${header.subjectCode} ${header.subjectName}`, self: `/teacher/class/${classId}/leave` };
+  return {
+    session,
+    db,
+    classId,
+    header,
+    subject: `${header.subjectCode} ${header.subjectName}`,
+    self: `/teacher/class/${classId}/leave`,
+  };
 }
 
 const idsOf = (students: { userId: number }[]) =>
@@ -43,7 +50,13 @@ const idsOf = (students: { userId: number }[]) =>
 export async function loader(args: Route.LoaderArgs) {
   const { session, db, classId, header, subject } = await guard(args);
   const students = await studentsLosingTeacher(db, { classId, userId: session.user.id });
-  return { subject, periodName: header.periodName, classPage: `/teacher/class/${classId}`, students, seen: idsOf(students) };
+  return {
+    subject,
+    periodName: header.periodName,
+    classPage: `/teacher/class/${classId}`,
+    students,
+    seen: idsOf(students),
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -91,7 +104,11 @@ export default function LeaveClass({ loaderData }: Route.ComponentProps) {
           <p>{t("leave.releasedText")}</p>
         </section>
       )}
-      <ConfirmActions fields={{ intent: "leave", students: seen }} confirm={t("leave.confirm")} back={{ label: t("leave.back"), href: classPage }} />
+      <ConfirmActions
+        fields={{ intent: "leave", students: seen }}
+        confirm={t("leave.confirm")}
+        back={{ label: t("leave.back"), href: classPage }}
+      />
     </div>
   );
 }

@@ -30,7 +30,10 @@ async function referenceOf(classId: number, studentUserId: number) {
 
 async function extrasOf(classId: number, studentUserId: number): Promise<number[]> {
   const ref = await referenceOf(classId, studentUserId);
-  const rows = await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
+  const rows = await db()
+    .select()
+    .from(studentExtraSupervisors)
+    .where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
   return rows.map((r) => r.userId);
 }
 
@@ -71,10 +74,19 @@ describe("the teacher's page of a student", () => {
     expect(body.placement.student).toMatchObject({ displayName: "Maja Moen", email: "student11@example.org" });
     expect(body.placement.advisor).toBeNull();
     expect(body.placement.header.subjectCode).toBe("SYK2001");
-    expect(body.placement.half).toMatchObject({ half: "end", deadlineText: dateText(calendar.classes.SYK2001.endSemesterDate) });
+    expect(body.placement.half).toMatchObject({
+      half: "end",
+      deadlineText: dateText(calendar.classes.SYK2001.endSemesterDate),
+    });
     expect(body.placement.schemes).toHaveLength(2);
-    expect(body.supervisorChoices.map((s: { displayName: string }) => s.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
-    expect(body.extraCandidates.map((s: { displayName: string }) => s.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
+    expect(body.supervisorChoices.map((s: { displayName: string }) => s.displayName)).toEqual([
+      "Marte Solberg",
+      "Ole Kristiansen",
+    ]);
+    expect(body.extraCandidates.map((s: { displayName: string }) => s.displayName)).toEqual([
+      "Marte Solberg",
+      "Ole Kristiansen",
+    ]);
   });
 
   test("a teacher of another class, or a student of another class, is a 404 with nothing of the student", async () => {
@@ -89,10 +101,14 @@ describe("the teacher's page of a student", () => {
       const text = await response.text();
       expect(text).not.toMatch(/Maja Moen|student11|Leah Strand|student13/);
     }
-    const malformed = await callLoader(studentPage, getPage(`/teacher/class/${classA}/student/x`, { cookie: laerer1 }), {
-      classId: String(classA),
-      userId: "x",
-    });
+    const malformed = await callLoader(
+      studentPage,
+      getPage(`/teacher/class/${classA}/student/x`, { cookie: laerer1 }),
+      {
+        classId: String(classA),
+        userId: "x",
+      },
+    );
     expect(malformed.status).toBe(404);
   });
 
@@ -126,7 +142,10 @@ describe("choosing the student's supervisor", () => {
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "student.advisor_assigned"), eq(auditEvents.subjectUserId, maja)));
-    expect(event).toMatchObject({ actorUserId: await userIdOf(db(), "laerer1@example.org"), details: { from: null, to: ole } });
+    expect(event).toMatchObject({
+      actorUserId: await userIdOf(db(), "laerer1@example.org"),
+      details: { from: null, to: ole },
+    });
 
     const same = await post({ intent: "setSupervisor", advisorUserId: String(ole) });
     expect(await flashOf(same)).toMatchObject({ type: "info", key: "placement:teacher.supervisorUnchanged" });
@@ -155,7 +174,9 @@ describe("choosing the student's supervisor", () => {
     }
     const missing = await post({ intent: "setSupervisor" });
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as Reply).result.error.advisorUserId).toEqual(["placement:errors.supervisorRequired"]);
+    expect(((await missing.json()) as Reply).result.error.advisorUserId).toEqual([
+      "placement:errors.supervisorRequired",
+    ]);
     expect((await referenceOf(classA, maja)).advisorUserId).toBeNull();
   });
 
@@ -182,7 +203,11 @@ describe("extra supervisors", () => {
   test("added, refused when repeated or assigned, removed; nothing else changes", async () => {
     const added = await post({ intent: "addExtra", extraUserId: String(marte) });
     expect(added.status).toBe(303);
-    expect(await flashOf(added)).toEqual({ type: "success", key: "placement:teacher.extraAdded", values: { supervisor: "Marte Solberg" } });
+    expect(await flashOf(added)).toEqual({
+      type: "success",
+      key: "placement:teacher.extraAdded",
+      values: { supervisor: "Marte Solberg" },
+    });
     expect(await extrasOf(classA, maja)).toEqual([marte]);
 
     const again = await post({ intent: "addExtra", extraUserId: String(marte) });
@@ -190,7 +215,9 @@ describe("extra supervisors", () => {
     expect(((await again.json()) as Reply).result.error.extraUserId).toEqual(["placement:errors.alreadyExtra"]);
 
     const page = await (await load(laerer1)).json();
-    expect(page.placement.extraSupervisors.map((p: { displayName: string }) => p.displayName)).toEqual(["Marte Solberg"]);
+    expect(page.placement.extraSupervisors.map((p: { displayName: string }) => p.displayName)).toEqual([
+      "Marte Solberg",
+    ]);
     expect(page.extraCandidates.map((p: { displayName: string }) => p.displayName)).toEqual(["Ole Kristiansen"]);
 
     // Making the extra supervisor the assigned one moves them, in one step.
@@ -203,7 +230,11 @@ describe("extra supervisors", () => {
     expect((await post({ intent: "addExtra", extraUserId: String(ole) })).status).toBe(303);
     const removed = await post({ intent: "removeExtra", removeUserId: String(ole) });
     expect(removed.status).toBe(303);
-    expect(await flashOf(removed)).toEqual({ type: "success", key: "placement:teacher.extraRemoved", values: { supervisor: "Ole Kristiansen" } });
+    expect(await flashOf(removed)).toEqual({
+      type: "success",
+      key: "placement:teacher.extraRemoved",
+      values: { supervisor: "Ole Kristiansen" },
+    });
     expect(await extrasOf(classA, maja)).toEqual([]);
     expect((await referenceOf(classA, maja)).advisorUserId).toBe(marte);
   });

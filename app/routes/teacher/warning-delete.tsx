@@ -25,7 +25,12 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const classId = idParam(args.params.classId);
   const studentUserId = idParam(args.params.studentUserId);
   const db = await getDb();
-  const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Teacher }, classId, studentUserId);
+  const access = await requireStudentAccess(
+    db,
+    { userId: session.user.id, role: ROLE.Teacher },
+    classId,
+    studentUserId,
+  );
   const studentPage = `/teacher/class/${classId}/student/${studentUserId}`;
   return { session, db, access, studentUserId, studentPage, warningPage: `${studentPage}/warning` };
 }
@@ -46,7 +51,12 @@ export async function action(args: Route.ActionArgs) {
   const { session, db, access, studentUserId, studentPage, warningPage } = await guard(args);
   const seenId = postedWarningId((await readFormData(args.request)).get("warningId"));
   if (seenId === undefined || seenId === null) throw new Response("Bad Request", { status: 400 });
-  const outcome = await deleteWarning(db, { access, actorUserId: session.user.id, ip: clientAddress(args.request), seenId });
+  const outcome = await deleteWarning(db, {
+    access,
+    actorUserId: session.user.id,
+    ip: clientAddress(args.request),
+    seenId,
+  });
   if (!outcome.ok) {
     if (outcome.error === "notAllowed") notFound();
     return redirectWithFlash(warningPage, { type: "error", key: "warnings:delete.changed" });
@@ -64,7 +74,9 @@ export default function DeleteWarning({ loaderData }: Route.ComponentProps) {
   const isDraft = warning.state === "draft";
   return (
     <div className="app-content">
-      <PageHeading caption={`${studentName} · ${t("heading")}`}>{isDraft ? t("delete.headingDraft") : t("delete.headingGiven")}</PageHeading>
+      <PageHeading caption={`${studentName} · ${t("heading")}`}>
+        {isDraft ? t("delete.headingDraft") : t("delete.headingGiven")}
+      </PageHeading>
       <p>{t(isDraft ? "delete.draft" : "delete.given", { name: studentName })}</p>
       <Form method="post">
         <input type="hidden" name="warningId" value={warning.id} />

@@ -37,7 +37,12 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const studentUserId = idParam(args.params.studentUserId);
   const db = await getDb();
   // Every teacher of the class, not only the student's own: a colleague may stand in (ADR 0008).
-  const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Teacher }, classId, studentUserId);
+  const access = await requireStudentAccess(
+    db,
+    { userId: session.user.id, role: ROLE.Teacher },
+    classId,
+    studentUserId,
+  );
   const warningPage = `/teacher/class/${classId}/student/${studentUserId}/warning`;
   return { session, db, access, studentUserId, warningPage, self: `${warningPage}/give` };
 }
@@ -53,7 +58,12 @@ export async function loader(args: Route.LoaderArgs) {
     // The teacher who gives it answers for it, and the student reads their name (warnings.server.ts).
     teacherName: session.user.displayName,
     nowText: formatDayTime(new Date(), language),
-    warning: { id: warning.id, version: String(warning.updatedAt.getTime()), text: warning.text, complete: isComplete(warning.text) },
+    warning: {
+      id: warning.id,
+      version: String(warning.updatedAt.getTime()),
+      text: warning.text,
+      complete: isComplete(warning.text),
+    },
     warningPage,
   };
 }
@@ -63,12 +73,20 @@ export async function action(args: Route.ActionArgs) {
   const form = await readFormData(args.request);
   const seenId = postedWarningId(form.get("warningId"));
   const version = form.get("version");
-  if (form.get("intent") !== "give" || seenId === undefined || seenId === null || typeof version !== "string" || !/^\d{1,16}$/.test(version)) {
+  if (
+    form.get("intent") !== "give" ||
+    seenId === undefined ||
+    seenId === null ||
+    typeof version !== "string" ||
+    !/^\d{1,16}$/.test(version)
+  ) {
     throw new Response("Bad Request", { status: 400 });
   }
   const warning = await warningFor(db, access);
-  if (!warning || warning.id !== seenId) return redirectWithFlash(warningPage, { type: "error", key: "warnings:errors.gone" });
-  if (warning.state !== "draft") return redirectWithFlash(warningPage, { type: "info", key: "warnings:teacher.givenAgain" });
+  if (!warning || warning.id !== seenId)
+    return redirectWithFlash(warningPage, { type: "error", key: "warnings:errors.gone" });
+  if (warning.state !== "draft")
+    return redirectWithFlash(warningPage, { type: "info", key: "warnings:teacher.givenAgain" });
   if (String(warning.updatedAt.getTime()) !== version || !isComplete(warning.text)) {
     return redirectWithFlash(self, { type: "error", key: "confirmSteps:give.changed" });
   }
@@ -88,7 +106,10 @@ export async function action(args: Route.ActionArgs) {
   if (!outcome.ok) {
     if (outcome.error === "notAllowed") notFound();
     // Given or deleted meanwhile (another tab, a colleague): the warning page shows what there is now.
-    return redirectWithFlash(warningPage, { type: "error", key: outcome.error === "alreadyGiven" ? "warnings:errors.alreadyGiven" : "warnings:errors.gone" });
+    return redirectWithFlash(warningPage, {
+      type: "error",
+      key: outcome.error === "alreadyGiven" ? "warnings:errors.alreadyGiven" : "warnings:errors.gone",
+    });
   }
   if (!outcome.changed) return redirectWithFlash(warningPage, { type: "info", key: "warnings:teacher.givenAgain" });
   const name = await displayNameOf(db, studentUserId);
@@ -103,7 +124,9 @@ export default function GiveWarning({ loaderData }: Route.ComponentProps) {
   const { studentName, teacherName, nowText, warning, warningPage } = loaderData;
   return (
     <div className="app-content">
-      <PageHeading caption={`${studentName} · ${tw("heading")}`}>{t("give.heading", { name: studentName })}</PageHeading>
+      <PageHeading caption={`${studentName} · ${tw("heading")}`}>
+        {t("give.heading", { name: studentName })}
+      </PageHeading>
       <p>{t("give.intro", { name: studentName })}</p>
       <section className="warning-preview" aria-labelledby="preview-heading">
         <h2 id="preview-heading">{t("give.preview")}</h2>

@@ -49,7 +49,10 @@ beforeAll(async () => {
   };
   ids = Object.fromEntries(
     await Promise.all(
-      ["student01", "student15", "student16", "student17", "student19", "student20"].map(async (s) => [s, await userIdOf(db(), `${s}@example.org`)]),
+      ["student01", "student15", "student16", "student17", "student19", "student20"].map(async (s) => [
+        s,
+        await userIdOf(db(), `${s}@example.org`),
+      ]),
     ),
   );
 });
@@ -62,11 +65,20 @@ beforeEach(() => {
   silenceMailLog();
 });
 
-const pagePath = (studentUserId: number, classId = classB) => `/teacher/class/${classId}/student/${studentUserId}/warning`;
-const params = (studentUserId: number, classId = classB) => ({ classId: String(classId), studentUserId: String(studentUserId) });
+const pagePath = (studentUserId: number, classId = classB) =>
+  `/teacher/class/${classId}/student/${studentUserId}/warning`;
+const params = (studentUserId: number, classId = classB) => ({
+  classId: String(classId),
+  studentUserId: String(studentUserId),
+});
 const open = (cookie: string, studentUserId: number, classId = classB) =>
   callLoader(warningPage, getPage(pagePath(studentUserId, classId), { cookie }), params(studentUserId, classId));
-const post = (cookie: string, studentUserId: number, fields: Record<string, string>, options: { origin?: string | null; classId?: number } = {}) =>
+const post = (
+  cookie: string,
+  studentUserId: number,
+  fields: Record<string, string>,
+  options: { origin?: string | null; classId?: number } = {},
+) =>
   callAction(
     warningPage,
     postForm(pagePath(studentUserId, options.classId), fields, { cookie, origin: options.origin }),
@@ -74,7 +86,8 @@ const post = (cookie: string, studentUserId: number, fields: Record<string, stri
   );
 
 const givePath = (studentUserId: number, classId = classB) => `${pagePath(studentUserId, classId)}/give`;
-const openGive = (cookie: string, studentUserId: number) => callLoader(givePage, getPage(givePath(studentUserId), { cookie }), params(studentUserId));
+const openGive = (cookie: string, studentUserId: number) =>
+  callLoader(givePage, getPage(givePath(studentUserId), { cookie }), params(studentUserId));
 const confirmGive = (cookie: string, studentUserId: number, fields: Record<string, string>) =>
   callAction(givePage, postForm(givePath(studentUserId), fields, { cookie }), params(studentUserId));
 
@@ -91,7 +104,11 @@ async function giveWarning(cookie: string, studentUserId: number, fields: Record
   expect(first.status).toBe(303);
   expect(first.headers.get("Location")).toBe(givePath(studentUserId));
   const shown = (await (await openGive(cookie, studentUserId)).json()) as GivePageData;
-  return confirmGive(cookie, studentUserId, { intent: "give", warningId: String(shown.warning.id), version: shown.warning.version });
+  return confirmGive(cookie, studentUserId, {
+    intent: "give",
+    warningId: String(shown.warning.id),
+    version: shown.warning.version,
+  });
 }
 
 interface PageData {
@@ -136,7 +153,10 @@ describe("the teacher's warning page", () => {
     expect((await open(cookies.admin, ids.student01)).status).toBe(404);
     expect((await open(cookies.admin, ids.student01, classA)).status).toBe(404);
     expect((await open(cookies.admin, 999_999)).status).toBe(404);
-    expect((await callLoader(warningPage, getPage("/x", { cookie: cookies.admin }), { classId: "abc", studentUserId: "1" })).status).toBe(404);
+    expect(
+      (await callLoader(warningPage, getPage("/x", { cookie: cookies.admin }), { classId: "abc", studentUserId: "1" }))
+        .status,
+    ).toBe(404);
     for (const cookie of [cookies.veileder3, cookies.student15]) {
       const response = await open(cookie, ids.student15);
       expect(response.status).toBe(302);
@@ -145,7 +165,11 @@ describe("the teacher's warning page", () => {
   });
 
   test("'Lagre utkast' saves a partial draft and comes back to the page, which shows it with its dates", async () => {
-    const response = await post(cookies.admin, ids.student15, { intent: "save", warningId: "", comment: "Første\r\nutkast" });
+    const response = await post(cookies.admin, ids.student15, {
+      intent: "save",
+      warningId: "",
+      comment: "Første\r\nutkast",
+    });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe(pagePath(ids.student15));
     expect(await flashOf(response)).toEqual({ type: "success", key: "warnings:teacher.saved" });
@@ -153,13 +177,24 @@ describe("the teacher's warning page", () => {
     expect(row).toMatchObject({ comment: "Første\nutkast", passRequirement: "", submittedAt: null });
 
     const body = (await (await open(cookies.laerer3, ids.student15)).json()) as PageData;
-    expect(body.warning).toMatchObject({ id: row.id, state: "draft", teacherName: "Ada Administrator", givenText: null, confirmedText: null });
+    expect(body.warning).toMatchObject({
+      id: row.id,
+      state: "draft",
+      teacherName: "Ada Administrator",
+      givenText: null,
+      confirmedText: null,
+    });
     expect(body.warning!.createdText).toMatch(/^\d{1,2}\.\d{1,2}\.\d{4} kl\. \d{2}:\d{2}$/);
   });
 
   test("'Gi varsel' without all three texts is refused with a message per missing one, and keeps what was typed", async () => {
     const [row] = await warningOf(ids.student15);
-    const response = await post(cookies.admin, ids.student15, { intent: "submit", warningId: String(row.id), comment: "Første\r\nutkast", passRequirementSummary: "Kort" });
+    const response = await post(cookies.admin, ids.student15, {
+      intent: "submit",
+      warningId: String(row.id),
+      comment: "Første\r\nutkast",
+      passRequirementSummary: "Kort",
+    });
     expect(response.status).toBe(400);
     const reply = (await response.json()) as Reply;
     expect(reply.result.error).toEqual({
@@ -173,14 +208,24 @@ describe("the teacher's warning page", () => {
     const [row] = await warningOf(ids.student15);
     const long = "æ".repeat(WARNING_TEXT_LIMIT + 1);
     for (const intent of ["save", "submit"]) {
-      const response = await post(cookies.admin, ids.student15, { intent, warningId: String(row.id), ...FULL, comment: long });
+      const response = await post(cookies.admin, ids.student15, {
+        intent,
+        warningId: String(row.id),
+        ...FULL,
+        comment: long,
+      });
       expect(response.status, intent).toBe(400);
       const reply = (await response.json()) as Reply;
       expect(reply.result.error).toEqual({ comment: ["warnings:errors.commentTooLong?over=1"] });
       expect(reply.result.initialValue.comment).toBe(long);
     }
     // 10 000 emoji are 10 000 characters (20 000 UTF-16 units): allowed.
-    const emoji = await post(cookies.admin, ids.student15, { intent: "save", warningId: String(row.id), ...FULL, comment: "🙂".repeat(WARNING_TEXT_LIMIT) });
+    const emoji = await post(cookies.admin, ids.student15, {
+      intent: "save",
+      warningId: String(row.id),
+      ...FULL,
+      comment: "🙂".repeat(WARNING_TEXT_LIMIT),
+    });
     expect(emoji.status).toBe(303);
   });
 
@@ -197,19 +242,38 @@ describe("the teacher's warning page", () => {
     const shown = await openGive(cookies.laerer3, ids.student15);
     expect(shown.status).toBe(200);
     const page = (await shown.json()) as GivePageData;
-    expect(page).toMatchObject({ studentName: "Olivia Jacobsen", teacherName: "Siri Lunde", warning: { id: row.id, text: FULL, complete: true }, warningPage: pagePath(ids.student15) });
+    expect(page).toMatchObject({
+      studentName: "Olivia Jacobsen",
+      teacherName: "Siri Lunde",
+      warning: { id: row.id, text: FULL, complete: true },
+      warningPage: pagePath(ids.student15),
+    });
     // Only the draft it showed, as it was shown: a changed one is shown again, nothing given.
-    const stale = await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id), version: String(Number(page.warning.version) - 1) });
+    const stale = await confirmGive(cookies.laerer3, ids.student15, {
+      intent: "give",
+      warningId: String(row.id),
+      version: String(Number(page.warning.version) - 1),
+    });
     expect(stale.headers.get("Location")).toBe(givePath(ids.student15));
     expect(await flashOf(stale)).toEqual({ type: "error", key: "confirmSteps:give.changed" });
-    expect((await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id) })).status).toBe(400);
+    expect(
+      (await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id) })).status,
+    ).toBe(400);
     expect((await warningOf(ids.student15))[0].submittedAt).toBeNull();
     expect(await mailsTo("student15@example.org")).toHaveLength(0);
 
-    const given = await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id), version: page.warning.version });
+    const given = await confirmGive(cookies.laerer3, ids.student15, {
+      intent: "give",
+      warningId: String(row.id),
+      version: page.warning.version,
+    });
     expect(given.status).toBe(303);
     expect(given.headers.get("Location")).toBe(pagePath(ids.student15));
-    expect(await flashOf(given)).toEqual({ type: "success", key: "warnings:teacher.given", values: { name: "Olivia Jacobsen" } });
+    expect(await flashOf(given)).toEqual({
+      type: "success",
+      key: "warnings:teacher.given",
+      values: { name: "Olivia Jacobsen" },
+    });
     const [row2] = await warningOf(ids.student15);
     expect(row2).toMatchObject({ ...FULL, id: row.id });
     expect(row2.submittedAt).not.toBeNull();
@@ -217,7 +281,11 @@ describe("the teacher's warning page", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain("http://localhost:3000/student/warning");
 
-    const again = await confirmGive(cookies.laerer3, ids.student15, { intent: "give", warningId: String(row.id), version: page.warning.version });
+    const again = await confirmGive(cookies.laerer3, ids.student15, {
+      intent: "give",
+      warningId: String(row.id),
+      version: page.warning.version,
+    });
     expect(again.status).toBe(303);
     expect(await flashOf(again)).toEqual({ type: "info", key: "warnings:teacher.givenAgain" });
     expect(await warningOf(ids.student15)).toEqual([row2]);
@@ -233,8 +301,12 @@ describe("the teacher's warning page", () => {
   test("the confirmation page is guarded like the warning page: a teacher of another class 404, other roles to the role chooser or 403", async () => {
     expect((await openGive(cookies.laerer1, ids.student15)).status).toBe(404);
     expect((await openGive(cookies.veileder3, ids.student15)).status).toBe(302);
-    expect((await confirmGive(cookies.laerer1, ids.student20, { intent: "give", warningId: "1", version: "1" })).status).toBe(404);
-    expect((await confirmGive(cookies.student15, ids.student15, { intent: "give", warningId: "1", version: "1" })).status).toBe(403);
+    expect(
+      (await confirmGive(cookies.laerer1, ids.student20, { intent: "give", warningId: "1", version: "1" })).status,
+    ).toBe(404);
+    expect(
+      (await confirmGive(cookies.student15, ids.student15, { intent: "give", warningId: "1", version: "1" })).status,
+    ).toBe(403);
   });
 
   test("a change to a given warning (a tab left open) is refused, and the page gives back what was typed", async () => {
@@ -287,12 +359,18 @@ describe("the autosave endpoint", () => {
     expect(typeof savedAt).toBe("string");
     const second = await save(cookies.laerer3, ids.student16, { warningId: String(warningId), ...FULL });
     expect(await second.json()).toMatchObject({ warningId });
-    expect(await warningOf(ids.student16)).toEqual([expect.objectContaining({ id: warningId, ...FULL, submittedAt: null })]);
+    expect(await warningOf(ids.student16)).toEqual([
+      expect.objectContaining({ id: warningId, ...FULL, submittedAt: null }),
+    ]);
   });
 
   test("refusals in JSON: too long 400, deleted meanwhile 409 with the warning there is now, given 409", async () => {
     const [row] = await warningOf(ids.student16);
-    const long = await save(cookies.admin, ids.student16, { warningId: String(row.id), ...FULL, passRequirement: "x".repeat(WARNING_TEXT_LIMIT + 1) });
+    const long = await save(cookies.admin, ids.student16, {
+      warningId: String(row.id),
+      ...FULL,
+      passRequirement: "x".repeat(WARNING_TEXT_LIMIT + 1),
+    });
     expect(long.status).toBe(400);
     expect(await long.json()).toEqual({ error: "invalid", fieldErrors: { passRequirement: "tooLong" } });
     const stale = await save(cookies.admin, ids.student16, { warningId: String(row.id + 999), ...FULL });
@@ -301,7 +379,11 @@ describe("the autosave endpoint", () => {
     expect((await save(cookies.admin, ids.student16, { warningId: "x" })).status).toBe(400);
 
     expect((await giveWarning(cookies.admin, ids.student16, { warningId: String(row.id), ...FULL })).status).toBe(303);
-    const given = await save(cookies.admin, ids.student16, { warningId: String(row.id), ...FULL, comment: "Sent endring" });
+    const given = await save(cookies.admin, ids.student16, {
+      warningId: String(row.id),
+      ...FULL,
+      comment: "Sent endring",
+    });
     expect(given.status).toBe(409);
     expect(await given.json()).toEqual({ error: "alreadyGiven" });
     expect((await warningOf(ids.student16))[0].comment).toBe(FULL.comment);
@@ -320,7 +402,11 @@ describe("the autosave endpoint", () => {
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toEqual({ error: "notFound" });
     expect((await save(cookies.admin, ids.student20, FULL, "https://evil.example")).status).toBe(403);
-    const get = await callLoader(api, getPage(endpoint(ids.student20), { cookie: cookies.admin }), params(ids.student20));
+    const get = await callLoader(
+      api,
+      getPage(endpoint(ids.student20), { cookie: cookies.admin }),
+      params(ids.student20),
+    );
     expect(get.status).toBe(405);
     expect(await get.json()).toEqual({ error: "methodNotAllowed" });
     expect(await warningOf(ids.student20)).toEqual([]);
@@ -341,7 +427,10 @@ describe("deleting, with a confirmation page", () => {
     expect((await giveWarning(cookies.admin, ids.student17, { warningId: "", ...FULL })).status).toBe(303);
     const response = await openDelete(cookies.laerer3, ids.student17);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ studentName: "Frida Sæther", warning: { state: "given", text: FULL } });
+    expect(await response.json()).toMatchObject({
+      studentName: "Frida Sæther",
+      warning: { state: "given", text: FULL },
+    });
     expect((await openDelete(cookies.laerer1, ids.student17)).status).toBe(404);
   });
 
@@ -358,7 +447,11 @@ describe("deleting, with a confirmation page", () => {
     const response = await confirmDelete(cookies.admin, ids.student17, { warningId: String(row.id) });
     expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe(`/teacher/class/${classB}/student/${ids.student17}`);
-    expect(await flashOf(response)).toEqual({ type: "success", key: "warnings:delete.deleted", values: { name: "Frida Sæther" } });
+    expect(await flashOf(response)).toEqual({
+      type: "success",
+      key: "warnings:delete.deleted",
+      values: { name: "Frida Sæther" },
+    });
     expect(await warningOf(ids.student17)).toEqual([]);
     const trail = await db().select().from(auditEvents).where(eq(auditEvents.action, "warning.deleted"));
     expect(trail.filter((e) => e.subjectUserId === ids.student17)).toHaveLength(1);
@@ -414,7 +507,9 @@ describe("when the notice cannot be mailed", () => {
       expect(await flashOf(response)).toMatchObject({ type: "info", key: "warnings:teacher.givenMailFailed" });
       const [given] = await warningOf(student22);
       expect(given.submittedAt).not.toBeNull();
-      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^\[mail\] not sent \(warning notice\): refused: /)]);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        expect.stringMatching(/^\[mail\] not sent \(warning notice\): refused: /),
+      ]);
     } finally {
       delete process.env.SMTP_URL;
       resetEnvForTests();

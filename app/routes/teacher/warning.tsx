@@ -5,7 +5,13 @@ import { useTranslation } from "react-i18next";
 import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { SubmitButton } from "~/components/app/SubmitButton";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
-import { autosaveStatusText, guardPagePost, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
+import {
+  autosaveStatusText,
+  guardPagePost,
+  logInAgainHref,
+  useAutosave,
+  type OfflineKeeper,
+} from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -45,7 +51,11 @@ const AUTOSAVE_DELAY_MS = 3000;
  * A refused post: the reply (messages and what was typed), the warning the page continues from
  * when that changed (`seenId`), and the text that could not be saved because the warning was given.
  */
-function refused(result: SubmissionResult<string[]>, status: number, more: { seenId?: number | null; unsaved?: WarningText } = {}) {
+function refused(
+  result: SubmissionResult<string[]>,
+  status: number,
+  more: { seenId?: number | null; unsaved?: WarningText } = {},
+) {
   return data({ result, seenId: more.seenId, unsaved: more.unsaved ?? null }, { status });
 }
 
@@ -55,14 +65,25 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const studentUserId = idParam(args.params.studentUserId);
   const db = await getDb();
   // Every teacher of the class, not only the student's own: a colleague may stand in (ADR 0008).
-  const access = await requireStudentAccess(db, { userId: session.user.id, role: ROLE.Teacher }, classId, studentUserId);
+  const access = await requireStudentAccess(
+    db,
+    { userId: session.user.id, role: ROLE.Teacher },
+    classId,
+    studentUserId,
+  );
   const studentPage = `/teacher/class/${classId}/student/${studentUserId}`;
   return { session, db, access, classId, studentUserId, studentPage, self: `${studentPage}/warning` };
 }
 
 export async function loader(args: Route.LoaderArgs) {
   const { session, db, access, classId, studentUserId, studentPage, self } = await guard(args);
-  const opening = { viewerUserId: session.user.id, viewerRole: ROLE.Teacher, studentUserId, classId, kind: "warning" } as const;
+  const opening = {
+    viewerUserId: session.user.id,
+    viewerRole: ROLE.Teacher,
+    studentUserId,
+    classId,
+    kind: "warning",
+  } as const;
   const [header, warning, studentName] = await Promise.all([
     classHeader(db, classId),
     warningFor(db, access),
@@ -131,7 +152,11 @@ export async function clientAction({ serverAction }: Route.ClientActionArgs) {
  * A refusal (409) means the warning changed elsewhere: show it as it is now, with or without
  * JavaScript. A post that did not get through leaves the page as it is (its data would not load either).
  */
-export function shouldRevalidate({ actionStatus, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  actionStatus,
+  actionResult,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (actionResult && typeof actionResult === "object" && "pagePostFailed" in actionResult) return false;
   return actionStatus === 409 ? true : defaultShouldRevalidate;
 }
@@ -227,9 +252,15 @@ function DraftForm({
     const posted = fields[field].initialValue;
     return typeof posted === "string" ? posted : (warning?.text[field] ?? "");
   };
-  const [complete, setComplete] = useState(() => isComplete(normaliseWarning(Object.fromEntries(WARNING_FIELDS.map((f) => [f, initial(f)])))));
+  const [complete, setComplete] = useState(() =>
+    isComplete(normaliseWarning(Object.fromEntries(WARNING_FIELDS.map((f) => [f, initial(f)])))),
+  );
   const seenId = actionData?.seenId !== undefined ? actionData.seenId : (warning?.id ?? null);
-  const summary = errorSummaryItems(t, WARNING_FIELDS.map((field) => fields[field]), { errors: form.errors, fieldId: "comment" });
+  const summary = errorSummaryItems(
+    t,
+    WARNING_FIELDS.map((field) => fields[field]),
+    { errors: form.errors, fieldId: "comment" },
+  );
 
   return (
     <>
@@ -241,7 +272,9 @@ function DraftForm({
         method="post"
         {...getFormProps(form)}
         ref={formRef}
-        onInput={(event) => setComplete(isComplete(normaliseWarning(Object.fromEntries(new FormData(event.currentTarget)))))}
+        onInput={(event) =>
+          setComplete(isComplete(normaliseWarning(Object.fromEntries(new FormData(event.currentTarget)))))
+        }
       >
         {/* Keyed by the id, so a new one from the server replaces the field; an autosave updates it in place. */}
         <input type="hidden" name="warningId" defaultValue={seenId ?? ""} key={`warning-${seenId ?? "new"}`} />
@@ -275,7 +308,13 @@ function DraftForm({
           <SubmitButton name="intent" value="save">
             {t("teacher.save")}
           </SubmitButton>
-          <SubmitButton name="intent" value="submit" variant="secondary" disabled={hydrated && !complete} aria-describedby={!complete ? "give-hint complete-hint" : "give-hint"}>
+          <SubmitButton
+            name="intent"
+            value="submit"
+            variant="secondary"
+            disabled={hydrated && !complete}
+            aria-describedby={!complete ? "give-hint complete-hint" : "give-hint"}
+          >
             {t("teacher.give")}
           </SubmitButton>
         </ButtonGroup>

@@ -73,15 +73,9 @@ test("“Gi varsel” without the pass requirement (no JavaScript): the summary 
       .map((a) => a.textContent),
   ).toEqual(["Skriv hva som kreves for å bestå praksis"]);
   const field = screen.getByLabelText("Krav for å bestå praksis");
-  expect(within(summary).getByRole("link").getAttribute("href")).toBe(
-    `#${field.id}`,
-  );
-  expect(descriptionOf(field)).toContain(
-    "Feil: Skriv hva som kreves for å bestå praksis",
-  );
-  expect(
-    (screen.getByLabelText("Begrunnelse") as HTMLTextAreaElement).value,
-  ).toBe("Ikke fulgt prosedyren.");
+  expect(within(summary).getByRole("link").getAttribute("href")).toBe(`#${field.id}`);
+  expect(descriptionOf(field)).toContain("Feil: Skriv hva som kreves for å bestå praksis");
+  expect((screen.getByLabelText("Begrunnelse") as HTMLTextAreaElement).value).toBe("Ikke fulgt prosedyren.");
 });
 
 test("a teacher saves a draft (“Utkastet er lagret.”), fills in all three, gives it and is told the student has been mailed", async () => {
@@ -99,37 +93,19 @@ test("a teacher saves a draft (“Utkastet er lagret.”), fills in all three, g
       },
     ],
   });
-  expect(screen.getByRole("heading", { level: 1 }).textContent).toContain(
-    "Varsel",
-  );
+  expect(screen.getByRole("heading", { level: 1 }).textContent).toContain("Varsel");
 
-  await view.user.type(
-    screen.getByLabelText("Begrunnelse"),
-    "Du har flere ganger ikke fulgt prosedyren.",
-  );
+  await view.user.type(screen.getByLabelText("Begrunnelse"), "Du har flere ganger ikke fulgt prosedyren.");
   await view.user.click(screen.getByRole("button", { name: "Lagre utkast" }));
   await expect.poll(() => view.flashText()).toBe("Utkastet er lagret.");
   expect(view.location()).toBe(path);
 
   // Giving waits until all three are written.
-  expect(
-    (screen.getByRole("button", { name: "Gi varsel" }) as HTMLButtonElement)
-      .disabled,
-  ).toBe(true);
-  await view.user.type(
-    screen.getByLabelText("Krav for å bestå praksis"),
-    "Følg prosedyren ved hver utdeling.",
-  );
-  await view.user.type(
-    screen.getByLabelText("Oppsummering av kravene"),
-    "Følg prosedyren.",
-  );
+  expect((screen.getByRole("button", { name: "Gi varsel" }) as HTMLButtonElement).disabled).toBe(true);
+  await view.user.type(screen.getByLabelText("Krav for å bestå praksis"), "Følg prosedyren ved hver utdeling.");
+  await view.user.type(screen.getByLabelText("Oppsummering av kravene"), "Følg prosedyren.");
   await expect
-    .poll(
-      () =>
-        (screen.getByRole("button", { name: "Gi varsel" }) as HTMLButtonElement)
-          .disabled,
-    )
+    .poll(() => (screen.getByRole("button", { name: "Gi varsel" }) as HTMLButtonElement).disabled)
     .toBe(false);
   await view.user.click(screen.getByRole("button", { name: "Gi varsel" }));
 
@@ -146,8 +122,6 @@ test("a teacher saves a draft (“Utkastet er lagret.”), fills in all three, g
   await view.user.click(screen.getByRole("button", { name: "Gi varselet nå" }));
   await expect
     .poll(() => view.flashText())
-    .toBe(
-      "Varselet er gitt til Olivia Jacobsen, som har fått beskjed på e-post.",
-    );
+    .toBe("Varselet er gitt til Olivia Jacobsen, som har fått beskjed på e-post.");
   expect(view.location()).toBe(path);
 });

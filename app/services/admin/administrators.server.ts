@@ -49,7 +49,10 @@ async function isAdmin(tx: Tx, userId: number): Promise<boolean> {
  * needed then), the role added to an existing user (who keeps their name and other roles), or a
  * deactivated administrator active again. Already one: nothing changes, nothing is audited.
  */
-export async function addAdministrator(db: Db, input: { email: string; displayName?: string | null }): Promise<AddResult> {
+export async function addAdministrator(
+  db: Db,
+  input: { email: string; displayName?: string | null },
+): Promise<AddResult> {
   const email = normaliseEmail(input.email);
   if (!emailSchema.safeParse(email).success || email.length > 254) return { ok: false, error: "badEmail" };
   const displayName = input.displayName?.trim() ?? "";
@@ -59,10 +62,18 @@ export async function addAdministrator(db: Db, input: { email: string; displayNa
     if (!user) {
       if (!displayName) return { ok: false, error: "nameRequired" } as const;
       // Another command adding the same address at this moment: its user is taken as found.
-      const [created] = await tx.insert(users).values({ email, displayName }).onConflictDoNothing().returning({ id: users.id });
+      const [created] = await tx
+        .insert(users)
+        .values({ email, displayName })
+        .onConflictDoNothing()
+        .returning({ id: users.id });
       if (created) {
         await tx.insert(userRoles).values({ userId: created.id, roleId: ROLE.Admin });
-        await audit(tx, { action: "admin.added_by_command", subjectUserId: created.id, details: { by: "command", created: true } });
+        await audit(tx, {
+          action: "admin.added_by_command",
+          subjectUserId: created.id,
+          details: { by: "command", created: true },
+        });
         return { ok: true, outcome: "created", user: { id: created.id, email, displayName, isActive: true } } as const;
       }
       user = (await userByEmail(tx, email))!;
@@ -72,7 +83,11 @@ export async function addAdministrator(db: Db, input: { email: string; displayNa
     if (!admin) await tx.insert(userRoles).values({ userId: user.id, roleId: ROLE.Admin }).onConflictDoNothing();
     const activated = !user.isActive;
     if (activated) await tx.update(users).set({ isActive: true }).where(eq(users.id, user.id));
-    await audit(tx, { action: "admin.added_by_command", subjectUserId: user.id, details: { by: "command", created: false, activated } });
+    await audit(tx, {
+      action: "admin.added_by_command",
+      subjectUserId: user.id,
+      details: { by: "command", created: false, activated },
+    });
     return { ok: true, outcome: admin ? "activated" : "granted", user: { ...user, isActive: true } } as const;
   });
 }
@@ -112,7 +127,10 @@ export async function removeAdministrator(db: Db, input: { email: string }): Pro
     if (user.isActive && othersActive === 0) return { ok: false, error: "last" } as const;
     await tx.delete(userRoles).where(and(eq(userRoles.userId, user.id), eq(userRoles.roleId, ROLE.Admin)));
     await audit(tx, { action: "admin.removed_by_command", subjectUserId: user.id, details: { by: "command" } });
-    const [{ left }] = await tx.select({ left: sql<number>`count(*)::int` }).from(userRoles).where(eq(userRoles.userId, user.id));
+    const [{ left }] = await tx
+      .select({ left: sql<number>`count(*)::int` })
+      .from(userRoles)
+      .where(eq(userRoles.userId, user.id));
     return { ok: true, outcome: "removed", user, rolesLeft: left } as const;
   });
 }
@@ -136,7 +154,8 @@ export async function adminCommand(db: Db, args: readonly string[]): Promise<Com
   const usage = (why: string): CommandResult => ({ exitCode: 2, lines: [why, ...ADMIN_COMMAND_USAGE] });
   if (verb === "list" && args.length === 1) {
     const admins = await listAdministrators(db);
-    if (admins.length === 0) return { exitCode: 0, lines: ['No administrators yet. Add the first: npm run admin -- add EMAIL "NAME"'] };
+    if (admins.length === 0)
+      return { exitCode: 0, lines: ['No administrators yet. Add the first: npm run admin -- add EMAIL "NAME"'] };
     const width = Math.max(...admins.map((a) => a.email.length));
     return {
       exitCode: 0,
@@ -150,7 +169,8 @@ export async function adminCommand(db: Db, args: readonly string[]): Promise<Com
     const result = await addAdministrator(db, { email, displayName: rest[0] });
     if (!result.ok) {
       if (result.error === "badEmail") return usage(`"${email}" is not an e-mail address.`);
-      if (result.error === "nameTooLong") return usage(`The name is longer than ${DISPLAY_NAME_MAX_LENGTH} characters.`);
+      if (result.error === "nameTooLong")
+        return usage(`The name is longer than ${DISPLAY_NAME_MAX_LENGTH} characters.`);
       return usage(`No user has the address ${normaliseEmail(email)} yet: give the new administrator's name too.`);
     }
     const { user } = result;
@@ -165,13 +185,17 @@ export async function adminCommand(db: Db, args: readonly string[]): Promise<Com
   if (verb === "remove" && email && rest.length === 0) {
     const result = await removeAdministrator(db, { email });
     if (!result.ok) {
-      if (result.error === "unknown") return { exitCode: 1, lines: [`No user has the address ${normaliseEmail(email)}: nothing changed.`] };
+      if (result.error === "unknown")
+        return { exitCode: 1, lines: [`No user has the address ${normaliseEmail(email)}: nothing changed.`] };
       return {
         exitCode: 1,
-        lines: [`${normaliseEmail(email)} is the last active administrator: add another first (npm run admin -- add EMAIL "NAME"). Nothing changed.`],
+        lines: [
+          `${normaliseEmail(email)} is the last active administrator: add another first (npm run admin -- add EMAIL "NAME"). Nothing changed.`,
+        ],
       };
     }
-    if (result.outcome === "notAdmin") return { exitCode: 0, lines: [`${result.user.email} is not an administrator: nothing changed.`] };
+    if (result.outcome === "notAdmin")
+      return { exitCode: 0, lines: [`${result.user.email} is not an administrator: nothing changed.`] };
     return {
       exitCode: 0,
       lines: [

@@ -1,16 +1,40 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openTestDatabase } from "~/test/db";
 import type { Database } from "~/services/platform/db/client.server";
-import { auditEvents, classes, forms, periods, recordOpenings, ROLE, subjects, users } from "~/services/platform/db/schema";
+import {
+  auditEvents,
+  classes,
+  forms,
+  periods,
+  recordOpenings,
+  ROLE,
+  subjects,
+  users,
+} from "~/services/platform/db/schema";
 import { auditInWords } from "./audit-words.server";
-import { allAuditEntries, auditQueryParams, readAuditQuery, searchAuditLog, type AuditEntry, type AuditQuery } from "./audit-log.server";
+import {
+  allAuditEntries,
+  auditQueryParams,
+  readAuditQuery,
+  searchAuditLog,
+  type AuditEntry,
+  type AuditQuery,
+} from "./audit-log.server";
 
 let database: Database;
 let ada: number;
 let bo: number;
 let cy: number;
 
-const query = (over: Partial<AuditQuery> = {}): AuditQuery => ({ person: "", as: "either", action: null, from: null, to: null, page: 1, ...over });
+const query = (over: Partial<AuditQuery> = {}): AuditQuery => ({
+  person: "",
+  as: "either",
+  action: null,
+  from: null,
+  to: null,
+  page: 1,
+  ...over,
+});
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -26,7 +50,14 @@ beforeAll(async () => {
   await database.db.insert(auditEvents).values([
     // 23:30 UTC on the 24th is 00:30 on the 25th in Oslo.
     { at: new Date("2026-11-24T23:30:00Z"), action: "login", actorUserId: bo, ip: "10.0.0.2" },
-    { at: new Date("2026-11-25T09:00:00Z"), action: "document.downloaded", actorUserId: cy, subjectUserId: bo, classId: 4, details: { document: "full" } },
+    {
+      at: new Date("2026-11-25T09:00:00Z"),
+      action: "document.downloaded",
+      actorUserId: cy,
+      subjectUserId: bo,
+      classId: 4,
+      details: { document: "full" },
+    },
     { at: new Date("2026-11-25T10:00:00Z"), action: "user.updated", actorUserId: ada, subjectUserId: cy },
     { at: new Date("2026-11-23T12:00:00Z"), action: "login", actorUserId: ada },
   ]);
@@ -46,7 +77,8 @@ afterAll(async () => {
 });
 
 const db = () => database.db;
-const actions = async (q: AuditQuery) => (await searchAuditLog(db(), q)).entries.map((e) => `${e.action}:${e.actorName ?? "-"}>${e.subjectName ?? "-"}`);
+const actions = async (q: AuditQuery) =>
+  (await searchAuditLog(db(), q)).entries.map((e) => `${e.action}:${e.actorName ?? "-"}>${e.subjectName ?? "-"}`);
 
 test("everything, newest first, the openings of records among the events", async () => {
   expect(await actions(query())).toEqual([
@@ -57,7 +89,12 @@ test("everything, newest first, the openings of records among the events", async
     "login:Ada Admin>-",
   ]);
   const [opened] = (await searchAuditLog(db(), query())).entries;
-  expect(opened).toMatchObject({ classId: 4, details: { page: "studentPage", role: ROLE.Teacher }, ip: null, subjectEmail: "bo@example.org" });
+  expect(opened).toMatchObject({
+    classId: 4,
+    details: { page: "studentPage", role: ROLE.Teacher },
+    ip: null,
+    subjectEmail: "bo@example.org",
+  });
 });
 
 test("by person, as the one who acted, the one it was about, or either; by name or e-mail", async () => {
@@ -67,9 +104,15 @@ test("by person, as the one who acted, the one it was about, or either; by name 
     "login:Bo Student>-",
   ]);
   expect(await actions(query({ person: "BO@example", as: "actor" }))).toEqual(["login:Bo Student>-"]);
-  expect(await actions(query({ person: "bo", as: "subject" }))).toEqual(["record.opened:Cy 100% Lærer>Bo Student", "document.downloaded:Cy 100% Lærer>Bo Student"]);
+  expect(await actions(query({ person: "bo", as: "subject" }))).toEqual([
+    "record.opened:Cy 100% Lærer>Bo Student",
+    "document.downloaded:Cy 100% Lærer>Bo Student",
+  ]);
   // A "%" in the search is a percent sign, not a wildcard.
-  expect(await actions(query({ person: "100%", as: "actor" }))).toEqual(["record.opened:Cy 100% Lærer>Bo Student", "document.downloaded:Cy 100% Lærer>Bo Student"]);
+  expect(await actions(query({ person: "100%", as: "actor" }))).toEqual([
+    "record.opened:Cy 100% Lærer>Bo Student",
+    "document.downloaded:Cy 100% Lærer>Bo Student",
+  ]);
   expect(await actions(query({ person: "a%n", as: "actor" }))).toEqual([]);
   expect(await actions(query({ person: "nobody" }))).toEqual([]);
 });
@@ -104,7 +147,9 @@ test("a page at a time: whether there is a next, without counting the whole trai
 });
 
 test("the search read from the URL: what is malformed is left out", () => {
-  expect(readAuditQuery(new URLSearchParams("person=%20Bo%20&as=subject&action=login&from=2026-11-01&to=2026-11-30&page=2"))).toEqual({
+  expect(
+    readAuditQuery(new URLSearchParams("person=%20Bo%20&as=subject&action=login&from=2026-11-01&to=2026-11-30&page=2")),
+  ).toEqual({
     person: "Bo",
     as: "subject",
     action: "login",
@@ -112,35 +157,46 @@ test("the search read from the URL: what is malformed is left out", () => {
     to: "2026-11-30",
     page: 2,
   });
-  expect(readAuditQuery(new URLSearchParams("as=boss&action=drop table&from=2026-02-30&to=yesterday&page=-1"))).toEqual(query());
-  expect(readAuditQuery(new URLSearchParams(`person=${"x".repeat(300)}&page=1e9`))).toMatchObject({ person: "x".repeat(200), page: 1000 });
+  expect(readAuditQuery(new URLSearchParams("as=boss&action=drop table&from=2026-02-30&to=yesterday&page=-1"))).toEqual(
+    query(),
+  );
+  expect(readAuditQuery(new URLSearchParams(`person=${"x".repeat(300)}&page=1e9`))).toMatchObject({
+    person: "x".repeat(200),
+    page: 1000,
+  });
   expect(readAuditQuery(new URLSearchParams("action=record.opened")).action).toBe("record.opened");
 });
 
 test("the URL of a search holds only what is set", () => {
   expect(auditQueryParams(query()).toString()).toBe("");
-  expect(auditQueryParams(query({ person: "Bo", as: "actor", from: "2026-11-01", page: 3 })).toString()).toBe("person=Bo&as=actor&from=2026-11-01&page=3");
+  expect(auditQueryParams(query({ person: "Bo", as: "actor", from: "2026-11-01", page: 3 })).toString()).toBe(
+    "person=Bo&as=actor&from=2026-11-01&page=3",
+  );
   // Whom the person was matters only with a person.
   expect(auditQueryParams(query({ as: "actor" }), 2).toString()).toBe("page=2");
 });
 
 test("a report download is one entry naming its students; the openings it records for each student stay out of the search", async () => {
-  await db().insert(auditEvents).values({
-    at: new Date("2026-11-27T09:00:00Z"),
-    action: "report.downloaded",
-    actorUserId: ada,
-    details: { periodId: 1, report: "students-csv", students: 2, studentUserIds: [bo, cy] },
-  });
-  await db().insert(recordOpenings).values(
-    [bo, cy].map((studentUserId) => ({
-      studentUserId,
-      viewerUserId: ada,
-      viewerRole: ROLE.Admin,
-      kind: "semesterReport",
-      hour: new Date("2026-11-27T09:00:00Z"),
+  await db()
+    .insert(auditEvents)
+    .values({
       at: new Date("2026-11-27T09:00:00Z"),
-    })),
-  );
+      action: "report.downloaded",
+      actorUserId: ada,
+      details: { periodId: 1, report: "students-csv", students: 2, studentUserIds: [bo, cy] },
+    });
+  await db()
+    .insert(recordOpenings)
+    .values(
+      [bo, cy].map((studentUserId) => ({
+        studentUserId,
+        viewerUserId: ada,
+        viewerRole: ROLE.Admin,
+        kind: "semesterReport",
+        hour: new Date("2026-11-27T09:00:00Z"),
+        at: new Date("2026-11-27T09:00:00Z"),
+      })),
+    );
   const day = { from: "2026-11-27", to: "2026-11-27" };
   expect(await actions(query(day))).toEqual(["report.downloaded:Ada Admin>-"]);
   // Who saw Bo: the download is found by the students it names.
@@ -152,7 +208,10 @@ test("a report download is one entry naming its students; the openings it record
 
 test("the log in words: actions as phrases, details by name, a class by its subject and semester", async () => {
   const [subject] = await db().insert(subjects).values({ subjectCode: "ORD1", name: "Ordemne" }).returning();
-  const [period] = await db().insert(periods).values({ name: "Vår 2031", startDate: "2031-01-01", endDate: "2031-06-30" }).returning();
+  const [period] = await db()
+    .insert(periods)
+    .values({ name: "Vår 2031", startDate: "2031-01-01", endDate: "2031-06-30" })
+    .returning();
   const [klass] = await db().insert(classes).values({ subjectId: subject.id, periodId: period.id }).returning();
   const [form] = await db().insert(forms).values({ name: "Ordskjema" }).returning();
   const texts: Record<string, string> = {
@@ -166,8 +225,13 @@ test("the log in words: actions as phrases, details by name, a class by its subj
     "audit.mid": "midtveis",
     "audit.yes": "ja",
   };
-  const t = (key: string, values?: Record<string, unknown>) => texts[key] ?? (values?.defaultValue as string | undefined) ?? key;
-  const entry = (action: AuditEntry["action"], details: Record<string, unknown>, classId: number | null = null): AuditEntry => ({
+  const t = (key: string, values?: Record<string, unknown>) =>
+    texts[key] ?? (values?.defaultValue as string | undefined) ?? key;
+  const entry = (
+    action: AuditEntry["action"],
+    details: Record<string, unknown>,
+    classId: number | null = null,
+  ): AuditEntry => ({
     at: new Date(),
     action,
     actorUserId: ada,
@@ -183,7 +247,12 @@ test("the log in words: actions as phrases, details by name, a class by its subj
   const words = await auditInWords(
     db(),
     [
-      entry("report.downloaded", { periodId: period.id, report: "students-csv", students: 2, studentUserIds: [bo, cy] }),
+      entry("report.downloaded", {
+        periodId: period.id,
+        report: "students-csv",
+        students: 2,
+        studentUserIds: [bo, cy],
+      }),
       entry("scheme.removed", { isMidSemester: true, formIds: [form.id] }, klass.id),
       entry("class.updated", { midSemesterDate: { from: "2031-03-01", to: "2031-03-15" } }, klass.id),
       entry("user.phone_changed", { vippsUnproved: true }, 999_999),
@@ -199,8 +268,18 @@ test("the log in words: actions as phrases, details by name, a class by its subj
       { label: "Studenter", value: "2" },
     ],
   });
-  expect(words[1]).toMatchObject({ className: "ORD1 Ordemne (Vår 2031)", details: [{ label: "Vurdering", value: "midtveis" }, { label: "Skjemaer", value: "Ordskjema" }] });
+  expect(words[1]).toMatchObject({
+    className: "ORD1 Ordemne (Vår 2031)",
+    details: [
+      { label: "Vurdering", value: "midtveis" },
+      { label: "Skjemaer", value: "Ordskjema" },
+    ],
+  });
   expect(words[2].details).toEqual([{ label: "Midtveisdato", value: "2031-03-01 → 2031-03-15" }]);
-  expect(words[3]).toMatchObject({ action: "user.phone_changed", className: "audit.classUnknown", details: [{ label: "Må bekreftes på nytt for Vipps", value: "ja" }] });
+  expect(words[3]).toMatchObject({
+    action: "user.phone_changed",
+    className: "audit.classUnknown",
+    details: [{ label: "Må bekreftes på nytt for Vipps", value: "ja" }],
+  });
   expect(words.flatMap((w) => w.details.map((d) => d.value)).join(" ")).not.toMatch(/[{}[\]"]/);
 });

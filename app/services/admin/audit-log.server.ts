@@ -175,7 +175,11 @@ function entryOf(row: Row): AuditEntry {
 }
 
 /** One page of the search, and whether there is a next. */
-export async function searchAuditLog(db: Db, query: AuditQuery, pageSize = AUDIT_PAGE_SIZE): Promise<{ entries: AuditEntry[]; hasNext: boolean }> {
+export async function searchAuditLog(
+  db: Db,
+  query: AuditQuery,
+  pageSize = AUDIT_PAGE_SIZE,
+): Promise<{ entries: AuditEntry[]; hasNext: boolean }> {
   const rows = rowsOf(await db.execute(entries(query, pageSize + 1, (query.page - 1) * pageSize))).map(entryOf);
   return { entries: rows.slice(0, pageSize), hasNext: rows.length > pageSize };
 }

@@ -10,7 +10,13 @@ const translators: Record<"nb" | "en", Translate> = { nb: (k) => k, en: (k) => k
 beforeAll(async () => {
   for (const lng of ["nb", "en"] as const) {
     const i18n = i18next.createInstance();
-    await i18n.init({ resources, lng, ns: ["privacyData", "common"], defaultNS: "privacyData", interpolation: { escapeValue: false } });
+    await i18n.init({
+      resources,
+      lng,
+      ns: ["privacyData", "common"],
+      defaultNS: "privacyData",
+      interpolation: { escapeValue: false },
+    });
     translators[lng] = i18n.getFixedT(lng, "privacyData");
   }
 });

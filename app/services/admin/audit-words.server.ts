@@ -59,7 +59,8 @@ async function namesFor(db: Db, entries: readonly AuditEntry[]): Promise<Names> 
     for (const id of ids(d.fromClassId)) classIds.add(id);
     for (const id of ids(d.periodId)) periodIds.add(id);
     for (const id of [...ids(d.formId), ...ids(d.formIds)]) formIds.add(id);
-    if (Array.isArray(d.forms)) for (const f of d.forms) for (const id of ids((f as { formId?: unknown })?.formId)) formIds.add(id);
+    if (Array.isArray(d.forms))
+      for (const f of d.forms) for (const id of ids((f as { formId?: unknown })?.formId)) formIds.add(id);
     for (const key of USER_KEYS) for (const id of ids(d[key])) userIds.add(id);
   }
   const [classRows, periodRows, formRows, userRows] = await Promise.all([
@@ -71,9 +72,24 @@ async function namesFor(db: Db, entries: readonly AuditEntry[]): Promise<Names> 
           .innerJoin(periods, eq(periods.id, classes.periodId))
           .where(inArray(classes.id, [...classIds]))
       : [],
-    periodIds.size ? db.select({ id: periods.id, name: periods.name }).from(periods).where(inArray(periods.id, [...periodIds])) : [],
-    formIds.size ? db.select({ id: forms.id, name: forms.name }).from(forms).where(inArray(forms.id, [...formIds])) : [],
-    userIds.size ? db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, [...userIds])) : [],
+    periodIds.size
+      ? db
+          .select({ id: periods.id, name: periods.name })
+          .from(periods)
+          .where(inArray(periods.id, [...periodIds]))
+      : [],
+    formIds.size
+      ? db
+          .select({ id: forms.id, name: forms.name })
+          .from(forms)
+          .where(inArray(forms.id, [...formIds]))
+      : [],
+    userIds.size
+      ? db
+          .select({ id: users.id, name: users.displayName })
+          .from(users)
+          .where(inArray(users.id, [...userIds]))
+      : [],
   ]);
   return {
     classes: new Map(classRows.map((c) => [c.id, `${c.code} ${c.subject} (${c.period})`])),
@@ -85,7 +101,8 @@ async function namesFor(db: Db, entries: readonly AuditEntry[]): Promise<Names> 
 
 /** One detail's value in words. */
 export function detailValue(key: string, value: unknown, names: Names, t: Translate): string {
-  const named = (map: Map<number, string>, id: unknown) => (typeof id === "number" ? (map.get(id) ?? `#${id}`) : plain(id));
+  const named = (map: Map<number, string>, id: unknown) =>
+    typeof id === "number" ? (map.get(id) ?? `#${id}`) : plain(id);
   const plain = (v: unknown): string => {
     if (v === null || v === undefined || v === "") return t("audit.empty");
     if (typeof v === "boolean") return v ? t("audit.yes") : t("audit.no");
@@ -103,14 +120,19 @@ export function detailValue(key: string, value: unknown, names: Names, t: Transl
   if (key === "forms" && Array.isArray(value)) {
     return value
       .map((f: { formId?: unknown; isMidSemester?: unknown; questions?: unknown }) =>
-        t("audit.copiedForm", { form: named(names.forms, f.formId), half: f.isMidSemester ? t("audit.mid") : t("audit.end"), count: f.questions }),
+        t("audit.copiedForm", {
+          form: named(names.forms, f.formId),
+          half: f.isMidSemester ? t("audit.mid") : t("audit.end"),
+          count: f.questions,
+        }),
       )
       .join("; ");
   }
   if (key === "phone" && typeof value === "string") return t(`audit.phoneChange.${value}`, { defaultValue: value });
   if (key === "report" && typeof value === "string") return t(`audit.reports.${value}`, { defaultValue: value });
   if (key === "page" && typeof value === "string") return t(`audit.openedPages.${value}`, { defaultValue: value });
-  if ((key === "role" || key === "roleId") && typeof value === "number" && isRoleId(value)) return t(`common:roles.${ROLE_NAMES[value]}.name`);
+  if ((key === "role" || key === "roleId") && typeof value === "number" && isRoleId(value))
+    return t(`common:roles.${ROLE_NAMES[value]}.name`);
   if (key === "method" && typeof value === "string") return t(`audit.loginMethods.${value}`, { defaultValue: value });
   if (USER_KEYS.has(key)) return named(names.users, value);
   if (value && typeof value === "object" && !Array.isArray(value) && "from" in value && "to" in value) {
@@ -126,10 +148,16 @@ export async function auditInWords(db: Db, entries: readonly AuditEntry[], t: Tr
   return entries.map((entry) => {
     const details = Object.entries(entry.details ?? {})
       .filter(([key]) => !HIDDEN.has(key))
-      .map(([key, value]) => ({ label: t(`audit.detailKeys.${key}`, { defaultValue: key }), value: detailValue(key, value, names, t) }));
+      .map(([key, value]) => ({
+        label: t(`audit.detailKeys.${key}`, { defaultValue: key }),
+        value: detailValue(key, value, names, t),
+      }));
     return {
       action: t(`audit.actions.${entry.action.replaceAll(".", "_")}`, { defaultValue: entry.action }),
-      className: entry.classId === null ? null : (names.classes.get(entry.classId) ?? t("audit.classUnknown", { id: entry.classId })),
+      className:
+        entry.classId === null
+          ? null
+          : (names.classes.get(entry.classId) ?? t("audit.classUnknown", { id: entry.classId })),
       details,
     };
   });

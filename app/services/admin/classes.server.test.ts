@@ -54,11 +54,19 @@ async function formIdOf(name: string): Promise<number> {
 
 /** A throwaway class of its own, so tests that change data do not meet each other. */
 async function newClass(subjectCode: string): Promise<number> {
-  const [subject] = await db.insert(subjects).values({ subjectCode, name: `Emne ${subjectCode}` }).returning();
+  const [subject] = await db
+    .insert(subjects)
+    .values({ subjectCode, name: `Emne ${subjectCode}` })
+    .returning();
   const [period] = await db.select().from(periods).where(eq(periods.name, "Høst 2026"));
   const [row] = await db
     .insert(classes)
-    .values({ subjectId: subject.id, periodId: period.id, midSemesterDate: "2026-10-01", endSemesterDate: "2026-12-17" })
+    .values({
+      subjectId: subject.id,
+      periodId: period.id,
+      midSemesterDate: "2026-10-01",
+      endSemesterDate: "2026-12-17",
+    })
     .returning();
   return row.id;
 }
@@ -70,7 +78,17 @@ describe("dates", () => {
     expect(parseDayInput("1.2.2027")).toBe("2027-02-01");
     expect(parseDayInput("1/2/2027")).toBe("2027-02-01");
     expect(parseDayInput("2028-02-29")).toBe("2028-02-29");
-    for (const bad of ["", "2026-02-29", "31.4.2026", "2026-13-01", "2026-00-10", "0.1.2026", "17.12.26", "i morgen", "2026-12-17T00:00"]) {
+    for (const bad of [
+      "",
+      "2026-02-29",
+      "31.4.2026",
+      "2026-13-01",
+      "2026-00-10",
+      "0.1.2026",
+      "17.12.26",
+      "i morgen",
+      "2026-12-17T00:00",
+    ]) {
       expect(parseDayInput(bad), bad).toBeNull();
     }
   });
@@ -84,16 +102,21 @@ describe("dates", () => {
     expect(checkEndSemesterDate("2026-06-30", header)).toEqual({ ok: false, error: "beforeStart" });
     expect(checkEndSemesterDate("2027-01-01", header)).toEqual({ ok: false, error: "afterEnd" });
     expect(checkEndSemesterDate("2026-02-30", header)).toEqual({ ok: false, error: "invalid" });
-    expect(checkEndSemesterDate("2026-07-01", { ...header, midSemesterDate: null })).toEqual({ ok: true, date: "2026-07-01" });
+    expect(checkEndSemesterDate("2026-07-01", { ...header, midSemesterDate: null })).toEqual({
+      ok: true,
+      date: "2026-07-01",
+    });
   });
 });
 
 describe("sorting by display name", () => {
   test("numbers in names sort by value, Æ Ø Å come after Z, case does not matter, ties by id", () => {
-    const rows = ["Student 10", "Åse Ås", "student 2", "Zelda", "Øystein", "Ærlig", "Student 1", "Anne"].map((displayName, i) => ({
-      userId: 100 - i,
-      displayName,
-    }));
+    const rows = ["Student 10", "Åse Ås", "student 2", "Zelda", "Øystein", "Ærlig", "Student 1", "Anne"].map(
+      (displayName, i) => ({
+        userId: 100 - i,
+        displayName,
+      }),
+    );
     expect(byDisplayName(rows).map((r) => r.displayName)).toEqual([
       "Anne",
       "Student 1",
@@ -104,18 +127,34 @@ describe("sorting by display name", () => {
       "Øystein",
       "Åse Ås",
     ]);
-    expect(byDisplayName([{ userId: 2, displayName: "Kari" }, { userId: 1, displayName: "kari" }]).map((r) => r.userId)).toEqual([1, 2]);
+    expect(
+      byDisplayName([
+        { userId: 2, displayName: "Kari" },
+        { userId: 1, displayName: "kari" },
+      ]).map((r) => r.userId),
+    ).toEqual([1, 2]);
   });
 
   test("the class page's lists come out in that order from the database", async () => {
     const classId = await newClass("SORT1");
     const people = await db
       .insert(users)
-      .values(["Student 10", "Student 2", "Øyvind Ås", "Student 1", "Bjørn"].map((name, i) => ({ displayName: name, email: `sort${i}@example.org` })))
+      .values(
+        ["Student 10", "Student 2", "Øyvind Ås", "Student 1", "Bjørn"].map((name, i) => ({
+          displayName: name,
+          email: `sort${i}@example.org`,
+        })),
+      )
       .returning();
     await db.insert(studentReferences).values(people.map((p) => ({ classId, studentUserId: p.id })));
     const page = await adminClassPage(db, classId);
-    expect(page?.students.map((s) => s.displayName)).toEqual(["Bjørn", "Student 1", "Student 2", "Student 10", "Øyvind Ås"]);
+    expect(page?.students.map((s) => s.displayName)).toEqual([
+      "Bjørn",
+      "Student 1",
+      "Student 2",
+      "Student 10",
+      "Øyvind Ås",
+    ]);
   });
 });
 
@@ -156,7 +195,10 @@ describe("the class page", () => {
       teacherName: "Ingrid Haugen",
       advisorName: "Marte Solberg",
     });
-    expect(students.find((s) => s.email === "student12@example.org")).toMatchObject({ teacherName: null, advisorName: null });
+    expect(students.find((s) => s.email === "student12@example.org")).toMatchObject({
+      teacherName: null,
+      advisorName: null,
+    });
     // Marte follows five students as assigned supervisor and one more as an extra supervisor.
     expect(supervisors.map((p) => [p.displayName, p.studentCount])).toEqual([
       ["Marte Solberg", 6],
@@ -195,7 +237,12 @@ describe("the end-semester date", () => {
   test("is saved and audited with the old and the new date", async () => {
     const classId = await newClass("END1");
     const admin = await userIdOf(db, "admin@example.org");
-    const outcome = await updateEndSemesterDate(db, { classId, text: "20.12.2026", actorUserId: admin, ip: "192.0.2.9" });
+    const outcome = await updateEndSemesterDate(db, {
+      classId,
+      text: "20.12.2026",
+      actorUserId: admin,
+      ip: "192.0.2.9",
+    });
     expect(outcome).toEqual({ ok: true, date: "2026-12-20" });
     const [row] = await db.select().from(classes).where(eq(classes.id, classId));
     expect(row.endSemesterDate).toBe("2026-12-20");
@@ -252,7 +299,10 @@ describe("creating a response scheme", () => {
     if (!outcome.ok) return;
     const [row] = await db.select().from(assignments).where(eq(assignments.id, outcome.assignmentId));
     expect(row).toMatchObject({ classId, isMidSemester: true });
-    const linked = await db.select().from(assignmentForms).where(eq(assignmentForms.assignmentId, outcome.assignmentId));
+    const linked = await db
+      .select()
+      .from(assignmentForms)
+      .where(eq(assignmentForms.assignmentId, outcome.assignmentId));
     expect(linked.map((l) => l.formId).toSorted((a, b) => a - b)).toEqual([main, medication].toSorted((a, b) => a - b));
     const [event] = await db
       .select()
@@ -262,7 +312,11 @@ describe("creating a response scheme", () => {
     expect(event).toMatchObject({
       actorUserId: admin,
       ip: "192.0.2.7",
-      details: { assignmentId: outcome.assignmentId, isMidSemester: true, formIds: [main, medication].toSorted((a, b) => a - b) },
+      details: {
+        assignmentId: outcome.assignmentId,
+        isMidSemester: true,
+        formIds: [main, medication].toSorted((a, b) => a - b),
+      },
     });
 
     const page = await adminClassPage(db, classId);
@@ -300,7 +354,9 @@ describe("creating a response scheme", () => {
       ok: false,
       error: { kind: "alreadyInScheme", formName: "Vurdering av kliniske kompetanser", isMidSemester: true },
     });
-    expect((await createScheme(db, { classId, isMidSemester: false, formIds: [wound, main], actorUserId: 1 })).ok).toBe(true);
+    expect((await createScheme(db, { classId, isMidSemester: false, formIds: [wound, main], actorUserId: 1 })).ok).toBe(
+      true,
+    );
     expect((await createScheme(db, { classId, isMidSemester: true, formIds: [wound], actorUserId: 1 })).ok).toBe(true);
     expect(await db.select().from(assignments).where(eq(assignments.classId, classId))).toHaveLength(3);
   });
@@ -359,8 +415,14 @@ describe("undoing set-up mistakes", () => {
     expect(checkMidSemesterDate("2026-12-17", header)).toEqual({ ok: false, error: "notBeforeEnd" });
     expect(checkMidSemesterDate("2026-12-20", header)).toEqual({ ok: false, error: "notBeforeEnd" });
     expect(checkMidSemesterDate("2026-06-30", header)).toEqual({ ok: false, error: "beforeStart" });
-    expect(checkMidSemesterDate("2027-01-01", { ...header, endSemesterDate: null })).toEqual({ ok: false, error: "afterEnd" });
-    expect(checkMidSemesterDate("2026-12-31", { ...header, endSemesterDate: null })).toEqual({ ok: true, date: "2026-12-31" });
+    expect(checkMidSemesterDate("2027-01-01", { ...header, endSemesterDate: null })).toEqual({
+      ok: false,
+      error: "afterEnd",
+    });
+    expect(checkMidSemesterDate("2026-12-31", { ...header, endSemesterDate: null })).toEqual({
+      ok: true,
+      date: "2026-12-31",
+    });
     expect(checkMidSemesterDate("31.2.2026", header)).toEqual({ ok: false, error: "invalid" });
     expect(checkMidSemesterDate("", header)).toEqual({ ok: false, error: "invalid" });
   });
@@ -368,13 +430,31 @@ describe("undoing set-up mistakes", () => {
   test("moving the mid-semester date is saved and audited with the old and new date; a wrong one changes nothing", async () => {
     const classId = await newClass("MID1");
     const admin = await actor();
-    expect(await updateMidSemesterDate(db, { classId, text: "2026-12-17", actorUserId: admin })).toEqual({ ok: false, error: "notBeforeEnd" });
-    expect(await updateMidSemesterDate(db, { classId: 999_999, text: "2026-10-20", actorUserId: admin })).toEqual({ ok: false, error: "notFound" });
-    expect(await updateMidSemesterDate(db, { classId, text: "20.10.2026", actorUserId: admin })).toEqual({ ok: true, date: "2026-10-20" });
+    expect(await updateMidSemesterDate(db, { classId, text: "2026-12-17", actorUserId: admin })).toEqual({
+      ok: false,
+      error: "notBeforeEnd",
+    });
+    expect(await updateMidSemesterDate(db, { classId: 999_999, text: "2026-10-20", actorUserId: admin })).toEqual({
+      ok: false,
+      error: "notFound",
+    });
+    expect(await updateMidSemesterDate(db, { classId, text: "20.10.2026", actorUserId: admin })).toEqual({
+      ok: true,
+      date: "2026-10-20",
+    });
     const [row] = await db.select({ mid: classes.midSemesterDate }).from(classes).where(eq(classes.id, classId));
     expect(row.mid).toBe("2026-10-20");
-    const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.classId, classId)).orderBy(desc(auditEvents.id)).limit(1);
-    expect(entry).toMatchObject({ action: "class.updated", actorUserId: admin, details: { midSemesterDate: { from: "2026-10-01", to: "2026-10-20" } } });
+    const [entry] = await db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.classId, classId))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
+    expect(entry).toMatchObject({
+      action: "class.updated",
+      actorUserId: admin,
+      details: { midSemesterDate: { from: "2026-10-01", to: "2026-10-20" } },
+    });
   });
 
   test("a scheme nobody has answered is removed and audited; one with answers (a draft too) is refused and kept", async () => {
@@ -385,24 +465,54 @@ describe("undoing set-up mistakes", () => {
     if (!created.ok) throw new Error("no scheme");
     // Another class's id with this scheme is not this class's scheme.
     const other = await newClass("RM2");
-    expect(await removeScheme(db, { classId: other, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({ ok: false, error: "notFound" });
+    expect(await removeScheme(db, { classId: other, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({
+      ok: false,
+      error: "notFound",
+    });
 
-    const [student] = await db.insert(users).values({ displayName: "Utkast Student", email: "rm1-student@example.org" }).returning();
+    const [student] = await db
+      .insert(users)
+      .values({ displayName: "Utkast Student", email: "rm1-student@example.org" })
+      .returning();
     const [draft] = await db
       .insert(answerSets)
-      .values({ formId: main, assignmentId: created.assignmentId, studentUserId: student.id, authorUserId: student.id, authorRoleId: 2, isMidSemester: true })
+      .values({
+        formId: main,
+        assignmentId: created.assignmentId,
+        studentUserId: student.id,
+        authorUserId: student.id,
+        authorRoleId: 2,
+        isMidSemester: true,
+      })
       .returning();
-    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({ ok: false, error: "hasAnswers", answerSets: 1 });
+    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({
+      ok: false,
+      error: "hasAnswers",
+      answerSets: 1,
+    });
     const page = await adminClassPage(db, classId);
     expect(page?.schemes.map((s) => [s.answerSets, s.sentAnswerSets])).toEqual([[1, 0]]);
 
     await db.delete(answerSets).where(eq(answerSets.id, draft.id));
-    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({ ok: true, isMidSemester: true });
+    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({
+      ok: true,
+      isMidSemester: true,
+    });
     expect(await db.select().from(assignments).where(eq(assignments.classId, classId))).toEqual([]);
-    const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.classId, classId)).orderBy(desc(auditEvents.id)).limit(1);
-    expect(entry).toMatchObject({ action: "scheme.removed", details: { assignmentId: created.assignmentId, isMidSemester: true, formIds: [main] } });
+    const [entry] = await db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.classId, classId))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
+    expect(entry).toMatchObject({
+      action: "scheme.removed",
+      details: { assignmentId: created.assignmentId, isMidSemester: true, formIds: [main] },
+    });
     // The same form can be added again afterwards.
-    expect((await createScheme(db, { classId, isMidSemester: true, formIds: [main], actorUserId: admin })).ok).toBe(true);
+    expect((await createScheme(db, { classId, isMidSemester: true, formIds: [main], actorUserId: admin })).ok).toBe(
+      true,
+    );
   });
 
   test("expected levels are copied from an earlier semester's class of the same subject, all at once; what did not match is named", async () => {
@@ -412,24 +522,46 @@ describe("undoing set-up mistakes", () => {
     const [period] = await db.select().from(periods).where(eq(periods.name, "Høst 2026"));
     const [target] = await db
       .insert(classes)
-      .values({ subjectId: old.subjectId, periodId: period.id, midSemesterDate: "2026-10-01", endSemesterDate: "2026-12-17" })
+      .values({
+        subjectId: old.subjectId,
+        periodId: period.id,
+        midSemesterDate: "2026-10-01",
+        endSemesterDate: "2026-12-17",
+      })
       .returning();
     const main = await formIdOf("Vurdering av kliniske kompetanser");
     const medication = await formIdOf("Legemiddelhåndtering");
 
-    expect(await copyExpectations(db, { classId: target.id, sourceClassId: previous, actorUserId: admin })).toEqual({ ok: false, error: "noSchemes" });
-    await createScheme(db, { classId: target.id, isMidSemester: true, formIds: [main, medication], actorUserId: admin });
+    expect(await copyExpectations(db, { classId: target.id, sourceClassId: previous, actorUserId: admin })).toEqual({
+      ok: false,
+      error: "noSchemes",
+    });
+    await createScheme(db, {
+      classId: target.id,
+      isMidSemester: true,
+      formIds: [main, medication],
+      actorUserId: admin,
+    });
     await createScheme(db, { classId: target.id, isMidSemester: false, formIds: [main], actorUserId: admin });
 
     const sources = await expectationSources(db, target.id);
     expect(sources.map((s) => s.classId)).toEqual([previous]);
     expect(sources[0].periodName).not.toBe("Høst 2026");
     // Not a class of the same subject in an earlier semester: refused.
-    expect(await copyExpectations(db, { classId: target.id, sourceClassId: await classIdOf(db, "SYK2001"), actorUserId: admin })).toEqual({
+    expect(
+      await copyExpectations(db, {
+        classId: target.id,
+        sourceClassId: await classIdOf(db, "SYK2001"),
+        actorUserId: admin,
+      }),
+    ).toEqual({
       ok: false,
       error: "unknownSource",
     });
-    expect(await copyExpectations(db, { classId: previous, sourceClassId: target.id, actorUserId: admin })).toEqual({ ok: false, error: "unknownSource" });
+    expect(await copyExpectations(db, { classId: previous, sourceClassId: target.id, actorUserId: admin })).toEqual({
+      ok: false,
+      error: "unknownSource",
+    });
 
     const result = await copyExpectations(db, { classId: target.id, sourceClassId: previous, actorUserId: admin });
     if (!result.ok) throw new Error(result.error);
@@ -442,9 +574,14 @@ describe("undoing set-up mistakes", () => {
     ]);
     expect(result.notMatched.map((c) => [c.name, c.isMidSemester])).toEqual([["Legemiddelhåndtering", true]]);
     const copied = await db.select().from(expectations).where(eq(expectations.classId, target.id));
-    const key = (l: typeof copied[number]) => `${l.formId}:${l.questionId}:${l.isMidSemester}=${l.value}`;
+    const key = (l: (typeof copied)[number]) => `${l.formId}:${l.questionId}:${l.isMidSemester}=${l.value}`;
     expect(copied.map(key).sort()).toEqual(levelsBefore.map(key).sort());
-    const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.classId, target.id)).orderBy(desc(auditEvents.id)).limit(1);
+    const [entry] = await db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.classId, target.id))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
     expect(entry).toMatchObject({ action: "expectations.copied", details: { fromClassId: previous } });
 
     // Copying again replaces a level changed by hand, and adds nothing twice.

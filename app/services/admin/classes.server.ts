@@ -21,7 +21,6 @@ import {
 } from "~/services/platform/db/schema";
 import { formatDay } from "~/services/platform/semesters";
 
-
 // The lists are short (one class) and not paged, so sorting in JS gives the same numeric,
 // Norwegian order ("Student 2" before "Student 10", Æ Ø Å last) on any PostgreSQL (embedded or of one's own),
 // without depending on ICU collations being installed in the database.
@@ -116,7 +115,11 @@ export interface Scheme {
 /** The class's response schemes, mid-semester first, each with its forms (main forms first). */
 export async function schemesOfClass(db: Db, classId: number): Promise<Scheme[]> {
   const rows = await db
-    .select({ assignmentId: assignments.id, isMidSemester: assignments.isMidSemester, createdAt: assignments.createdAt })
+    .select({
+      assignmentId: assignments.id,
+      isMidSemester: assignments.isMidSemester,
+      createdAt: assignments.createdAt,
+    })
     .from(assignments)
     .where(eq(assignments.classId, classId))
     .orderBy(sql`${assignments.isMidSemester} desc`, asc(assignments.createdAt), asc(assignments.id));
@@ -228,7 +231,12 @@ export async function peopleOfClass(
     .where(eq(classAdvisors.classId, classId));
   for (const row of attached) supervisorIds.add(row.userId);
   const supervisorRows =
-    supervisorIds.size === 0 ? [] : await db.select(person).from(users).where(inArray(users.id, [...supervisorIds]));
+    supervisorIds.size === 0
+      ? []
+      : await db
+          .select(person)
+          .from(users)
+          .where(inArray(users.id, [...supervisorIds]));
 
   const names = new Map<number, string>();
   for (const row of [...teacherRows, ...supervisorRows]) names.set(row.userId, row.displayName);
@@ -236,7 +244,10 @@ export async function peopleOfClass(
     (id): id is number => id !== null && !names.has(id),
   );
   if (missing.length > 0) {
-    const rows = await db.select({ userId: users.id, displayName: users.displayName }).from(users).where(inArray(users.id, missing));
+    const rows = await db
+      .select({ userId: users.id, displayName: users.displayName })
+      .from(users)
+      .where(inArray(users.id, missing));
     for (const row of rows) names.set(row.userId, row.displayName);
   }
 
@@ -263,7 +274,9 @@ export async function peopleOfClass(
         advisorName: r.advisorUserId === null ? null : (names.get(r.advisorUserId) ?? null),
       })),
     ),
-    supervisors: byDisplayName(supervisorRows.map((s) => ({ ...s, studentCount: supervised.get(s.userId)?.size ?? 0 }))),
+    supervisors: byDisplayName(
+      supervisorRows.map((s) => ({ ...s, studentCount: supervised.get(s.userId)?.size ?? 0 })),
+    ),
   };
 }
 
@@ -320,9 +333,7 @@ export async function updateEndSemesterDate(
 }
 
 export type SchemeError =
-  | { kind: "noForms" }
-  | { kind: "unknownForm" }
-  | { kind: "alreadyInScheme"; formName: string; isMidSemester: boolean };
+  { kind: "noForms" } | { kind: "unknownForm" } | { kind: "alreadyInScheme"; formName: string; isMidSemester: boolean };
 
 /**
  * A new response scheme: mid- or end-semester, with at least one form that exists and is not
@@ -336,7 +347,11 @@ export async function createScheme(
   const formIds = [...new Set(input.formIds)];
   if (formIds.length === 0) return { ok: false, error: { kind: "noForms" } };
   return db.transaction(async (tx) => {
-    const [found] = await tx.select({ id: classes.id }).from(classes).where(eq(classes.id, input.classId)).for("update");
+    const [found] = await tx
+      .select({ id: classes.id })
+      .from(classes)
+      .where(eq(classes.id, input.classId))
+      .for("update");
     if (!found) return { ok: false as const, error: { kind: "notFound" as const } };
     const chosen = await tx
       .select({ id: forms.id, name: forms.name })
@@ -372,7 +387,11 @@ export async function createScheme(
       action: "scheme.created",
       actorUserId: input.actorUserId,
       classId: input.classId,
-      details: { assignmentId: assignment.id, isMidSemester: input.isMidSemester, formIds: formIds.toSorted((a, b) => a - b) },
+      details: {
+        assignmentId: assignment.id,
+        isMidSemester: input.isMidSemester,
+        formIds: formIds.toSorted((a, b) => a - b),
+      },
       ip: input.ip,
     });
     return { ok: true as const, assignmentId: assignment.id };
@@ -401,7 +420,9 @@ export async function advisorStudentsPage(db: Db, classId: number, userId: numbe
     .select({ userId: classAdvisors.userId })
     .from(classAdvisors)
     .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId)));
-  const teacher = sql<string | null>`(select ${users.displayName} from ${users} where ${users.id} = ${studentReferences.teacherUserId})`;
+  const teacher = sql<
+    string | null
+  >`(select ${users.displayName} from ${users} where ${users.id} = ${studentReferences.teacherUserId})`;
   const extraOf = sql`exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${userId})`;
   const rows = await db
     .select({
@@ -565,13 +586,20 @@ export async function copyExpectations(
   const sources = await expectationSources(db, input.classId);
   if (!sources.some((s) => s.classId === input.sourceClassId)) return { ok: false, error: "unknownSource" };
   const targets = (await schemesOfClass(db, input.classId)).flatMap((scheme) =>
-    scheme.forms.filter((f) => !f.deleted).map((f) => ({ formId: f.formId, name: f.name, isMidSemester: scheme.isMidSemester })),
+    scheme.forms
+      .filter((f) => !f.deleted)
+      .map((f) => ({ formId: f.formId, name: f.name, isMidSemester: scheme.isMidSemester })),
   );
   if (targets.length === 0) return { ok: false, error: "noSchemes" };
   return db.transaction(async (tx) => {
     // Only a question still in the form and still a level (a grading group) is copied.
     const levels = await tx
-      .select({ formId: expectations.formId, questionId: expectations.questionId, isMidSemester: expectations.isMidSemester, value: expectations.value })
+      .select({
+        formId: expectations.formId,
+        questionId: expectations.questionId,
+        isMidSemester: expectations.isMidSemester,
+        value: expectations.value,
+      })
       .from(expectations)
       .innerJoin(formQuestions, eq(formQuestions.id, expectations.questionId))
       .innerJoin(formQuestionGroups, eq(formQuestionGroups.id, formQuestions.groupId))
@@ -594,7 +622,16 @@ export async function copyExpectations(
       }
       await tx
         .insert(expectations)
-        .values(rows.map((r) => ({ classId: input.classId, formId: r.formId, questionId: r.questionId, isMidSemester: r.isMidSemester, value: r.value, setByUserId: input.actorUserId })))
+        .values(
+          rows.map((r) => ({
+            classId: input.classId,
+            formId: r.formId,
+            questionId: r.questionId,
+            isMidSemester: r.isMidSemester,
+            value: r.value,
+            setByUserId: input.actorUserId,
+          })),
+        )
         .onConflictDoUpdate({
           target: [expectations.classId, expectations.formId, expectations.questionId, expectations.isMidSemester],
           set: { value: sql`excluded.value`, setByUserId: input.actorUserId, updatedAt: new Date() },

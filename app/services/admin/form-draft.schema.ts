@@ -1,7 +1,15 @@
 // The zod side of the form editor's draft: parsing a posted draft and the rules before saving.
 // Used by the server (the editor's action, admin-forms.server.ts); the page does not load it.
 import { z } from "zod";
-import { GRADING, LIMITS, labelsFromText, normalised, TEXT_INPUT, type FieldErrors, type FormDraft } from "./form-draft";
+import {
+  GRADING,
+  LIMITS,
+  labelsFromText,
+  normalised,
+  TEXT_INPUT,
+  type FieldErrors,
+  type FormDraft,
+} from "./form-draft";
 
 // ─── Parsing a posted draft ──────────────────────────────────────────────────
 
@@ -24,7 +32,10 @@ const postedGroup = z.object({
   type: z.enum(["1", "2"]).default("2"),
   options: z.string().default(""),
   audience: z.enum(["all", "student", "staff"]).default("all"),
-  questions: z.array(postedQuestion).max(LIMITS.questionsPerGroup * 2).default([]),
+  questions: z
+    .array(postedQuestion)
+    .max(LIMITS.questionsPerGroup * 2)
+    .default([]),
 });
 
 /** The posted editor fields (as conform's parseWithZod reads nested names) → a draft. */
@@ -32,23 +43,24 @@ export const postedDraftSchema = z
   .object({
     name: z.string().default(""),
     isMainForm: z.boolean().default(false),
-    groups: z.array(postedGroup).max(LIMITS.groups * 2).default([]),
+    groups: z
+      .array(postedGroup)
+      .max(LIMITS.groups * 2)
+      .default([]),
   })
-  .transform(
-    (posted): FormDraft => ({
-      name: posted.name,
-      isMainForm: posted.isMainForm,
-      groups: posted.groups.map((g) => ({
-        key: g.key,
-        id: g.id ?? null,
-        name: g.name,
-        type: g.type === "1" ? TEXT_INPUT : GRADING,
-        options: labelsFromText(g.options),
-        audience: g.audience,
-        questions: g.questions.map((q) => ({ key: q.key, id: q.id ?? null, text: q.text, helpText: q.helpText })),
-      })),
-    }),
-  );
+  .transform((posted): FormDraft => ({
+    name: posted.name,
+    isMainForm: posted.isMainForm,
+    groups: posted.groups.map((g) => ({
+      key: g.key,
+      id: g.id ?? null,
+      name: g.name,
+      type: g.type === "1" ? TEXT_INPUT : GRADING,
+      options: labelsFromText(g.options),
+      audience: g.audience,
+      questions: g.questions.map((q) => ({ key: q.key, id: q.id ?? null, text: q.text, helpText: q.helpText })),
+    })),
+  }));
 
 const error = (key: string) => `adminForms:errors.${key}`;
 
@@ -72,8 +84,10 @@ const savableGroup = z
   })
   .superRefine((group, ctx) => {
     if (group.type !== GRADING) return;
-    if (group.options.length === 0) ctx.addIssue({ code: "custom", path: ["options"], message: error("labelsRequired") });
-    if (group.options.length > LIMITS.labels) ctx.addIssue({ code: "custom", path: ["options"], message: error("tooManyLabels") });
+    if (group.options.length === 0)
+      ctx.addIssue({ code: "custom", path: ["options"], message: error("labelsRequired") });
+    if (group.options.length > LIMITS.labels)
+      ctx.addIssue({ code: "custom", path: ["options"], message: error("tooManyLabels") });
     if (group.options.some((o) => o.length > LIMITS.label)) {
       ctx.addIssue({ code: "custom", path: ["options"], message: error("labelTooLong") });
     }

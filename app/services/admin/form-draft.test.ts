@@ -39,13 +39,26 @@ function draftWith(...groups: { name: string; questions: string[]; type?: 1 | 2 
 const texts = (draft: FormDraft, g: number) => draft.groups[g].questions.map((q) => q.text);
 
 test("the default labels are the five independence levels, then 'Ikke relevant' at index 5", () => {
-  expect(DEFAULT_GRADING_LABELS).toEqual(["Selvstendig", "Delvis selvstendig", "Veiledet", "Assistert", "Uselvstendig", "Ikke relevant"]);
+  expect(DEFAULT_GRADING_LABELS).toEqual([
+    "Selvstendig",
+    "Delvis selvstendig",
+    "Veiledet",
+    "Assistert",
+    "Uselvstendig",
+    "Ikke relevant",
+  ]);
 });
 
 test("a new group is 'Ny gruppe', graded on the default labels; a new question is 'Nytt spørsmål'", () => {
   const draft = addQuestion(addGroup(emptyDraft()), 0);
   expect(draft.groups).toHaveLength(1);
-  expect(draft.groups[0]).toMatchObject({ name: NEW_GROUP_NAME, type: GRADING, id: null, options: DEFAULT_GRADING_LABELS, audience: "all" });
+  expect(draft.groups[0]).toMatchObject({
+    name: NEW_GROUP_NAME,
+    type: GRADING,
+    id: null,
+    options: DEFAULT_GRADING_LABELS,
+    audience: "all",
+  });
   expect(NEW_GROUP_NAME).toBe("Ny gruppe");
   expect(texts(draft, 0)).toEqual([NEW_QUESTION_TEXT]);
   expect(NEW_QUESTION_TEXT).toBe("Nytt spørsmål");
@@ -87,7 +100,11 @@ test("moving up and down swaps neighbours; at the edges nothing changes", () => 
 
 test("questions move within their group; groups move with their questions", () => {
   const start = draftWith({ name: "A", questions: ["a1", "a2", "a3"] }, { name: "B", questions: ["b1", "b2"] });
-  expect(texts(applyIntent(start, { type: "move-question-down", group: 0, question: 0 }), 0)).toEqual(["a2", "a1", "a3"]);
+  expect(texts(applyIntent(start, { type: "move-question-down", group: 0, question: 0 }), 0)).toEqual([
+    "a2",
+    "a1",
+    "a3",
+  ]);
   expect(texts(applyIntent(start, { type: "move-question-up", group: 0, question: 2 }), 0)).toEqual(["a1", "a3", "a2"]);
   expect(texts(applyIntent(start, { type: "move-question-up", group: 1, question: 0 }), 1)).toEqual(["b1", "b2"]);
   expect(texts(applyIntent(start, { type: "move-question-down", group: 1, question: 1 }), 1)).toEqual(["b1", "b2"]);
@@ -123,7 +140,16 @@ test("the intent names the page sends are understood; anything else is not", () 
   expect(parseIntent("remove-group:2")).toEqual({ type: "remove-group", group: 2 });
   expect(parseIntent("add-question:0")).toEqual({ type: "add-question", group: 0 });
   expect(parseIntent("move-question-down:1:3")).toEqual({ type: "move-question-down", group: 1, question: 3 });
-  for (const bad of [undefined, "", "delete", "remove-group", "remove-group:x", "move-question-up:1", "add-group:1:2", "save:1"]) {
+  for (const bad of [
+    undefined,
+    "",
+    "delete",
+    "remove-group",
+    "remove-group:x",
+    "move-question-up:1",
+    "add-group:1:2",
+    "save:1",
+  ]) {
     expect(parseIntent(bad)).toBeNull();
   }
 });
@@ -185,7 +211,9 @@ test("a post the page never sends is refused: bad keys, ids or types", () => {
 });
 
 test("a savable draft has no errors", () => {
-  expect(validateDraft(draftWith({ name: "A", questions: ["a1"] }, { name: "B", questions: [], type: TEXT_INPUT }))).toEqual({});
+  expect(
+    validateDraft(draftWith({ name: "A", questions: ["a1"] }, { name: "B", questions: [], type: TEXT_INPUT })),
+  ).toEqual({});
   expect(validateDraft({ ...emptyDraft(), name: "Tomt skjema" })).toEqual({});
 });
 
@@ -198,7 +226,10 @@ test("the form's name is required (blank is empty) and at most 200 characters", 
 });
 
 test("group names and question texts are required, with maximum lengths; errors are keyed by field name", () => {
-  const draft = draftWith({ name: "", questions: ["ok", " "] }, { name: "y".repeat(LIMITS.groupName + 1), questions: ["z".repeat(LIMITS.questionText + 1)] });
+  const draft = draftWith(
+    { name: "", questions: ["ok", " "] },
+    { name: "y".repeat(LIMITS.groupName + 1), questions: ["z".repeat(LIMITS.questionText + 1)] },
+  );
   draft.groups[0].questions[0].helpText = "h".repeat(LIMITS.helpText + 1);
   expect(validateDraft(draft)).toEqual({
     "groups[0].name": ["adminForms:errors.groupNameRequired"],
@@ -210,7 +241,12 @@ test("group names and question texts are required, with maximum lengths; errors 
 });
 
 test("a grading group needs at least one label, at most ten, each at most 100 characters; a text group needs none", () => {
-  const draft = draftWith({ name: "A", questions: [] }, { name: "B", questions: [] }, { name: "C", questions: [] }, { name: "D", questions: [], type: TEXT_INPUT });
+  const draft = draftWith(
+    { name: "A", questions: [] },
+    { name: "B", questions: [] },
+    { name: "C", questions: [] },
+    { name: "D", questions: [], type: TEXT_INPUT },
+  );
   draft.groups[0].options = ["  ", ""];
   draft.groups[1].options = Array.from({ length: LIMITS.labels + 1 }, (_, i) => `L${i}`);
   draft.groups[2].options = ["ok", "l".repeat(LIMITS.label + 1)];

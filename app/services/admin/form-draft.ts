@@ -84,7 +84,8 @@ export const fieldName = {
   name: "name",
   isMainForm: "isMainForm",
   group: (g: number, field: "key" | "id" | "name" | "type" | "options" | "audience") => `groups[${g}].${field}`,
-  question: (g: number, q: number, field: "key" | "id" | "text" | "helpText") => `groups[${g}].questions[${q}].${field}`,
+  question: (g: number, q: number, field: "key" | "id" | "text" | "helpText") =>
+    `groups[${g}].questions[${q}].${field}`,
 };
 
 /** A DOM id for a posted field name: `groups[1].questions[0].text` → `groups-1-questions-0-text`. */
@@ -183,7 +184,11 @@ function withGroup(draft: FormDraft, g: number, group: DraftGroup): FormDraft {
   return { ...draft, groups: draft.groups.map((existing, i) => (i === g ? group : existing)) };
 }
 
-function withQuestions(draft: FormDraft, g: number, change: (questions: DraftQuestion[]) => DraftQuestion[]): FormDraft {
+function withQuestions(
+  draft: FormDraft,
+  g: number,
+  change: (questions: DraftQuestion[]) => DraftQuestion[],
+): FormDraft {
   const group = draft.groups[g];
   return group ? withGroup(draft, g, { ...group, questions: change(group.questions) }) : draft;
 }

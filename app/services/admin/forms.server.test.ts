@@ -4,9 +4,24 @@ import { userIdOf } from "~/test/app";
 import { openTestDatabase } from "~/test/db";
 import { deleteForm, listForms, loadForm, saveForm } from "./forms.server";
 import type { Database, Db } from "~/services/platform/db/client.server";
-import { answers, auditEvents, expectations, formQuestionGroups, formQuestions, forms } from "~/services/platform/db/schema";
+import {
+  answers,
+  auditEvents,
+  expectations,
+  formQuestionGroups,
+  formQuestions,
+  forms,
+} from "~/services/platform/db/schema";
 import { seedDemo } from "~/services/demo/index.server";
-import { addGroup, addQuestion, applyIntent, DEFAULT_GRADING_LABELS, GRADING, TEXT_INPUT, type FormDraft } from "./form-draft";
+import {
+  addGroup,
+  addQuestion,
+  applyIntent,
+  DEFAULT_GRADING_LABELS,
+  GRADING,
+  TEXT_INPUT,
+  type FormDraft,
+} from "./form-draft";
 
 let database: Database;
 let db: Db;
@@ -52,8 +67,12 @@ function newDraft(name: string): FormDraft {
 }
 
 async function answerRows(formId: number) {
-  const groupIds = (await db.select({ id: formQuestionGroups.id }).from(formQuestionGroups).where(eq(formQuestionGroups.formId, formId))).map((g) => g.id);
-  const questionIds = (await db.select({ id: formQuestions.id }).from(formQuestions).where(inArray(formQuestions.groupId, groupIds))).map((q) => q.id);
+  const groupIds = (
+    await db.select({ id: formQuestionGroups.id }).from(formQuestionGroups).where(eq(formQuestionGroups.formId, formId))
+  ).map((g) => g.id);
+  const questionIds = (
+    await db.select({ id: formQuestions.id }).from(formQuestions).where(inArray(formQuestions.groupId, groupIds))
+  ).map((q) => q.id);
   return db
     .select({ id: answers.id, questionId: answers.questionId, value: answers.value })
     .from(answers)
@@ -81,7 +100,14 @@ test("a stored form loads as a draft in order, marking its answered questions; a
     text: "Hvordan opplever du veiledningen du får?",
     helpText: "Tenk på både den daglige veiledningen og veiledningssamtalene.",
   });
-  expect(form?.draft.groups[1].options).toEqual(["Selvstendig", "Delvis selvstendig", "Veiledet", "Assistert", "Uselvstendig", "Ikke relevant"]);
+  expect(form?.draft.groups[1].options).toEqual([
+    "Selvstendig",
+    "Delvis selvstendig",
+    "Veiledet",
+    "Assistert",
+    "Uselvstendig",
+    "Ikke relevant",
+  ]);
   expect(form?.answeredQuestionIds.length).toBe(15);
   expect(form?.answeredGroupIds.length).toBe(5);
   expect(await loadForm(db, 999_999)).toBeNull();
@@ -101,20 +127,32 @@ test("saving without an id creates the form, its groups and questions numbered f
     ["Spørsmål 1", ""],
     ["Spørsmål 2", "Hjelp"],
   ]);
-  const groups = await db.select().from(formQuestionGroups).where(eq(formQuestionGroups.formId, result.formId)).orderBy(asc(formQuestionGroups.id));
+  const groups = await db
+    .select()
+    .from(formQuestionGroups)
+    .where(eq(formQuestionGroups.formId, result.formId))
+    .orderBy(asc(formQuestionGroups.id));
   expect(groups.map((g) => [g.order, g.options.length])).toEqual([
     [1, 6],
     [2, 0],
   ]);
   // The editor offers the default labels for a text group, should it become a grading group.
   expect(draft.groups[1].options).toEqual(DEFAULT_GRADING_LABELS);
-  const questions = await db.select().from(formQuestions).where(eq(formQuestions.groupId, groups[0].id)).orderBy(asc(formQuestions.id));
+  const questions = await db
+    .select()
+    .from(formQuestions)
+    .where(eq(formQuestions.groupId, groups[0].id))
+    .orderBy(asc(formQuestions.id));
   expect(questions.map((q) => [q.order, q.helpText])).toEqual([
     [1, null],
     [2, "Hjelp"],
   ]);
   const [event] = await db.select().from(auditEvents).where(eq(auditEvents.action, "form.created"));
-  expect(event).toMatchObject({ actorUserId: admin.userId, ip: "192.0.2.9", details: { formId: result.formId, name: "Nytt testskjema" } });
+  expect(event).toMatchObject({
+    actorUserId: admin.userId,
+    ip: "192.0.2.9",
+    details: { formId: result.formId, name: "Nytt testskjema" },
+  });
 });
 
 test("an invalid draft is not saved: the errors come back keyed by field", async () => {
@@ -141,7 +179,10 @@ test("editing the answered main form keeps every answer on the same question; re
   const formId = await formIdNamed(MAIN);
   const answersBefore = await answerRows(formId);
   expect(answersBefore.length).toBeGreaterThan(100);
-  const expectationsBefore = await db.select({ id: expectations.id, questionId: expectations.questionId }).from(expectations).orderBy(asc(expectations.id));
+  const expectationsBefore = await db
+    .select({ id: expectations.id, questionId: expectations.questionId })
+    .from(expectations)
+    .orderBy(asc(expectations.id));
 
   const original = await stored(formId);
   let draft = original;
@@ -164,9 +205,12 @@ test("editing the answered main form keeps every answer on the same question; re
 
   // Not one answer (or expected level) moved, and none is gone.
   expect(await answerRows(formId)).toEqual(answersBefore);
-  expect(await db.select({ id: expectations.id, questionId: expectations.questionId }).from(expectations).orderBy(asc(expectations.id))).toEqual(
-    expectationsBefore,
-  );
+  expect(
+    await db
+      .select({ id: expectations.id, questionId: expectations.questionId })
+      .from(expectations)
+      .orderBy(asc(expectations.id)),
+  ).toEqual(expectationsBefore);
 
   // The renamed question is the same row; the answers on it say so.
   const after = await stored(formId);
@@ -174,7 +218,12 @@ test("editing the answered main form keeps every answer on the same question; re
   expect(renamed.id).toBe(original.groups[1].questions[1].id);
   expect(renamed.text).toBe("Gjenkjenner endringer i pasientens tilstand (endret tekst)");
   expect(after.groups.map((g) => g.audience)).toEqual(["staff", "student", "all", "all"]);
-  expect(after.groups.map((g) => g.id)).toEqual([original.groups[1].id, original.groups[0].id, original.groups[2].id, original.groups[3].id]);
+  expect(after.groups.map((g) => g.id)).toEqual([
+    original.groups[1].id,
+    original.groups[0].id,
+    original.groups[2].id,
+    original.groups[3].id,
+  ]);
   expect(after.groups[0].questions.map((q) => q.id).slice(0, 3)).toEqual([
     original.groups[1].questions[1].id,
     original.groups[1].questions[0].id,

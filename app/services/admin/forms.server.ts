@@ -12,7 +12,15 @@ import {
   forms,
   periods,
 } from "~/services/platform/db/schema";
-import { DEFAULT_GRADING_LABELS, GRADING, TEXT_INPUT, normalised, numbered, type FieldErrors, type FormDraft } from "./form-draft";
+import {
+  DEFAULT_GRADING_LABELS,
+  GRADING,
+  TEXT_INPUT,
+  normalised,
+  numbered,
+  type FieldErrors,
+  type FormDraft,
+} from "./form-draft";
 import { validateDraft } from "./form-draft.schema";
 import { osloDate } from "~/services/platform/semesters";
 
@@ -107,7 +115,10 @@ export async function loadForm(db: Db, formId: number): Promise<StoredForm | nul
         .where(inArray(formQuestions.groupId, groupIds))
         .orderBy(asc(formQuestions.order), asc(formQuestions.id))
     : [];
-  const answered = await questionsWithAnswers(db, questions.map((q) => q.id));
+  const answered = await questionsWithAnswers(
+    db,
+    questions.map((q) => q.id),
+  );
   const live = questions.filter((q) => q.deletedAt === null);
   return {
     id: form.id,
@@ -128,7 +139,9 @@ export async function loadForm(db: Db, formId: number): Promise<StoredForm | nul
       })),
     },
     answeredQuestionIds: live.filter((q) => answered.has(q.id)).map((q) => q.id),
-    answeredGroupIds: groups.filter((g) => questions.some((q) => q.groupId === g.id && answered.has(q.id))).map((g) => g.id),
+    answeredGroupIds: groups
+      .filter((g) => questions.some((q) => q.groupId === g.id && answered.has(q.id)))
+      .map((g) => g.id),
   };
 }
 
@@ -169,7 +182,14 @@ async function insertGroups(tx: Tx, formId: number, groups: ReturnType<typeof nu
   for (const group of groups) {
     const [row] = await tx
       .insert(formQuestionGroups)
-      .values({ formId, name: group.name, order: group.order, type: group.type, options: group.options, audience: group.audience })
+      .values({
+        formId,
+        name: group.name,
+        order: group.order,
+        type: group.type,
+        options: group.options,
+        audience: group.audience,
+      })
       .returning({ id: formQuestionGroups.id });
     await insertQuestions(tx, row.id, group.questions);
   }
@@ -177,14 +197,15 @@ async function insertGroups(tx: Tx, formId: number, groups: ReturnType<typeof nu
 
 async function insertQuestions(tx: Tx, groupId: number, questions: ReturnType<typeof numbered>[number]["questions"]) {
   if (questions.length === 0) return;
-  await tx.insert(formQuestions).values(
-    questions.map((q) => ({ groupId, text: q.text, order: q.order, helpText: q.helpText || null })),
-  );
+  await tx
+    .insert(formQuestions)
+    .values(questions.map((q) => ({ groupId, text: q.text, order: q.order, helpText: q.helpText || null })));
 }
 
 async function createForm(db: Db, draft: FormDraft, actor: Actor): Promise<SaveResult> {
   // Ids in a new form's post would be other forms' rows.
-  if (draft.groups.some((g) => g.id !== null || g.questions.some((q) => q.id !== null))) return { status: "foreign-ids" };
+  if (draft.groups.some((g) => g.id !== null || g.questions.some((q) => q.id !== null)))
+    return { status: "foreign-ids" };
   return db.transaction(async (tx) => {
     const [form] = await tx
       .insert(forms)
@@ -218,7 +239,15 @@ async function updateForm(db: Db, formId: number, draft: FormDraft, actor: Actor
       ? await tx
           .select({ id: formQuestions.id, groupId: formQuestions.groupId })
           .from(formQuestions)
-          .where(and(inArray(formQuestions.groupId, storedGroups.map((g) => g.id)), isNull(formQuestions.deletedAt)))
+          .where(
+            and(
+              inArray(
+                formQuestions.groupId,
+                storedGroups.map((g) => g.id),
+              ),
+              isNull(formQuestions.deletedAt),
+            ),
+          )
       : [];
     const groupById = new Map(storedGroups.map((g) => [g.id, g]));
     const groupOfQuestion = new Map(storedQuestions.map((q) => [q.id, q.groupId]));
@@ -241,7 +270,10 @@ async function updateForm(db: Db, formId: number, draft: FormDraft, actor: Actor
         .select({ id: formQuestions.id })
         .from(formQuestions)
         .where(eq(formQuestions.groupId, stored.id));
-      const answered = await questionsWithAnswers(tx, everAsked.map((q) => q.id));
+      const answered = await questionsWithAnswers(
+        tx,
+        everAsked.map((q) => q.id),
+      );
       if (answered.size > 0) typeErrors[`groups[${g}].type`] = ["adminForms:errors.typeLockedByAnswers"];
     }
     if (Object.keys(typeErrors).length > 0) return { status: "invalid", errors: typeErrors } as const;
@@ -268,7 +300,13 @@ async function updateForm(db: Db, formId: number, draft: FormDraft, actor: Actor
       }
       await tx
         .update(formQuestionGroups)
-        .set({ name: group.name, order: group.order, type: group.type, options: group.options, audience: group.audience })
+        .set({
+          name: group.name,
+          order: group.order,
+          type: group.type,
+          options: group.options,
+          audience: group.audience,
+        })
         .where(eq(formQuestionGroups.id, group.id));
       for (const question of group.questions) {
         if (question.id === null) continue;
@@ -326,7 +364,12 @@ export async function deleteForm(db: Db, formId: number, actor: Actor, now = new
       .orderBy(asc(periods.startDate));
     if (usedBy.length > 0) return { status: "in-use", semesters: usedBy.map((p) => p.name) } as const;
     await tx.update(forms).set({ deletedAt: now }).where(eq(forms.id, formId));
-    await audit(tx, { action: "form.deleted", actorUserId: actor.userId, ip: actor.ip, details: { formId, name: form.name } });
+    await audit(tx, {
+      action: "form.deleted",
+      actorUserId: actor.userId,
+      ip: actor.ip,
+      details: { formId, name: form.name },
+    });
     return { status: "deleted" } as const;
   });
 }

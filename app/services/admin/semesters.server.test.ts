@@ -47,7 +47,13 @@ describe("on the demo data", () => {
     const lists = await listSemesters(database.db, today);
     expect(lists.future).toEqual([]);
     expect(lists.current).toEqual([
-      expect.objectContaining({ name: "Høst 2026", startDate: "2026-07-01", endDate: "2026-12-31", classCount: 2, studentCount: 24 }),
+      expect.objectContaining({
+        name: "Høst 2026",
+        startDate: "2026-07-01",
+        endDate: "2026-12-31",
+        classCount: 2,
+        studentCount: 24,
+      }),
     ]);
     expect(lists.past).toEqual([expect.objectContaining({ name: "Vår 2026", classCount: 1, studentCount: 4 })]);
     expect(lists.next).toEqual({ name: "Vår 2027", startDate: "2027-01-01", endDate: "2027-06-30" });
@@ -79,10 +85,7 @@ describe("on the demo data", () => {
       period: { id: expect.any(Number), name: "Vår 2027", startDate: "2027-01-01", endDate: "2027-06-30" },
     });
     if (!created.ok) return;
-    const [event] = await database.db
-      .select()
-      .from(auditEvents)
-      .where(eq(auditEvents.action, "semester.created"));
+    const [event] = await database.db.select().from(auditEvents).where(eq(auditEvents.action, "semester.created"));
     expect(event).toMatchObject({
       actorUserId: admin,
       ip: "192.0.2.9",
@@ -166,11 +169,21 @@ describe("on the demo data", () => {
     const past = (await listSemesters(database.db, today)).past[0];
     const syk2001 = await subjectId(database, "SYK2001");
     expect(
-      await addSubjectsToSemester(database.db, { periodId: past.id, subjectIds: [syk2001, 999_999], actorUserId: admin, ip: null }),
+      await addSubjectsToSemester(database.db, {
+        periodId: past.id,
+        subjectIds: [syk2001, 999_999],
+        actorUserId: admin,
+        ip: null,
+      }),
     ).toEqual({ ok: false, reason: "unknownSubject" });
     expect(await database.db.select().from(classes).where(eq(classes.periodId, past.id))).toHaveLength(1);
     expect(
-      await addSubjectsToSemester(database.db, { periodId: 999_999, subjectIds: [syk2001], actorUserId: admin, ip: null }),
+      await addSubjectsToSemester(database.db, {
+        periodId: 999_999,
+        subjectIds: [syk2001],
+        actorUserId: admin,
+        ip: null,
+      }),
     ).toEqual({ ok: false, reason: "unknownPeriod" });
   });
 });
@@ -195,9 +208,11 @@ test("with no semester at all the first one is the semester containing today", a
   const database = await openTestDatabase();
   try {
     const result = await createNextSemester(database.db, { actorUserId: await someAdmin(database), ip: null, today });
-    expect(result).toMatchObject({ ok: true, period: { name: "Høst 2026", startDate: "2026-07-01", endDate: "2026-12-31" } });
+    expect(result).toMatchObject({
+      ok: true,
+      period: { name: "Høst 2026", startDate: "2026-07-01", endDate: "2026-12-31" },
+    });
   } finally {
     await database.close();
   }
 });
-

@@ -2,7 +2,13 @@ import { asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { classes, classTeachers, periods, studentReferences, subjects } from "~/services/platform/db/schema";
-import { defaultClassDates, semesterStatus, semesterToCreate, type Semester, type SemesterStatus } from "~/services/platform/semesters";
+import {
+  defaultClassDates,
+  semesterStatus,
+  semesterToCreate,
+  type Semester,
+  type SemesterStatus,
+} from "~/services/platform/semesters";
 
 export interface SemesterRow {
   id: number;
@@ -49,8 +55,7 @@ export async function listSemesters(db: Db, today: Date): Promise<SemesterLists>
 }
 
 export type CreateSemesterResult =
-  | { ok: true; period: { id: number } & Semester }
-  | { ok: false; reason: "futureExists" | "nameTaken"; name?: string };
+  { ok: true; period: { id: number } & Semester } | { ok: false; reason: "futureExists" | "nameTaken"; name?: string };
 
 // Any fixed number: two admins pressing "create" at once must not both create a semester.
 const CREATE_SEMESTER_LOCK = 7_290_421;
@@ -188,4 +193,3 @@ export async function findSemester(
     .where(eq(periods.id, periodId));
   return row ?? null;
 }
-

@@ -38,7 +38,11 @@ test("the subjects are listed by code", async () => {
 });
 
 test("creating a subject stores the normalised code and trimmed name, and is audited", async () => {
-  const result = await createSubject(database.db, { subjectCode: " syk3001 ", name: "  Praksis i psykisk helsevern " }, actor);
+  const result = await createSubject(
+    database.db,
+    { subjectCode: " syk3001 ", name: "  Praksis i psykisk helsevern " },
+    actor,
+  );
   expect(result.ok).toBe(true);
   if (!result.ok) return;
   expect(result.subject).toMatchObject({ subjectCode: "SYK3001", name: "Praksis i psykisk helsevern" });

@@ -11,9 +11,7 @@ export interface SubjectInput {
   name: string;
 }
 
-export type SubjectSaveResult =
-  | { ok: true; subject: Subject }
-  | { ok: false; reason: "duplicateCode" | "notFound" };
+export type SubjectSaveResult = { ok: true; subject: Subject } | { ok: false; reason: "duplicateCode" | "notFound" };
 
 interface Actor {
   userId: number;
@@ -76,12 +74,7 @@ export async function createSubject(db: Db, input: SubjectInput, actor: Actor): 
   }
 }
 
-export async function updateSubject(
-  db: Db,
-  id: number,
-  input: SubjectInput,
-  actor: Actor,
-): Promise<SubjectSaveResult> {
+export async function updateSubject(db: Db, id: number, input: SubjectInput, actor: Actor): Promise<SubjectSaveResult> {
   const before = await findSubject(db, id);
   if (!before) return { ok: false, reason: "notFound" };
   const subjectCode = normalizeSubjectCode(input.subjectCode);

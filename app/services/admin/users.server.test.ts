@@ -103,7 +103,13 @@ test("the list hides deactivated users unless asked, pages by 20 in a stable ord
 test("each row carries the user's roles", async () => {
   const { rows } = await listUsers(db(), { search: "admin@example.org" });
   expect(rows).toEqual([
-    { id: admin.userId, displayName: "Ada Administrator", email: "admin@example.org", isActive: true, roles: [ROLE.Admin, ROLE.Teacher] },
+    {
+      id: admin.userId,
+      displayName: "Ada Administrator",
+      email: "admin@example.org",
+      isActive: true,
+      roles: [ROLE.Admin, ROLE.Teacher],
+    },
   ]);
 });
 
@@ -124,17 +130,28 @@ test("search finds name or e-mail, ignoring case, and treats % and _ literally",
   expect((await listUsers(db(), { search: "EMMA" })).rows.map((u) => u.displayName)).toEqual(["Emma Andersen"]);
   expect((await listUsers(db(), { search: "Student0", limit: 100 })).total).toBe(9);
   expect((await listUsers(db(), { search: "  veileder  " })).total).toBe(4);
-  await db().insert(users).values([
-    { displayName: "Hundre % Sikker", email: "prosent@example.org" },
-    { displayName: "Under_Strek", email: "understrek@example.org" },
-  ]);
+  await db()
+    .insert(users)
+    .values([
+      { displayName: "Hundre % Sikker", email: "prosent@example.org" },
+      { displayName: "Under_Strek", email: "understrek@example.org" },
+    ]);
   expect((await listUsers(db(), { search: "%" })).rows.map((u) => u.displayName)).toEqual(["Hundre % Sikker"]);
   expect((await listUsers(db(), { search: "_" })).rows.map((u) => u.displayName)).toEqual(["Under_Strek"]);
   expect((await listUsers(db(), { search: "ingen slik bruker" })).rows).toEqual([]);
 });
 
 test("names sort with numeric collation, ignoring case, with Æ Ø Å last in Norwegian order", async () => {
-  const names = ["Sortert 10", "sortert 2", "Sortert 1", "Åse Sortert", "Øyvind Sortert", "Ærlig Sortert", "Anne Sortert", "Zorro Sortert"];
+  const names = [
+    "Sortert 10",
+    "sortert 2",
+    "Sortert 1",
+    "Åse Sortert",
+    "Øyvind Sortert",
+    "Ærlig Sortert",
+    "Anne Sortert",
+    "Zorro Sortert",
+  ];
   await db()
     .insert(users)
     .values(names.map((displayName, i) => ({ displayName, email: `sortert${i}@example.org` })));
@@ -177,14 +194,22 @@ test("at least one role; the user and their roles are left as they were", async 
 });
 
 test("an admin cannot take the Admin role from themselves", async () => {
-  const result = await updateUser(db(), admin.userId, await currentInput(admin.userId, { roles: [ROLE.Teacher] }), admin);
+  const result = await updateUser(
+    db(),
+    admin.userId,
+    await currentInput(admin.userId, { roles: [ROLE.Teacher] }),
+    admin,
+  );
   expect(result).toEqual({ ok: false, error: { kind: "ownAdminRole" } });
   expect((await getUserForEdit(db(), admin.userId, today))?.roles).toEqual([ROLE.Admin, ROLE.Teacher]);
 });
 
 test("an unknown user or class is refused", async () => {
   const userId = await id("student25@example.org");
-  expect(await updateUser(db(), 999_999, await currentInput(userId), admin)).toEqual({ ok: false, error: { kind: "notFound" } });
+  expect(await updateUser(db(), 999_999, await currentInput(userId), admin)).toEqual({
+    ok: false,
+    error: { kind: "notFound" },
+  });
   expect(await updateUser(db(), userId, await currentInput(userId, { studentClassIds: [999_999] }), admin)).toEqual({
     ok: false,
     error: { kind: "unknownClass" },
@@ -205,9 +230,16 @@ test("a student can be placed in a class of each semester; the change is audited
   const userId = await id("student25@example.org");
   const current = await classId("SYK2002", "Høst 2026");
   const previous = await classId("SYK1002", "Vår 2026");
-  const result = await updateUser(db(), userId, await currentInput(userId, { studentClassIds: [current, previous] }), admin);
+  const result = await updateUser(
+    db(),
+    userId,
+    await currentInput(userId, { studentClassIds: [current, previous] }),
+    admin,
+  );
   expect(result).toEqual({ ok: true, changed: true });
-  expect((await getUserForEdit(db(), userId, today))?.studentClassIds).toEqual([current, previous].sort((a, b) => a - b));
+  expect((await getUserForEdit(db(), userId, today))?.studentClassIds).toEqual(
+    [current, previous].sort((a, b) => a - b),
+  );
   const [event] = await auditsAbout(userId, "user.updated");
   expect(event.details).toEqual({ studentClasses: { added: [current, previous].sort((a, b) => a - b), removed: [] } });
   expect(event).toMatchObject({ actorUserId: admin.userId, ip: "192.0.2.9" });
@@ -219,20 +251,30 @@ test("a student without assessments can move to another class; one with answers 
   const old = await classId("SYK1002", "Vår 2026");
 
   const student10 = await id("student10@example.org");
-  expect(await updateUser(db(), student10, await currentInput(student10, { studentClassIds: [classB] }), admin)).toEqual({
+  expect(
+    await updateUser(db(), student10, await currentInput(student10, { studentClassIds: [classB] }), admin),
+  ).toEqual({
     ok: true,
     changed: true,
   });
   expect((await getUserForEdit(db(), student10, today))?.studentClassIds).toEqual([classB]);
 
   const student01 = await id("student01@example.org");
-  expect(
-    (await db().select().from(answerSets).where(eq(answerSets.studentUserId, student01))).length,
-  ).toBeGreaterThan(0);
-  const moved = await updateUser(db(), student01, await currentInput(student01, { studentClassIds: [classB, old] }), admin);
+  expect((await db().select().from(answerSets).where(eq(answerSets.studentUserId, student01))).length).toBeGreaterThan(
+    0,
+  );
+  const moved = await updateUser(
+    db(),
+    student01,
+    await currentInput(student01, { studentClassIds: [classB, old] }),
+    admin,
+  );
   expect(moved).toEqual({
     ok: false,
-    error: { kind: "studentHasAssessments", classes: [{ classId: classA, subjectCode: "SYK2001", periodName: "Høst 2026" }] },
+    error: {
+      kind: "studentHasAssessments",
+      classes: [{ classId: classA, subjectCode: "SYK2001", periodName: "Høst 2026" }],
+    },
   });
   // Taking the Student role away would take them out of their classes too.
   const unroled = await updateUser(db(), student01, await currentInput(student01, { roles: [ROLE.Advisor] }), admin);
@@ -259,7 +301,12 @@ test("a teacher who leaves a class is no longer the selected teacher of its stud
   const after = await db()
     .select({ teacherUserId: studentReferences.teacherUserId })
     .from(studentReferences)
-    .where(inArray(studentReferences.id, assigned.map((r) => r.id)));
+    .where(
+      inArray(
+        studentReferences.id,
+        assigned.map((r) => r.id),
+      ),
+    );
   expect(after.every((r) => r.teacherUserId === null)).toBe(true);
   // The other teacher of the class keeps their students.
   const others = await db()
@@ -286,7 +333,9 @@ test("a supervisor who leaves a class is cleared as selected and extra superviso
   const refs = await db().select().from(studentReferences).where(eq(studentReferences.advisorUserId, advisor));
   expect(refs.length).toBeGreaterThan(0);
   expect(refs.every((r) => r.classId === old)).toBe(true);
-  expect(await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.userId, advisor))).toEqual([]);
+  expect(await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.userId, advisor))).toEqual(
+    [],
+  );
 });
 
 test("role changes are audited with the roles before and after; the name is trimmed", async () => {
@@ -302,7 +351,9 @@ test("role changes are audited with the roles before and after; the name is trim
   expect(roles.details).toEqual({ before: [ROLE.Student], after: [ROLE.Student, ROLE.Advisor] });
   const [updated] = await auditsAbout(userId, "user.updated");
   expect(updated.details).toEqual({ displayName: { before: "Mathias Aas", after: "Mathias Aas-Berg" } });
-  expect(await db().select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId))).toHaveLength(2);
+  expect(
+    await db().select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId)),
+  ).toHaveLength(2);
 });
 
 test("saving without changes writes nothing", async () => {
@@ -344,7 +395,8 @@ test("a phone number is stored as digits with a country code, or refused when it
   expect(storedPhone("0046 70 123 45 67")).toBe("+46701234567");
   expect(storedPhone("")).toBeNull();
   expect(storedPhone("   ")).toBeNull();
-  for (const bad of ["1234567", "1234567890123456", "98765432x", "ring meg", "+47 987\u202e65432"]) expect(storedPhone(bad), bad).toBe(false);
+  for (const bad of ["1234567", "1234567890123456", "98765432x", "ring meg", "+47 987\u202e65432"])
+    expect(storedPhone(bad), bad).toBe(false);
 });
 
 test("a changed phone number is unproved for Vipps: the verified number and the Vipps identity go; audited without the numbers", async () => {
@@ -355,25 +407,54 @@ test("a changed phone number is unproved for Vipps: the verified number and the 
   expect(before.verifiedPhone).toBe("4741234567");
 
   // The same number typed another way changes nothing, and keeps the proof.
-  expect(await updatePhoneNumber(db, supervisorId, "412 34 567", admin)).toEqual({ ok: true, changed: false, vippsUnproved: false });
+  expect(await updatePhoneNumber(db, supervisorId, "412 34 567", admin)).toEqual({
+    ok: true,
+    changed: false,
+    vippsUnproved: false,
+  });
   expect(await updatePhoneNumber(db, supervisorId, "12", admin)).toEqual({ ok: false, error: "invalid" });
   expect(await updatePhoneNumber(db, 999_999, "98765432", admin)).toEqual({ ok: false, error: "notFound" });
   const [kept] = await db.select().from(users).where(eq(users.id, supervisorId));
-  expect([kept.phoneNumber, kept.verifiedPhone, kept.vippsSub]).toEqual(["+4741234567", "4741234567", "vipps-sub-veileder1"]);
+  expect([kept.phoneNumber, kept.verifiedPhone, kept.vippsSub]).toEqual([
+    "+4741234567",
+    "4741234567",
+    "vipps-sub-veileder1",
+  ]);
 
-  expect(await updatePhoneNumber(db, supervisorId, "+47 912 34 567", admin)).toEqual({ ok: true, changed: true, vippsUnproved: true });
+  expect(await updatePhoneNumber(db, supervisorId, "+47 912 34 567", admin)).toEqual({
+    ok: true,
+    changed: true,
+    vippsUnproved: true,
+  });
   const [after] = await db.select().from(users).where(eq(users.id, supervisorId));
   expect([after.phoneNumber, after.verifiedPhone, after.vippsSub]).toEqual(["+4791234567", null, null]);
-  const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.subjectUserId, supervisorId)).orderBy(desc(auditEvents.id)).limit(1);
-  expect(entry).toMatchObject({ action: "user.phone_changed", actorUserId: admin.userId, details: { phone: "changed", vippsUnproved: true } });
+  const [entry] = await db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.subjectUserId, supervisorId))
+    .orderBy(desc(auditEvents.id))
+    .limit(1);
+  expect(entry).toMatchObject({
+    action: "user.phone_changed",
+    actorUserId: admin.userId,
+    details: { phone: "changed", vippsUnproved: true },
+  });
   expect(JSON.stringify(entry.details)).not.toMatch(/4791234567|4741234567/);
 
   // Vipps: the old identity no longer logs in by itself, and the new number must first be proved with the e-mail code.
-  expect(await resolveVippsUser(db, { sub: "vipps-sub-veileder1", phone: "4791234567", email: null, name: null })).toEqual({ kind: "prove", userId: supervisorId });
-  await expect(resolveVippsUser(db, { sub: "someone-else", phone: "4741234567", email: null, name: null })).rejects.toThrow();
+  expect(
+    await resolveVippsUser(db, { sub: "vipps-sub-veileder1", phone: "4791234567", email: null, name: null }),
+  ).toEqual({ kind: "prove", userId: supervisorId });
+  await expect(
+    resolveVippsUser(db, { sub: "someone-else", phone: "4741234567", email: null, name: null }),
+  ).rejects.toThrow();
 
   // Removing the number.
-  expect(await updatePhoneNumber(db, supervisorId, "", admin)).toEqual({ ok: true, changed: true, vippsUnproved: false });
+  expect(await updatePhoneNumber(db, supervisorId, "", admin)).toEqual({
+    ok: true,
+    changed: true,
+    vippsUnproved: false,
+  });
   const [removed] = await db.select({ phone: users.phoneNumber }).from(users).where(eq(users.id, supervisorId));
   expect(removed.phone).toBeNull();
 });

@@ -108,7 +108,12 @@ export async function listUsers(db: Db, query: UserListQuery = {}): Promise<{ ro
       : await db
           .select({ userId: userRoles.userId, roleId: userRoles.roleId })
           .from(userRoles)
-          .where(inArray(userRoles.userId, page.map((u) => u.id)))
+          .where(
+            inArray(
+              userRoles.userId,
+              page.map((u) => u.id),
+            ),
+          )
           .orderBy(asc(userRoles.roleId));
   const rolesOf = new Map<number, RoleId[]>();
   for (const { userId, roleId } of roleRows) {
@@ -388,10 +393,17 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
       if (studentClasses.removed.length > 0) {
         await tx
           .delete(studentReferences)
-          .where(and(eq(studentReferences.studentUserId, userId), inArray(studentReferences.classId, studentClasses.removed)));
+          .where(
+            and(
+              eq(studentReferences.studentUserId, userId),
+              inArray(studentReferences.classId, studentClasses.removed),
+            ),
+          );
       }
       if (studentClasses.added.length > 0) {
-        await tx.insert(studentReferences).values(studentClasses.added.map((classId) => ({ classId, studentUserId: userId })));
+        await tx
+          .insert(studentReferences)
+          .values(studentClasses.added.map((classId) => ({ classId, studentUserId: userId })));
       }
       if (teacherClasses.removed.length > 0) {
         await tx
@@ -401,7 +413,10 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
           .update(studentReferences)
           .set({ teacherUserId: null })
           .where(
-            and(eq(studentReferences.teacherUserId, userId), inArray(studentReferences.classId, teacherClasses.removed)),
+            and(
+              eq(studentReferences.teacherUserId, userId),
+              inArray(studentReferences.classId, teacherClasses.removed),
+            ),
           );
       }
       if (teacherClasses.added.length > 0) {
@@ -415,7 +430,10 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
           .update(studentReferences)
           .set({ advisorUserId: null })
           .where(
-            and(eq(studentReferences.advisorUserId, userId), inArray(studentReferences.classId, advisorClasses.removed)),
+            and(
+              eq(studentReferences.advisorUserId, userId),
+              inArray(studentReferences.classId, advisorClasses.removed),
+            ),
           );
         // An extra supervisor of a student is a selected supervisor too.
         const refsInLeftClasses = tx
@@ -495,8 +513,7 @@ export async function setUserActive(db: Db, userId: number, active: boolean, act
 // ─── A phone number ──────────────────────────────────────────────────────────
 
 export type PhoneResult =
-  | { ok: true; changed: boolean; vippsUnproved: boolean }
-  | { ok: false; error: "notFound" | "invalid" };
+  { ok: true; changed: boolean; vippsUnproved: boolean } | { ok: false; error: "notFound" | "invalid" };
 
 /** A typed number as it is stored ("+4798765432"), null for an empty one, or false when it is no phone number. */
 export function storedPhone(text: string): string | null | false {

@@ -26,7 +26,13 @@ const grading: AnsweringGroup = {
     { id: 12, text: "Vurderer", helpText: "Hjelp" },
   ],
 };
-const text: AnsweringGroup = { id: 2, name: "Refleksjon", type: "text", options: [], questions: [{ id: 21, text: "Hva har du lært?", helpText: null }] };
+const text: AnsweringGroup = {
+  id: 2,
+  name: "Refleksjon",
+  type: "text",
+  options: [],
+  questions: [{ id: 21, text: "Hva har du lært?", helpText: null }],
+};
 
 describe("ownGroups", () => {
   test("the student answers the student's and everyone's groups, staff the staff's and everyone's; no audience is everyone's", () => {
@@ -94,7 +100,10 @@ describe("planWrites: two tabs or devices never lose an answer silently", () => 
   const base = answerToken({ value: "2", comment: null });
 
   test("a question this page did not change is left alone, whatever is stored now", () => {
-    const plan = planWrites([{ questionId: 11, value: "2", comment: null, base }], new Map([[11, { value: "4", comment: null }]]));
+    const plan = planWrites(
+      [{ questionId: 11, value: "2", comment: null, base }],
+      new Map([[11, { value: "4", comment: null }]]),
+    );
     expect(plan.writes).toEqual([]);
     expect(plan.conflicts).toEqual([]);
     expect(plan.tokens.get(11)).toBe(answerToken({ value: "4", comment: null }));
@@ -107,7 +116,10 @@ describe("planWrites: two tabs or devices never lose an answer silently", () => 
   });
 
   test("the same change made in both places is no conflict", () => {
-    const plan = planWrites([{ questionId: 11, value: "3", comment: null, base }], new Map([[11, { value: "3", comment: null }]]));
+    const plan = planWrites(
+      [{ questionId: 11, value: "3", comment: null, base }],
+      new Map([[11, { value: "3", comment: null }]]),
+    );
     expect(plan.writes).toEqual([]);
     expect(plan.conflicts).toEqual([]);
   });
@@ -119,7 +131,10 @@ describe("planWrites: two tabs or devices never lose an answer silently", () => 
     expect(plan.conflicts).toEqual([{ questionId: 11, stored: elsewhere, posted: { value: "3", comment: null } }]);
     expect(plan.tokens.get(11)).toBe(answerToken(elsewhere));
     // Saving again from that base is a deliberate choice: it overwrites.
-    const again = planWrites([{ questionId: 11, value: "3", comment: null, base: answerToken(elsewhere) }], new Map([[11, elsewhere]]));
+    const again = planWrites(
+      [{ questionId: 11, value: "3", comment: null, base: answerToken(elsewhere) }],
+      new Map([[11, elsewhere]]),
+    );
     expect(again.writes).toEqual([{ questionId: 11, content: { value: "3", comment: null } }]);
   });
 
@@ -147,11 +162,23 @@ describe("resumePage", () => {
     expect(resumePage(groups, all, () => false)).toBe(1);
     expect(resumePage(groups, all, (id) => id < 20)).toBe(2);
     expect(resumePage(groups, all, (id) => id !== 32)).toBe(3);
-    expect(resumePage(groups, (g) => g.id !== 2, (id) => id < 20)).toBe(3);
+    expect(
+      resumePage(
+        groups,
+        (g) => g.id !== 2,
+        (id) => id < 20,
+      ),
+    ).toBe(3);
   });
   test("opens the first page when everything is answered, or there are no pages", () => {
     expect(resumePage(groups, all, () => true)).toBe(1);
-    expect(resumePage(groups, () => false, () => false)).toBe(1);
+    expect(
+      resumePage(
+        groups,
+        () => false,
+        () => false,
+      ),
+    ).toBe(1);
     expect(resumePage([], all, () => false)).toBe(1);
   });
 });
@@ -159,8 +186,24 @@ describe("resumePage", () => {
 describe("missingGrades and pageOf", () => {
   test("every grading question needs a value to send; 'Ikke relevant' counts; text questions do not", () => {
     expect(missingGrades([grading, text], new Map())).toEqual([11, 12]);
-    expect(missingGrades([grading, text], new Map([[11, { value: "5", comment: null }], [12, { value: null, comment: "bare kommentar" }]]))).toEqual([12]);
-    expect(missingGrades([grading, text], new Map([[11, { value: "0", comment: null }], [12, { value: "1", comment: null }]]))).toEqual([]);
+    expect(
+      missingGrades(
+        [grading, text],
+        new Map([
+          [11, { value: "5", comment: null }],
+          [12, { value: null, comment: "bare kommentar" }],
+        ]),
+      ),
+    ).toEqual([12]);
+    expect(
+      missingGrades(
+        [grading, text],
+        new Map([
+          [11, { value: "0", comment: null }],
+          [12, { value: "1", comment: null }],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   test("?group= within the form, anything else the first page", () => {
@@ -196,9 +239,31 @@ describe("readPosted", () => {
   });
 
   test("a repeated field, a file, an answer without its base, or a malformed id is a malformed post", () => {
-    expect(readPosted(form([["b:11", "t"], ["a:11", "1"], ["a:11", "2"]]))).toBeNull();
-    expect(readPosted(form([["b:11", "t"], ["b:11", "t"]]))).toBeNull();
-    expect(readPosted(form([["b:11", "t"], ["c:11", new Blob(["x"])]]))).toBeNull();
+    expect(
+      readPosted(
+        form([
+          ["b:11", "t"],
+          ["a:11", "1"],
+          ["a:11", "2"],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      readPosted(
+        form([
+          ["b:11", "t"],
+          ["b:11", "t"],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      readPosted(
+        form([
+          ["b:11", "t"],
+          ["c:11", new Blob(["x"])],
+        ]),
+      ),
+    ).toBeNull();
     expect(readPosted(form([["a:11", "1"]]))).toBeNull();
     expect(readPosted(form([["b:x", "t"]]))).toBeNull();
     expect(readPosted(form([["b:12345678901", "t"]]))).toBeNull();

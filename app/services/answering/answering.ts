@@ -89,7 +89,8 @@ export function answerToken(content: AnswerContent): string {
 
 /** Blank text is no answer; text is kept as typed otherwise (line breaks and all). */
 export function normaliseContent(value: string | null | undefined, comment: string | null | undefined): AnswerContent {
-  const clean = (text: string | null | undefined) => (text === null || text === undefined || text.trim() === "" ? null : text.replace(/\r\n/g, "\n"));
+  const clean = (text: string | null | undefined) =>
+    text === null || text === undefined || text.trim() === "" ? null : text.replace(/\r\n/g, "\n");
   return { value: clean(value), comment: clean(comment) };
 }
 
@@ -179,7 +180,9 @@ export function resumePage<G extends { questions: readonly { id: number }[] }>(
   toAnswer: (group: G) => boolean,
   answered: (questionId: number) => boolean,
 ): number {
-  return groups.findIndex((group) => toAnswer(group) && group.questions.some((question) => !answered(question.id))) + 1 || 1;
+  return (
+    groups.findIndex((group) => toAnswer(group) && group.questions.some((question) => !answered(question.id))) + 1 || 1
+  );
 }
 
 /** The most answers one post may carry (a page of a form has far fewer). */

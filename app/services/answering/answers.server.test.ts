@@ -2,7 +2,17 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { answerSets, assignmentForms, assignments, auditEvents, expectations, forms, signingForms, studentExtraSupervisors, studentReferences } from "~/services/platform/db/schema";
+import {
+  answerSets,
+  assignmentForms,
+  assignments,
+  auditEvents,
+  expectations,
+  forms,
+  signingForms,
+  studentExtraSupervisors,
+  studentReferences,
+} from "~/services/platform/db/schema";
 import { openTestDatabase } from "~/test/db";
 import { answerToken, EMPTY, type PostedAnswer } from "./answering";
 import {
@@ -70,16 +80,18 @@ function gradingQuestions(place: AnsweringPlace) {
 }
 
 /** Posts as a fresh page would: each answer's base is the token of what was stored when the page was read. */
-async function post(place: AnsweringPlace, authorUserId: number, answers: { questionId: number; value: string | null; comment?: string | null }[]) {
+async function post(
+  place: AnsweringPlace,
+  authorUserId: number,
+  answers: { questionId: number; value: string | null; comment?: string | null }[],
+) {
   const own = await ownAnswers(db, place, authorUserId);
-  return answers.map(
-    (a): PostedAnswer => ({
-      questionId: a.questionId,
-      value: a.value,
-      comment: a.comment ?? null,
-      base: answerToken(own.answers.get(a.questionId) ?? EMPTY),
-    }),
-  );
+  return answers.map((a): PostedAnswer => ({
+    questionId: a.questionId,
+    value: a.value,
+    comment: a.comment ?? null,
+    base: answerToken(own.answers.get(a.questionId) ?? EMPTY),
+  }));
 }
 
 describe("who may answer where (answeringPlace)", () => {
@@ -88,18 +100,33 @@ describe("who may answer where (answeringPlace)", () => {
     expect(student).toMatchObject({ relation: "self", isMidSemester: true, locked: false, form: { name: MAIN } });
     expect(student.form.groups.map((g) => g.type)).toContain("text");
     // student05's supervisor is veileder1, teacher laerer1; laerer2 also teaches SYK2001.
-    expect((await placeFor(await viewer("veileder1@example.org", ROLE.Advisor), "student05@example.org")).relation).toBe("advisor");
-    expect((await placeFor(await viewer("laerer2@example.org", ROLE.Teacher), "student05@example.org")).relation).toBe("teacher");
+    expect(
+      (await placeFor(await viewer("veileder1@example.org", ROLE.Advisor), "student05@example.org")).relation,
+    ).toBe("advisor");
+    expect((await placeFor(await viewer("laerer2@example.org", ROLE.Teacher), "student05@example.org")).relation).toBe(
+      "teacher",
+    );
     expect((await placeFor(await viewer("admin@example.org", ROLE.Admin), null)).relation).toBe("admin");
-    expect((await placeFor(await viewer("student05@example.org", ROLE.Student), "student05@example.org", false)).isMidSemester).toBe(false);
+    expect(
+      (await placeFor(await viewer("student05@example.org", ROLE.Student), "student05@example.org", false))
+        .isMidSemester,
+    ).toBe(false);
   });
 
   test("another student's id, a supervisor who does not follow the student, a teacher of another class: 404", async () => {
-    await expect(placeFor(await viewer("student05@example.org", ROLE.Student), "student06@example.org")).rejects.toMatchObject({ status: 404 });
+    await expect(
+      placeFor(await viewer("student05@example.org", ROLE.Student), "student06@example.org"),
+    ).rejects.toMatchObject({ status: 404 });
     // veileder2 supervises in SYK2001, but not student05.
-    await expect(placeFor(await viewer("veileder2@example.org", ROLE.Advisor), "student05@example.org")).rejects.toMatchObject({ status: 404 });
-    await expect(placeFor(await viewer("laerer3@example.org", ROLE.Teacher), "student05@example.org")).rejects.toMatchObject({ status: 404 });
-    await expect(placeFor(await viewer("admin@example.org", ROLE.Admin), "student05@example.org")).rejects.toMatchObject({ status: 404 });
+    await expect(
+      placeFor(await viewer("veileder2@example.org", ROLE.Advisor), "student05@example.org"),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(
+      placeFor(await viewer("laerer3@example.org", ROLE.Teacher), "student05@example.org"),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(
+      placeFor(await viewer("admin@example.org", ROLE.Admin), "student05@example.org"),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   test("a form not in the scheme, or a scheme of another class: 404", async () => {
@@ -108,11 +135,21 @@ describe("who may answer where (answeringPlace)", () => {
     const studentUserId = await userIdOf(db, "student05@example.org");
     const wound = await formIdOf("Sårstell og infeksjonsforebygging");
     await expect(
-      answeringPlace(db, who, { classId: classA, formId: wound, assignmentId: await schemeOf(classA, true), studentUserId }),
+      answeringPlace(db, who, {
+        classId: classA,
+        formId: wound,
+        assignmentId: await schemeOf(classA, true),
+        studentUserId,
+      }),
     ).rejects.toMatchObject({ status: 404 });
     const classB = await classIdOf(db, "SYK2002");
     await expect(
-      answeringPlace(db, who, { classId: classA, formId: await formIdOf(MAIN), assignmentId: await schemeOf(classB, true), studentUserId }),
+      answeringPlace(db, who, {
+        classId: classA,
+        formId: await formIdOf(MAIN),
+        assignmentId: await schemeOf(classB, true),
+        studentUserId,
+      }),
     ).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -122,41 +159,85 @@ describe("saving and sending", () => {
     const who = await viewer("student05@example.org", ROLE.Student);
     const place = await placeFor(who, "student05@example.org");
     const [first, second, ...rest] = gradingQuestions(place);
-    const saved = await saveAnswers(db, place, { userId: who.userId, roleId: ROLE.Student }, await post(place, who.userId, [
-      { questionId: first.id, value: "2", comment: "Trygg på rutinene" },
-      { questionId: second.id, value: "5" },
-    ]), { send: false, now: NOW });
+    const saved = await saveAnswers(
+      db,
+      place,
+      { userId: who.userId, roleId: ROLE.Student },
+      await post(place, who.userId, [
+        { questionId: first.id, value: "2", comment: "Trygg på rutinene" },
+        { questionId: second.id, value: "5" },
+      ]),
+      { send: false, now: NOW },
+    );
     expect(saved).toMatchObject({ ok: true, conflicts: [], sentAt: null, justSent: false, missing: [] });
-    const [set] = await db.select().from(answerSets).where(and(eq(answerSets.studentUserId, who.userId), eq(answerSets.authorUserId, who.userId)));
+    const [set] = await db
+      .select()
+      .from(answerSets)
+      .where(and(eq(answerSets.studentUserId, who.userId), eq(answerSets.authorUserId, who.userId)));
     expect(set).toMatchObject({ isMidSemester: true, authorRoleId: ROLE.Student, sentAt: null });
 
     const scope = { formId: place.form.formId, studentUserId: who.userId, assignmentIds: [place.assignmentId] };
     const teacher = await userIdOf(db, "laerer1@example.org");
-    expect((await visibleSets(db, { userId: teacher, relation: "teacher" }, scope)).map((s) => s.authorUserId)).not.toContain(who.userId);
-    expect((await visibleSets(db, { userId: who.userId, relation: "self" }, scope)).map((s) => s.authorUserId)).toContain(who.userId);
+    expect(
+      (await visibleSets(db, { userId: teacher, relation: "teacher" }, scope)).map((s) => s.authorUserId),
+    ).not.toContain(who.userId);
+    expect(
+      (await visibleSets(db, { userId: who.userId, relation: "self" }, scope)).map((s) => s.authorUserId),
+    ).toContain(who.userId);
 
     // Sending with grades missing saves, but does not send, and names what is missing.
-    const incomplete = await saveAnswers(db, place, { userId: who.userId, roleId: ROLE.Student }, [], { send: true, now: NOW });
+    const incomplete = await saveAnswers(db, place, { userId: who.userId, roleId: ROLE.Student }, [], {
+      send: true,
+      now: NOW,
+    });
     expect(incomplete).toMatchObject({ ok: true, justSent: false, sentAt: null, missing: rest.map((q) => q.id) });
 
-    const all = await post(place, who.userId, rest.map((q) => ({ questionId: q.id, value: "1" })));
-    const sent = await saveAnswers(db, place, { userId: who.userId, roleId: ROLE.Student }, all, { send: true, now: NOW, ip: "192.0.2.9" });
+    const all = await post(
+      place,
+      who.userId,
+      rest.map((q) => ({ questionId: q.id, value: "1" })),
+    );
+    const sent = await saveAnswers(db, place, { userId: who.userId, roleId: ROLE.Student }, all, {
+      send: true,
+      now: NOW,
+      ip: "192.0.2.9",
+    });
     expect(sent).toMatchObject({ ok: true, justSent: true, missing: [] });
     expect(sent.ok && sent.sentAt?.getTime()).toBe(NOW.getTime());
-    const [event] = await db.select().from(auditEvents).where(and(eq(auditEvents.action, "answers.sent"), eq(auditEvents.actorUserId, who.userId)));
-    expect(event).toMatchObject({ subjectUserId: who.userId, ip: "192.0.2.9", details: { formId: place.form.formId, isMidSemester: true } });
+    const [event] = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "answers.sent"), eq(auditEvents.actorUserId, who.userId)));
+    expect(event).toMatchObject({
+      subjectUserId: who.userId,
+      ip: "192.0.2.9",
+      details: { formId: place.form.formId, isMidSemester: true },
+    });
     const seen = await visibleSets(db, { userId: teacher, relation: "teacher" }, scope);
-    expect(seen.find((s) => s.authorUserId === who.userId)?.answers.get(first.id)).toMatchObject({ value: "2", comment: "Trygg på rutinene" });
+    expect(seen.find((s) => s.authorUserId === who.userId)?.answers.get(first.id)).toMatchObject({
+      value: "2",
+      comment: "Trygg på rutinene",
+    });
 
     // Edits after sending stay visible; the form stays sent when saved again.
     const later = new Date(NOW.getTime() + 60_000);
-    const edit = await saveAnswers(db, place, { userId: who.userId, roleId: ROLE.Student }, await post(place, who.userId, [{ questionId: first.id, value: "1" }]), {
-      send: true,
-      now: later,
-    });
+    const edit = await saveAnswers(
+      db,
+      place,
+      { userId: who.userId, roleId: ROLE.Student },
+      await post(place, who.userId, [{ questionId: first.id, value: "1" }]),
+      {
+        send: true,
+        now: later,
+      },
+    );
     expect(edit).toMatchObject({ ok: true, justSent: false });
     expect(edit.ok && edit.sentAt?.getTime()).toBe(NOW.getTime());
-    expect((await visibleSets(db, { userId: teacher, relation: "teacher" }, scope)).find((s) => s.authorUserId === who.userId)?.answers.get(first.id)?.value).toBe("1");
+    expect(
+      (await visibleSets(db, { userId: teacher, relation: "teacher" }, scope))
+        .find((s) => s.authorUserId === who.userId)
+        ?.answers.get(first.id)?.value,
+    ).toBe("1");
   });
 
   test("two tabs: the second different change to one answer is a conflict, kept out until saved again", async () => {
@@ -174,14 +255,20 @@ describe("saving and sending", () => {
     const second = await saveAnswers(db, place, author, tabB, { send: false });
     expect(second).toMatchObject({
       ok: true,
-      conflicts: [{ questionId: question.id, stored: { value: "2", comment: null }, posted: { value: "3", comment: null } }],
+      conflicts: [
+        { questionId: question.id, stored: { value: "2", comment: null }, posted: { value: "3", comment: null } },
+      ],
     });
     let own = await ownAnswers(db, place, who.userId);
     expect(own.answers.get(question.id)?.value).toBe("2");
     expect(own.answers.get(other.id)?.value).toBe("1");
     // Tab B was told; saving again from the token it got overwrites, deliberately.
     const token = second.ok ? second.tokens.get(question.id)! : "";
-    expect(await saveAnswers(db, place, author, [{ questionId: question.id, value: "3", comment: null, base: token }], { send: false })).toMatchObject({
+    expect(
+      await saveAnswers(db, place, author, [{ questionId: question.id, value: "3", comment: null, base: token }], {
+        send: false,
+      }),
+    ).toMatchObject({
       ok: true,
       conflicts: [],
     });
@@ -195,13 +282,22 @@ describe("saving and sending", () => {
     const [a, b] = gradingQuestions(place);
     const author = { userId: who.userId, roleId: ROLE.Student };
     const [x, y] = await Promise.all([
-      saveAnswers(db, place, author, [{ questionId: a.id, value: "0", comment: null, base: answerToken(EMPTY) }], { send: false }),
-      saveAnswers(db, place, author, [{ questionId: b.id, value: "4", comment: null, base: answerToken(EMPTY) }], { send: false }),
+      saveAnswers(db, place, author, [{ questionId: a.id, value: "0", comment: null, base: answerToken(EMPTY) }], {
+        send: false,
+      }),
+      saveAnswers(db, place, author, [{ questionId: b.id, value: "4", comment: null, base: answerToken(EMPTY) }], {
+        send: false,
+      }),
     ]);
     expect([x.ok, y.ok]).toEqual([true, true]);
     const own = await ownAnswers(db, place, who.userId);
     expect([own.answers.get(a.id)?.value, own.answers.get(b.id)?.value]).toEqual(["0", "4"]);
-    expect(await db.select().from(answerSets).where(and(eq(answerSets.authorUserId, who.userId), eq(answerSets.studentUserId, who.userId)))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(answerSets)
+        .where(and(eq(answerSets.authorUserId, who.userId), eq(answerSets.studentUserId, who.userId))),
+    ).toHaveLength(1);
   });
 
   test("a question of another form, a value not among the labels, or a 2001-character comment saves nothing", async () => {
@@ -218,7 +314,11 @@ describe("saving and sending", () => {
       studentUserId: who.userId,
     });
     const foreignQuestion = foreignPlace.form.groups[0].questions[0].id;
-    expect(await saveAnswers(db, place, author, [{ questionId: foreignQuestion, value: "1", comment: null, base }], { send: false })).toEqual({
+    expect(
+      await saveAnswers(db, place, author, [{ questionId: foreignQuestion, value: "1", comment: null, base }], {
+        send: false,
+      }),
+    ).toEqual({
       ok: false,
       error: "unknownQuestion",
     });
@@ -248,7 +348,15 @@ describe("saving and sending", () => {
     expect(locked.locked).toBe(true);
     const [question] = gradingQuestions(place);
     // Also when the page was read before the lock.
-    expect(await saveAnswers(db, place, { userId: who.userId, roleId: ROLE.Student }, [{ questionId: question.id, value: "1", comment: null, base: answerToken(EMPTY) }], { send: false })).toEqual({
+    expect(
+      await saveAnswers(
+        db,
+        place,
+        { userId: who.userId, roleId: ROLE.Student },
+        [{ questionId: question.id, value: "1", comment: null, base: answerToken(EMPTY) }],
+        { send: false },
+      ),
+    ).toEqual({
       ok: false,
       error: "locked",
     });
@@ -259,8 +367,17 @@ describe("saving and sending", () => {
     const who = await viewer("student05@example.org", ROLE.Student);
     const end = await placeFor(who, "student05@example.org", false);
     const [question] = gradingQuestions(end);
-    await saveAnswers(db, end, { userId: who.userId, roleId: ROLE.Student }, [{ questionId: question.id, value: "0", comment: null, base: answerToken(EMPTY) }], { send: false });
-    const sets = await db.select().from(answerSets).where(and(eq(answerSets.authorUserId, who.userId), eq(answerSets.studentUserId, who.userId)));
+    await saveAnswers(
+      db,
+      end,
+      { userId: who.userId, roleId: ROLE.Student },
+      [{ questionId: question.id, value: "0", comment: null, base: answerToken(EMPTY) }],
+      { send: false },
+    );
+    const sets = await db
+      .select()
+      .from(answerSets)
+      .where(and(eq(answerSets.authorUserId, who.userId), eq(answerSets.studentUserId, who.userId)));
     expect(sets.map((s) => [s.assignmentId, s.isMidSemester]).sort()).toEqual(
       [
         [await schemeOf(end.header.classId, true), true],
@@ -276,13 +393,32 @@ describe("expected levels", () => {
     const place = await placeFor(admin, null, false);
     const [question, other] = gradingQuestions(place);
     const before = await storedExpectations(db, place);
-    const posted = (value: string | null, q = question.id) => ({ questionId: q, value, comment: null, base: answerToken(before.get(q) ?? EMPTY) });
-    expect(await saveExpectations(db, place, admin.userId, [posted("1")], { now: NOW })).toMatchObject({ ok: true, conflicts: [] });
+    const posted = (value: string | null, q = question.id) => ({
+      questionId: q,
+      value,
+      comment: null,
+      base: answerToken(before.get(q) ?? EMPTY),
+    });
+    expect(await saveExpectations(db, place, admin.userId, [posted("1")], { now: NOW })).toMatchObject({
+      ok: true,
+      conflicts: [],
+    });
     expect((await storedExpectations(db, place)).get(question.id)?.value).toBe("1");
-    const [row] = await db.select().from(expectations).where(and(eq(expectations.questionId, question.id), eq(expectations.isMidSemester, false), eq(expectations.classId, place.header.classId)));
+    const [row] = await db
+      .select()
+      .from(expectations)
+      .where(
+        and(
+          eq(expectations.questionId, question.id),
+          eq(expectations.isMidSemester, false),
+          eq(expectations.classId, place.header.classId),
+        ),
+      );
     expect(row).toMatchObject({ value: "1", setByUserId: admin.userId, formId: place.form.formId });
 
-    const removed = await saveExpectations(db, place, admin.userId, [{ questionId: question.id, value: null, comment: null, base: answerToken({ value: "1", comment: null }) }]);
+    const removed = await saveExpectations(db, place, admin.userId, [
+      { questionId: question.id, value: null, comment: null, base: answerToken({ value: "1", comment: null }) },
+    ]);
     expect(removed).toMatchObject({ ok: true });
     expect((await storedExpectations(db, place)).has(question.id)).toBe(false);
     expect((await storedExpectations(db, place)).get(other.id)?.value).toBe(before.get(other.id)?.value);
@@ -292,17 +428,29 @@ describe("expected levels", () => {
     const admin = await viewer("admin@example.org", ROLE.Admin);
     const place = await placeFor(admin, null);
     const textQuestion = place.form.groups.find((g) => g.type === "text")!.questions[0];
-    expect(await saveExpectations(db, place, admin.userId, [{ questionId: textQuestion.id, value: "x", comment: null, base: answerToken(EMPTY) }])).toEqual({
+    expect(
+      await saveExpectations(db, place, admin.userId, [
+        { questionId: textQuestion.id, value: "x", comment: null, base: answerToken(EMPTY) },
+      ]),
+    ).toEqual({
       ok: false,
       error: "unknownQuestion",
     });
     const [question] = gradingQuestions(place);
-    expect(await saveExpectations(db, place, admin.userId, [{ questionId: question.id, value: "1", comment: "nei", base: answerToken(EMPTY) }])).toMatchObject({
+    expect(
+      await saveExpectations(db, place, admin.userId, [
+        { questionId: question.id, value: "1", comment: "nei", base: answerToken(EMPTY) },
+      ]),
+    ).toMatchObject({
       ok: false,
       error: "invalid",
     });
     // "Ikke relevant" is a choice when grading, not a level anyone is expected to reach.
-    expect(await saveExpectations(db, place, admin.userId, [{ questionId: question.id, value: "5", comment: null, base: answerToken(EMPTY) }])).toMatchObject({
+    expect(
+      await saveExpectations(db, place, admin.userId, [
+        { questionId: question.id, value: "5", comment: null, base: answerToken(EMPTY) },
+      ]),
+    ).toMatchObject({
       ok: false,
       error: "invalid",
     });
@@ -311,24 +459,55 @@ describe("expected levels", () => {
 
 describe("who sees whose answers: an author's answers are a private draft until sent", () => {
   const sent = new Date();
-  const rules: [string, { relation: Parameters<typeof maySeeSet>[0]["relation"] }, { authorRoleId: RoleId; sentAt: Date | null; own?: boolean }, boolean][] = [
+  const rules: [
+    string,
+    { relation: Parameters<typeof maySeeSet>[0]["relation"] },
+    { authorRoleId: RoleId; sentAt: Date | null; own?: boolean },
+    boolean,
+  ][] = [
     ["the student: own draft", { relation: "self" }, { authorRoleId: ROLE.Student, sentAt: null, own: true }, true],
-    ["the student: the supervisor's sent set", { relation: "self" }, { authorRoleId: ROLE.Advisor, sentAt: sent }, true],
+    [
+      "the student: the supervisor's sent set",
+      { relation: "self" },
+      { authorRoleId: ROLE.Advisor, sentAt: sent },
+      true,
+    ],
     ["the student: the teacher's sent set", { relation: "self" }, { authorRoleId: ROLE.Teacher, sentAt: sent }, true],
     ["the student: the supervisor's draft", { relation: "self" }, { authorRoleId: ROLE.Advisor, sentAt: null }, false],
-    ["the teacher: the student's sent set", { relation: "teacher" }, { authorRoleId: ROLE.Student, sentAt: sent }, true],
+    [
+      "the teacher: the student's sent set",
+      { relation: "teacher" },
+      { authorRoleId: ROLE.Student, sentAt: sent },
+      true,
+    ],
     ["the teacher: the student's draft", { relation: "teacher" }, { authorRoleId: ROLE.Student, sentAt: null }, false],
-    ["the supervisor: the teacher's sent set", { relation: "advisor" }, { authorRoleId: ROLE.Teacher, sentAt: sent }, true],
-    ["an extra supervisor: the supervisor's draft", { relation: "extraAdvisor" }, { authorRoleId: ROLE.Advisor, sentAt: null }, false],
+    [
+      "the supervisor: the teacher's sent set",
+      { relation: "advisor" },
+      { authorRoleId: ROLE.Teacher, sentAt: sent },
+      true,
+    ],
+    [
+      "an extra supervisor: the supervisor's draft",
+      { relation: "extraAdvisor" },
+      { authorRoleId: ROLE.Advisor, sentAt: null },
+      false,
+    ],
     ["the admin: any sent set", { relation: "admin" }, { authorRoleId: ROLE.Advisor, sentAt: sent }, true],
   ];
   test.each(rules)("%s", (_, viewerFacts, set, expected) => {
-    expect(maySeeSet({ userId: 1, relation: viewerFacts.relation }, { authorUserId: set.own ? 1 : 2, authorRoleId: set.authorRoleId, sentAt: set.sentAt })).toBe(expected);
+    expect(
+      maySeeSet(
+        { userId: 1, relation: viewerFacts.relation },
+        { authorUserId: set.own ? 1 : 2, authorRoleId: set.authorRoleId, sentAt: set.sentAt },
+      ),
+    ).toBe(expected);
   });
 
   test("expected levels are for the staff, not the student", () => {
     expect(maySeeExpectations("self")).toBe(false);
-    for (const relation of ["teacher", "advisor", "extraAdvisor", "admin"] as const) expect(maySeeExpectations(relation)).toBe(true);
+    for (const relation of ["teacher", "advisor", "extraAdvisor", "admin"] as const)
+      expect(maySeeExpectations(relation)).toBe(true);
   });
 });
 
@@ -336,7 +515,11 @@ describe("the results side by side", () => {
   test("the student sees their own, the supervisor's and the teacher's sent answers, without expected levels", async () => {
     const student = await viewer("student01@example.org", ROLE.Student);
     const classId = await classIdOf(db, "SYK2001");
-    const results = await formResults(db, student, { classId, formId: await formIdOf(MAIN), studentUserId: student.userId });
+    const results = await formResults(db, student, {
+      classId,
+      formId: await formIdOf(MAIN),
+      studentUserId: student.userId,
+    });
     const mid = results.halves.find((h) => h.isMidSemester)!;
     expect(mid.columns.map((c) => [c.kind, c.badge])).toEqual([
       ["student", "S"],
@@ -362,7 +545,10 @@ describe("the results side by side", () => {
     const grading = mid.groups.find((g) => g.type === "grading")!;
     expect(grading.rows.some((row) => row.expected !== null)).toBe(true);
 
-    const [ref] = await db.select().from(studentReferences).where(and(eq(studentReferences.classId, classId), eq(studentReferences.studentUserId, student03)));
+    const [ref] = await db
+      .select()
+      .from(studentReferences)
+      .where(and(eq(studentReferences.classId, classId), eq(studentReferences.studentUserId, student03)));
     const supervisor = await viewer("veileder1@example.org", ROLE.Advisor);
     expect(ref.advisorUserId).toBe(supervisor.userId);
     const forSupervisor = await formResults(db, supervisor, { classId, formId, studentUserId: student03 });
@@ -373,11 +559,27 @@ describe("the results side by side", () => {
 
     // student02 is followed by veileder1 as an extra supervisor: a set sent by them is "other", badge PV.
     const student02 = await userIdOf(db, "student02@example.org");
-    const extras = await db.select().from(studentExtraSupervisors).innerJoin(studentReferences, eq(studentReferences.id, studentExtraSupervisors.studentReferenceId)).where(eq(studentReferences.studentUserId, student02));
+    const extras = await db
+      .select()
+      .from(studentExtraSupervisors)
+      .innerJoin(studentReferences, eq(studentReferences.id, studentExtraSupervisors.studentReferenceId))
+      .where(eq(studentReferences.studentUserId, student02));
     expect(extras.map((e) => e.student_extra_supervisors.userId)).toContain(supervisor.userId);
-    const place = await answeringPlace(db, supervisor, { classId, formId, assignmentId: await schemeOf(classId, true), studentUserId: student02 });
-    const all = gradingQuestions(place).map((q) => ({ questionId: q.id, value: "2", comment: null, base: answerToken(EMPTY) }));
-    expect(await saveAnswers(db, place, { userId: supervisor.userId, roleId: ROLE.Advisor }, all, { send: true })).toMatchObject({ ok: true, justSent: true });
+    const place = await answeringPlace(db, supervisor, {
+      classId,
+      formId,
+      assignmentId: await schemeOf(classId, true),
+      studentUserId: student02,
+    });
+    const all = gradingQuestions(place).map((q) => ({
+      questionId: q.id,
+      value: "2",
+      comment: null,
+      base: answerToken(EMPTY),
+    }));
+    expect(
+      await saveAnswers(db, place, { userId: supervisor.userId, roleId: ROLE.Advisor }, all, { send: true }),
+    ).toMatchObject({ ok: true, justSent: true });
     const withExtra = await formResults(db, teacher, { classId, formId, studentUserId: student02 });
     const columns = withExtra.halves.find((h) => h.isMidSemester)!.columns;
     expect(columns.at(-1)).toMatchObject({ kind: "other", badge: "PV", authorName: "Marte Solberg" });
@@ -387,10 +589,20 @@ describe("the results side by side", () => {
     const classId = await classIdOf(db, "SYK2001");
     const teacher = await viewer("laerer1@example.org", ROLE.Teacher);
     await expect(
-      formResults(db, teacher, { classId, formId: await formIdOf("Sårstell og infeksjonsforebygging"), studentUserId: await userIdOf(db, "student01@example.org") }),
+      formResults(db, teacher, {
+        classId,
+        formId: await formIdOf("Sårstell og infeksjonsforebygging"),
+        studentUserId: await userIdOf(db, "student01@example.org"),
+      }),
     ).rejects.toMatchObject({ status: 404 });
     const student = await viewer("student01@example.org", ROLE.Student);
-    await expect(formResults(db, student, { classId, formId: await formIdOf(MAIN), studentUserId: await userIdOf(db, "student02@example.org") })).rejects.toMatchObject({
+    await expect(
+      formResults(db, student, {
+        classId,
+        formId: await formIdOf(MAIN),
+        studentUserId: await userIdOf(db, "student02@example.org"),
+      }),
+    ).rejects.toMatchObject({
       status: 404,
     });
   });
@@ -399,6 +611,11 @@ describe("the results side by side", () => {
 test("assignment_forms links schemes and forms as the seed made them", async () => {
   // Guards the fixtures above: SYK2001's schemes hold the main form and medication, not wound care.
   const classId = await classIdOf(db, "SYK2001");
-  const linked = await db.select({ formId: assignmentForms.formId }).from(assignmentForms).where(eq(assignmentForms.assignmentId, await schemeOf(classId, true)));
-  expect(linked.map((l) => l.formId).sort()).toEqual([await formIdOf(MAIN), await formIdOf("Legemiddelhåndtering")].sort());
+  const linked = await db
+    .select({ formId: assignmentForms.formId })
+    .from(assignmentForms)
+    .where(eq(assignmentForms.assignmentId, await schemeOf(classId, true)));
+  expect(linked.map((l) => l.formId).sort()).toEqual(
+    [await formIdOf(MAIN), await formIdOf("Legemiddelhåndtering")].sort(),
+  );
 });

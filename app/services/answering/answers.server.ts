@@ -70,7 +70,12 @@ export async function formForAnswering(db: Db, formId: number): Promise<FormForA
     .from(formQuestionGroups)
     .innerJoin(formQuestions, and(eq(formQuestions.groupId, formQuestionGroups.id), isNull(formQuestions.deletedAt)))
     .where(and(eq(formQuestionGroups.formId, formId), isNull(formQuestionGroups.deletedAt)))
-    .orderBy(asc(formQuestionGroups.order), asc(formQuestionGroups.id), asc(formQuestions.order), asc(formQuestions.id));
+    .orderBy(
+      asc(formQuestionGroups.order),
+      asc(formQuestionGroups.id),
+      asc(formQuestions.order),
+      asc(formQuestions.id),
+    );
   const groups: AnsweringGroup[] = [];
   for (const row of rows) {
     let group = groups.at(-1);
@@ -86,7 +91,11 @@ export async function formForAnswering(db: Db, formId: number): Promise<FormForA
       };
       groups.push(group);
     }
-    (group.questions as AnsweringGroup["questions"][number][]).push({ id: row.questionId, text: row.text, helpText: row.helpText });
+    (group.questions as AnsweringGroup["questions"][number][]).push({
+      id: row.questionId,
+      text: row.text,
+      helpText: row.helpText,
+    });
   }
   return { formId: form.id, name: form.name, isMainForm: form.isMainForm, groups };
 }
@@ -119,7 +128,10 @@ export async function answeringPlace(
   const [scheme] = await db
     .select({ assignmentId: assignments.id, isMidSemester: assignments.isMidSemester })
     .from(assignments)
-    .innerJoin(assignmentForms, and(eq(assignmentForms.assignmentId, assignments.id), eq(assignmentForms.formId, ids.formId)))
+    .innerJoin(
+      assignmentForms,
+      and(eq(assignmentForms.assignmentId, assignments.id), eq(assignmentForms.formId, ids.formId)),
+    )
     .where(and(eq(assignments.id, ids.assignmentId), eq(assignments.classId, ids.classId)));
   if (!scheme) notFound();
 
@@ -144,7 +156,15 @@ export async function answeringPlace(
 
   const [header, form] = await Promise.all([classHeader(db, ids.classId), formForAnswering(db, ids.formId)]);
   if (!header || !form) notFound();
-  return { header, assignmentId: scheme.assignmentId, isMidSemester: scheme.isMidSemester, form, student, relation, locked };
+  return {
+    header,
+    assignmentId: scheme.assignmentId,
+    isMidSemester: scheme.isMidSemester,
+    form,
+    student,
+    relation,
+    locked,
+  };
 }
 
 // ─── One author's answers ────────────────────────────────────────────────────
@@ -175,10 +195,19 @@ export async function ownAnswers(db: Db, place: AnsweringPlace, authorUserId: nu
     );
   if (!set) return { sentAt: null, updatedAt: null, answers: new Map() };
   const rows = await db
-    .select({ questionId: answers.questionId, value: answers.value, comment: answers.comment, commentedAt: answers.commentedAt })
+    .select({
+      questionId: answers.questionId,
+      value: answers.value,
+      comment: answers.comment,
+      commentedAt: answers.commentedAt,
+    })
     .from(answers)
     .where(eq(answers.answerSetId, set.id));
-  return { sentAt: set.sentAt, updatedAt: set.updatedAt, answers: new Map(rows.map(({ questionId, ...answer }) => [questionId, answer])) };
+  return {
+    sentAt: set.sentAt,
+    updatedAt: set.updatedAt,
+    answers: new Map(rows.map(({ questionId, ...answer }) => [questionId, answer])),
+  };
 }
 
 /** The admin's expected levels for the place's class, form and half; a question without one has none. */
@@ -204,7 +233,11 @@ export type PostedCheck =
   | { ok: false; error: "invalid"; fieldErrors: Map<number, AnswerError> };
 
 /** Posted answers must all be questions of this form (else the post is bad: 400) and valid (else field errors). */
-export function checkPosted(groups: readonly AnsweringGroup[], posted: readonly PostedAnswer[], options: { expectations?: boolean } = {}): PostedCheck {
+export function checkPosted(
+  groups: readonly AnsweringGroup[],
+  posted: readonly PostedAnswer[],
+  options: { expectations?: boolean } = {},
+): PostedCheck {
   const index = questionIndex(groups);
   const fieldErrors = new Map<number, AnswerError>();
   for (const answer of posted) {
@@ -214,7 +247,8 @@ export function checkPosted(groups: readonly AnsweringGroup[], posted: readonly 
     const error =
       answerError(group, answer) ??
       // An expected level is a level of the scale, without comment; "Ikke relevant" (index 5) is not one.
-      (options.expectations && (answer.comment !== null || (answer.value === String(NOT_RELEVANT) && group.options.length > NOT_RELEVANT))
+      (options.expectations &&
+      (answer.comment !== null || (answer.value === String(NOT_RELEVANT) && group.options.length > NOT_RELEVANT))
         ? "invalidValue"
         : null);
     if (error) fieldErrors.set(answer.questionId, error);
@@ -222,7 +256,10 @@ export function checkPosted(groups: readonly AnsweringGroup[], posted: readonly 
   return fieldErrors.size > 0 ? { ok: false, error: "invalid", fieldErrors } : { ok: true };
 }
 
-function currentOf(posted: readonly PostedAnswer[], stored: ReadonlyMap<number, AnswerContent>): Map<number, AnswerContent> {
+function currentOf(
+  posted: readonly PostedAnswer[],
+  stored: ReadonlyMap<number, AnswerContent>,
+): Map<number, AnswerContent> {
   return new Map(posted.map((p) => [p.questionId, stored.get(p.questionId) ?? EMPTY]));
 }
 
@@ -272,7 +309,13 @@ export async function saveAnswers(
     };
     await tx
       .insert(answerSets)
-      .values({ ...key, authorRoleId: author.roleId, isMidSemester: place.isMidSemester, createdAt: now, updatedAt: now })
+      .values({
+        ...key,
+        authorRoleId: author.roleId,
+        isMidSemester: place.isMidSemester,
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflictDoNothing();
     const [set] = await tx
       .select({ id: answerSets.id, sentAt: answerSets.sentAt })
@@ -299,14 +342,23 @@ export async function saveAnswers(
       .select({ questionId: answers.questionId, value: answers.value, comment: answers.comment })
       .from(answers)
       .where(eq(answers.answerSetId, set.id));
-    const stored = new Map<number, AnswerContent>(storedRows.map(({ questionId, ...content }) => [questionId, content]));
+    const stored = new Map<number, AnswerContent>(
+      storedRows.map(({ questionId, ...content }) => [questionId, content]),
+    );
     const plan = planWrites(posted, stored);
     for (const write of plan.writes) {
       const before = stored.get(write.questionId) ?? EMPTY;
-      const commentedAt = write.content.comment === null ? null : write.content.comment !== before.comment ? now : undefined;
+      const commentedAt =
+        write.content.comment === null ? null : write.content.comment !== before.comment ? now : undefined;
       await tx
         .insert(answers)
-        .values({ answerSetId: set.id, questionId: write.questionId, ...write.content, commentedAt: commentedAt ?? null, updatedAt: now })
+        .values({
+          answerSetId: set.id,
+          questionId: write.questionId,
+          ...write.content,
+          commentedAt: commentedAt ?? null,
+          updatedAt: now,
+        })
         .onConflictDoUpdate({
           target: [answers.answerSetId, answers.questionId],
           set: { ...write.content, ...(commentedAt === undefined ? {} : { commentedAt }), updatedAt: now },
@@ -334,7 +386,15 @@ export async function saveAnswers(
         details: { formId: place.form.formId, assignmentId: place.assignmentId, isMidSemester: place.isMidSemester },
       });
     }
-    return { ok: true as const, tokens: plan.tokens, current: currentOf(posted, stored), conflicts: plan.conflicts, sentAt, justSent, missing };
+    return {
+      ok: true as const,
+      tokens: plan.tokens,
+      current: currentOf(posted, stored),
+      conflicts: plan.conflicts,
+      sentAt,
+      justSent,
+      missing,
+    };
   });
 }
 
@@ -364,7 +424,9 @@ export async function saveExpectations(
       .from(expectations)
       .where(scope)
       .for("update");
-    const stored = new Map<number, AnswerContent>(rows.map((row) => [row.questionId, { value: row.value, comment: null }]));
+    const stored = new Map<number, AnswerContent>(
+      rows.map((row) => [row.questionId, { value: row.value, comment: null }]),
+    );
     const plan = planWrites(posted, stored);
     for (const write of plan.writes) {
       if (write.content.value === null) {
@@ -393,11 +455,23 @@ export async function saveExpectations(
         actorUserId: adminUserId,
         classId: place.header.classId,
         ip: options.ip ?? null,
-        details: { formId: place.form.formId, isMidSemester: place.isMidSemester, questions: plan.writes.map((w) => w.questionId) },
+        details: {
+          formId: place.form.formId,
+          isMidSemester: place.isMidSemester,
+          questions: plan.writes.map((w) => w.questionId),
+        },
       });
     }
     for (const write of plan.writes) stored.set(write.questionId, write.content);
-    return { ok: true as const, tokens: plan.tokens, current: currentOf(posted, stored), conflicts: plan.conflicts, sentAt: null, justSent: false, missing: [] };
+    return {
+      ok: true as const,
+      tokens: plan.tokens,
+      current: currentOf(posted, stored),
+      conflicts: plan.conflicts,
+      sentAt: null,
+      justSent: false,
+      missing: [],
+    };
   });
 }
 
@@ -483,10 +557,17 @@ export async function visibleSets(
       commentedAt: answers.commentedAt,
     })
     .from(answers)
-    .where(inArray(answers.answerSetId, visible.map((s) => s.setId)));
+    .where(
+      inArray(
+        answers.answerSetId,
+        visible.map((s) => s.setId),
+      ),
+    );
   return visible.map(({ authorRoleId, ...set }) => ({
     ...set,
     kind: authorKind(authorRoleId),
-    answers: new Map(rows.filter((r) => r.setId === set.setId).map(({ setId: _setId, questionId, ...answer }) => [questionId, answer])),
+    answers: new Map(
+      rows.filter((r) => r.setId === set.setId).map(({ setId: _setId, questionId, ...answer }) => [questionId, answer]),
+    ),
   }));
 }

@@ -118,14 +118,24 @@ export async function formPageView(
   // answered (shown as text); a group of the other side is left out. The admin sets expected levels
   // on every grading group.
   const studentHasAnswered = (group: AnsweringGroup) =>
-    others.some((set) => set.kind === "student" && group.questions.some((q) => set.answers.get(q.id)?.value || set.answers.get(q.id)?.comment));
+    others.some(
+      (set) =>
+        set.kind === "student" &&
+        group.questions.some((q) => set.answers.get(q.id)?.value || set.answers.get(q.id)?.comment),
+    );
   const groups = expectationsMode
     ? place.form.groups.filter((g) => g.type === "grading")
-    : place.form.groups.filter((g) => answersGroup(g, who) || (who === "staff" && g.audience === "student" && studentHasAnswered(g)));
+    : place.form.groups.filter(
+        (g) => answersGroup(g, who) || (who === "staff" && g.audience === "student" && studentHasAnswered(g)),
+      );
   // Without `?group=` (the lists' "Start" and "Fortsett"): the first page with a question still to answer.
   const page =
     pageParam === null
-      ? resumePage(groups, (g) => expectationsMode || answersGroup(g, who), (id) => (stored.get(id)?.value ?? null) !== null)
+      ? resumePage(
+          groups,
+          (g) => expectationsMode || answersGroup(g, who),
+          (id) => (stored.get(id)?.value ?? null) !== null,
+        )
       : pageOf(pageParam, groups.length);
   const group = groups[page - 1] ?? null;
   const readOnly = group !== null && !expectationsMode && !answersGroup(group, who);
@@ -166,16 +176,34 @@ export async function formPageView(
           others: others.flatMap((set) => {
             const theirs = set.answers.get(question.id);
             // On a group the viewer only reads, a grade is shown by its label, with the comment after it.
-            const grade = readOnly && group.type === "grading" && theirs?.value ? (group.options[Number(theirs.value)] ?? null) : null;
-            const text = group.type === "text" ? theirs?.value : grade ? [grade, theirs?.comment].filter(Boolean).join(" — ") : theirs?.comment;
+            const grade =
+              readOnly && group.type === "grading" && theirs?.value
+                ? (group.options[Number(theirs.value)] ?? null)
+                : null;
+            const text =
+              group.type === "text"
+                ? theirs?.value
+                : grade
+                  ? [grade, theirs?.comment].filter(Boolean).join(" — ")
+                  : theirs?.comment;
             if (!theirs || !text) return [];
             const at = group.type === "text" ? set.sentAt : theirs.commentedAt;
-            return [{ badge: BADGES[set.kind], authorName: set.authorName, comment: text, atText: at ? formatDay(osloDate(at), language) : null }];
+            return [
+              {
+                badge: BADGES[set.kind],
+                authorName: set.authorName,
+                comment: text,
+                atText: at ? formatDay(osloDate(at), language) : null,
+              },
+            ];
           }),
         };
       }),
     },
-    graded: { done: gradingIds.filter((id) => (stored.get(id)?.value ?? null) !== null).length, total: gradingIds.length },
+    graded: {
+      done: gradingIds.filter((id) => (stored.get(id)?.value ?? null) !== null).length,
+      total: gradingIds.length,
+    },
     sentText: own?.sentAt ? formatDayTime(own.sentAt, language) : null,
     pageOfQuestion,
     questionText,
@@ -251,7 +279,9 @@ export async function submitFormPage(
     return {
       kind: "refused",
       status: outcome.conflicts.length > 0 ? 409 : 400,
-      values: Object.fromEntries([...outcome.current].map(([id, content]) => [id, conflicting.has(id) ? values[id] : content])),
+      values: Object.fromEntries(
+        [...outcome.current].map(([id, content]) => [id, conflicting.has(id) ? values[id] : content]),
+      ),
       tokens,
       fieldErrors: {},
       conflicts: Object.fromEntries(outcome.conflicts.map((c) => [c.questionId, c.stored])),

@@ -1,7 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import { classHeader, type ClassHeader } from "~/services/admin/index.server";
 import type { AnsweringGroup } from "./answering";
-import { formForAnswering, maySeeExpectations, visibleSets, type FormForAnswering, type VisibleSet } from "./answers.server";
+import {
+  formForAnswering,
+  maySeeExpectations,
+  visibleSets,
+  type FormForAnswering,
+  type VisibleSet,
+} from "./answers.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { assignmentForms, assignments, expectations, studentReferences, users } from "~/services/platform/db/schema";
 import { notFound } from "~/services/platform/ids";
@@ -109,7 +115,10 @@ export async function formResults(
   const schemes = await db
     .select({ assignmentId: assignments.id, isMidSemester: assignments.isMidSemester })
     .from(assignments)
-    .innerJoin(assignmentForms, and(eq(assignmentForms.assignmentId, assignments.id), eq(assignmentForms.formId, ids.formId)))
+    .innerJoin(
+      assignmentForms,
+      and(eq(assignmentForms.assignmentId, assignments.id), eq(assignmentForms.formId, ids.formId)),
+    )
     .where(eq(assignments.classId, ids.classId))
     .orderBy(asc(assignments.id));
   if (schemes.length === 0) notFound();
@@ -126,14 +135,22 @@ export async function formResults(
 
   const showExpected = maySeeExpectations(access.relation);
   const [sets, expectationRows] = await Promise.all([
-    visibleSets(db, { userId: viewer.userId, relation: access.relation }, {
-      formId: ids.formId,
-      studentUserId: ids.studentUserId,
-      assignmentIds: schemes.map((s) => s.assignmentId),
-    }),
+    visibleSets(
+      db,
+      { userId: viewer.userId, relation: access.relation },
+      {
+        formId: ids.formId,
+        studentUserId: ids.studentUserId,
+        assignmentIds: schemes.map((s) => s.assignmentId),
+      },
+    ),
     showExpected
       ? db
-          .select({ questionId: expectations.questionId, isMidSemester: expectations.isMidSemester, value: expectations.value })
+          .select({
+            questionId: expectations.questionId,
+            isMidSemester: expectations.isMidSemester,
+            value: expectations.value,
+          })
           .from(expectations)
           .where(and(eq(expectations.classId, ids.classId), eq(expectations.formId, ids.formId)))
       : Promise.resolve([]),
@@ -166,14 +183,28 @@ export async function formResults(
           comments: ordered.flatMap(({ column, set }) => {
             const answer = set.answers.get(question.id);
             return answer?.comment
-              ? [{ columnKey: column.key, badge: column.badge, authorName: column.authorName, comment: answer.comment, commentedAt: answer.commentedAt }]
+              ? [
+                  {
+                    columnKey: column.key,
+                    badge: column.badge,
+                    authorName: column.authorName,
+                    comment: answer.comment,
+                    commentedAt: answer.commentedAt,
+                  },
+                ]
               : [];
           }),
         })),
       })),
     };
   });
-  return { header, form, student: { userId: ids.studentUserId, displayName: student.displayName }, relation: access.relation, halves };
+  return {
+    header,
+    form,
+    student: { userId: ids.studentUserId, displayName: student.displayName },
+    relation: access.relation,
+    halves,
+  };
 }
 
 /** The results with their instants as text in the reader's language, for the page. */

@@ -109,7 +109,8 @@ export async function insertCompleteHalf(
   assignmentId: number,
   daysAgo: (days: number) => Date,
 ): Promise<void> {
-  if (ref.teacherUserId === null || ref.advisorUserId === null) throw new Error("the demo student has no teacher or supervisor");
+  if (ref.teacherUserId === null || ref.advisorUserId === null)
+    throw new Error("the demo student has no teacher or supervisor");
   const authors = [
     { userId: ref.studentUserId, roleId: ROLE.Student, days: 12 },
     { userId: ref.advisorUserId, roleId: ROLE.Advisor, days: 11 },
@@ -137,7 +138,12 @@ export async function insertCompleteHalf(
  * teacher has confirmed the signing form's mid-semester part, so the demo shows a form in progress.
  * Confirmed on the class's mid-semester date, or today while that is still ahead.
  */
-export async function insertMidConfirmedSigningForm(tx: Tx, studentReferenceId: number, midSemesterDate: string | null, today: Date): Promise<void> {
+export async function insertMidConfirmedSigningForm(
+  tx: Tx,
+  studentReferenceId: number,
+  midSemesterDate: string | null,
+  today: Date,
+): Promise<void> {
   const todayIso = osloDate(today);
   const confirmedOn = midSemesterDate !== null && midSemesterDate < todayIso ? midSemesterDate : todayIso;
   const at = new Date(Math.min(instant(confirmedOn, 9).getTime(), today.getTime()));
@@ -240,7 +246,12 @@ export async function insertHistory(
  * This semester, student 18 (Aksel Lie, SYK2002, followed by the admin as teacher and by Jonas
  * Eriksen) has been given a warning and has not confirmed it yet: the demo shows the student's alert.
  */
-export async function insertGivenWarning(tx: Tx, ref: { id: number; teacherUserId: number | null }, createdAt: Date, givenAt: Date): Promise<void> {
+export async function insertGivenWarning(
+  tx: Tx,
+  ref: { id: number; teacherUserId: number | null },
+  createdAt: Date,
+  givenAt: Date,
+): Promise<void> {
   if (ref.teacherUserId === null) throw new Error("the warned demo student has no teacher");
   await tx.insert(warnings).values({
     studentReferenceId: ref.id,
@@ -255,4 +266,3 @@ export async function insertGivenWarning(tx: Tx, ref: { id: number; teacherUserI
     submittedAt: givenAt,
   });
 }
-

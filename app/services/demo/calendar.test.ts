@@ -5,7 +5,11 @@ describe("where the demo sits in time", () => {
   test("in the autumn: this semester, the one before and the next; dates at their usual places", () => {
     const calendar = demoCalendar(new Date("2026-11-25T10:00:00Z"));
     expect(calendar.today).toBe("2026-11-25");
-    expect([calendar.previous.name, calendar.current.name, calendar.next.name]).toEqual(["Vår 2026", "Høst 2026", "Vår 2027"]);
+    expect([calendar.previous.name, calendar.current.name, calendar.next.name]).toEqual([
+      "Vår 2026",
+      "Høst 2026",
+      "Vår 2027",
+    ]);
     expect(calendar.classes).toEqual({
       SYK2001: { midSemesterDate: "2026-09-30", endSemesterDate: "2026-12-17" },
       SYK2002: { midSemesterDate: "2026-10-07", endSemesterDate: "2026-12-24" },
@@ -33,7 +37,10 @@ describe("where the demo sits in time", () => {
   });
 
   test("on a semester's first day the mid-semester date is the day before it; in a leap year, 29 February counts", () => {
-    expect(demoCalendar(new Date("2027-07-01T08:00:00Z")).classes.SYK2001).toEqual({ midSemesterDate: "2027-06-30", endSemesterDate: "2027-12-17" });
+    expect(demoCalendar(new Date("2027-07-01T08:00:00Z")).classes.SYK2001).toEqual({
+      midSemesterDate: "2027-06-30",
+      endSemesterDate: "2027-12-17",
+    });
     const leap = demoCalendar(new Date("2028-02-29T09:00:00Z"));
     expect(leap.classes.SYK2001).toEqual({ midSemesterDate: "2028-02-28", endSemesterDate: "2028-06-16" });
   });

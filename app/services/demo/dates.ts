@@ -24,4 +24,3 @@ export function instant(isoDate: string, hourUtc: number): Date {
 export function latest(a: Date, b: Date): Date {
   return a.getTime() > b.getTime() ? a : b;
 }
-

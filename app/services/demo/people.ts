@@ -29,9 +29,21 @@ export const TEACHERS: DemoPerson[] = [
 ];
 
 export const SUPERVISORS: DemoPerson[] = [
-  { name: "Marte Solberg", email: "veileder1@example.org", phoneNumber: "+4741234567", phoneVerified: true, roles: [ROLE.Advisor] },
+  {
+    name: "Marte Solberg",
+    email: "veileder1@example.org",
+    phoneNumber: "+4741234567",
+    phoneVerified: true,
+    roles: [ROLE.Advisor],
+  },
   { name: "Ole Kristiansen", email: "veileder2@example.org", phoneNumber: "+4792345678", roles: [ROLE.Advisor] },
-  { name: "Hanne Berg", email: "veileder3@example.org", phoneNumber: "+4798765432", phoneVerified: true, roles: [ROLE.Advisor] },
+  {
+    name: "Hanne Berg",
+    email: "veileder3@example.org",
+    phoneNumber: "+4798765432",
+    phoneVerified: true,
+    roles: [ROLE.Advisor],
+  },
   { name: "Jonas Eriksen", email: "veileder4@example.org", phoneNumber: "+4746813579", roles: [ROLE.Advisor] },
 ];
 
@@ -104,4 +116,3 @@ export const DEMO_LOGINS: DemoLogin[] = [
   ...STUDENTS.slice(0, 2).map((p) => ({ role: "Student", name: p.name, email: p.email })),
   { role: "Student", name: STUDENT_WITHOUT_CLASS.name, email: STUDENT_WITHOUT_CLASS.email },
 ];
-

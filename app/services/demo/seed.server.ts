@@ -4,15 +4,50 @@ import type { Semester } from "~/services/platform/semesters";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { env } from "~/services/platform/env.server";
 import { phoneDigits } from "~/services/identity";
-import { assignmentForms, assignments, classAdvisors, classes, classTeachers, expectations, formQuestionGroups, formQuestions, forms, periods, QUESTION_GROUP_TYPE, ROLE, studentExtraSupervisors, studentReferences, subjects, userAffiliations, userRoles, users } from "~/services/platform/db/schema";
-import { ADMIN, DEMO_LOGINS, type DemoLogin, type DemoPerson, PEOPLE, STUDENTS, STUDENT_WITHOUT_CLASS, SUPERVISORS, TEACHERS } from "./people";
+import {
+  assignmentForms,
+  assignments,
+  classAdvisors,
+  classes,
+  classTeachers,
+  expectations,
+  formQuestionGroups,
+  formQuestions,
+  forms,
+  periods,
+  QUESTION_GROUP_TYPE,
+  ROLE,
+  studentExtraSupervisors,
+  studentReferences,
+  subjects,
+  userAffiliations,
+  userRoles,
+  users,
+} from "~/services/platform/db/schema";
+import {
+  ADMIN,
+  DEMO_LOGINS,
+  type DemoLogin,
+  type DemoPerson,
+  PEOPLE,
+  STUDENTS,
+  STUDENT_WITHOUT_CLASS,
+  SUPERVISORS,
+  TEACHERS,
+} from "./people";
 import { MAIN_FORM, MEDICATION_FORM, SUBJECTS, WOUND_CARE_FORM, type DemoForm, type SeededForm } from "./forms";
 import { instant, latest } from "./dates";
 import { demoCalendar } from "./calendar";
-import { expectationRows, insertAnswerSet, insertCompleteHalf, insertGivenWarning, insertHistory, insertMidConfirmedSigningForm } from "./answers.server";
+import {
+  expectationRows,
+  insertAnswerSet,
+  insertCompleteHalf,
+  insertGivenWarning,
+  insertHistory,
+  insertMidConfirmedSigningForm,
+} from "./answers.server";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 
 /** The default independence scale (docs/rules/answering.md); index 5 is "not relevant". */
 export const DEFAULT_GRADING_OPTIONS = DEFAULT_GRADING_LABELS;
@@ -20,10 +55,7 @@ export const DEFAULT_GRADING_OPTIONS = DEFAULT_GRADING_LABELS;
 // Any fixed number: two app instances starting on an empty PostgreSQL must not both seed.
 const SEED_LOCK = 7_290_413;
 
-export async function seedDemo(
-  db: Db,
-  today = new Date(),
-): Promise<{ seeded: boolean; logins: DemoLogin[] }> {
+export async function seedDemo(db: Db, today = new Date()): Promise<{ seeded: boolean; logins: DemoLogin[] }> {
   const seeded = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     const [existing] = await tx.select({ id: users.id }).from(users).limit(1);
@@ -114,7 +146,12 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     roleId: ROLE.Advisor,
   });
 
-  const membership = (userId: number, subject: { subjectCode: string; name: string }, semester: Semester, active: boolean) => ({
+  const membership = (
+    userId: number,
+    subject: { subjectCode: string; name: string },
+    semester: Semester,
+    active: boolean,
+  ) => ({
     userId,
     groupId: `fc:fs:fs:emne:example.org:${subject.subjectCode}:1`,
     groupType: "fc:fs:emne",
@@ -127,12 +164,14 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     fsRoles: ["student"],
     fetchedAt: today,
   });
-  await tx.insert(userAffiliations).values([
-    ...studentIds.slice(0, 12).map((userId) => membership(userId, SUBJECTS.nursingHome, current, true)),
-    ...studentIds.slice(12, 24).map((userId) => membership(userId, SUBJECTS.specialist, current, true)),
-    ...oldStudents.map((userId) => membership(userId, SUBJECTS.homeCare, previous, false)),
-    membership(id(STUDENT_WITHOUT_CLASS), SUBJECTS.specialist, current, true),
-  ]);
+  await tx
+    .insert(userAffiliations)
+    .values([
+      ...studentIds.slice(0, 12).map((userId) => membership(userId, SUBJECTS.nursingHome, current, true)),
+      ...studentIds.slice(12, 24).map((userId) => membership(userId, SUBJECTS.specialist, current, true)),
+      ...oldStudents.map((userId) => membership(userId, SUBJECTS.homeCare, previous, false)),
+      membership(id(STUDENT_WITHOUT_CLASS), SUBJECTS.specialist, current, true),
+    ]);
 
   const mainForm = await insertForm(tx, MAIN_FORM);
   const medicationForm = await insertForm(tx, MEDICATION_FORM);
@@ -142,11 +181,13 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
   const schemesB = await insertSchemes(tx, classB.id, [mainForm.id, woundCareForm.id], instant(current.startDate, 8));
   const schemesOld = await insertSchemes(tx, classOld.id, [mainForm.id], instant(previous.startDate, 8));
 
-  await tx.insert(expectations).values([
-    ...expectationRows(classA.id, mainForm, admin),
-    ...expectationRows(classB.id, mainForm, admin),
-    ...expectationRows(classOld.id, mainForm, admin),
-  ]);
+  await tx
+    .insert(expectations)
+    .values([
+      ...expectationRows(classA.id, mainForm, admin),
+      ...expectationRows(classB.id, mainForm, admin),
+      ...expectationRows(classOld.id, mainForm, admin),
+    ]);
 
   // Current semester, class A, mid-semester: some students and their supervisors have started.
   const earliest = instant(current.startDate, 8);
@@ -295,7 +336,6 @@ export async function insertSchemes(
     .values([mid.id, end.id].flatMap((assignmentId) => formIds.map((formId) => ({ assignmentId, formId }))));
   return { mid: mid.id, end: end.id };
 }
-
 
 /** At start-up, in demo mode: seeds an empty database and prints the log-ins. */
 export async function seedDemoWhenAsked(database: Database): Promise<void> {

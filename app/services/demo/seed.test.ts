@@ -37,10 +37,7 @@ afterAll(async () => {
 });
 
 async function countUsersWithRole(roleId: number): Promise<number> {
-  const [row] = await database.db
-    .select({ n: count() })
-    .from(userRoles)
-    .where(eq(userRoles.roleId, roleId));
+  const [row] = await database.db.select({ n: count() }).from(userRoles).where(eq(userRoles.roleId, roleId));
   return row.n;
 }
 
@@ -220,10 +217,7 @@ test("answers exist: sent and draft sets in the current semester, grading values
     .where(eq(formQuestionGroups.type, 2));
   expect(grades.length).toBeGreaterThan(0);
   for (const g of grades) expect(g.value).toMatch(/^[0-5]$/);
-  const [{ n: comments }] = await database.db
-    .select({ n: count() })
-    .from(answers)
-    .where(isNotNull(answers.comment));
+  const [{ n: comments }] = await database.db.select({ n: count() }).from(answers).where(isNotNull(answers.comment));
   expect(comments).toBeGreaterThan(0);
 });
 
@@ -259,7 +253,12 @@ test("the previous semester is finished: signed, locked signing forms and a conf
 
 test("this semester, student 19 in SYK2002 has a signing form with the mid-semester part confirmed, and nobody else has one", async () => {
   const open = await database.db
-    .select({ form: signingForms, email: users.email, subjectCode: subjects.subjectCode, midSemesterDate: classes.midSemesterDate })
+    .select({
+      form: signingForms,
+      email: users.email,
+      subjectCode: subjects.subjectCode,
+      midSemesterDate: classes.midSemesterDate,
+    })
     .from(signingForms)
     .innerJoin(studentReferences, eq(studentReferences.id, signingForms.studentReferenceId))
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
@@ -308,7 +307,10 @@ test("a demo seeded before the semester's halfway point has passed its mid-semes
   const early = await openTestDatabase();
   try {
     await seedDemo(early.db, new Date("2026-09-01T10:00:00Z"));
-    const dates = await early.db.select({ mid: classes.midSemesterDate, end: classes.endSemesterDate }).from(classes).orderBy(classes.id);
+    const dates = await early.db
+      .select({ mid: classes.midSemesterDate, end: classes.endSemesterDate })
+      .from(classes)
+      .orderBy(classes.id);
     expect(dates.slice(0, 2)).toEqual([
       { mid: "2026-08-31", end: "2026-12-17" },
       { mid: "2026-08-31", end: "2026-12-24" },
@@ -323,7 +325,13 @@ test("a demo seeded before the semester's halfway point has passed its mid-semes
 
 test("this semester, one warning is given and waits for the student to confirm it: student 18's in SYK2002", async () => {
   const rows = await database.db
-    .select({ warning: warnings, email: users.email, subjectCode: subjects.subjectCode, periodName: periods.name, teacher: studentReferences.teacherUserId })
+    .select({
+      warning: warnings,
+      email: users.email,
+      subjectCode: subjects.subjectCode,
+      periodName: periods.name,
+      teacher: studentReferences.teacherUserId,
+    })
     .from(warnings)
     .innerJoin(studentReferences, eq(studentReferences.id, warnings.studentReferenceId))
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
@@ -339,7 +347,8 @@ test("this semester, one warning is given and waits for the student to confirm i
   expect(warning.studentConfirmedWarningAt).toBeNull();
   expect(warning.submittedAt!.getTime()).toBeLessThanOrEqual(today.getTime());
   expect(warning.createdAt.getTime()).toBeLessThanOrEqual(warning.submittedAt!.getTime());
-  for (const text of [warning.comment, warning.passRequirement, warning.passRequirementSummary]) expect(text.trim()).not.toBe("");
+  for (const text of [warning.comment, warning.passRequirement, warning.passRequirementSummary])
+    expect(text.trim()).not.toBe("");
 });
 
 test("the seed follows the calendar: in spring the previous semester is last autumn", async () => {

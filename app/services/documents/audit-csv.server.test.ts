@@ -11,12 +11,19 @@ beforeAll(async () => {
   const [mallory, sara] = await database.db
     .insert(users)
     .values([
-      { displayName: "=HYPERLINK(\"http://evil\")", email: "mallory@example.org" },
+      { displayName: '=HYPERLINK("http://evil")', email: "mallory@example.org" },
       { displayName: "Sara; Student", email: "sara@example.org" },
     ])
     .returning({ id: users.id });
   await database.db.insert(auditEvents).values([
-    { at: new Date("2026-11-25T08:00:00Z"), action: "user.updated", actorUserId: mallory.id, subjectUserId: sara.id, details: { field: "+1" }, ip: "10.0.0.1" },
+    {
+      at: new Date("2026-11-25T08:00:00Z"),
+      action: "user.updated",
+      actorUserId: mallory.id,
+      subjectUserId: sara.id,
+      details: { field: "+1" },
+      ip: "10.0.0.1",
+    },
     { at: new Date("2026-06-30T22:30:05Z"), action: "login", actorUserId: sara.id, ip: "10.0.0.2" },
   ]);
 });
@@ -48,10 +55,14 @@ test("a cell a spreadsheet would run as a formula is text", () => {
 });
 
 test("the search as CSV: a BOM, translated headings, one neutralised line per event, newest first", async () => {
-  const csv = openAuditCsv(database.db, { person: "", as: "either", action: null, from: null, to: null, page: 1 }, {
-    t: (key) => key.split(".").pop() ?? key,
-    now: new Date("2026-11-25T10:00:00Z"),
-  });
+  const csv = openAuditCsv(
+    database.db,
+    { person: "", as: "either", action: null, from: null, to: null, page: 1 },
+    {
+      t: (key) => key.split(".").pop() ?? key,
+      now: new Date("2026-11-25T10:00:00Z"),
+    },
+  );
   expect(csv.fileName).toBe("praksis-audit-2026-11-25.csv");
   const bytes = new Uint8Array(await new Response(csv.stream).arrayBuffer());
   expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

@@ -10,9 +10,25 @@ import type { Translate } from "./semester-report.server";
  * search at a time as the browser reads it.
  */
 
-export const AUDIT_CSV_COLUMNS = ["at", "action", "actorName", "actorEmail", "subjectName", "subjectEmail", "classId", "details", "ip"] as const;
+export const AUDIT_CSV_COLUMNS = [
+  "at",
+  "action",
+  "actorName",
+  "actorEmail",
+  "subjectName",
+  "subjectEmail",
+  "classId",
+  "details",
+  "ip",
+] as const;
 
-const clock = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/Oslo", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" });
+const clock = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "Europe/Oslo",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
 
 /** An instant as Norwegian local time, as a spreadsheet reads it: 2026-11-25 14:03:07. */
 export function osloTimestamp(at: Date): string {
@@ -51,7 +67,11 @@ export function openAuditCsv(db: Db, query: AuditQuery, options: { t: Translate;
       async pull(controller) {
         if (!started) {
           started = true;
-          controller.enqueue(encoder.encode(CSV_BOM + csvRow(AUDIT_CSV_COLUMNS.map((column) => options.t(`audit.csvColumns.${column}`)))));
+          controller.enqueue(
+            encoder.encode(
+              CSV_BOM + csvRow(AUDIT_CSV_COLUMNS.map((column) => options.t(`audit.csvColumns.${column}`))),
+            ),
+          );
           return;
         }
         const next = await pages.next();

@@ -23,7 +23,7 @@ describe("csvCell", () => {
   });
 
   test.each([
-    ["=HYPERLINK(\"http://evil.example\")", "'=HYPERLINK(\"http://evil.example\")"],
+    ['=HYPERLINK("http://evil.example")', '\'=HYPERLINK("http://evil.example")'],
     ["+4741234567", "'+4741234567"],
     ["-2+3", "'-2+3"],
     ["@SUM(A1:A2)", "'@SUM(A1:A2)"],

@@ -32,10 +32,7 @@ export function csvRow(values: readonly CsvValue[]): string {
 
 /** RFC 5987 attr-char: what may stand unencoded in `filename*=UTF-8''…`. */
 function encodeRfc5987(value: string): string {
-  return encodeURIComponent(value).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 const ASCII_FOR: Record<string, string> = { æ: "ae", ø: "o", å: "a", Æ: "Ae", Ø: "O", Å: "A" };
@@ -54,7 +51,11 @@ export function asciiFileName(name: string): string {
  * `filename*` (RFC 6266 / 5987), so "Høst" survives in every current browser. `inline` lets the
  * browser show the file (a PDF) and still offers the name when it is saved.
  */
-export function contentDisposition(type: "inline" | "attachment", fileName: string, ascii = asciiFileName(fileName)): string {
+export function contentDisposition(
+  type: "inline" | "attachment",
+  fileName: string,
+  ascii = asciiFileName(fileName),
+): string {
   // The fallback passes the same filter whoever made it, so no quote, backslash or line break reaches the header.
   return `${type}; filename="${asciiFileName(ascii)}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
 }

@@ -41,7 +41,14 @@ describe("a form to read (the teacher's and supervisor's form page)", () => {
     expect(form.groups.map((g) => [g.name, g.type])).toContainEqual(["Studentens egenvurdering", "text"]);
     const grading = form.groups.find((g) => g.name === "Pasientobservasjon og vurdering")!;
     expect(grading.type).toBe("grading");
-    expect(grading.options).toEqual(["Selvstendig", "Delvis selvstendig", "Veiledet", "Assistert", "Uselvstendig", "Ikke relevant"]);
+    expect(grading.options).toEqual([
+      "Selvstendig",
+      "Delvis selvstendig",
+      "Veiledet",
+      "Assistert",
+      "Uselvstendig",
+      "Ikke relevant",
+    ]);
     expect(grading.questions[0]).toMatchObject({
       text: "Observerer og vurderer pasientens behov",
       helpText: expect.stringContaining("NEWS2"),
@@ -58,7 +65,9 @@ describe("a form to read (the teacher's and supervisor's form page)", () => {
     ]);
     // Only the viewer's own classes: laerer3 teaches SYK2002 alone.
     expect((await read("laerer3", ROLE.Teacher, formId[MAIN]))!.classes.map((c) => c.subjectCode)).toEqual(["SYK2002"]);
-    expect((await read("veileder3", ROLE.Advisor, formId[WOUNDS]))!.classes.map((c) => c.subjectCode)).toEqual(["SYK2002"]);
+    expect((await read("veileder3", ROLE.Advisor, formId[WOUNDS]))!.classes.map((c) => c.subjectCode)).toEqual([
+      "SYK2002",
+    ]);
   });
 
   test("nobody else: a teacher or supervisor whose classes do not use it, a student id acting as teacher, an unknown form", async () => {

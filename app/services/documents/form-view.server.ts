@@ -52,7 +52,13 @@ export async function formToRead(db: Db, viewer: Viewer, formId: number): Promis
   for (const row of rows) {
     let entry = byClass.get(row.classId);
     if (!entry) {
-      entry = { classId: row.classId, subjectCode: row.subjectCode, subjectName: row.subjectName, periodName: row.periodName, halves: [] };
+      entry = {
+        classId: row.classId,
+        subjectCode: row.subjectCode,
+        subjectName: row.subjectName,
+        periodName: row.periodName,
+        halves: [],
+      };
       byClass.set(row.classId, entry);
     }
     const half = row.isMidSemester ? "mid" : "end";

@@ -1,5 +1,12 @@
 // The documents domain's public surface for server code: loaders, actions and other domains' services.
-export { answersDocument, documentFileName, emptyFormDocument, fullRecordDocument, signingFormDocument, warningDocument } from "./pdf/documents.server";
+export {
+  answersDocument,
+  documentFileName,
+  emptyFormDocument,
+  fullRecordDocument,
+  signingFormDocument,
+  warningDocument,
+} from "./pdf/documents.server";
 export { documentSettings, pdfResponse, requireViewer, studentDocument } from "./pdf/download.server";
 export { fullRecord, givenWarning, mayReadForm, signingFormRecord } from "./pdf/records.server";
 export { formToRead } from "./form-view.server";

@@ -26,7 +26,8 @@ let teacher: number;
 let reference: { id: number; classId: number };
 let draftSet: number;
 
-const userId = async (email: string) => (await database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
+const userId = async (email: string) =>
+  (await database.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0].id;
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -48,8 +49,18 @@ beforeAll(async () => {
     .where(and(eq(assignments.classId, reference.classId), eq(assignments.isMidSemester, false)));
   [{ id: draftSet }] = await db
     .insert(answerSets)
-    .values({ formId: mainForm.id, assignmentId: end.id, studentUserId: student, authorUserId: teacher, authorRoleId: ROLE.Teacher, isMidSemester: false })
-    .onConflictDoUpdate({ target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId], set: { sentAt: null } })
+    .values({
+      formId: mainForm.id,
+      assignmentId: end.id,
+      studentUserId: student,
+      authorUserId: teacher,
+      authorRoleId: ROLE.Teacher,
+      isMidSemester: false,
+    })
+    .onConflictDoUpdate({
+      target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId],
+      set: { sentAt: null },
+    })
     .returning({ id: answerSets.id });
   const [question] = await db
     .select({ id: formQuestions.id })
@@ -61,12 +72,23 @@ beforeAll(async () => {
   await db
     .insert(answers)
     .values({ answerSetId: draftSet, questionId: question.id, value: "2", comment: "PRIVATE-DRAFT" })
-    .onConflictDoUpdate({ target: [answers.answerSetId, answers.questionId], set: { value: "2", comment: "PRIVATE-DRAFT" } });
+    .onConflictDoUpdate({
+      target: [answers.answerSetId, answers.questionId],
+      set: { value: "2", comment: "PRIVATE-DRAFT" },
+    });
 
   // A warning still in draft.
-  await db.insert(warnings).values({ studentReferenceId: reference.id, teacherUserId: teacher, comment: "DRAFT-WARNING" });
+  await db
+    .insert(warnings)
+    .values({ studentReferenceId: reference.id, teacherUserId: teacher, comment: "DRAFT-WARNING" });
 
-  await db.insert(recordOpenings).values({ studentUserId: student, viewerUserId: teacher, viewerRole: ROLE.Teacher, kind: "studentPage", classId: reference.classId });
+  await db.insert(recordOpenings).values({
+    studentUserId: student,
+    viewerUserId: teacher,
+    viewerRole: ROLE.Teacher,
+    kind: "studentPage",
+    classId: reference.classId,
+  });
   await db.insert(auditEvents).values([
     { action: "document.downloaded", actorUserId: teacher, subjectUserId: student, ip: "10.9.9.9" },
     { action: "login", actorUserId: student, ip: "10.1.1.1" },
@@ -98,7 +120,12 @@ test("the copy is one JSON document, written section by section, with everything
   const { json, chunks, text } = await read();
   expect(chunks).toBeGreaterThan(10);
   expect(json).toMatchObject({ format: MY_DATA_FORMAT, version: 1, generatedAt: "2026-11-25T10:00:00.000Z" });
-  expect(json.profile).toMatchObject({ id: student, email: "student01@example.org", displayName: "Emma Andersen", roles: ["Student"] });
+  expect(json.profile).toMatchObject({
+    id: student,
+    email: "student01@example.org",
+    displayName: "Emma Andersen",
+    roles: ["Student"],
+  });
   expect(Object.keys(json)).toEqual([
     "format",
     "version",
@@ -118,12 +145,24 @@ test("the copy is one JSON document, written section by section, with everything
   ]);
   const classes = json.classes as { classId: number; subjectCode: string; teacher: string | null }[];
   expect(classes.map((c) => c.classId)).toContain(reference.classId);
-  const sets = json.answerSets as { author: string; authorRole: string; sentAt: string | null; answers: { question: string; value: string; label: string | null }[] }[];
+  const sets = json.answerSets as {
+    author: string;
+    authorRole: string;
+    sentAt: string | null;
+    answers: { question: string; value: string; label: string | null }[];
+  }[];
   expect(sets.length).toBeGreaterThan(0);
   expect(sets.some((s) => s.authorRole === "Student")).toBe(true);
   const graded = sets.flatMap((s) => s.answers).find((a) => /^[0-4]$/.test(a.value ?? ""));
   expect(graded?.label).toBeTruthy();
-  expect(json.accessList).toEqual([expect.objectContaining({ viewer: expect.any(String), viewerRole: "Teacher", kind: "studentPage", classId: reference.classId })]);
+  expect(json.accessList).toEqual([
+    expect.objectContaining({
+      viewer: expect.any(String),
+      viewerRole: "Teacher",
+      kind: "studentPage",
+      classId: reference.classId,
+    }),
+  ]);
   // Nobody else's record.
   expect(text).not.toContain("student02@example.org");
 });
@@ -138,10 +177,15 @@ test("what others have not yet shared stays out: a teacher's unsent answers, a w
   expect(trail).toContainEqual(expect.objectContaining({ action: "document.downloaded", ip: null }));
 
   await database.db.update(answerSets).set({ sentAt: new Date() }).where(eq(answerSets.id, draftSet));
-  await database.db.update(warnings).set({ submittedAt: new Date() }).where(eq(warnings.studentReferenceId, reference.id));
+  await database.db
+    .update(warnings)
+    .set({ submittedAt: new Date() })
+    .where(eq(warnings.studentReferenceId, reference.id));
   const after = await read();
   expect(after.text).toContain("PRIVATE-DRAFT");
-  expect(after.json.warnings).toEqual([expect.objectContaining({ comment: "DRAFT-WARNING", classId: reference.classId })]);
+  expect(after.json.warnings).toEqual([
+    expect.objectContaining({ comment: "DRAFT-WARNING", classId: reference.classId }),
+  ]);
 });
 
 test("no copy for a user who does not exist", async () => {

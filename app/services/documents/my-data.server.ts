@@ -115,7 +115,9 @@ async function placements(db: Db, studentUserId: number) {
       joinedAt: studentReferences.createdAt,
       teacher: nameOf(studentReferences.teacherUserId),
       supervisor: nameOf(studentReferences.advisorUserId),
-      extraSupervisors: sql<string[]>`coalesce((select array_agg(u.display_name order by u.display_name) from ${studentExtraSupervisors} x join ${users} u on u.id = x.user_id where x.student_reference_id = ${studentReferences.id}), '{}')`,
+      extraSupervisors: sql<
+        string[]
+      >`coalesce((select array_agg(u.display_name order by u.display_name) from ${studentExtraSupervisors} x join ${users} u on u.id = x.user_id where x.student_reference_id = ${studentReferences.id}), '{}')`,
     })
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
@@ -161,7 +163,9 @@ async function* answerSetsOf(db: Db, studentUserId: number) {
         group: formQuestionGroups.name,
         question: formQuestions.text,
         value: answers.value,
-        label: sql<string | null>`case when ${formQuestionGroups.type} = ${QUESTION_GROUP_TYPE.Grading} and ${answers.value} ~ '^[0-9]+$' then ${formQuestionGroups.options}[${answers.value}::int + 1] end`,
+        label: sql<
+          string | null
+        >`case when ${formQuestionGroups.type} = ${QUESTION_GROUP_TYPE.Grading} and ${answers.value} ~ '^[0-9]+$' then ${formQuestionGroups.options}[${answers.value}::int + 1] end`,
         comment: answers.comment,
         commentedAt: answers.commentedAt,
         updatedAt: answers.updatedAt,
@@ -298,7 +302,12 @@ async function* openings(db: Db, studentUserId: number) {
       })
       .from(recordOpenings)
       .where(eq(recordOpenings.studentUserId, studentUserId))
-      .orderBy(desc(recordOpenings.hour), desc(recordOpenings.at), asc(recordOpenings.viewerUserId), asc(recordOpenings.kind))
+      .orderBy(
+        desc(recordOpenings.hour),
+        desc(recordOpenings.at),
+        asc(recordOpenings.viewerUserId),
+        asc(recordOpenings.kind),
+      )
       .limit(PAGE)
       .offset(offset);
     yield* rows;
@@ -325,7 +334,12 @@ async function* auditTrail(db: Db, studentUserId: number) {
       })
       .from(auditEvents)
       .leftJoin(actor, eq(actor.id, auditEvents.actorUserId))
-      .where(and(or(eq(auditEvents.subjectUserId, studentUserId), eq(auditEvents.actorUserId, studentUserId)), gt(auditEvents.id, afterId)))
+      .where(
+        and(
+          or(eq(auditEvents.subjectUserId, studentUserId), eq(auditEvents.actorUserId, studentUserId)),
+          gt(auditEvents.id, afterId),
+        ),
+      )
       .orderBy(asc(auditEvents.id))
       .limit(PAGE);
     for (const { id: _, actorUserId, ip, ...row } of rows) {

@@ -61,7 +61,12 @@ describe("signingFormState", () => {
       signingFormState({ ...empty, signedByTeacherDate: at, signedByStudentDate: at, signedByAdvisorDate: at }),
     ).toBe("signed");
     expect(
-      signingFormState({ ...empty, signedByTeacherDate: at, signedByStudentDate: at, signWithoutAdvisorConfirmedDate: at }),
+      signingFormState({
+        ...empty,
+        signedByTeacherDate: at,
+        signedByStudentDate: at,
+        signWithoutAdvisorConfirmedDate: at,
+      }),
     ).toBe("signed");
   });
 });
@@ -130,8 +135,16 @@ describe("on the demo data", () => {
       teacherName: "Ingrid Haugen",
       supervisorNames: ["Marte Solberg"],
       // The class's mid-semester scheme has two forms; the student, supervisor and teacher sent the main one.
-      mid: { student: { sent: 1, expected: 2 }, supervisor: { sent: 1, expected: 2 }, teacher: { sent: 1, expected: 2 } },
-      end: { student: { sent: 0, expected: 2 }, supervisor: { sent: 0, expected: 2 }, teacher: { sent: 0, expected: 2 } },
+      mid: {
+        student: { sent: 1, expected: 2 },
+        supervisor: { sent: 1, expected: 2 },
+        teacher: { sent: 1, expected: 2 },
+      },
+      end: {
+        student: { sent: 0, expected: 2 },
+        supervisor: { sent: 0, expected: 2 },
+        teacher: { sent: 0, expected: 2 },
+      },
       warningGiven: false,
       warningConfirmed: false,
       signingForm: "none",
@@ -235,7 +248,7 @@ describe("on the demo data", () => {
   test("a name that a spreadsheet would run as a formula is neutralised; æøå come through as UTF-8", async () => {
     await database.db
       .update(users)
-      .set({ displayName: "=HYPERLINK(\"http://evil.example\";\"Åse\")" })
+      .set({ displayName: '=HYPERLINK("http://evil.example";"Åse")' })
       .where(eq(users.email, "student24@example.org"));
     const report = await openSemesterReport(database.db, autumn, { t: nb });
     const bytes = new Uint8Array(await new Response(report!.stream).arrayBuffer());

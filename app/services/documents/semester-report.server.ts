@@ -122,7 +122,13 @@ export function reportCells(row: ReportRow, t: Translate): string[] {
     yesNo(row.warningGiven),
     yesNo(row.warningConfirmed),
     t(`report.signing.${row.signingForm}`),
-    t(row.overallPassed === null ? "report.result.undecided" : row.overallPassed ? "report.result.passed" : "report.result.failed"),
+    t(
+      row.overallPassed === null
+        ? "report.result.undecided"
+        : row.overallPassed
+          ? "report.result.passed"
+          : "report.result.failed",
+    ),
   ];
 }
 
@@ -293,7 +299,11 @@ export interface SemesterReport {
  * answer with an error page; the rest is read as the stream is consumed.
  */
 /** Every student the semester report names has had their row opened by the admin who downloads it. */
-export async function recordReportOpenings(db: Db, viewer: { userId: number; role: RoleId }, periodId: number): Promise<void> {
+export async function recordReportOpenings(
+  db: Db,
+  viewer: { userId: number; role: RoleId },
+  periodId: number,
+): Promise<void> {
   await recordOpeningsOf(
     db,
     viewer,
@@ -322,7 +332,10 @@ export async function openSemesterReport(
 ): Promise<SemesterReport | null> {
   const { t } = options;
   const pageSize = options.pageSize ?? REPORT_PAGE_SIZE;
-  const [period] = await db.select({ id: periods.id, name: periods.name }).from(periods).where(eq(periods.id, periodId));
+  const [period] = await db
+    .select({ id: periods.id, name: periods.name })
+    .from(periods)
+    .where(eq(periods.id, periodId));
   if (!period) return null;
 
   const encoder = new TextEncoder();

@@ -79,7 +79,14 @@ export async function requestLoginCode(
 
   const limits = otpLimits(env());
   if (user && allowed) {
-    const issued = await issueCode(db, { email, userId: user.id, ip: input.ip, secret: appSecret(), limits, now: input.now });
+    const issued = await issueCode(db, {
+      email,
+      userId: user.id,
+      ip: input.ip,
+      secret: appSecret(),
+      limits,
+      now: input.now,
+    });
     if (!issued.ok) return issued;
     const sent = await sendLoginMail(
       {
@@ -104,7 +111,11 @@ export async function requestLoginCode(
   const kind = !user ? "unknown" : !user.isActive ? "deactivated" : "method";
   // The page answers as for a real code, mail or no mail: the same message when the server is down.
   const sent = await sendLoginMail(
-    { to: email, subject: mailT(`mail.${kind}.subject`), text: mailT(`mail.${kind}.body`, { name: user?.displayName ?? "" }) },
+    {
+      to: email,
+      subject: mailT(`mail.${kind}.subject`),
+      text: mailT(`mail.${kind}.body`, { name: user?.displayName ?? "" }),
+    },
     "log-in explanation",
   );
   return sent ? { ok: true } : { ok: false, reason: "mail_not_sent" };
@@ -160,7 +171,8 @@ export class EmailCodeStrategy extends Strategy<LoginUser, { user: LoginUser }> 
   private async verifyCode(db: Db, email: string, code: string, ip: string): Promise<LoginUser> {
     const result = await verifyCode(db, { email, code, ip, secret: appSecrets(), limits: otpLimits(env()) });
     if (!result.ok) {
-      if (result.reason === "rate_limited" && result.pausedUntil) throw new LoginError("paused", 429, undefined, result.pausedUntil);
+      if (result.reason === "rate_limited" && result.pausedUntil)
+        throw new LoginError("paused", 429, undefined, result.pausedUntil);
       if (result.reason === "rate_limited") throw new LoginError("rate_limited", 429);
       if (result.reason === "too_many_attempts") throw new LoginError("too_many_attempts", 429);
       if (result.reason === "wrong_code") throw new LoginError("wrong_code", 400, result.attemptsLeft);
@@ -208,7 +220,12 @@ export async function completeLogin(
     ip: input.ip,
     userAgent: input.request.headers.get("user-agent"),
   });
-  await audit(db, { action: "login", actorUserId: input.user.id, ip: input.ip, details: { method: input.method, ...input.details } });
+  await audit(db, {
+    action: "login",
+    actorUserId: input.user.id,
+    ip: input.ip,
+    details: { method: input.method, ...input.details },
+  });
   const headers = new Headers();
   headers.append("Set-Cookie", await appCookies().session.serialize(token));
   headers.append("Set-Cookie", await appCookies().login.serialize("", { maxAge: 0 }));

@@ -66,7 +66,6 @@ export function homeOf(session: CurrentSession): string {
   return session.activeRole ? ROLE_HOME[session.activeRole] : "/role";
 }
 
-
 /** Loads the session behind the cookie once per request; a stale cookie is cleared. */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const { session: cookie } = appCookies();
@@ -102,7 +101,10 @@ export function requireApiSession(context: Readonly<RouterContextProvider>): Cur
 }
 
 /** requireRole for a JSON endpoint: another active role is 403 `forbidden`. */
-export function requireApiRole(context: Readonly<RouterContextProvider>, role: RoleId): CurrentSession & { activeRole: RoleId } {
+export function requireApiRole(
+  context: Readonly<RouterContextProvider>,
+  role: RoleId,
+): CurrentSession & { activeRole: RoleId } {
   const session = requireApiSession(context);
   if (session.activeRole !== role) throw apiError(403, "forbidden");
   return session as CurrentSession & { activeRole: RoleId };

@@ -1,8 +1,24 @@
 // The identity domain's public surface for server code: loaders, actions and other domains' services.
-export { LoginError, acceptPrivacyPolicy, completeLogin, createAuthenticator, findUserByEmail, logout, requestLoginCode } from "./auth.server";
+export {
+  LoginError,
+  acceptPrivacyPolicy,
+  completeLogin,
+  createAuthenticator,
+  findUserByEmail,
+  logout,
+  requestLoginCode,
+} from "./auth.server";
 export type { LoginUser } from "./auth.server";
 export { debugIdentity } from "./debug-fs.server";
-export { currentSession, homeOf, requireApiRole, requireApiSession, requireRole, requireSession, sessionMiddleware } from "./guard.server";
+export {
+  currentSession,
+  homeOf,
+  requireApiRole,
+  requireApiSession,
+  requireRole,
+  requireSession,
+  sessionMiddleware,
+} from "./guard.server";
 export { matchingClasses } from "./memberships.server";
 export type { CourseMembership } from "./memberships.server";
 export { isProviderName } from "./oidc.server";
@@ -17,4 +33,11 @@ export {
   startProviderLogin,
 } from "./provider-login.server";
 export type { VippsConfirmOutcome } from "./provider-login.server";
-export { createSession, destroyUserSessions, loadSession, pruneSessions, sessionIdOf, setActiveRole } from "./session.server";
+export {
+  createSession,
+  destroyUserSessions,
+  loadSession,
+  pruneSessions,
+  sessionIdOf,
+  setActiveRole,
+} from "./session.server";

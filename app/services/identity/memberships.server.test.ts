@@ -36,8 +36,14 @@ function facts(overrides: Partial<MembershipFacts> = {}): MembershipFacts {
 
 describe("parseCourseGroupId", () => {
   test("reads code and version from a Feide course group id", () => {
-    expect(parseCourseGroupId("fc:fs:fs:emne:ntnu.no:SYK2001:1")).toEqual({ subjectCode: "SYK2001", subjectVersion: "1" });
-    expect(parseCourseGroupId("fc:fs:fs:emne:uit.no:syk2001")).toEqual({ subjectCode: "SYK2001", subjectVersion: null });
+    expect(parseCourseGroupId("fc:fs:fs:emne:ntnu.no:SYK2001:1")).toEqual({
+      subjectCode: "SYK2001",
+      subjectVersion: "1",
+    });
+    expect(parseCourseGroupId("fc:fs:fs:emne:uit.no:syk2001")).toEqual({
+      subjectCode: "SYK2001",
+      subjectVersion: null,
+    });
   });
   test.each(["fc:org:ntnu.no", "fc:fs:fs:emne:", "fc:fs:fs:emne:ntnu.no", "fc:fs:fs:klasse:ntnu.no:SYK2001:1", ""])(
     "refuses %j",
@@ -50,7 +56,13 @@ describe("courseMemberships", () => {
     id: "fc:fs:fs:emne:fjordbyen.no:SYK2001:1",
     type: "fc:fs:emne",
     displayName: "Praksis i sykehjem",
-    membership: { basic: "member", active: true, fsroles: ["STUDENT"], notBefore: "2026-08-01T00:00:00Z", notAfter: "2027-01-31T22:59:59Z" },
+    membership: {
+      basic: "member",
+      active: true,
+      fsroles: ["STUDENT"],
+      notBefore: "2026-08-01T00:00:00Z",
+      notAfter: "2027-01-31T22:59:59Z",
+    },
   };
 
   test("keeps course groups only, with roles in lower case and dates parsed", () => {
@@ -115,14 +127,24 @@ describe("the matching rule", () => {
     expect(membershipMatchesClass(spring, autumn)).toBe(false);
   });
   test("a membership that starts after the semester does not match", () => {
-    expect(membershipMatchesClass(facts({ notBefore: new Date("2027-02-01T00:00:00Z"), notAfter: null }), autumn)).toBe(false);
+    expect(membershipMatchesClass(facts({ notBefore: new Date("2027-02-01T00:00:00Z"), notAfter: null }), autumn)).toBe(
+      false,
+    );
   });
   test("the edges are Oslo calendar days: ending on the first day, or starting on the last, still overlaps", () => {
     // 22:30 UTC on 31 July is 00:30 on 1 August in Oslo.
-    expect(membershipMatchesClass(facts({ notBefore: null, notAfter: new Date("2026-07-31T22:30:00Z") }), autumn)).toBe(true);
-    expect(membershipMatchesClass(facts({ notBefore: null, notAfter: new Date("2026-07-31T21:30:00Z") }), autumn)).toBe(false);
-    expect(membershipMatchesClass(facts({ notBefore: new Date("2027-01-31T22:59:00Z"), notAfter: null }), autumn)).toBe(true);
-    expect(membershipMatchesClass(facts({ notBefore: new Date("2027-01-31T23:00:00Z"), notAfter: null }), autumn)).toBe(false);
+    expect(membershipMatchesClass(facts({ notBefore: null, notAfter: new Date("2026-07-31T22:30:00Z") }), autumn)).toBe(
+      true,
+    );
+    expect(membershipMatchesClass(facts({ notBefore: null, notAfter: new Date("2026-07-31T21:30:00Z") }), autumn)).toBe(
+      false,
+    );
+    expect(membershipMatchesClass(facts({ notBefore: new Date("2027-01-31T22:59:00Z"), notAfter: null }), autumn)).toBe(
+      true,
+    );
+    expect(membershipMatchesClass(facts({ notBefore: new Date("2027-01-31T23:00:00Z"), notAfter: null }), autumn)).toBe(
+      false,
+    );
   });
   test("a membership without dates matches any semester of its subject", () => {
     expect(membershipMatchesClass(facts({ notBefore: null, notAfter: null }), autumn)).toBe(true);
@@ -150,7 +172,9 @@ describe("with the demo database", () => {
   });
 
   test("a class the student has joined is not offered again", async () => {
-    expect(await matchingClasses(database.db, await userIdOf(database.db, "student13@example.org"), "2026-11-22")).toEqual([]);
+    expect(
+      await matchingClasses(database.db, await userIdOf(database.db, "student13@example.org"), "2026-11-22"),
+    ).toEqual([]);
   });
 
   test("storing replaces the earlier memberships, and matching follows the new ones", async () => {
@@ -175,8 +199,12 @@ describe("with the demo database", () => {
     expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002")], today)).toBe(true);
     expect(await hasKnownStudentCourse(database.db, [courseMembership("syk2002")], today)).toBe(true);
     expect(await hasKnownStudentCourse(database.db, [courseMembership("XYZ9999")], today)).toBe(false);
-    expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002", { fsRoles: ["underviser"] })], today)).toBe(false);
-    expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002", { active: false })], today)).toBe(false);
+    expect(
+      await hasKnownStudentCourse(database.db, [courseMembership("SYK2002", { fsRoles: ["underviser"] })], today),
+    ).toBe(false);
+    expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002", { active: false })], today)).toBe(
+      false,
+    );
     expect(await hasKnownStudentCourse(database.db, [courseMembership("SYK2002")], "2027-03-01")).toBe(false);
     expect(await hasKnownStudentCourse(database.db, [], today)).toBe(false);
   });

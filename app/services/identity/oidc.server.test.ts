@@ -110,7 +110,9 @@ test("the nonce is bound to the state by the secret", () => {
 describe("asOidcError", () => {
   test("the library's state errors are a state mismatch", () => {
     expect(asOidcError(new ReferenceError("Missing state on cookie."))).toMatchObject({ reason: "state_mismatch" });
-    expect(asOidcError(new RangeError("State in URL doesn't match state in cookie."))).toMatchObject({ reason: "state_mismatch" });
+    expect(asOidcError(new RangeError("State in URL doesn't match state in cookie."))).toMatchObject({
+      reason: "state_mismatch",
+    });
   });
   test("a refused code at the token endpoint keeps the provider's code", () => {
     const error = asOidcError(new OAuth2RequestError("invalid_grant", "grant request is invalid", null, null));

@@ -32,7 +32,12 @@ export interface ProviderConfig {
 
 /** Endpoint paths below the issuer, as the providers document them. */
 const PATHS: Record<ProviderName, { authorization: string; token: string; userinfo: string; jwks: string }> = {
-  feide: { authorization: "oauth/authorization", token: "oauth/token", userinfo: "openid/userinfo", jwks: "openid/jwks" },
+  feide: {
+    authorization: "oauth/authorization",
+    token: "oauth/token",
+    userinfo: "openid/userinfo",
+    jwks: "openid/jwks",
+  },
   vipps: { authorization: "oauth2/auth", token: "oauth2/token", userinfo: "", jwks: ".well-known/jwks.json" },
 };
 
@@ -41,14 +46,7 @@ function below(issuer: string, path: string): string {
 }
 
 type SettingKey =
-  | "CLIENT_ID"
-  | "CLIENT_SECRET"
-  | "ISSUER"
-  | "AUTHORIZATION_URL"
-  | "TOKEN_URL"
-  | "USERINFO_URL"
-  | "JWKS_URL"
-  | "SCOPES";
+  "CLIENT_ID" | "CLIENT_SECRET" | "ISSUER" | "AUTHORIZATION_URL" | "TOKEN_URL" | "USERINFO_URL" | "JWKS_URL" | "SCOPES";
 
 /** FEIDE_… or VIPPS_… from the environment. */
 function setting(config: Env, name: ProviderName, key: SettingKey): string | undefined {
@@ -121,11 +119,13 @@ export const KNOWN_PROVIDER_ERRORS = [
 
 /** What a provider put in a query string, made safe to show: a short code and a short single line. */
 export function cleanProviderText(value: string | null, max: number): string {
-  return (value ?? "")
-    // eslint-disable-next-line no-control-regex -- control characters are what this removes
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
-    .trim()
-    .slice(0, max);
+  return (
+    (value ?? "")
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+      .trim()
+      .slice(0, max)
+  );
 }
 
 export function providerErrorCode(raw: string | null): string {
@@ -218,7 +218,8 @@ export async function fetchUserinfo(config: ProviderConfig, accessToken: string)
   }
   if (!response.ok) throw new OidcError("userinfo_failed", undefined, `HTTP ${response.status}`);
   const body = (await response.json().catch(() => null)) as unknown;
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new OidcError("userinfo_failed", undefined, "body");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new OidcError("userinfo_failed", undefined, "body");
   return body as Record<string, unknown>;
 }
 
@@ -248,7 +249,14 @@ export class OidcStrategy extends OAuth2Strategy<OidcIdentity> {
         tokenEndpoint: config.tokenEndpoint,
         redirectURI,
         scopes: config.scopes,
-        cookie: { name: stateCookie.name, ...(stateCookie.secure ? { secure: true } : {}), sameSite: "Lax", httpOnly: true, path: "/", maxAge: 600 },
+        cookie: {
+          name: stateCookie.name,
+          ...(stateCookie.secure ? { secure: true } : {}),
+          sameSite: "Lax",
+          httpOnly: true,
+          path: "/",
+          maxAge: 600,
+        },
       },
       async ({ request, tokens }) => {
         const state = new URL(request.url).searchParams.get("state") ?? "";

@@ -52,7 +52,9 @@ function wrongCodeFor(code: string): string {
 }
 
 async function issue(email: string, now?: Date) {
-  return issued(await issueCode(database.db, { email, userId: null, ip: `ip-${email}`, secret, limits: generous, now }));
+  return issued(
+    await issueCode(database.db, { email, userId: null, ip: `ip-${email}`, secret, limits: generous, now }),
+  );
 }
 
 async function verify(email: string, code: string, now?: Date) {
@@ -70,7 +72,7 @@ test("codes come from the operating system's secure random source (crypto.random
     generateCode();
     expect(randomInt).toHaveBeenCalledWith(0, 1_000_000);
     expect(mathRandom).not.toHaveBeenCalled();
-    randomInt.mockImplementation((() => 42));
+    randomInt.mockImplementation(() => 42);
     expect(generateCode()).toBe("000042");
   } finally {
     randomInt.mockRestore();
@@ -173,8 +175,7 @@ test("code requests are limited per e-mail address", async () => {
 
 test("code requests are limited per client address", async () => {
   const limits = otpLimits({ OTP_REQUESTS_PER_EMAIL: 2, OTP_REQUESTS_PER_ADDRESS: 3 });
-  const request = (email: string) =>
-    issueCode(database.db, { email, userId: null, ip: "10.0.1.1", secret, limits });
+  const request = (email: string) => issueCode(database.db, { email, userId: null, ip: "10.0.1.1", secret, limits });
   expect((await request("one@example.org")).ok).toBe(true);
   expect((await request("two@example.org")).ok).toBe(true);
   expect((await request("three@example.org")).ok).toBe(true);
@@ -186,7 +187,13 @@ test("a refused request issues no code and leaves the previous one working", asy
   const first = issued(
     await issueCode(database.db, { email: "kept@example.org", userId: null, ip: "10.0.2.1", secret, limits }),
   );
-  const refused = await issueCode(database.db, { email: "kept@example.org", userId: null, ip: "10.0.2.1", secret, limits });
+  const refused = await issueCode(database.db, {
+    email: "kept@example.org",
+    userId: null,
+    ip: "10.0.2.1",
+    secret,
+    limits,
+  });
   expect(refused.ok).toBe(false);
   expect((await verify("kept@example.org", first.code)).ok).toBe(true);
 });
@@ -235,7 +242,12 @@ describe("the cap on wrong codes per address: 10 an hour and 30 a day, whatever 
     verifyCode(database.db, { email, code, ip: nextIp(), secret, limits: capped, now });
 
   /** Wrong codes the way a guesser tries them: a new code after every five tries, one second apart. */
-  async function guessWrong(email: string, count: number, start: Date, userId: number | null = null): Promise<VerifyResult[]> {
+  async function guessWrong(
+    email: string,
+    count: number,
+    start: Date,
+    userId: number | null = null,
+  ): Promise<VerifyResult[]> {
     const results: VerifyResult[] = [];
     let code = "";
     for (let i = 0; i < count; i++) {
@@ -250,7 +262,10 @@ describe("the cap on wrong codes per address: 10 an hour and 30 a day, whatever 
   }
 
   async function addUser(email: string, language: "nb" | "en" | null): Promise<number> {
-    const [user] = await database.db.insert(users).values({ displayName: "Kari Nordmann", email }).returning({ id: users.id });
+    const [user] = await database.db
+      .insert(users)
+      .values({ displayName: "Kari Nordmann", email })
+      .returning({ id: users.id });
     if (language) await database.db.insert(userPreferences).values({ userId: user.id, language });
     return user.id;
   }
@@ -340,7 +355,10 @@ describe("the cap on wrong codes per address: 10 an hour and 30 a day, whatever 
     const until = "5 Mar 2026 at 12:00"; // 11:00 UTC, in Norway
     expect(mails[0].subject).toBe(en.subject.replace("{{appName}}", "Praksis Fjordbyen"));
     expect(mails[0].text).toBe(
-      en.body.replaceAll("{{appName}}", "Praksis Fjordbyen").replaceAll("{{name}}", "Kari Nordmann").replaceAll("{{until}}", until),
+      en.body
+        .replaceAll("{{appName}}", "Praksis Fjordbyen")
+        .replaceAll("{{name}}", "Kari Nordmann")
+        .replaceAll("{{until}}", until),
     );
     expect(mails[0].text).not.toMatch(/\b\d{6}\b/);
 
@@ -349,7 +367,12 @@ describe("the cap on wrong codes per address: 10 an hour and 30 a day, whatever 
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "login.paused"), eq(auditEvents.actorUserId, userId)));
     expect(pauses).toHaveLength(1);
-    expect(pauses[0].details).toEqual({ method: "email-code", window: "hour", until: "2026-03-05T11:00:00.000Z", email });
+    expect(pauses[0].details).toEqual({
+      method: "email-code",
+      window: "hour",
+      until: "2026-03-05T11:00:00.000Z",
+      email,
+    });
     expect(JSON.stringify(pauses[0].details)).not.toMatch(/\b\d{6}\b/);
 
     // The next pause is told again.
@@ -378,7 +401,8 @@ describe("the cap on wrong codes per address: 10 an hour and 30 a day, whatever 
     const unknownTries: VerifyResult[] = [];
     for (let i = 0; i < 10; i++) {
       const now = later(start, i);
-      if (i % OTP_MAX_ATTEMPTS === 0) expect(await countCodeRequest(database.db, { email: unknown, ip: nextIp(), limits: capped, now })).toBeNull();
+      if (i % OTP_MAX_ATTEMPTS === 0)
+        expect(await countCodeRequest(database.db, { email: unknown, ip: nextIp(), limits: capped, now })).toBeNull();
       unknownTries.push(await attempt(unknown, "123456", now));
     }
     expect(unknownTries[9]).toEqual(knownTries[9]);
@@ -405,10 +429,20 @@ test("a code mailed just before SESSION_SECRET's rotation still works: it is tri
   const rotated = ["the-new-secret-that-is-long-enough-111", secret];
   const email = "rotation@example.org";
   const before = await issue(email);
-  expect(await verifyCode(database.db, { email, code: before.code, ip: "ip-rotation", secret: rotated, limits: generous })).toEqual({ ok: true, userId: null });
+  expect(
+    await verifyCode(database.db, { email, code: before.code, ip: "ip-rotation", secret: rotated, limits: generous }),
+  ).toEqual({ ok: true, userId: null });
   // Without the old secret in the list, it is a wrong code like any other.
   const again = await issue(email);
-  expect(await verifyCode(database.db, { email, code: again.code, ip: "ip-rotation", secret: [rotated[0]], limits: generous })).toEqual({
+  expect(
+    await verifyCode(database.db, {
+      email,
+      code: again.code,
+      ip: "ip-rotation",
+      secret: [rotated[0]],
+      limits: generous,
+    }),
+  ).toEqual({
     ok: false,
     reason: "wrong_code",
     attemptsLeft: OTP_MAX_ATTEMPTS - 1,
@@ -419,10 +453,15 @@ test("pruneCodes (the daily housekeeping) deletes the codes that have expired, a
   const now = new Date("2026-05-04T12:00:00Z");
   const stale = await issue("prune-old@example.org", new Date(now.getTime() - OTP_TTL_MS - 1000));
   const fresh = await issue("prune-new@example.org", new Date(now.getTime() - 1000));
-  const [{ expired }] = await database.db.select({ expired: sql<number>`count(*)::int` }).from(oneTimeCodes).where(lt(oneTimeCodes.expiresAt, now));
+  const [{ expired }] = await database.db
+    .select({ expired: sql<number>`count(*)::int` })
+    .from(oneTimeCodes)
+    .where(lt(oneTimeCodes.expiresAt, now));
   expect(expired).toBeGreaterThan(0);
   expect(await pruneCodes(database.db, now)).toBe(expired);
-  const left = await database.db.select({ email: oneTimeCodes.email, expiresAt: oneTimeCodes.expiresAt }).from(oneTimeCodes);
+  const left = await database.db
+    .select({ email: oneTimeCodes.email, expiresAt: oneTimeCodes.expiresAt })
+    .from(oneTimeCodes);
   expect(left.every((row) => row.expiresAt >= now)).toBe(true);
   expect(left.map((row) => row.email)).toContain("prune-new@example.org");
   expect(left.map((row) => row.email)).not.toContain("prune-old@example.org");

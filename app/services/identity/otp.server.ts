@@ -78,7 +78,10 @@ export function generateCode(): string {
 
 /** Codes are stored keyed by the app secret and the address, so a leaked table reveals none. */
 export function hashCode(secret: string, email: string, code: string): string {
-  return crypto.createHmac("sha256", secret).update(`${normaliseEmail(email)}:${code}`).digest("hex");
+  return crypto
+    .createHmac("sha256", secret)
+    .update(`${normaliseEmail(email)}:${code}`)
+    .digest("hex");
 }
 
 function sameHash(a: string, b: string): boolean {
@@ -163,7 +166,12 @@ let translator: Promise<TFunction> | undefined;
 function translations(): Promise<TFunction> {
   translator ??= (async () => {
     const instance = i18next.createInstance();
-    await instance.init({ resources, lng: DEFAULT_LANGUAGE, fallbackLng: DEFAULT_LANGUAGE, interpolation: { escapeValue: false } });
+    await instance.init({
+      resources,
+      lng: DEFAULT_LANGUAGE,
+      fallbackLng: DEFAULT_LANGUAGE,
+      interpolation: { escapeValue: false },
+    });
     return instance.t.bind(instance);
   })();
   return translator;
@@ -183,7 +191,13 @@ async function mailPauseNotice(
 ): Promise<void> {
   const language: Language = user.language === "en" ? "en" : DEFAULT_LANGUAGE;
   const t = await translations();
-  const values = { ns: "auth", lng: language, appName: appName(currentInstitution(), language), name: user.displayName, until: formatDayTime(until, language) };
+  const values = {
+    ns: "auth",
+    lng: language,
+    appName: appName(currentInstitution(), language),
+    name: user.displayName,
+    until: formatDayTime(until, language),
+  };
   try {
     await sendMail(
       { to: user.email, subject: t("mail.paused.subject", values), text: t("mail.paused.body", values) },
@@ -191,7 +205,8 @@ async function mailPauseNotice(
     );
   } catch (error) {
     // Already logged by the mail service; the pause holds whether or not the mail went out.
-    if (!(error instanceof MailNotSent)) logFor("otp").error(`pause mail failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof MailNotSent))
+      logFor("otp").error(`pause mail failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -202,18 +217,36 @@ async function mailPauseNotice(
  */
 async function startPause(
   db: Db,
-  input: { email: string; ip: string; window: "hour" | "day"; until: Date; now: Date; caps: { hour: RateLimit; day: RateLimit } },
+  input: {
+    email: string;
+    ip: string;
+    window: "hour" | "day";
+    until: Date;
+    now: Date;
+    caps: { hour: RateLimit; day: RateLimit };
+  },
 ): Promise<void> {
   const { email, now } = input;
   // Once a pause, even if a log-in that began before it gave a place back and the window filled again.
-  const first = await hitRateLimit(db, `otp:paused:${input.window}:${email}`, { limit: 1, windowMs: input.caps[input.window].windowMs }, now);
+  const first = await hitRateLimit(
+    db,
+    `otp:paused:${input.window}:${email}`,
+    { limit: 1, windowMs: input.caps[input.window].windowMs },
+    now,
+  );
   if (!first.allowed) return;
   await db
     .update(oneTimeCodes)
     .set({ usedAt: now })
     .where(and(eq(oneTimeCodes.email, email), isNull(oneTimeCodes.usedAt)));
   const [user] = await db
-    .select({ id: users.id, email: users.email, displayName: users.displayName, isActive: users.isActive, language: userPreferences.language })
+    .select({
+      id: users.id,
+      email: users.email,
+      displayName: users.displayName,
+      isActive: users.isActive,
+      language: userPreferences.language,
+    })
     .from(users)
     .leftJoin(userPreferences, eq(userPreferences.userId, users.id))
     .where(eq(sql`lower(${users.email})`, email))
@@ -222,7 +255,12 @@ async function startPause(
     action: "login.paused",
     actorUserId: user?.id ?? null,
     ip: input.ip,
-    details: { method: "email-code", window: input.window, until: input.until.toISOString(), email: email.slice(0, 254) },
+    details: {
+      method: "email-code",
+      window: input.window,
+      until: input.until.toISOString(),
+      email: email.slice(0, 254),
+    },
   });
   if (!user?.isActive) return;
   const notice = mailPauseNotice({ ...user, email }, input.until);
@@ -337,7 +375,9 @@ async function compareCode(
 
   // Any of the app's secrets: a code mailed just before a rotation (SESSION_SECRET) still works.
   const secrets = typeof input.secret === "string" ? [input.secret] : input.secret;
-  const matches = codePattern.test(input.code) && secrets.some((secret) => sameHash(row.codeHash, hashCode(secret, email, input.code)));
+  const matches =
+    codePattern.test(input.code) &&
+    secrets.some((secret) => sameHash(row.codeHash, hashCode(secret, email, input.code)));
   if (!matches) {
     // Counted in one statement, so parallel guesses cannot exceed the limit.
     const [counted] = await db

@@ -76,7 +76,9 @@ describe("messages", () => {
     });
     expect(failureMessage("feide", new OidcError("state_mismatch")).key).toBe("auth:provider.errors.state_mismatch");
     expect(failureMessage("feide", new OidcError("state_expired")).key).toBe("auth:provider.errors.state_expired");
-    expect(failureMessage("feide", new ProviderLoginRefused("no_account")).key).toBe("auth:provider.refused.feide.no_account");
+    expect(failureMessage("feide", new ProviderLoginRefused("no_account")).key).toBe(
+      "auth:provider.refused.feide.no_account",
+    );
   });
 
   test.each([
@@ -136,23 +138,38 @@ describe("finding the user", () => {
     }
     return null;
   };
-  const feide = (sub: string, email: string | null, feideIds: string[] = []) => ({ sub, email, feideIds, name: "Test Person" });
+  const feide = (sub: string, email: string | null, feideIds: string[] = []) => ({
+    sub,
+    email,
+    feideIds,
+    name: "Test Person",
+  });
 
   test("Feide: found by e-mail the first time, linked, then found by the Feide id", async () => {
-    const first = await resolveFeideUser(database.db, feide("sub-s14", "student14@example.org", ["feide:s14@fjordbyen.no"]), null, today);
+    const first = await resolveFeideUser(
+      database.db,
+      feide("sub-s14", "student14@example.org", ["feide:s14@fjordbyen.no"]),
+      null,
+      today,
+    );
     expect(first).toMatchObject({ created: false, user: { email: "student14@example.org", roles: [ROLE.Student] } });
     const [row] = await database.db.select().from(users).where(eq(users.id, first.user.id));
     expect(row.feideUserId).toBe("feide:s14@fjordbyen.no");
     // Later log-ins match on the id even if the e-mail has changed at the institution.
-    const again = await resolveFeideUser(database.db, feide("sub-s14", "new-address@example.org", ["feide:s14@fjordbyen.no"]), null, today);
+    const again = await resolveFeideUser(
+      database.db,
+      feide("sub-s14", "new-address@example.org", ["feide:s14@fjordbyen.no"]),
+      null,
+      today,
+    );
     expect(again.user.id).toBe(first.user.id);
   });
 
   test("Feide: an address already linked to another Feide identity is refused", async () => {
     await resolveFeideUser(database.db, feide("sub-s15", "student15@example.org"), null, today);
-    expect(await refusal(resolveFeideUser(database.db, feide("sub-intruder", "student15@example.org"), null, today))).toBe(
-      "linked_elsewhere",
-    );
+    expect(
+      await refusal(resolveFeideUser(database.db, feide("sub-intruder", "student15@example.org"), null, today)),
+    ).toBe("linked_elsewhere");
   });
 
   test("Feide: a first-time student with an active membership of a known subject is created as a student", async () => {
@@ -163,41 +180,74 @@ describe("finding the user", () => {
       today,
     );
     expect(created).toBe(true);
-    expect(user).toMatchObject({ email: "ny.person@example.org", displayName: "Test Person", roles: [ROLE.Student], isActive: true });
+    expect(user).toMatchObject({
+      email: "ny.person@example.org",
+      displayName: "Test Person",
+      roles: [ROLE.Student],
+      isActive: true,
+    });
     const audits = await database.db.select().from(auditEvents).where(eq(auditEvents.subjectUserId, user.id));
     expect(audits.map((a) => a.action)).toContain("user.created");
     // The second log-in finds the same user.
-    const again = await resolveFeideUser(database.db, feide("sub-new", "ny.person@example.org", ["feide:ny@fjordbyen.no"]), [], today);
+    const again = await resolveFeideUser(
+      database.db,
+      feide("sub-new", "ny.person@example.org", ["feide:ny@fjordbyen.no"]),
+      [],
+      today,
+    );
     expect(again).toMatchObject({ created: false, user: { id: user.id } });
   });
 
   test("Feide: nobody else is created", async () => {
     const count = async () => (await database.db.select().from(users)).length;
     const before = await count();
-    expect(await refusal(resolveFeideUser(database.db, feide("s1", "teacher@example.org"), [courseMembership("SYK2001", { fsRoles: ["underviser"] })], today))).toBe(
-      "no_account",
-    );
-    expect(await refusal(resolveFeideUser(database.db, feide("s2", "other@example.org"), [courseMembership("XYZ1000")], today))).toBe(
-      "no_account",
-    );
+    expect(
+      await refusal(
+        resolveFeideUser(
+          database.db,
+          feide("s1", "teacher@example.org"),
+          [courseMembership("SYK2001", { fsRoles: ["underviser"] })],
+          today,
+        ),
+      ),
+    ).toBe("no_account");
+    expect(
+      await refusal(
+        resolveFeideUser(database.db, feide("s2", "other@example.org"), [courseMembership("XYZ1000")], today),
+      ),
+    ).toBe("no_account");
     expect(await refusal(resolveFeideUser(database.db, feide("s3", "none@example.org"), [], today))).toBe("no_account");
     expect(await refusal(resolveFeideUser(database.db, feide("s4", "down@example.org"), null, today))).toBe(
       "memberships_unavailable",
     );
-    expect(await refusal(resolveFeideUser(database.db, feide("s5", null), [courseMembership("SYK2002")], today))).toBe("no_email");
+    expect(await refusal(resolveFeideUser(database.db, feide("s5", null), [courseMembership("SYK2002")], today))).toBe(
+      "no_email",
+    );
     expect(await count()).toBe(before);
   });
 
   test("Feide: a deactivated user is refused, and so is a user without a role", async () => {
-    expect(await refusal(resolveFeideUser(database.db, feide("sub-d", "deaktivert@example.org"), [], today))).toBe("deactivated");
-    const [bare] = await database.db.insert(users).values({ displayName: "No Role", email: "norole@example.org" }).returning();
-    expect(await refusal(resolveFeideUser(database.db, feide("sub-norole", "norole@example.org"), [], today))).toBe("no_role");
+    expect(await refusal(resolveFeideUser(database.db, feide("sub-d", "deaktivert@example.org"), [], today))).toBe(
+      "deactivated",
+    );
+    const [bare] = await database.db
+      .insert(users)
+      .values({ displayName: "No Role", email: "norole@example.org" })
+      .returning();
+    expect(await refusal(resolveFeideUser(database.db, feide("sub-norole", "norole@example.org"), [], today))).toBe(
+      "no_role",
+    );
     await database.db.delete(users).where(eq(users.id, bare.id));
   });
 
   let subs = 0;
   /** A Vipps profile; each call is another Vipps identity unless `sub` is given. */
-  const vipps = (phone: string | null, email: string | null, sub = `vipps-${++subs}`) => ({ sub, phone, email, name: null });
+  const vipps = (phone: string | null, email: string | null, sub = `vipps-${++subs}`) => ({
+    sub,
+    phone,
+    email,
+    name: null,
+  });
   const userRow = async (email: string) => (await database.db.select().from(users).where(eq(users.email, email)))[0];
   const loggedIn = async (promise: Promise<VippsMatch>) => {
     const match = await promise;
@@ -208,12 +258,21 @@ describe("finding the user", () => {
   test("Vipps: a typed number nobody has proved does not log in; the account's e-mail code is asked for first", async () => {
     // Ole Kristiansen's number was typed by a teacher; whoever holds it at Vipps is not yet proved to be him.
     const [row] = await database.db.select().from(users).where(eq(users.email, "veileder2@example.org"));
-    const outcome = await resolveVippsUser(database.db, { sub: "vipps-typo", phone: "4792345678", email: null, name: null });
+    const outcome = await resolveVippsUser(database.db, {
+      sub: "vipps-typo",
+      phone: "4792345678",
+      email: null,
+      name: null,
+    });
     expect(outcome).toEqual({ kind: "prove", userId: row.id });
     // In any stored format; and nothing is bound by asking.
     await database.db.update(users).set({ phoneNumber: "923 45 678" }).where(eq(users.id, row.id));
     expect(await resolveVippsUser(database.db, vipps("4792345678", null))).toEqual({ kind: "prove", userId: row.id });
-    expect(await userRow("veileder2@example.org")).toMatchObject({ vippsSub: null, verifiedPhone: null, phoneNumber: "923 45 678" });
+    expect(await userRow("veileder2@example.org")).toMatchObject({
+      vippsSub: null,
+      verifiedPhone: null,
+      phoneNumber: "923 45 678",
+    });
   });
 
   test("Vipps: proved, the identity is bound and the number verified; the next log-in goes straight in by the identity", async () => {
@@ -221,7 +280,11 @@ describe("finding the user", () => {
     const user = await linkVippsIdentity(database.db, row.id, { sub: "vipps-ole", phone: "4792345678" });
     expect(user.id).toBe(row.id);
     // The typed number stays as typed; the verified one is kept beside it.
-    expect(await userRow("veileder2@example.org")).toMatchObject({ vippsSub: "vipps-ole", verifiedPhone: "4792345678", phoneNumber: "923 45 678" });
+    expect(await userRow("veileder2@example.org")).toMatchObject({
+      vippsSub: "vipps-ole",
+      verifiedPhone: "4792345678",
+      phoneNumber: "923 45 678",
+    });
     // Found by the identity, even after a change of number at Vipps.
     const again = await loggedIn(resolveVippsUser(database.db, vipps("4700001111", null, "vipps-ole")));
     expect(again).toMatchObject({ user: { id: row.id }, linked: null });
@@ -237,41 +300,69 @@ describe("finding the user", () => {
     expect(refused).toMatchObject({ reason: "phone_taken", holderUserId: ole.id });
     expect(await userRow("veileder4@example.org")).toMatchObject({ vippsSub: null, verifiedPhone: null });
     const jonas = await userRow("veileder4@example.org");
-    expect((await refusalOf(linkVippsIdentity(database.db, jonas.id, { sub: "vipps-jonas-2", phone: "4792345678" })))?.reason).toBe("phone_taken");
+    expect(
+      (await refusalOf(linkVippsIdentity(database.db, jonas.id, { sub: "vipps-jonas-2", phone: "4792345678" })))
+        ?.reason,
+    ).toBe("phone_taken");
     // And the database holds the rule too.
-    await expect(database.db.update(users).set({ verifiedPhone: "4792345678" }).where(eq(users.id, jonas.id))).rejects.toThrow();
+    await expect(
+      database.db.update(users).set({ verifiedPhone: "4792345678" }).where(eq(users.id, jonas.id)),
+    ).rejects.toThrow();
   });
 
   test("Vipps: a verified number (the demo's supervisors) logs in and binds the identity", async () => {
     const first = await loggedIn(resolveVippsUser(database.db, vipps("4798765432", null, "vipps-hanne")));
     expect(first).toMatchObject({ user: { email: "veileder3@example.org" }, linked: "verified_phone" });
-    expect(await userRow("veileder3@example.org")).toMatchObject({ vippsSub: "vipps-hanne", verifiedPhone: "4798765432" });
+    expect(await userRow("veileder3@example.org")).toMatchObject({
+      vippsSub: "vipps-hanne",
+      verifiedPhone: "4798765432",
+    });
   });
 
   test("Vipps: found by verified e-mail (proof of the address): bound, and a missing phone number is stored", async () => {
     const row = await userRow("veileder4@example.org");
     await database.db.update(users).set({ phoneNumber: null }).where(eq(users.id, row.id));
-    const { user, linked } = await loggedIn(resolveVippsUser(database.db, vipps("4799999999", "veileder4@example.org", "vipps-jonas")));
+    const { user, linked } = await loggedIn(
+      resolveVippsUser(database.db, vipps("4799999999", "veileder4@example.org", "vipps-jonas")),
+    );
     expect([user.id, linked]).toEqual([row.id, "email"]);
-    expect(await userRow("veileder4@example.org")).toMatchObject({ phoneNumber: "+4799999999", verifiedPhone: "4799999999", vippsSub: "vipps-jonas" });
+    expect(await userRow("veileder4@example.org")).toMatchObject({
+      phoneNumber: "+4799999999",
+      verifiedPhone: "4799999999",
+      vippsSub: "vipps-jonas",
+    });
     // The address does not let a second Vipps identity in.
-    expect(await refusal(resolveVippsUser(database.db, vipps("4788888888", "veileder4@example.org")))).toBe("linked_elsewhere");
+    expect(await refusal(resolveVippsUser(database.db, vipps("4788888888", "veileder4@example.org")))).toBe(
+      "linked_elsewhere",
+    );
   });
 
   test("Vipps: the account an invitation just created is bound whatever number was typed on it", async () => {
     const [row] = await database.db
       .insert(users)
-      .values({ displayName: "Invited Supervisor", email: "invited.supervisor@example.org", phoneNumber: "+4755555555" })
+      .values({
+        displayName: "Invited Supervisor",
+        email: "invited.supervisor@example.org",
+        phoneNumber: "+4755555555",
+      })
       .returning();
     await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
-    const { user, linked } = await loggedIn(resolveVippsUser(database.db, vipps("4755555556", null, "vipps-invited"), { invitedUserId: row.id }));
+    const { user, linked } = await loggedIn(
+      resolveVippsUser(database.db, vipps("4755555556", null, "vipps-invited"), { invitedUserId: row.id }),
+    );
     expect([user.id, linked]).toEqual([row.id, "invitation"]);
-    expect(await userRow("invited.supervisor@example.org")).toMatchObject({ vippsSub: "vipps-invited", verifiedPhone: "4755555556" });
+    expect(await userRow("invited.supervisor@example.org")).toMatchObject({
+      vippsSub: "vipps-invited",
+      verifiedPhone: "4755555556",
+    });
   });
 
   test("Vipps: several unproved accounts with the typed number: none is guessed at", async () => {
     const make = async (email: string) => {
-      const [row] = await database.db.insert(users).values({ displayName: "Same Number", email, phoneNumber: "+4766666666" }).returning();
+      const [row] = await database.db
+        .insert(users)
+        .values({ displayName: "Same Number", email, phoneNumber: "+4766666666" })
+        .returning();
       await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
     };
     await make("same.number1@example.org");
@@ -280,7 +371,9 @@ describe("finding the user", () => {
   });
 
   test("Vipps: someone who is not a supervisor, or not known, is refused", async () => {
-    expect(await refusal(resolveVippsUser(database.db, vipps("4700000001", "student13@example.org")))).toBe("not_supervisor");
+    expect(await refusal(resolveVippsUser(database.db, vipps("4700000001", "student13@example.org")))).toBe(
+      "not_supervisor",
+    );
     expect(await refusal(resolveVippsUser(database.db, vipps("4711111111", "ukjent@example.net")))).toBe("no_account");
     expect(await refusal(resolveVippsUser(database.db, vipps(null, null)))).toBe("no_account");
   });
@@ -288,7 +381,12 @@ describe("finding the user", () => {
   test("Vipps: a deactivated supervisor is refused", async () => {
     const [row] = await database.db
       .insert(users)
-      .values({ displayName: "Old Supervisor", email: "old.supervisor@example.org", phoneNumber: "+4733333333", isActive: false })
+      .values({
+        displayName: "Old Supervisor",
+        email: "old.supervisor@example.org",
+        phoneNumber: "+4733333333",
+        isActive: false,
+      })
       .returning();
     await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
     expect(await refusal(resolveVippsUser(database.db, vipps("4733333333", null)))).toBe("deactivated");

@@ -110,7 +110,13 @@ async function rolesOf(db: Db, userId: number) {
 }
 
 async function loginUser(db: Db, row: typeof users.$inferSelect): Promise<LoginUser> {
-  return { id: row.id, displayName: row.displayName, email: row.email, isActive: row.isActive, roles: await rolesOf(db, row.id) };
+  return {
+    id: row.id,
+    displayName: row.displayName,
+    email: row.email,
+    isActive: row.isActive,
+    roles: await rolesOf(db, row.id),
+  };
 }
 
 function usable(user: LoginUser): LoginUser {
@@ -216,7 +222,8 @@ export function vippsProfile(identity: Pick<OidcIdentity, "sub" | "claims">): Vi
   const phone = text(claims.phone_number, 32);
   return {
     sub: identity.sub,
-    phone: phone && claims.phone_number_verified !== false && phoneDigits(phone).length >= 8 ? phoneDigits(phone) : null,
+    phone:
+      phone && claims.phone_number_verified !== false && phoneDigits(phone).length >= 8 ? phoneDigits(phone) : null,
     email: claims.email_verified === true ? plausibleEmail(claims.email) : null,
     name: text(claims.name, 200),
   };
@@ -237,8 +244,7 @@ export class VippsNumberTaken extends ProviderLoginRefused {
  * the e-mail code sent to the account's address.
  */
 export type VippsMatch =
-  | { kind: "user"; user: LoginUser; linked: VippsLinkProof | null }
-  | { kind: "prove"; userId: number };
+  { kind: "user"; user: LoginUser; linked: VippsLinkProof | null } | { kind: "prove"; userId: number };
 
 /**
  * How a Vipps identity came to be bound: the account's number was already verified (the demo
@@ -268,7 +274,11 @@ async function supervisorOf(db: Db, row: typeof users.$inferSelect): Promise<Log
  * account may have (a clash is refused, and nothing is bound). The typed number is kept as it is
  * (filled in only when there was none). Only the caller knows the proof; this only binds.
  */
-export async function linkVippsIdentity(db: Db, userId: number, profile: Pick<VippsProfile, "sub" | "phone">): Promise<LoginUser> {
+export async function linkVippsIdentity(
+  db: Db,
+  userId: number,
+  profile: Pick<VippsProfile, "sub" | "phone">,
+): Promise<LoginUser> {
   const [row] = await db.select().from(users).where(eq(users.id, userId));
   if (!row) throw new ProviderLoginRefused("no_account");
   const user = await supervisorOf(db, row);
@@ -336,7 +346,11 @@ export async function resolveVippsUser(
 
   let notSupervisor = false;
   if (profile.email) {
-    const [byEmail] = await db.select().from(users).where(eq(sql`lower(${users.email})`, profile.email)).limit(1);
+    const [byEmail] = await db
+      .select()
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, profile.email))
+      .limit(1);
     if (byEmail) {
       if ((await rolesOf(db, byEmail.id)).includes(ROLE.Advisor)) {
         return { kind: "user", user: await linkVippsIdentity(db, byEmail.id, profile), linked: "email" };
@@ -346,7 +360,8 @@ export async function resolveVippsUser(
   }
 
   if (profile.phone) {
-    const local = profile.phone.startsWith("47") && profile.phone.length === 10 ? profile.phone.slice(2) : profile.phone;
+    const local =
+      profile.phone.startsWith("47") && profile.phone.length === 10 ? profile.phone.slice(2) : profile.phone;
     const byTyped = await db
       .select()
       .from(users)
@@ -394,7 +409,8 @@ export async function pendingVippsLink(request: Request, now = new Date()): Prom
   const value = (await vippsLinkCookie().parse(request.headers.get("cookie"))) as unknown;
   if (!value || typeof value !== "object") return null;
   const { userId, sub, phone, redirectTo, until } = value as Record<string, unknown>;
-  if (typeof userId !== "number" || typeof sub !== "string" || typeof until !== "number" || until < now.getTime()) return null;
+  if (typeof userId !== "number" || typeof sub !== "string" || typeof until !== "number" || until < now.getTime())
+    return null;
   return {
     userId,
     sub,
@@ -489,12 +505,23 @@ export async function confirmVippsLink(
   if (!pending) return { ok: false, reason: "no_pending" };
   const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, pending.userId));
   const failed = async (reason: string) =>
-    audit(db, { action: "login.failed", subjectUserId: row ? pending.userId : null, ip: input.ip, details: { method: "vipps", reason } });
+    audit(db, {
+      action: "login.failed",
+      subjectUserId: row ? pending.userId : null,
+      ip: input.ip,
+      details: { method: "vipps", reason },
+    });
   if (!row) {
     await failed("no_account");
     return { ok: false, reason: "no_pending" };
   }
-  const result = await verifyCode(db, { email: row.email, code: input.code, ip: input.ip, secret: appSecrets(), limits: otpLimits(env()) });
+  const result = await verifyCode(db, {
+    email: row.email,
+    code: input.code,
+    ip: input.ip,
+    secret: appSecrets(),
+    limits: otpLimits(env()),
+  });
   if (!result.ok) {
     await failed(`link_${result.reason}`);
     return result;
@@ -511,7 +538,13 @@ export async function confirmVippsLink(
       ip: input.ip,
       details: { method: "vipps", reason: error.reason },
     });
-    return { ok: false, reason: "refused", message: failureMessage("vipps", error), status: failureStatus(error), cookies: [clear] };
+    return {
+      ok: false,
+      reason: "refused",
+      message: failureMessage("vipps", error),
+      status: failureStatus(error),
+      cookies: [clear],
+    };
   }
   const response = await completeLogin(db, {
     user,
@@ -603,7 +636,10 @@ export function failureMessage(provider: ProviderName, error: OidcError | Provid
     if ((KNOWN_PROVIDER_ERRORS as readonly string[]).includes(code)) {
       return { key: `auth:provider.codes.${code}`, values };
     }
-    return { key: "auth:provider.codes.other", values: { ...values, code, description: error.providerDescription || "–" } };
+    return {
+      key: "auth:provider.codes.other",
+      values: { ...values, code, description: error.providerDescription || "–" },
+    };
   }
   return { key: `auth:provider.errors.${error.reason}`, values };
 }
@@ -719,9 +755,19 @@ export async function finishProviderLogin(
         for (const cookie of cookies) asked.headers.append("Set-Cookie", cookie);
         return asked;
       }
-      login = { user: match.user, details: { sub: profile.sub, phone: profile.phone, email: profile.email, linked: match.linked } };
+      login = {
+        user: match.user,
+        details: { sub: profile.sub, phone: profile.phone, email: profile.email, linked: match.linked },
+      };
     }
-    const response = await completeLogin(db, { user: login.user, request, ip, method: provider, redirectTo, details: login.details });
+    const response = await completeLogin(db, {
+      user: login.user,
+      request,
+      ip,
+      method: provider,
+      redirectTo,
+      details: login.details,
+    });
     for (const cookie of cookies) response.headers.append("Set-Cookie", cookie);
     return response;
   } catch (error) {
@@ -738,12 +784,16 @@ export async function finishProviderLogin(
         ...(error instanceof OidcError && error.providerCode ? { providerCode: error.providerCode } : {}),
       },
     });
-    const cancelled = error instanceof OidcError && error.reason === "provider_error" && error.providerCode === "access_denied";
+    const cancelled =
+      error instanceof OidcError && error.reason === "provider_error" && error.providerCode === "access_denied";
     return {
       provider,
       reason,
       status: failureStatus(error),
-      title: { key: `auth:provider.callback.${cancelled ? "cancelledTitle" : "title"}`, values: { provider: PROVIDER_LABEL[provider] } },
+      title: {
+        key: `auth:provider.callback.${cancelled ? "cancelledTitle" : "title"}`,
+        values: { provider: PROVIDER_LABEL[provider] },
+      },
       message: failureMessage(provider, error),
       redirectTo,
       cookies,

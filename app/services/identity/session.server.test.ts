@@ -38,7 +38,8 @@ async function makeUser(roles: RoleId[], isActive = true): Promise<number> {
     .insert(users)
     .values({ displayName: `User ${userCount}`, email: `user${userCount}@example.org`, isActive })
     .returning({ id: users.id });
-  if (roles.length > 0) await database.db.insert(userRoles).values(roles.map((roleId) => ({ userId: user.id, roleId })));
+  if (roles.length > 0)
+    await database.db.insert(userRoles).values(roles.map((roleId) => ({ userId: user.id, roleId })));
   return user.id;
 }
 
@@ -49,11 +50,21 @@ async function sessionRow(id: string) {
 
 test("a created session loads with its user", async () => {
   const userId = await makeUser([ROLE.Teacher]);
-  const { token, activeRole } = await createSession(database.db, { userId, ip: "10.0.0.1", userAgent: "vitest", now: t0 });
+  const { token, activeRole } = await createSession(database.db, {
+    userId,
+    ip: "10.0.0.1",
+    userAgent: "vitest",
+    now: t0,
+  });
   expect(activeRole).toBe(ROLE.Teacher);
   const session = await loadSession(database.db, token, POLICY, at(1));
   expect(session).toMatchObject({
-    user: { id: userId, displayName: `User ${userCount}`, email: `user${userCount}@example.org`, roles: [ROLE.Teacher] },
+    user: {
+      id: userId,
+      displayName: `User ${userCount}`,
+      email: `user${userCount}@example.org`,
+      roles: [ROLE.Teacher],
+    },
     activeRole: ROLE.Teacher,
     privacyAccepted: false,
   });
@@ -226,7 +237,9 @@ test("pruneSessions deletes expired sessions, keeps live ones and says how many 
   const removed = await pruneSessions(database.db, at(5));
   expect(removed).toBeGreaterThan(0);
   expect(removed).toBe(before - (await all()));
-  const ids = (await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))).map((r) => r.id);
+  const ids = (await database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId))).map(
+    (r) => r.id,
+  );
   expect(ids).toEqual([crypto.createHash("sha256").update(live.token).digest("hex")]);
   expect(ids).not.toContain(crypto.createHash("sha256").update(old.token).digest("hex"));
 });

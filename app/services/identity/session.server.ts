@@ -59,7 +59,10 @@ function makeSessionQuery(db: Db) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(
       privacyAcceptances,
-      and(eq(privacyAcceptances.userId, sessions.userId), eq(privacyAcceptances.policyVersion, sql.placeholder("policyVersion"))),
+      and(
+        eq(privacyAcceptances.userId, sessions.userId),
+        eq(privacyAcceptances.policyVersion, sql.placeholder("policyVersion")),
+      ),
     )
     .where(eq(sessions.id, sql.placeholder("id")))
     .limit(1)
@@ -122,10 +125,7 @@ export async function loadSession(
   let expiresAt = row.session.expiresAt;
   if (now.getTime() - row.session.lastSeenAt.getTime() >= SESSION_TOUCH_MS || activeRole !== row.session.activeRoleId) {
     expiresAt = slidingExpiry(now, row.session.absoluteExpiresAt);
-    await db
-      .update(sessions)
-      .set({ lastSeenAt: now, expiresAt, activeRoleId: activeRole })
-      .where(eq(sessions.id, id));
+    await db.update(sessions).set({ lastSeenAt: now, expiresAt, activeRoleId: activeRole }).where(eq(sessions.id, id));
   }
   return {
     id,
@@ -156,6 +156,8 @@ export async function destroyUserSessions(db: Db, userId: number): Promise<void>
 
 /** Deletes the sessions that have ended (idle or absolute expiry); the daily housekeeping calls it. Returns how many. */
 export async function pruneSessions(db: Db, now = new Date()): Promise<number> {
-  const result = await db.delete(sessions).where(and(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now))));
+  const result = await db
+    .delete(sessions)
+    .where(and(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now))));
   return rowsAffected(result);
 }

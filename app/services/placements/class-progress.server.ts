@@ -2,7 +2,16 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { byDisplayName } from "~/services/admin/index.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { answerSets, assignmentForms, assignments, forms, signingForms, studentReferences, users, warnings } from "~/services/platform/db/schema";
+import {
+  answerSets,
+  assignmentForms,
+  assignments,
+  forms,
+  signingForms,
+  studentReferences,
+  users,
+  warnings,
+} from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import type { FormDue } from "./deadline";
 
@@ -221,7 +230,11 @@ export interface ProgressPage<T> {
 }
 
 /** The `?page=` of the overview (1 when missing or not a whole number ≥ 1), and that page of the sorted rows. */
-export function progressPage<T>(rows: readonly T[], params: URLSearchParams, size = PROGRESS_PAGE_SIZE): ProgressPage<T> {
+export function progressPage<T>(
+  rows: readonly T[],
+  params: URLSearchParams,
+  size = PROGRESS_PAGE_SIZE,
+): ProgressPage<T> {
   const asked = Number(params.get("page"));
   const pages = Math.max(1, Math.ceil(rows.length / size));
   const page = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1;

@@ -5,7 +5,14 @@ import { byDisplayName, type ClassHeader, escapeLike, naturalSortKey } from "~/s
 import { audit } from "~/services/platform/audit.server";
 import { claimStudents, type ClaimedStudent, type PlaceConflict } from "./placement-roles.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { classAdvisors, classes, classTeachers, studentReferences, userRoles, users } from "~/services/platform/db/schema";
+import {
+  classAdvisors,
+  classes,
+  classTeachers,
+  studentReferences,
+  userRoles,
+  users,
+} from "~/services/platform/db/schema";
 import type { Mail } from "~/services/platform/email.server";
 import { normaliseEmail, phoneDigits } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
@@ -16,7 +23,6 @@ import { STUDENT_SEARCH_MAX_LENGTH } from "./limits";
  * Staffing a class (docs/rules/placements.md): the teacher takes students who have no teacher, and adds supervisors
  * (created when new, told by mail how to log in).
  */
-
 
 export const STUDENT_PICKER_PAGE_SIZE = 20;
 export { STUDENT_SEARCH_MAX_LENGTH } from "./limits";
@@ -108,7 +114,8 @@ export async function takeStudentsAsTeacher(
         ip: input.ip,
       });
     }
-    const names = (list: ClaimedStudent[]) => byDisplayName(list).map(({ userId, displayName }) => ({ userId, displayName }));
+    const names = (list: ClaimedStudent[]) =>
+      byDisplayName(list).map(({ userId, displayName }) => ({ userId, displayName }));
     return {
       ok: true as const,
       assigned: names(won),
@@ -121,7 +128,11 @@ export async function takeStudentsAsTeacher(
 // ─── Adding a supervisor ─────────────────────────────────────────────────────
 
 export type AddSupervisorOutcome =
-  | { ok: true; user: { userId: number; displayName: string; email: string; phoneNumber: string | null }; created: boolean }
+  | {
+      ok: true;
+      user: { userId: number; displayName: string; email: string; phoneNumber: string | null };
+      created: boolean;
+    }
   | { ok: false; error: "notFound" | "deactivated" | "alreadyAttached" | "notSupervisor" };
 
 /**
@@ -134,7 +145,14 @@ export type AddSupervisorOutcome =
  */
 export async function addSupervisor(
   db: Db,
-  input: { classId: number; name: string; email: string; phone?: string | null; actorUserId: number; ip?: string | null },
+  input: {
+    classId: number;
+    name: string;
+    email: string;
+    phone?: string | null;
+    actorUserId: number;
+    ip?: string | null;
+  },
 ): Promise<AddSupervisorOutcome> {
   const email = normaliseEmail(input.email);
   const phone = input.phone?.trim() ? `+${phoneDigits(input.phone)}` : null;

@@ -36,7 +36,10 @@ vi.mock("~/services/platform/email.server", async (importOriginal) => ({
   ...(await importOriginal<typeof import("~/services/platform/email.server")>()),
   sendMail: async (mail: Mail) => {
     // What the real sendMail throws when the server refuses, times out or is unreachable.
-    if (mailFails) throw new (await importOriginal<typeof import("~/services/platform/email.server")>()).MailNotSent("unreachable", { cause: new Error("SMTP down") });
+    if (mailFails)
+      throw new (await importOriginal<typeof import("~/services/platform/email.server")>()).MailNotSent("unreachable", {
+        cause: new Error("SMTP down"),
+      });
     sent.push(mail);
   },
 }));
@@ -61,7 +64,10 @@ beforeEach(() => {
 });
 
 async function userByEmail(email: string) {
-  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
   return row;
 }
 
@@ -75,7 +81,13 @@ async function referenceOf(studentEmail: string) {
 /** Sends an invitation and returns the secret from the mail's link, as the supervisor gets it. */
 async function invite(studentEmail: string, email: string, now = NOW): Promise<string> {
   const ref = await referenceOf(studentEmail);
-  const outcome = await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email, origin: ORIGIN, now });
+  const outcome = await createInvitation(db, {
+    referenceId: ref.id,
+    studentUserId: ref.studentUserId,
+    email,
+    origin: ORIGIN,
+    now,
+  });
   if (!outcome.ok) throw new Error(`invitation refused: ${outcome.error}`);
   const link = /https:\/\/\S+/.exec(sent.at(-1)!.text)![0];
   return new URL(link).searchParams.get("verificationGuid")!;
@@ -89,7 +101,9 @@ async function withoutSupervisor(studentEmail: string): Promise<void> {
 }
 
 async function rolesOf(userId: number): Promise<number[]> {
-  return (await db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId))).map((r) => r.roleId).sort();
+  return (await db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId)))
+    .map((r) => r.roleId)
+    .sort();
 }
 
 describe("pure rules", () => {
@@ -106,7 +120,16 @@ describe("pure rules", () => {
     expect(normalisePhone("91234567")).toBe("+4791234567");
     expect(normalisePhone("+47 912 34 567")).toBe("+4791234567");
     expect(normalisePhone("+46 70 123 45 67")).toBe("+46701234567");
-    for (const bad of ["", "1234567", "12-34-56-78", "+47+91234567", "9123456a", "tel:91234567", "1".repeat(16), "91 23 45 6+7"]) {
+    for (const bad of [
+      "",
+      "1234567",
+      "12-34-56-78",
+      "+47+91234567",
+      "9123456a",
+      "tel:91234567",
+      "1".repeat(16),
+      "91 23 45 6+7",
+    ]) {
       expect(normalisePhone(bad), bad).toBeNull();
     }
   });
@@ -140,7 +163,9 @@ describe("createInvitation", () => {
     expect(mail.text).toContain("SYK2001 Praksis i sykehjem");
     expect(mail.text).toContain("25.11.2026");
     const link = /https:\/\/\S+/.exec(mail.text)![0];
-    expect(link).toMatch(/^https:\/\/praksis\.example\.org\/supervisor\/accept-invitation\?verificationGuid=[A-Za-z0-9_-]{43}&redirect_uri=%2Fsupervisor$/);
+    expect(link).toMatch(
+      /^https:\/\/praksis\.example\.org\/supervisor\/accept-invitation\?verificationGuid=[A-Za-z0-9_-]{43}&redirect_uri=%2Fsupervisor$/,
+    );
     const secret = new URL(link).searchParams.get("verificationGuid")!;
     expect(Buffer.from(secret, "base64url")).toHaveLength(32);
 
@@ -148,7 +173,11 @@ describe("createInvitation", () => {
     expect(row.tokenHash).toBe(crypto.createHash("sha256").update(secret).digest("hex"));
     expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(secret);
-    expect(row).toMatchObject({ email: "ny.veileder@example.org", invitedByUserId: ref.studentUserId, acceptedAt: null });
+    expect(row).toMatchObject({
+      email: "ny.veileder@example.org",
+      invitedByUserId: ref.studentUserId,
+      acceptedAt: null,
+    });
 
     const [event] = await db
       .select()
@@ -166,12 +195,24 @@ describe("createInvitation", () => {
   test("refused when the student has a supervisor, assigned or extra", async () => {
     const withAdvisor = await referenceOf("student01@example.org");
     expect(
-      await createInvitation(db, { referenceId: withAdvisor.id, studentUserId: withAdvisor.studentUserId, email: "x@example.org", origin: ORIGIN }),
+      await createInvitation(db, {
+        referenceId: withAdvisor.id,
+        studentUserId: withAdvisor.studentUserId,
+        email: "x@example.org",
+        origin: ORIGIN,
+      }),
     ).toEqual({ ok: false, error: "hasSupervisor" });
     const withExtraOnly = await referenceOf("student24@example.org");
-    await db.insert(studentExtraSupervisors).values({ studentReferenceId: withExtraOnly.id, userId: await userIdOf(db, "veileder3@example.org") });
+    await db
+      .insert(studentExtraSupervisors)
+      .values({ studentReferenceId: withExtraOnly.id, userId: await userIdOf(db, "veileder3@example.org") });
     expect(
-      await createInvitation(db, { referenceId: withExtraOnly.id, studentUserId: withExtraOnly.studentUserId, email: "x@example.org", origin: ORIGIN }),
+      await createInvitation(db, {
+        referenceId: withExtraOnly.id,
+        studentUserId: withExtraOnly.studentUserId,
+        email: "x@example.org",
+        origin: ORIGIN,
+      }),
     ).toEqual({ ok: false, error: "hasSupervisor" });
     await db.delete(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, withExtraOnly.id));
     expect(sent).toEqual([]);
@@ -180,10 +221,17 @@ describe("createInvitation", () => {
   test("refused for the student's own address, in any case, and for someone else's reference", async () => {
     const ref = await referenceOf("student11@example.org");
     expect(
-      await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email: "STUDENT11@example.org", origin: ORIGIN }),
+      await createInvitation(db, {
+        referenceId: ref.id,
+        studentUserId: ref.studentUserId,
+        email: "STUDENT11@example.org",
+        origin: ORIGIN,
+      }),
     ).toEqual({ ok: false, error: "ownAddress" });
     const other = await userIdOf(db, "student12@example.org");
-    expect(await createInvitation(db, { referenceId: ref.id, studentUserId: other, email: "x@example.org", origin: ORIGIN })).toEqual({
+    expect(
+      await createInvitation(db, { referenceId: ref.id, studentUserId: other, email: "x@example.org", origin: ORIGIN }),
+    ).toEqual({
       ok: false,
       error: "notFound",
     });
@@ -192,10 +240,19 @@ describe("createInvitation", () => {
 
   test("a deactivated supervisor supervises nobody: the student may invite someone else", async () => {
     const ref = await referenceOf("student19@example.org");
-    const [gone] = await db.insert(users).values({ displayName: "Borte Veileder", email: "borte@example.org", isActive: false }).returning();
+    const [gone] = await db
+      .insert(users)
+      .values({ displayName: "Borte Veileder", email: "borte@example.org", isActive: false })
+      .returning();
     await db.update(studentReferences).set({ advisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
     await db.insert(studentExtraSupervisors).values({ studentReferenceId: ref.id, userId: gone.id });
-    const outcome = await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email: "ny19@example.org", origin: ORIGIN, now: NOW });
+    const outcome = await createInvitation(db, {
+      referenceId: ref.id,
+      studentUserId: ref.studentUserId,
+      email: "ny19@example.org",
+      origin: ORIGIN,
+      now: NOW,
+    });
     expect(outcome).toMatchObject({ ok: true });
   });
 
@@ -205,7 +262,13 @@ describe("createInvitation", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     mailFails = true;
     try {
-      const outcome = await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email: "borte.post@example.org", origin: ORIGIN, now: NOW });
+      const outcome = await createInvitation(db, {
+        referenceId: ref.id,
+        studentUserId: ref.studentUserId,
+        email: "borte.post@example.org",
+        origin: ORIGIN,
+        now: NOW,
+      });
       expect(outcome).toEqual({ ok: false, error: "mailFailed" });
       // Logged once, by the mail service (email.server.test.ts), not again here.
       expect(logged).not.toHaveBeenCalled();
@@ -213,7 +276,9 @@ describe("createInvitation", () => {
       mailFails = false;
       logged.mockRestore();
     }
-    expect(await db.select().from(advisorInvitations).where(eq(advisorInvitations.email, "borte.post@example.org"))).toEqual([]);
+    expect(
+      await db.select().from(advisorInvitations).where(eq(advisorInvitations.email, "borte.post@example.org")),
+    ).toEqual([]);
     expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ email: "forrige10@example.org", state: "sent" });
     expect((await lookUpInvitation(db, earlier, NOW)).state).toBe("valid");
   });
@@ -222,10 +287,22 @@ describe("createInvitation", () => {
     const ref = await referenceOf("student11@example.org");
     const day = new Date("2026-11-10T08:00:00Z");
     for (let i = 0; i < 5; i++) {
-      const outcome = await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email: `v${i}@example.org`, origin: ORIGIN, now: day });
+      const outcome = await createInvitation(db, {
+        referenceId: ref.id,
+        studentUserId: ref.studentUserId,
+        email: `v${i}@example.org`,
+        origin: ORIGIN,
+        now: day,
+      });
       expect(outcome.ok, String(i)).toBe(true);
     }
-    const sixth = await createInvitation(db, { referenceId: ref.id, studentUserId: ref.studentUserId, email: "v6@example.org", origin: ORIGIN, now: day });
+    const sixth = await createInvitation(db, {
+      referenceId: ref.id,
+      studentUserId: ref.studentUserId,
+      email: "v6@example.org",
+      origin: ORIGIN,
+      now: day,
+    });
     expect(sixth).toMatchObject({ ok: false, error: "rateLimited" });
     expect(sent).toHaveLength(5);
   });
@@ -240,7 +317,11 @@ describe("invitationStatus and lookUpInvitation", () => {
     expect(await lookUpInvitation(db, old, NOW)).toEqual({ state: "expired" });
 
     const fresh = await invite("student23@example.org", "ny23@example.org", NOW);
-    expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ state: "sent", email: "ny23@example.org", acceptedAt: null });
+    expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({
+      state: "sent",
+      email: "ny23@example.org",
+      acceptedAt: null,
+    });
     expect(await lookUpInvitation(db, fresh, NOW)).toMatchObject({
       state: "valid",
       email: "ny23@example.org",
@@ -263,29 +344,51 @@ describe("invitationStatus and lookUpInvitation", () => {
 describe("acceptInvitation", () => {
   test("a new person becomes an Advisor user, the student's supervisor, and attached to the class", async () => {
     const secret = await invite("student10@example.org", "nina.ny@example.org");
-    const outcome = await acceptInvitation(db, { secret, name: "  Nina Ny ", phone: "912 34 567", ip: "192.0.2.8", now: NOW });
+    const outcome = await acceptInvitation(db, {
+      secret,
+      name: "  Nina Ny ",
+      phone: "912 34 567",
+      ip: "192.0.2.8",
+      now: NOW,
+    });
     expect(outcome).toMatchObject({ ok: true, createdUser: true, assignedAs: "advisor" });
     const user = await userByEmail("nina.ny@example.org");
     expect(user).toMatchObject({ displayName: "Nina Ny", phoneNumber: "+4791234567", isActive: true });
-    expect(outcome.ok && outcome.user).toMatchObject({ id: user.id, email: "nina.ny@example.org", roles: [ROLE.Advisor] });
+    expect(outcome.ok && outcome.user).toMatchObject({
+      id: user.id,
+      email: "nina.ny@example.org",
+      roles: [ROLE.Advisor],
+    });
     expect(await rolesOf(user.id)).toEqual([ROLE.Advisor]);
 
     const ref = await referenceOf("student10@example.org");
     expect(ref.advisorUserId).toBe(user.id);
     // Attached as invited: they follow this student, and may not take the class's other students.
-    expect(await db.select().from(classAdvisors).where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, user.id)))).toEqual([
-      { classId: ref.classId, userId: user.id, viaInvitation: true },
-    ]);
+    expect(
+      await db
+        .select()
+        .from(classAdvisors)
+        .where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, user.id))),
+    ).toEqual([{ classId: ref.classId, userId: user.id, viaInvitation: true }]);
     expect(await isAttachedSupervisor(db, ref.classId, user.id)).toBe(false);
-    const [invitation] = await db.select().from(advisorInvitations).where(eq(advisorInvitations.tokenHash, hashInvitationSecret(secret)));
+    const [invitation] = await db
+      .select()
+      .from(advisorInvitations)
+      .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(secret)));
     expect(invitation.acceptedUserId).toBe(user.id);
     expect(invitation.acceptedAt?.getTime()).toBe(NOW.getTime());
-    const [event] = await db.select().from(auditEvents).where(and(eq(auditEvents.action, "invitation.accepted"), eq(auditEvents.actorUserId, user.id)));
+    const [event] = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "invitation.accepted"), eq(auditEvents.actorUserId, user.id)));
     expect(event).toMatchObject({ subjectUserId: ref.studentUserId, classId: ref.classId, ip: "192.0.2.8" });
     expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ state: "accepted", acceptedByName: "Nina Ny" });
 
     // The same link again is refused, and changes nothing.
-    expect(await acceptInvitation(db, { secret, name: "Noen Andre", phone: "98765432", now: NOW })).toEqual({ ok: false, error: "used" });
+    expect(await acceptInvitation(db, { secret, name: "Noen Andre", phone: "98765432", now: NOW })).toEqual({
+      ok: false,
+      error: "used",
+    });
     expect((await userByEmail("nina.ny@example.org")).displayName).toBe("Nina Ny");
   });
 
@@ -299,13 +402,20 @@ describe("acceptInvitation", () => {
     expect(await rolesOf(after.id)).toEqual([ROLE.Advisor]);
     const ref = await referenceOf("student11@example.org");
     expect(ref.advisorUserId).toBe(after.id);
-    expect(await db.select().from(classAdvisors).where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, after.id)))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(classAdvisors)
+        .where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, after.id))),
+    ).toHaveLength(1);
   });
 
   test("an existing user who is not a supervisor is refused, and nothing of their account changes", async () => {
     const secret = await invite("student12@example.org", "laerer3@example.org");
     const before = await userByEmail("laerer3@example.org");
-    expect((await lookUpInvitation(db, secret, NOW)).state === "valid" && (await lookUpInvitation(db, secret, NOW))).toMatchObject({
+    expect(
+      (await lookUpInvitation(db, secret, NOW)).state === "valid" && (await lookUpInvitation(db, secret, NOW)),
+    ).toMatchObject({
       account: "notSupervisor",
     });
     const outcome = await acceptInvitation(db, { secret, name: "Ignored", phone: "+47 400 00 001", now: NOW });
@@ -321,7 +431,10 @@ describe("acceptInvitation", () => {
     await db.insert(userRoles).values({ userId: classmate, roleId: ROLE.Advisor });
     await withoutSupervisor("student14@example.org");
     const fromClassmate = await invite("student14@example.org", "student13@example.org");
-    expect(await acceptInvitation(db, { secret: fromClassmate, now: NOW })).toEqual({ ok: false, error: "studentInClass" });
+    expect(await acceptInvitation(db, { secret: fromClassmate, now: NOW })).toEqual({
+      ok: false,
+      error: "studentInClass",
+    });
 
     await withoutSupervisor("student15@example.org");
     const ref = await referenceOf("student15@example.org");
@@ -342,21 +455,31 @@ describe("acceptInvitation", () => {
     const outcome = await acceptInvitation(db, { secret, name: "Andre", phone: "92222222", now: NOW });
     expect(outcome).toMatchObject({ ok: true, assignedAs: "extraSupervisor" });
     expect((await referenceOf("student22@example.org")).advisorUserId).toBe(chosen);
-    const extras = await db.select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
-    expect(extras).toEqual([{ studentReferenceId: ref.id, userId: await userIdOf(db, "andre22@example.org"), roleId: ROLE.Advisor }]);
+    const extras = await db
+      .select()
+      .from(studentExtraSupervisors)
+      .where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
+    expect(extras).toEqual([
+      { studentReferenceId: ref.id, userId: await userIdOf(db, "andre22@example.org"), roleId: ROLE.Advisor },
+    ]);
   });
 
   test("a deactivated assigned supervisor is replaced by the invited one", async () => {
     await withoutSupervisor("student18@example.org");
     const ref = await referenceOf("student18@example.org");
-    const [gone] = await db.insert(users).values({ displayName: "Sluttet Veileder", email: "sluttet@example.org", isActive: false }).returning();
+    const [gone] = await db
+      .insert(users)
+      .values({ displayName: "Sluttet Veileder", email: "sluttet@example.org", isActive: false })
+      .returning();
     await db.update(studentReferences).set({ advisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
     const secret = await invite("student18@example.org", "etterfolger@example.org");
     expect(await acceptInvitation(db, { secret, name: "Etter Følger", phone: "94444444", now: NOW })).toMatchObject({
       ok: true,
       assignedAs: "advisor",
     });
-    expect((await referenceOf("student18@example.org")).advisorUserId).toBe(await userIdOf(db, "etterfolger@example.org"));
+    expect((await referenceOf("student18@example.org")).advisorUserId).toBe(
+      await userIdOf(db, "etterfolger@example.org"),
+    );
   });
 
   test("a new invitation ends the student's earlier open one: only the latest link works", async () => {
@@ -369,7 +492,9 @@ describe("acceptInvitation", () => {
       error: "expired",
     });
     expect(await userByEmail("skrivefeil@exampel.org")).toBeUndefined();
-    expect(await acceptInvitation(db, { secret: right, name: "Riktig Person", phone: "91234568", now: NOW })).toMatchObject({
+    expect(
+      await acceptInvitation(db, { secret: right, name: "Riktig Person", phone: "91234568", now: NOW }),
+    ).toMatchObject({
       ok: true,
       assignedAs: "advisor",
     });
@@ -386,7 +511,10 @@ describe("acceptInvitation", () => {
     ]);
     expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
     expect(outcomes.filter((o) => o.ok && o.createdUser)).toHaveLength(1);
-    const rows = await db.select().from(users).where(sql`lower(${users.email}) = 'delt@example.org'`);
+    const rows = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = 'delt@example.org'`);
     expect(rows).toHaveLength(1);
     expect((await referenceOf("student16@example.org")).advisorUserId).toBe(rows[0].id);
     expect((await referenceOf("student17@example.org")).advisorUserId).toBe(rows[0].id);
@@ -394,7 +522,10 @@ describe("acceptInvitation", () => {
 
   test("a deactivated user is refused and the invitation stays open", async () => {
     const secret = await invite("student24@example.org", "deaktivert@example.org");
-    expect(await acceptInvitation(db, { secret, name: "Dina", phone: "91234567", now: NOW })).toEqual({ ok: false, error: "deactivated" });
+    expect(await acceptInvitation(db, { secret, name: "Dina", phone: "91234567", now: NOW })).toEqual({
+      ok: false,
+      error: "deactivated",
+    });
     expect((await lookUpInvitation(db, secret, NOW)).state).toBe("valid");
     expect((await referenceOf("student24@example.org")).advisorUserId).toBeNull();
     expect(await rolesOf(await userIdOf(db, "deaktivert@example.org"))).toEqual([ROLE.Student]);
@@ -404,37 +535,59 @@ describe("acceptInvitation", () => {
     const sentAt = new Date("2026-11-15T09:00:00Z");
     const late = await invite("student24@example.org", "sen24@example.org", sentAt);
     const expiry = new Date(sentAt.getTime() + INVITATION_TTL_MS);
-    expect(await acceptInvitation(db, { secret: late, name: "Sen", phone: "91234567", now: new Date(expiry.getTime() + 1) })).toEqual({
+    expect(
+      await acceptInvitation(db, { secret: late, name: "Sen", phone: "91234567", now: new Date(expiry.getTime() + 1) }),
+    ).toEqual({
       ok: false,
       error: "expired",
     });
     expect(await userByEmail("sen24@example.org")).toBeUndefined();
-    expect(await acceptInvitation(db, { secret: late, name: "Sen", phone: "91234567", now: expiry })).toMatchObject({ ok: true });
+    expect(await acceptInvitation(db, { secret: late, name: "Sen", phone: "91234567", now: expiry })).toMatchObject({
+      ok: true,
+    });
   });
 
   test("a secret only ever opens its own invitation; a made-up one opens none", async () => {
     const classB = (await referenceOf("student13@example.org")).classId;
-    const [newcomer] = await db.insert(users).values({ displayName: "Ny Student", email: "ny.student@example.org" }).returning();
+    const [newcomer] = await db
+      .insert(users)
+      .values({ displayName: "Ny Student", email: "ny.student@example.org" })
+      .returning();
     await db.insert(userRoles).values({ userId: newcomer.id, roleId: ROLE.Student });
     await db.insert(studentReferences).values({ classId: classB, studentUserId: newcomer.id });
     const secret = await invite("ny.student@example.org", "egen@example.org");
     const refsBefore = await db.select().from(studentReferences);
-    for (const wrong of [secret.slice(0, -2) + (secret.endsWith("AA") ? "BB" : "AA"), hashInvitationSecret(secret), `${secret} `]) {
-      expect(await acceptInvitation(db, { secret: wrong, name: "X", phone: "91234567", now: NOW }), wrong).toEqual({ ok: false, error: "unknown" });
+    for (const wrong of [
+      secret.slice(0, -2) + (secret.endsWith("AA") ? "BB" : "AA"),
+      hashInvitationSecret(secret),
+      `${secret} `,
+    ]) {
+      expect(await acceptInvitation(db, { secret: wrong, name: "X", phone: "91234567", now: NOW }), wrong).toEqual({
+        ok: false,
+        error: "unknown",
+      });
     }
     expect(await db.select().from(studentReferences)).toEqual(refsBefore);
     expect(await userByEmail("egen@example.org")).toBeUndefined();
 
-    expect(await acceptInvitation(db, { secret, name: "Egen", phone: "91234567", now: NOW })).toMatchObject({ ok: true, assignedAs: "advisor" });
+    expect(await acceptInvitation(db, { secret, name: "Egen", phone: "91234567", now: NOW })).toMatchObject({
+      ok: true,
+      assignedAs: "advisor",
+    });
     const changed = (await db.select().from(studentReferences)).filter(
       (after) => JSON.stringify(after) !== JSON.stringify(refsBefore.find((r) => r.id === after.id)),
     );
-    expect(changed).toEqual([expect.objectContaining({ studentUserId: newcomer.id, advisorUserId: await userIdOf(db, "egen@example.org") })]);
+    expect(changed).toEqual([
+      expect.objectContaining({ studentUserId: newcomer.id, advisorUserId: await userIdOf(db, "egen@example.org") }),
+    ]);
   });
 
   test("a phone number that is not one is refused before anything happens", async () => {
     const secret = await invite("student23@example.org", "tlf23@example.org");
-    expect(await acceptInvitation(db, { secret, name: "Tlf", phone: "ring meg", now: NOW })).toEqual({ ok: false, error: "phoneInvalid" });
+    expect(await acceptInvitation(db, { secret, name: "Tlf", phone: "ring meg", now: NOW })).toEqual({
+      ok: false,
+      error: "phoneInvalid",
+    });
     expect((await lookUpInvitation(db, secret, NOW)).state).toBe("valid");
   });
 
@@ -446,7 +599,10 @@ describe("acceptInvitation", () => {
     ]);
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     expect(outcomes.filter((o) => !o.ok)).toEqual([{ ok: false, error: "used" }]);
-    const rows = await db.select().from(users).where(sql`lower(${users.email}) = 'samtidig@example.org'`);
+    const rows = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = 'samtidig@example.org'`);
     expect(rows).toHaveLength(1);
   });
 });

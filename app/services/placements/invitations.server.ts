@@ -123,11 +123,17 @@ export async function createInvitation(
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
   const created = await db.transaction(async (tx) => {
     // The reference row orders this against other invitations and acceptances for the same student.
-    await tx.select({ id: studentReferences.id }).from(studentReferences).where(eq(studentReferences.id, facts.referenceId)).for("update");
+    await tx
+      .select({ id: studentReferences.id })
+      .from(studentReferences)
+      .where(eq(studentReferences.id, facts.referenceId))
+      .for("update");
     const current = await referenceFacts(tx, facts.referenceId);
-    if (!current || current.advisorIsActive || current.extraSupervisors > 0) return { ok: false as const, error: "hasSupervisor" as const };
+    if (!current || current.advisorIsActive || current.extraSupervisors > 0)
+      return { ok: false as const, error: "hasSupervisor" as const };
     const limit = await hitRateLimit(tx, `invitation:student:${input.studentUserId}`, INVITATION_LIMIT, now);
-    if (!limit.allowed) return { ok: false as const, error: "rateLimited" as const, retryAfterSeconds: limit.retryAfterSeconds };
+    if (!limit.allowed)
+      return { ok: false as const, error: "rateLimited" as const, retryAfterSeconds: limit.retryAfterSeconds };
     const [row] = await tx
       .insert(advisorInvitations)
       .values({
@@ -165,7 +171,11 @@ export async function createInvitation(
   }
 
   await db.transaction(async (tx) => {
-    await tx.select({ id: studentReferences.id }).from(studentReferences).where(eq(studentReferences.id, facts.referenceId)).for("update");
+    await tx
+      .select({ id: studentReferences.id })
+      .from(studentReferences)
+      .where(eq(studentReferences.id, facts.referenceId))
+      .for("update");
     // Ended as of just before each was sent, so an acceptance that read the clock a moment ago cannot slip through.
     await tx
       .update(advisorInvitations)
@@ -191,7 +201,12 @@ export async function createInvitation(
 }
 
 /** The mail is in Norwegian: the supervisor has no account yet, so no language choice to go by. */
-function invitationMailText(values: { studentName: string; subject: string; link: string; validUntil: string }): string {
+function invitationMailText(values: {
+  studentName: string;
+  subject: string;
+  link: string;
+  validUntil: string;
+}): string {
   return [
     "Hei!",
     "",
@@ -218,7 +233,11 @@ export interface InvitationStatus {
 }
 
 /** The latest invitation of the student's reference and how it stands; null when none was sent. */
-export async function invitationStatus(db: Db, referenceId: number, now = new Date()): Promise<InvitationStatus | null> {
+export async function invitationStatus(
+  db: Db,
+  referenceId: number,
+  now = new Date(),
+): Promise<InvitationStatus | null> {
   const [row] = await db
     .select({
       email: advisorInvitations.email,
@@ -265,7 +284,10 @@ async function accountOf(db: Db, email: string): Promise<{ userId: number; accou
     .from(users)
     .where(eq(sql`lower(${users.email})`, normaliseEmail(email)));
   if (!row) return null;
-  return { userId: row.userId, account: !row.isActive ? "deactivated" : row.isAdvisor ? "supervisor" : "notSupervisor" };
+  return {
+    userId: row.userId,
+    account: !row.isActive ? "deactivated" : row.isAdvisor ? "supervisor" : "notSupervisor",
+  };
 }
 
 /** What a link leads to. Anything that is not a secret we issued is simply unknown. */
@@ -295,14 +317,7 @@ export async function lookUpInvitation(db: Db, secret: string | null, now = new 
 }
 
 export type AcceptRefusal =
-  | "unknown"
-  | "expired"
-  | "used"
-  | "deactivated"
-  | "notSupervisor"
-  | "phoneInvalid"
-  | "nameRequired"
-  | PlaceConflict;
+  "unknown" | "expired" | "used" | "deactivated" | "notSupervisor" | "phoneInvalid" | "nameRequired" | PlaceConflict;
 
 export type AcceptOutcome =
   | { ok: true; user: LoginUser; createdUser: boolean; assignedAs: "advisor" | "extraSupervisor" | "already" }
@@ -350,7 +365,11 @@ export async function acceptInvitation(
         .where(eq(studentReferences.id, issued.studentReferenceId))
         .for("update", { of: studentReferences });
       if (!reference) throw new Refusal("unknown");
-      const [invitation] = await tx.select().from(advisorInvitations).where(eq(advisorInvitations.id, issued.id)).for("update");
+      const [invitation] = await tx
+        .select()
+        .from(advisorInvitations)
+        .where(eq(advisorInvitations.id, issued.id))
+        .for("update");
       if (!invitation) throw new Refusal("unknown");
       if (invitation.acceptedAt) throw new Refusal("used");
       if (isExpired(invitation.expiresAt, now)) throw new Refusal("expired");
@@ -402,7 +421,10 @@ export async function acceptInvitation(
         assignedAs = added.length > 0 ? "extraSupervisor" : "already";
       }
       // Attached, but as invited: they follow this student and may not take others (ADR 0006).
-      await tx.insert(classAdvisors).values({ classId: reference.classId, userId, viaInvitation: true }).onConflictDoNothing();
+      await tx
+        .insert(classAdvisors)
+        .values({ classId: reference.classId, userId, viaInvitation: true })
+        .onConflictDoNothing();
       await tx
         .update(advisorInvitations)
         .set({ acceptedAt: now, acceptedUserId: userId })
@@ -413,7 +435,12 @@ export async function acceptInvitation(
         subjectUserId: reference.studentUserId,
         classId: reference.classId,
         ip: input.ip ?? null,
-        details: { invitationId: invitation.id, createdUser, assignedAs, replaced: assignedAs === "advisor" ? reference.advisorUserId : null },
+        details: {
+          invitationId: invitation.id,
+          createdUser,
+          assignedAs,
+          replaced: assignedAs === "advisor" ? reference.advisorUserId : null,
+        },
       });
       return { email: invitation.email, createdUser, assignedAs };
     });

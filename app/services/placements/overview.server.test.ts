@@ -24,14 +24,20 @@ test("a student who took last semester's placement sees this semester's class fi
 });
 
 test("the student without a class has none", async () => {
-  expect(await classesOfStudent(database.db, await userIdOf(database.db, "student25@example.org"), "2026-11-22")).toEqual([]);
+  expect(
+    await classesOfStudent(database.db, await userIdOf(database.db, "student25@example.org"), "2026-11-22"),
+  ).toEqual([]);
 });
 
 test("a teacher sees the classes they joined; a supervisor sees how many students are theirs", async () => {
   const teacher = await classesOfTeacher(database.db, await userIdOf(database.db, "laerer1@example.org"), "2026-11-22");
   expect(teacher.length).toBeGreaterThan(0);
   expect(teacher.every((c) => c.subjectCode.startsWith("SYK"))).toBe(true);
-  const advisor = await classesOfAdvisor(database.db, await userIdOf(database.db, "veileder1@example.org"), "2026-11-22");
+  const advisor = await classesOfAdvisor(
+    database.db,
+    await userIdOf(database.db, "veileder1@example.org"),
+    "2026-11-22",
+  );
   const current = advisor.filter((c) => c.isCurrent);
   expect(current.length).toBeGreaterThan(0);
   expect(current.every((c) => c.ownStudentCount > 0 && c.ownStudentCount <= c.studentCount)).toBe(true);

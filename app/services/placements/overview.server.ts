@@ -1,6 +1,15 @@
 import { and, asc, count, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
-import { classAdvisors, classes, classTeachers, periods, studentReferences, subjects, userRoles, users } from "~/services/platform/db/schema";
+import {
+  classAdvisors,
+  classes,
+  classTeachers,
+  periods,
+  studentReferences,
+  subjects,
+  userRoles,
+  users,
+} from "~/services/platform/db/schema";
 import { osloDate } from "~/services/platform/semesters";
 
 export interface ClassSummary {

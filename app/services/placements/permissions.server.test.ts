@@ -44,7 +44,9 @@ describe("studentRelation (pure)", () => {
 
   test("a supervisor sees their assigned students and those they follow as extra supervisor, nobody else", () => {
     expect(studentRelation({ userId: 30, role: ROLE.Advisor }, facts())).toBe("advisor");
-    expect(studentRelation({ userId: 31, role: ROLE.Advisor }, facts({ viewerIsExtraSupervisor: true }))).toBe("extraAdvisor");
+    expect(studentRelation({ userId: 31, role: ROLE.Advisor }, facts({ viewerIsExtraSupervisor: true }))).toBe(
+      "extraAdvisor",
+    );
     expect(studentRelation({ userId: 31, role: ROLE.Advisor }, facts())).toBeNull();
     // Teaching the class gives a supervisor nothing: the active role decides.
     expect(studentRelation({ userId: 31, role: ROLE.Advisor }, facts({ viewerTeachesClass: true }))).toBeNull();
@@ -74,7 +76,12 @@ describe("classAccess (pure)", () => {
     ["Teacher in the class", ROLE.Teacher, { ...none, viewerTeachesClass: true }, "members"],
     ["Teacher outside the class", ROLE.Teacher, none, "outsider"],
     ["Supervisor attached", ROLE.Advisor, { ...none, viewerAdvisesClass: true }, "members"],
-    ["Supervisor following a student (invited)", ROLE.Advisor, { ...none, viewerFollowsStudentInClass: true }, "members"],
+    [
+      "Supervisor following a student (invited)",
+      ROLE.Advisor,
+      { ...none, viewerFollowsStudentInClass: true },
+      "members",
+    ],
     ["Supervisor of another class", ROLE.Advisor, { ...none, viewerTeachesClass: true }, null],
     ["Student of the class", ROLE.Student, { ...none, viewerStudiesInClass: true }, "members"],
     ["Student of another class", ROLE.Student, { ...none, viewerAdvisesClass: true }, null],
@@ -93,7 +100,17 @@ describe("against the demo data", () => {
     database = await openTestDatabase();
     await seedDemo(database.db, new Date("2026-11-22T12:00:00Z"));
     const db = database.db;
-    for (const name of ["laerer1", "laerer2", "laerer3", "veileder1", "veileder2", "veileder3", "student01", "student02", "student13"]) {
+    for (const name of [
+      "laerer1",
+      "laerer2",
+      "laerer3",
+      "veileder1",
+      "veileder2",
+      "veileder3",
+      "student01",
+      "student02",
+      "student13",
+    ]) {
       id[name] = await userIdOf(db, `${name}@example.org`);
     }
     id.admin = await userIdOf(db, "admin@example.org");

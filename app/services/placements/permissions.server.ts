@@ -1,6 +1,12 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
-import { classAdvisors, classes, classTeachers, studentExtraSupervisors, studentReferences } from "~/services/platform/db/schema";
+import {
+  classAdvisors,
+  classes,
+  classTeachers,
+  studentExtraSupervisors,
+  studentReferences,
+} from "~/services/platform/db/schema";
 import { notFound } from "~/services/platform/ids";
 import { ROLE, type RoleId } from "~/services/identity";
 

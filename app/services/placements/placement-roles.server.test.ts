@@ -23,20 +23,31 @@ afterAll(async () => {
   await database.close();
 });
 
-async function newStudentIn(classId: number, name: string, fields: Partial<typeof studentReferences.$inferInsert> = {}) {
+async function newStudentIn(
+  classId: number,
+  name: string,
+  fields: Partial<typeof studentReferences.$inferInsert> = {},
+) {
   const [user] = await db
     .insert(users)
     .values({ displayName: name, email: `${name.toLowerCase().replace(/\W/g, ".")}@example.org` })
     .returning();
   await db.insert(userRoles).values({ userId: user.id, roleId: ROLE.Student });
-  const [ref] = await db.insert(studentReferences).values({ classId, studentUserId: user.id, ...fields }).returning();
+  const [ref] = await db
+    .insert(studentReferences)
+    .values({ classId, studentUserId: user.id, ...fields })
+    .returning();
   return { userId: user.id, referenceId: ref.id };
 }
 
 describe("placeConflict: who may hold which place", () => {
   const ref = { studentUserId: 1, teacherUserId: 2, advisorUserId: 3 };
   type Person = Parameters<typeof placeConflict>[1];
-  const person = (userId: number, studiesInClass = false, isExtraSupervisor = false): Person => ({ userId, studiesInClass, isExtraSupervisor });
+  const person = (userId: number, studiesInClass = false, isExtraSupervisor = false): Person => ({
+    userId,
+    studiesInClass,
+    isExtraSupervisor,
+  });
   const cases: [Place, Person, ReturnType<typeof placeConflict>][] = [
     // The student themself, for either place.
     ["advisor", person(1, true), "isTheStudent"],
@@ -74,7 +85,12 @@ describe("claimStudents", () => {
     const free = await newStudentIn(classId, "Fri Frida");
     const held = await newStudentIn(classId, "Holdt Harald", { teacherUserId: other });
     const outcome = await db.transaction((tx) =>
-      claimStudents(tx, { classId, studentUserIds: [free.userId, held.userId, free.userId], place: "teacher", userId: teacher }),
+      claimStudents(tx, {
+        classId,
+        studentUserIds: [free.userId, held.userId, free.userId],
+        place: "teacher",
+        userId: teacher,
+      }),
     );
     expect(outcome).toEqual({
       ok: true,
@@ -90,7 +106,9 @@ describe("claimStudents", () => {
     await db.update(users).set({ isActive: false }).where(eq(users.id, gone.userId));
     const otherClass = await newStudentIn(await classIdOf(db, "SYK2001"), "Annen Klasse");
     for (const ids of [[gone.userId], [otherClass.userId], [free.userId, 999_999]]) {
-      const refused = await db.transaction((tx) => claimStudents(tx, { classId, studentUserIds: ids, place: "advisor", userId: teacher }));
+      const refused = await db.transaction((tx) =>
+        claimStudents(tx, { classId, studentUserIds: ids, place: "advisor", userId: teacher }),
+      );
       expect(refused, JSON.stringify(ids)).toEqual({ ok: false, error: "unknownStudent" });
     }
     const [untouched] = await db.select().from(studentReferences).where(eq(studentReferences.id, gone.referenceId));
@@ -103,7 +121,12 @@ describe("claimStudents", () => {
     const followed = await newStudentIn(classId, "Fulgt Fredrik", { advisorUserId: supervisor });
     const open = await newStudentIn(classId, "Åpen Åse");
     const asTeacher = await db.transaction((tx) =>
-      claimStudents(tx, { classId, studentUserIds: [open.userId, followed.userId], place: "teacher", userId: supervisor }),
+      claimStudents(tx, {
+        classId,
+        studentUserIds: [open.userId, followed.userId],
+        place: "teacher",
+        userId: supervisor,
+      }),
     );
     expect(asTeacher).toEqual({ ok: false, error: "isSupervisor", names: ["Fulgt Fredrik"] });
     const [openAfter] = await db.select().from(studentReferences).where(eq(studentReferences.id, open.referenceId));
@@ -128,7 +151,9 @@ describe("claimStudents", () => {
     ]);
     const [after] = await db.select().from(studentReferences).where(eq(studentReferences.id, student.referenceId));
     expect(after.teacherUserId).toBeNull();
-    expect(await takeStudentsAsTeacher(db, { classId, teacherUserId: teacher, studentUserIds: [student.userId] })).toEqual({
+    expect(
+      await takeStudentsAsTeacher(db, { classId, teacherUserId: teacher, studentUserIds: [student.userId] }),
+    ).toEqual({
       ok: false,
       error: "notMember",
     });

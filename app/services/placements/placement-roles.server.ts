@@ -28,7 +28,8 @@ export function placeConflict(
   if (person.userId === reference.studentUserId) return "isTheStudent";
   if (person.studiesInClass) return "studentInClass";
   if (place === "advisor" && reference.teacherUserId === person.userId) return "isTeacher";
-  if (place === "teacher" && (reference.advisorUserId === person.userId || person.isExtraSupervisor)) return "isSupervisor";
+  if (place === "teacher" && (reference.advisorUserId === person.userId || person.isExtraSupervisor))
+    return "isSupervisor";
   return null;
 }
 
@@ -78,7 +79,13 @@ export async function claimStudents(
     })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
-    .where(and(eq(studentReferences.classId, input.classId), inArray(studentReferences.studentUserId, ids), eq(users.isActive, true)))
+    .where(
+      and(
+        eq(studentReferences.classId, input.classId),
+        inArray(studentReferences.studentUserId, ids),
+        eq(users.isActive, true),
+      ),
+    )
     // One order for every taker, so two takers with overlapping choices queue instead of deadlocking.
     .orderBy(asc(studentReferences.id))
     .for("update", { of: studentReferences });
@@ -98,7 +105,8 @@ export async function claimStudents(
       ),
     }));
   const refused = conflicts.filter((c) => c.conflict !== null);
-  if (refused.length > 0) return { ok: false, error: refused[0].conflict!, names: refused.map((c) => c.row.displayName) };
+  if (refused.length > 0)
+    return { ok: false, error: refused[0].conflict!, names: refused.map((c) => c.row.displayName) };
 
   const students = rows.map((row) => ({
     referenceId: row.referenceId,

@@ -18,7 +18,13 @@ async function referenceOf(email: string, code: string): Promise<number> {
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(studentReferences.studentUserId, await userIdOf(db, email)), eq(subjects.subjectCode, code), eq(periods.name, "Høst 2026")));
+    .where(
+      and(
+        eq(studentReferences.studentUserId, await userIdOf(db, email)),
+        eq(subjects.subjectCode, code),
+        eq(periods.name, "Høst 2026"),
+      ),
+    );
   return row.id;
 }
 

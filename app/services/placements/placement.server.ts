@@ -1,7 +1,13 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { byDisplayName, classHeader, schemesOfClass, type ClassHeader } from "~/services/admin/index.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { answerSets, signingForms, studentExtraSupervisors, studentReferences, users } from "~/services/platform/db/schema";
+import {
+  answerSets,
+  signingForms,
+  studentExtraSupervisors,
+  studentReferences,
+  users,
+} from "~/services/platform/db/schema";
 import { currentHalf, type HalfState } from "./deadline";
 import { ROLE, type RoleId } from "~/services/identity";
 import { osloDate } from "~/services/platform/semesters";
@@ -119,8 +125,14 @@ export async function placementOf(
           .from(answerSets)
           .where(and(eq(answerSets.studentUserId, ref.studentUserId), inArray(answerSets.assignmentId, assignmentIds)));
 
-  const progress = (assignmentId: number, isMidSemester: boolean, form: { formId: number; name: string; isMainForm: boolean }): FormProgress => {
-    const mine = sets.find((s) => s.assignmentId === assignmentId && s.formId === form.formId && s.authorUserId === viewerUserId);
+  const progress = (
+    assignmentId: number,
+    isMidSemester: boolean,
+    form: { formId: number; name: string; isMainForm: boolean },
+  ): FormProgress => {
+    const mine = sets.find(
+      (s) => s.assignmentId === assignmentId && s.formId === form.formId && s.authorUserId === viewerUserId,
+    );
     const sentBy: FormProgress["sentBy"] = { student: null, advisor: null, teacher: null };
     for (const set of sets) {
       if (set.assignmentId !== assignmentId || set.formId !== form.formId || !set.sentAt) continue;
@@ -148,7 +160,9 @@ export async function placementOf(
     student: person(ref.studentUserId)!,
     teacher: person(ref.teacherUserId),
     advisor: person(ref.advisorUserId),
-    extraSupervisors: byDisplayName(extras.map((e) => person(e.userId)).filter((p): p is PlacementPerson => p !== null)),
+    extraSupervisors: byDisplayName(
+      extras.map((e) => person(e.userId)).filter((p): p is PlacementPerson => p !== null),
+    ),
     half: currentHalf(header, ref.midConfirmed !== null, today),
     schemes: schemes.map((scheme) => ({
       assignmentId: scheme.assignmentId,

@@ -87,7 +87,12 @@ describe("currentReferenceOf", () => {
 
   test("requireCurrentReference sends a student without a class to /student: 302 for a GET, 303 for a post", async () => {
     const student25 = await userIdOf(db, "student25@example.org");
-    const get = await requireCurrentReference(db, new Request("http://localhost/student/forms"), student25, TODAY).catch((e) => e);
+    const get = await requireCurrentReference(
+      db,
+      new Request("http://localhost/student/forms"),
+      student25,
+      TODAY,
+    ).catch((e) => e);
     expect(get).toBeInstanceOf(Response);
     expect([get.status, get.headers.get("Location")]).toEqual([302, "/student"]);
     const post = await requireCurrentReference(
@@ -98,7 +103,9 @@ describe("currentReferenceOf", () => {
     ).catch((e) => e);
     expect([post.status, post.headers.get("Location")]).toEqual([303, "/student"]);
     const student01 = await userIdOf(db, "student01@example.org");
-    expect(await requireCurrentReference(db, new Request("http://localhost/student/forms"), student01, TODAY)).toMatchObject({
+    expect(
+      await requireCurrentReference(db, new Request("http://localhost/student/forms"), student01, TODAY),
+    ).toMatchObject({
       subjectCode: "SYK2001",
     });
   });
@@ -108,7 +115,10 @@ describe("joinClass", () => {
   test("refuses a class the student's memberships do not match, and an unknown class, changing nothing", async () => {
     const student25 = await userIdOf(db, "student25@example.org");
     for (const classId of [await classIdOf(db, "SYK2001"), await classIdOf(db, "SYK1002", "Vår 2026"), 999_999]) {
-      expect(await joinClass(db, { studentUserId: student25, classId, today: TODAY })).toEqual({ ok: false, error: "notMatching" });
+      expect(await joinClass(db, { studentUserId: student25, classId, today: TODAY })).toEqual({
+        ok: false,
+        error: "notMatching",
+      });
     }
     expect(await referencesOf(student25)).toEqual([]);
   });
@@ -145,7 +155,11 @@ describe("joinClass", () => {
       displayName: "SYK2001",
       fsRoles: ["student"],
     });
-    const outcome = await joinClass(db, { studentUserId: student13, classId: await classIdOf(db, "SYK2001"), today: TODAY });
+    const outcome = await joinClass(db, {
+      studentUserId: student13,
+      classId: await classIdOf(db, "SYK2001"),
+      today: TODAY,
+    });
     expect(outcome).toMatchObject({ ok: false, error: "alreadyInClass", subjectCode: "SYK2002" });
     expect(await referencesOf(student13)).toHaveLength(1);
   });
@@ -153,7 +167,10 @@ describe("joinClass", () => {
   test("two joins at once, to two matching classes, leave the student in exactly one", async () => {
     const [homeCare] = await db.select({ id: subjects.id }).from(subjects).where(eq(subjects.subjectCode, "SYK1002"));
     const [autumn] = await db.select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
-    const [extraClass] = await db.insert(classes).values({ subjectId: homeCare.id, periodId: autumn.id }).returning({ id: classes.id });
+    const [extraClass] = await db
+      .insert(classes)
+      .values({ subjectId: homeCare.id, periodId: autumn.id })
+      .returning({ id: classes.id });
     const student = await newStudent("to.klasser@example.org", ["SYK2002", "SYK1002"]);
     const outcomes = await Promise.all([
       joinClass(db, { studentUserId: student, classId: await classIdOf(db, "SYK2002"), today: TODAY }),
@@ -217,7 +234,9 @@ describe("the forms page's grouping", () => {
     const placement = (await placementOf(db, reference.referenceId, student01, TODAY))!;
     const grouped = formsByHalf(placement);
     expect(grouped.current.half).toBe("end");
-    expect(grouped.current.mainForms.map((f) => [f.name, f.own.state])).toEqual([["Vurdering av kliniske kompetanser", "none"]]);
+    expect(grouped.current.mainForms.map((f) => [f.name, f.own.state])).toEqual([
+      ["Vurdering av kliniske kompetanser", "none"],
+    ]);
     expect(grouped.other.forms.find((f) => f.isMainForm)?.own.state).toBe("sent");
   });
 });

@@ -20,7 +20,11 @@ export interface CurrentReference {
 }
 
 /** The student's class this semester: a reference in a class whose semester contains `today` (Oslo date). */
-export async function currentReferenceOf(db: Db, studentUserId: number, today: string): Promise<CurrentReference | null> {
+export async function currentReferenceOf(
+  db: Db,
+  studentUserId: number,
+  today: string,
+): Promise<CurrentReference | null> {
   const [row] = await db
     .select({
       referenceId: studentReferences.id,
@@ -33,7 +37,11 @@ export async function currentReferenceOf(db: Db, studentUserId: number, today: s
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
     .where(
-      and(eq(studentReferences.studentUserId, studentUserId), lte(periods.startDate, today), gte(periods.endDate, today)),
+      and(
+        eq(studentReferences.studentUserId, studentUserId),
+        lte(periods.startDate, today),
+        gte(periods.endDate, today),
+      ),
     )
     .orderBy(asc(studentReferences.id))
     .limit(1);
@@ -75,7 +83,9 @@ export async function joinClass(
     await tx.select({ id: users.id }).from(users).where(eq(users.id, input.studentUserId)).for("update");
     const existing = await currentReferenceOf(tx, input.studentUserId, input.today);
     if (existing) return { ok: false, error: "alreadyInClass", subjectCode: existing.subjectCode };
-    const chosen = (await matchingClasses(tx, input.studentUserId, input.today)).find((c) => c.classId === input.classId);
+    const chosen = (await matchingClasses(tx, input.studentUserId, input.today)).find(
+      (c) => c.classId === input.classId,
+    );
     if (!chosen) return { ok: false, error: "notMatching" };
     const [reference] = await tx
       .insert(studentReferences)
@@ -128,7 +138,11 @@ export function formsByHalf(placement: Pick<Placement, "half" | "schemes">): For
 }
 
 /** The student's form-answering page (app/routes.ts: the shared form page under /student). */
-export function studentFormPath(studentUserId: number, form: { formId: number; assignmentId: number }, classId: number): string {
+export function studentFormPath(
+  studentUserId: number,
+  form: { formId: number; assignmentId: number },
+  classId: number,
+): string {
   return `/student/${studentUserId}/form/${form.formId}/class/${classId}/assignment/${form.assignmentId}`;
 }
 

@@ -2,7 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { auditEvents, classAdvisors, studentExtraSupervisors, studentReferences, userRoles, users } from "~/services/platform/db/schema";
+import {
+  auditEvents,
+  classAdvisors,
+  studentExtraSupervisors,
+  studentReferences,
+  userRoles,
+  users,
+} from "~/services/platform/db/schema";
 import { openTestDatabase } from "~/test/db";
 import { placementOf } from "./placement.server";
 import { ROLE } from "~/services/identity";
@@ -82,7 +89,10 @@ async function newStudent(name: string, classId: number): Promise<{ userId: numb
 describe("the supervisors a teacher may choose", () => {
   test("are the active supervisors attached to the class, by name", async () => {
     const classA = await classIdOf(db, "SYK2001");
-    expect((await supervisorsOfClass(db, classA)).map((s) => s.displayName)).toEqual(["Marte Solberg", "Ole Kristiansen"]);
+    expect((await supervisorsOfClass(db, classA)).map((s) => s.displayName)).toEqual([
+      "Marte Solberg",
+      "Ole Kristiansen",
+    ]);
     const classB = await classIdOf(db, "SYK2002");
     expect((await supervisorsOfClass(db, classB)).map((s) => s.displayName)).toEqual(["Hanne Berg", "Jonas Eriksen"]);
   });
@@ -94,9 +104,17 @@ describe("setting a student's supervisor", () => {
     const teacher = await userIdOf(db, "laerer1@example.org");
     const supervisor = await newSupervisor("Sara Setvik", classA);
     const student = await newStudent("Set Student", classA);
-    const input = { referenceId: student.referenceId, classId: classA, studentUserId: student.userId, actorUserId: teacher };
+    const input = {
+      referenceId: student.referenceId,
+      classId: classA,
+      studentUserId: student.userId,
+      actorUserId: teacher,
+    };
 
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({ ok: true, changed: true });
+    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({
+      ok: true,
+      changed: true,
+    });
     expect((await referenceOf(classA, "setstudent@example.org")).advisorUserId).toBe(supervisor);
     expect(await lastAudit("student.advisor_assigned", student.userId)).toMatchObject({
       actorUserId: teacher,
@@ -104,18 +122,28 @@ describe("setting a student's supervisor", () => {
       details: { from: null, to: supervisor },
     });
 
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({ ok: true, changed: false });
+    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({
+      ok: true,
+      changed: false,
+    });
 
     expect(await setAssignedSupervisor(db, { ...input, advisorUserId: null })).toEqual({ ok: true, changed: true });
     expect((await referenceOf(classA, "setstudent@example.org")).advisorUserId).toBeNull();
-    expect(await lastAudit("student.advisor_assigned", student.userId)).toMatchObject({ details: { from: supervisor, to: null } });
+    expect(await lastAudit("student.advisor_assigned", student.userId)).toMatchObject({
+      details: { from: supervisor, to: null },
+    });
   });
 
   test("a supervisor of another class, a deactivated supervisor, a student or a stranger is refused", async () => {
     const classA = await classIdOf(db, "SYK2001");
     const teacher = await userIdOf(db, "laerer1@example.org");
     const student = await newStudent("Refused Student", classA);
-    const input = { referenceId: student.referenceId, classId: classA, studentUserId: student.userId, actorUserId: teacher };
+    const input = {
+      referenceId: student.referenceId,
+      classId: classA,
+      studentUserId: student.userId,
+      actorUserId: teacher,
+    };
     const inactive = await newSupervisor("Inaktiv Veileder", classA, false);
     for (const advisorUserId of [
       await userIdOf(db, "veileder3@example.org"),
@@ -152,10 +180,18 @@ describe("setting a student's supervisor", () => {
     const teacher = await userIdOf(db, "laerer1@example.org");
     const supervisor = await newSupervisor("Ekstra Blir Fast", classA);
     const student = await newStudent("Promoted Student", classA);
-    const input = { referenceId: student.referenceId, classId: classA, studentUserId: student.userId, actorUserId: teacher };
+    const input = {
+      referenceId: student.referenceId,
+      classId: classA,
+      studentUserId: student.userId,
+      actorUserId: teacher,
+    };
     expect(await addExtraSupervisor(db, { ...input, userId: supervisor })).toEqual({ ok: true });
     expect(await extrasOf(student.referenceId)).toEqual([supervisor]);
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({ ok: true, changed: true });
+    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({
+      ok: true,
+      changed: true,
+    });
     expect(await extrasOf(student.referenceId)).toEqual([]);
   });
 });
@@ -171,18 +207,37 @@ describe("who may follow a student (placement-roles.server.ts)", () => {
     await db.insert(classAdvisors).values({ classId: classA, userId: classmate.userId });
     // The student's practice teacher, also a supervisor of the class.
     const both = await newSupervisor("Dobbel Dina", classA);
-    await db.update(studentReferences).set({ teacherUserId: both }).where(eq(studentReferences.id, student.referenceId));
+    await db
+      .update(studentReferences)
+      .set({ teacherUserId: both })
+      .where(eq(studentReferences.id, student.referenceId));
 
-    const input = { referenceId: student.referenceId, classId: classA, studentUserId: student.userId, actorUserId: teacher };
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: classmate.userId })).toEqual({ ok: false, error: "studentInClass" });
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: both })).toEqual({ ok: false, error: "isTeacher" });
-    expect(await addExtraSupervisor(db, { ...input, userId: classmate.userId })).toEqual({ ok: false, error: "studentInClass" });
+    const input = {
+      referenceId: student.referenceId,
+      classId: classA,
+      studentUserId: student.userId,
+      actorUserId: teacher,
+    };
+    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: classmate.userId })).toEqual({
+      ok: false,
+      error: "studentInClass",
+    });
+    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: both })).toEqual({
+      ok: false,
+      error: "isTeacher",
+    });
+    expect(await addExtraSupervisor(db, { ...input, userId: classmate.userId })).toEqual({
+      ok: false,
+      error: "studentInClass",
+    });
     expect(await addExtraSupervisor(db, { ...input, userId: both })).toEqual({ ok: false, error: "isTeacher" });
     expect((await referenceOf(classA, "fulgtfiona@example.org")).advisorUserId).toBeNull();
     expect(await extrasOf(student.referenceId)).toEqual([]);
 
     // Taking students: the teacher-supervisor is told which of them are their own students.
-    expect(await takeStudents(db, { classId: classA, supervisorUserId: both, studentUserIds: [student.userId] })).toEqual({
+    expect(
+      await takeStudents(db, { classId: classA, supervisorUserId: both, studentUserIds: [student.userId] }),
+    ).toEqual({
       ok: false,
       error: "isTeacher",
       names: ["Fulgt Fiona"],
@@ -197,7 +252,12 @@ describe("extra supervisors", () => {
     const teacher = await userIdOf(db, "laerer2@example.org");
     const supervisor = await newSupervisor("Ekstra Eva", classA);
     const student = await newStudent("Extra Student", classA);
-    const input = { referenceId: student.referenceId, classId: classA, studentUserId: student.userId, actorUserId: teacher };
+    const input = {
+      referenceId: student.referenceId,
+      classId: classA,
+      studentUserId: student.userId,
+      actorUserId: teacher,
+    };
 
     expect(await addExtraSupervisor(db, { ...input, userId: supervisor })).toEqual({ ok: true });
     expect(await extrasOf(student.referenceId)).toEqual([supervisor]);
@@ -220,7 +280,12 @@ describe("extra supervisors", () => {
     const assigned = await newSupervisor("Fast Frida", classA);
     const extra = await newSupervisor("Ekstra Erik", classA);
     const student = await newStudent("Busy Student", classA);
-    const input = { referenceId: student.referenceId, classId: classA, studentUserId: student.userId, actorUserId: teacher };
+    const input = {
+      referenceId: student.referenceId,
+      classId: classA,
+      studentUserId: student.userId,
+      actorUserId: teacher,
+    };
     await setAssignedSupervisor(db, { ...input, advisorUserId: assigned });
     expect(await addExtraSupervisor(db, { ...input, userId: extra })).toEqual({ ok: true });
 
@@ -246,29 +311,46 @@ describe("the supervisor's class page", () => {
     expect(page!.classHalf).toEqual({ half: "mid", deadline: "2026-09-30" });
     expect(page!.schemes.map((s) => s.isMidSemester)).toEqual([true, false]);
     const byName = new Map(page!.students.map((s) => [s.displayName, s]));
-    expect(byName.get("Emma Andersen")).toMatchObject({ relation: "assigned", half: "mid", formsSent: 1, formsTotal: 2, teacherName: "Ingrid Haugen" });
+    expect(byName.get("Emma Andersen")).toMatchObject({
+      relation: "assigned",
+      half: "mid",
+      formsSent: 1,
+      formsTotal: 2,
+      teacherName: "Ingrid Haugen",
+    });
     expect(byName.get("Noah Johansen")).toMatchObject({ relation: "extra", formsSent: 0, formsTotal: 2 });
     expect(byName.get("Nora Hansen")).toMatchObject({ relation: "assigned", formsSent: 0 });
     expect(page!.students.some((s) => s.displayName === "Maja Moen")).toBe(false);
     // The students with no supervisor yet, names only.
-    expect(page!.unassigned.map((s) => s.displayName)).toEqual(expect.arrayContaining(["Oskar Dahl", "Maja Moen", "Filip Halvorsen"]));
+    expect(page!.unassigned.map((s) => s.displayName)).toEqual(
+      expect.arrayContaining(["Oskar Dahl", "Maja Moen", "Filip Halvorsen"]),
+    );
     expect(Object.keys(page!.unassigned[0]).toSorted()).toEqual(["displayName", "userId"]);
 
     const later = await supervisorClassPage(db, classA, marte, "2026-11-22");
     expect(later!.classHalf.half).toBe("end");
-    expect(later!.students.find((s) => s.displayName === "Emma Andersen")).toMatchObject({ half: "end", formsSent: 0, formsTotal: 2 });
+    expect(later!.students.find((s) => s.displayName === "Emma Andersen")).toMatchObject({
+      half: "end",
+      formsSent: 0,
+      formsTotal: 2,
+    });
   });
 
   test("a supervisor who only follows a student sees them but no students to take", async () => {
     const classB = await classIdOf(db, "SYK2002");
     const invited = await newSupervisor("Invitert Ingvild", null);
     const student = await newStudent("Invited Student", classB);
-    await db.update(studentReferences).set({ advisorUserId: invited }).where(eq(studentReferences.id, student.referenceId));
+    await db
+      .update(studentReferences)
+      .set({ advisorUserId: invited })
+      .where(eq(studentReferences.id, student.referenceId));
     const page = await supervisorClassPage(db, classB, invited);
     expect(page!.attached).toBe(false);
     expect(page!.students.map((s) => s.displayName)).toEqual(["Invited Student"]);
     expect(page!.unassigned).toEqual([]);
-    expect((await classesOfSupervisor(db, invited)).map((c) => [c.subjectCode, c.ownStudentCount])).toEqual([["SYK2002", 1]]);
+    expect((await classesOfSupervisor(db, invited)).map((c) => [c.subjectCode, c.ownStudentCount])).toEqual([
+      ["SYK2002", 1],
+    ]);
   });
 
   test("an unknown class has none", async () => {
@@ -282,8 +364,14 @@ describe("taking students", () => {
     const supervisor = await newSupervisor("Tar Tone", classB);
     const one = await newStudent("Take One", classB);
     const two = await newStudent("Take Two", classB);
-    await db.insert(studentExtraSupervisors).values({ studentReferenceId: two.referenceId, userId: supervisor, roleId: ROLE.Advisor });
-    const result = await takeStudents(db, { classId: classB, supervisorUserId: supervisor, studentUserIds: [two.userId, one.userId, one.userId] });
+    await db
+      .insert(studentExtraSupervisors)
+      .values({ studentReferenceId: two.referenceId, userId: supervisor, roleId: ROLE.Advisor });
+    const result = await takeStudents(db, {
+      classId: classB,
+      supervisorUserId: supervisor,
+      studentUserIds: [two.userId, one.userId, one.userId],
+    });
     expect(result).toEqual({ ok: true, taken: ["Take One", "Take Two"], missed: [] });
     expect((await referenceOf(classB, "takeone@example.org")).advisorUserId).toBe(supervisor);
     expect((await referenceOf(classB, "taketwo@example.org")).advisorUserId).toBe(supervisor);
@@ -316,7 +404,8 @@ describe("taking students", () => {
 
     // Later, the student is simply taken already; for the one who has them, they stay theirs.
     const loser = owner === first ? second : first;
-    const again = (supervisorUserId: number) => takeStudents(db, { classId: classB, supervisorUserId, studentUserIds: [contested.userId] });
+    const again = (supervisorUserId: number) =>
+      takeStudents(db, { classId: classB, supervisorUserId, studentUserIds: [contested.userId] });
     expect(await again(loser)).toEqual({ ok: true, taken: [], missed: ["Contested Carl"] });
     expect(await again(owner!)).toEqual({ ok: true, taken: ["Contested Carl"], missed: [] });
     expect((await referenceOf(classB, "contestedcarl@example.org")).advisorUserId).toBe(owner);
@@ -327,7 +416,9 @@ describe("taking students", () => {
     const classB = await classIdOf(db, "SYK2002");
     const student = await newStudent("Not Taken", classB);
     const marte = await userIdOf(db, "veileder1@example.org");
-    expect(await takeStudents(db, { classId: classB, supervisorUserId: marte, studentUserIds: [student.userId] })).toEqual({
+    expect(
+      await takeStudents(db, { classId: classB, supervisorUserId: marte, studentUserIds: [student.userId] }),
+    ).toEqual({
       ok: false,
       error: "notAttached",
     });
@@ -338,7 +429,11 @@ describe("taking students", () => {
     });
     const classAStudent = await userIdOf(db, "student12@example.org");
     expect(
-      await takeStudents(db, { classId: classB, supervisorUserId: jonas, studentUserIds: [student.userId, classAStudent] }),
+      await takeStudents(db, {
+        classId: classB,
+        supervisorUserId: jonas,
+        studentUserIds: [student.userId, classAStudent],
+      }),
     ).toEqual({ ok: false, error: "unknownStudent" });
     expect((await referenceOf(classB, "nottaken@example.org")).advisorUserId).toBeNull();
     expect((await referenceOf(classA, "student12@example.org")).advisorUserId).toBeNull();

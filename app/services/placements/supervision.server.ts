@@ -1,7 +1,13 @@
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { byDisplayName, classHeader, schemesOfClass } from "~/services/admin/index.server";
 import { audit } from "~/services/platform/audit.server";
-import { claimStudents, placeConflict, studiesInClass, type ClaimedStudent, type PlaceConflict } from "./placement-roles.server";
+import {
+  claimStudents,
+  placeConflict,
+  studiesInClass,
+  type ClaimedStudent,
+  type PlaceConflict,
+} from "./placement-roles.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
   answerSets,
@@ -15,7 +21,13 @@ import {
   users,
   warnings,
 } from "~/services/platform/db/schema";
-import { signingColumns, signingSummary, warningSummary, type ProgressRow, type SigningSummary } from "./class-progress.server";
+import {
+  signingColumns,
+  signingSummary,
+  warningSummary,
+  type ProgressRow,
+  type SigningSummary,
+} from "./class-progress.server";
 import { currentHalf, deadlineText, type SemesterHalf } from "./deadline";
 import type { AdvisorClassSummary } from "./overview.server";
 import type { Placement } from "./placement.server";
@@ -40,7 +52,11 @@ export function placementForView(placement: Placement, language: Language) {
   return {
     ...people,
     header,
-    half: { half: half.half, deadline: half.deadline, deadlineText: half.deadline ? deadlineText(half.deadline) : null },
+    half: {
+      half: half.half,
+      deadline: half.deadline,
+      deadlineText: half.deadline ? deadlineText(half.deadline) : null,
+    },
     schemes: schemes.map((scheme) => ({
       assignmentId: scheme.assignmentId,
       isMidSemester: scheme.isMidSemester,
@@ -113,8 +129,7 @@ interface ReferenceInput {
 }
 
 export type SetSupervisorResult =
-  | { ok: true; changed: boolean }
-  | { ok: false; error: "notClassSupervisor" | "notFound" | PlaceConflict };
+  { ok: true; changed: boolean } | { ok: false; error: "notClassSupervisor" | "notFound" | PlaceConflict };
 
 /** Whether the person may follow the student as a supervisor (placement-roles.server.ts). */
 async function supervisorConflict(
@@ -273,7 +288,9 @@ export async function isAttachedSupervisor(db: Db, classId: number, userId: numb
   const query = db
     .select({ userId: classAdvisors.userId })
     .from(classAdvisors)
-    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId), eq(classAdvisors.viaInvitation, false)));
+    .where(
+      and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId), eq(classAdvisors.viaInvitation, false)),
+    );
   const [row] = lock ? await query.for(lock) : await query;
   return row !== undefined;
 }
@@ -283,13 +300,20 @@ export async function isAttachedSupervisor(db: Db, classId: number, userId: numb
  * with how far they are with the current half's forms, and — when attached to the class — the
  * students who have no supervisor yet (names only). Null for an unknown class.
  */
-export async function supervisorClassPage(db: Db, classId: number, supervisorUserId: number, today = osloDate(new Date())) {
+export async function supervisorClassPage(
+  db: Db,
+  classId: number,
+  supervisorUserId: number,
+  today = osloDate(new Date()),
+) {
   const header = await classHeader(db, classId);
   if (!header) return null;
   const schemes = (await schemesOfClass(db, classId)).map((s) => ({ ...s, forms: s.forms.filter((f) => !f.deleted) }));
   const attached = await isAttachedSupervisor(db, classId, supervisorUserId);
 
-  const teacherName = sql<string | null>`(select ${users.displayName} from ${users} where ${users.id} = ${studentReferences.teacherUserId})`;
+  const teacherName = sql<
+    string | null
+  >`(select ${users.displayName} from ${users} where ${users.id} = ${studentReferences.teacherUserId})`;
   const isExtra = sql<boolean>`exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${supervisorUserId})`;
   const rows = await db
     .select({
@@ -309,14 +333,20 @@ export async function supervisorClassPage(db: Db, classId: number, supervisorUse
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .leftJoin(signingForms, eq(signingForms.studentReferenceId, studentReferences.id))
     .leftJoin(warnings, eq(warnings.studentReferenceId, studentReferences.id))
-    .where(and(eq(studentReferences.classId, classId), or(eq(studentReferences.advisorUserId, supervisorUserId), isExtra)));
+    .where(
+      and(eq(studentReferences.classId, classId), or(eq(studentReferences.advisorUserId, supervisorUserId), isExtra)),
+    );
 
   const assignmentIds = schemes.map((s) => s.assignmentId);
   const sent =
     rows.length === 0 || assignmentIds.length === 0
       ? []
       : await db
-          .select({ studentUserId: answerSets.studentUserId, assignmentId: answerSets.assignmentId, formId: answerSets.formId })
+          .select({
+            studentUserId: answerSets.studentUserId,
+            assignmentId: answerSets.assignmentId,
+            formId: answerSets.formId,
+          })
           .from(answerSets)
           .where(
             and(
@@ -336,23 +366,37 @@ export async function supervisorClassPage(db: Db, classId: number, supervisorUse
       .flatMap((s) => s.forms.map((f) => ({ assignmentId: s.assignmentId, formId: f.formId })));
 
   const students: OwnStudent[] = byDisplayName(
-    rows.map(({ advisorUserId, midConfirmed, warningExists, warningGiven, warningConfirmed, signingColumns: signing, ...row }) => {
-      const { half } = currentHalf(header, midConfirmed !== null, today);
-      const due = formsOfHalf(half);
-      const formsSent = due.filter((f) =>
-        sent.some((s) => s.studentUserId === row.userId && s.assignmentId === f.assignmentId && s.formId === f.formId),
-      ).length;
-      return {
-        ...row,
-        relation: advisorUserId === supervisorUserId ? ("assigned" as const) : ("extra" as const),
-        half,
-        formsSent,
-        formsTotal: due.length,
-        // A supervisor sees a warning once given (a teacher's draft is the teacher's), as on the student's page.
-        warning: visibleWarning(warningSummary({ exists: warningExists, given: warningGiven, confirmed: warningConfirmed })),
-        signing: signingSummary(signing),
-      };
-    }),
+    rows.map(
+      ({
+        advisorUserId,
+        midConfirmed,
+        warningExists,
+        warningGiven,
+        warningConfirmed,
+        signingColumns: signing,
+        ...row
+      }) => {
+        const { half } = currentHalf(header, midConfirmed !== null, today);
+        const due = formsOfHalf(half);
+        const formsSent = due.filter((f) =>
+          sent.some(
+            (s) => s.studentUserId === row.userId && s.assignmentId === f.assignmentId && s.formId === f.formId,
+          ),
+        ).length;
+        return {
+          ...row,
+          relation: advisorUserId === supervisorUserId ? ("assigned" as const) : ("extra" as const),
+          half,
+          formsSent,
+          formsTotal: due.length,
+          // A supervisor sees a warning once given (a teacher's draft is the teacher's), as on the student's page.
+          warning: visibleWarning(
+            warningSummary({ exists: warningExists, given: warningGiven, confirmed: warningConfirmed }),
+          ),
+          signing: signingSummary(signing),
+        };
+      },
+    ),
   );
 
   const unassigned = attached
@@ -361,7 +405,13 @@ export async function supervisorClassPage(db: Db, classId: number, supervisorUse
           .select({ userId: users.id, displayName: users.displayName })
           .from(studentReferences)
           .innerJoin(users, eq(users.id, studentReferences.studentUserId))
-          .where(and(eq(studentReferences.classId, classId), isNull(studentReferences.advisorUserId), eq(users.isActive, true))),
+          .where(
+            and(
+              eq(studentReferences.classId, classId),
+              isNull(studentReferences.advisorUserId),
+              eq(users.isActive, true),
+            ),
+          ),
       )
     : [];
 
@@ -430,7 +480,11 @@ export async function takeStudents(
  * a student without being attached), newest semester first, with how many students are theirs
  * (assigned or extra).
  */
-export async function classesOfSupervisor(db: Db, userId: number, today = osloDate(new Date())): Promise<AdvisorClassSummary[]> {
+export async function classesOfSupervisor(
+  db: Db,
+  userId: number,
+  today = osloDate(new Date()),
+): Promise<AdvisorClassSummary[]> {
   const follows = sql`(${studentReferences.advisorUserId} = ${userId} or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${userId}))`;
   return db
     .select({

@@ -6,11 +6,35 @@ import { openTestDatabase } from "~/test/db";
 import { userIdOf, classIdOf } from "~/test/app";
 import type { Database } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { answerSets, assignments, auditEvents, classAdvisors, classTeachers, forms, periods, studentReferences, userRoles, users } from "~/services/platform/db/schema";
+import {
+  answerSets,
+  assignments,
+  auditEvents,
+  classAdvisors,
+  classTeachers,
+  forms,
+  periods,
+  studentReferences,
+  userRoles,
+  users,
+} from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
-import { joinClassAsTeacher, leaveClass, otherClassesThisSemester, supervisorsOfClass, teacherClassPage } from "./teacher-class.server";
+import {
+  joinClassAsTeacher,
+  leaveClass,
+  otherClassesThisSemester,
+  supervisorsOfClass,
+  teacherClassPage,
+} from "./teacher-class.server";
 import { addSupervisor, studentPicker, takeStudentsAsTeacher, welcomeMail } from "./class-staffing.server";
-import { halfProgress, progressOverview, progressPage, readSort, sortProgress, type ProgressRow } from "./class-progress.server";
+import {
+  halfProgress,
+  progressOverview,
+  progressPage,
+  readSort,
+  sortProgress,
+  type ProgressRow,
+} from "./class-progress.server";
 
 let database: Database;
 const today = "2026-11-22";
@@ -52,8 +76,13 @@ describe("other classes of the semester", () => {
 describe("joining and leaving", () => {
   test("a teacher joins a class of this semester once; it is audited", async () => {
     const laerer3 = await id("laerer3@example.org");
-    expect(await joinClassAsTeacher(db(), { classId: syk2001, userId: laerer3, ip: "192.0.2.9", today })).toEqual({ ok: true });
-    expect(await joinClassAsTeacher(db(), { classId: syk2001, userId: laerer3, today })).toEqual({ ok: false, error: "already" });
+    expect(await joinClassAsTeacher(db(), { classId: syk2001, userId: laerer3, ip: "192.0.2.9", today })).toEqual({
+      ok: true,
+    });
+    expect(await joinClassAsTeacher(db(), { classId: syk2001, userId: laerer3, today })).toEqual({
+      ok: false,
+      error: "already",
+    });
     const events = await db()
       .select()
       .from(auditEvents)
@@ -64,11 +93,19 @@ describe("joining and leaving", () => {
 
   test("a class whose semester has ended cannot be joined; an unknown class is not found", async () => {
     const laerer2 = await id("laerer2@example.org");
-    expect(await joinClassAsTeacher(db(), { classId: syk1002, userId: laerer2, today })).toEqual({ ok: false, error: "ended" });
-    expect(await joinClassAsTeacher(db(), { classId: 999_999, userId: laerer2, today })).toEqual({ ok: false, error: "notFound" });
+    expect(await joinClassAsTeacher(db(), { classId: syk1002, userId: laerer2, today })).toEqual({
+      ok: false,
+      error: "ended",
+    });
+    expect(await joinClassAsTeacher(db(), { classId: 999_999, userId: laerer2, today })).toEqual({
+      ok: false,
+      error: "notFound",
+    });
     // The last day of the semester still counts.
     const [period] = await db().select({ end: periods.endDate }).from(periods).where(eq(periods.name, "Vår 2026"));
-    expect(await joinClassAsTeacher(db(), { classId: syk1002, userId: laerer2, today: period.end })).toEqual({ ok: true });
+    expect(await joinClassAsTeacher(db(), { classId: syk1002, userId: laerer2, today: period.end })).toEqual({
+      ok: true,
+    });
     expect((await leaveClass(db(), { classId: syk1002, userId: laerer2 })).ok).toBe(true);
   });
 
@@ -128,7 +165,9 @@ describe("the progress overview", () => {
     expect(row("Jakob Pedersen").mid).toEqual({ student: 0, advisor: 0, teacher: 0 });
     expect(row("Maja Moen")).toMatchObject({ teacherName: null, advisorName: null });
     // By name, numerically and the Norwegian way.
-    expect(rows.map((r) => r.displayName)).toEqual(rows.map((r) => r.displayName).toSorted((a, b) => a.localeCompare(b, "nb")));
+    expect(rows.map((r) => r.displayName)).toEqual(
+      rows.map((r) => r.displayName).toSorted((a, b) => a.localeCompare(b, "nb")),
+    );
   });
 
   test("a form sent by two supervisors counts once; forms deleted or of another class do not count", async () => {
@@ -138,13 +177,34 @@ describe("the progress overview", () => {
       .from(assignments)
       .where(and(eq(assignments.classId, syk2001), eq(assignments.isMidSemester, true)));
     const [medication] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Legemiddelhåndtering"));
-    const [main] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+    const [main] = await db()
+      .select({ id: forms.id })
+      .from(forms)
+      .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
     const sentAt = new Date("2026-11-01T10:00:00Z");
     // veileder2 (not Emma's supervisor) sends the main form too; and a supervisor sends the medication form.
-    await db().insert(answerSets).values([
-      { formId: main.id, assignmentId: midScheme.id, studentUserId: emma, authorUserId: await id("veileder2@example.org"), authorRoleId: ROLE.Advisor, isMidSemester: true, sentAt },
-      { formId: medication.id, assignmentId: midScheme.id, studentUserId: emma, authorUserId: await id("veileder1@example.org"), authorRoleId: ROLE.Advisor, isMidSemester: true, sentAt },
-    ]);
+    await db()
+      .insert(answerSets)
+      .values([
+        {
+          formId: main.id,
+          assignmentId: midScheme.id,
+          studentUserId: emma,
+          authorUserId: await id("veileder2@example.org"),
+          authorRoleId: ROLE.Advisor,
+          isMidSemester: true,
+          sentAt,
+        },
+        {
+          formId: medication.id,
+          assignmentId: midScheme.id,
+          studentUserId: emma,
+          authorUserId: await id("veileder1@example.org"),
+          authorRoleId: ROLE.Advisor,
+          isMidSemester: true,
+          sentAt,
+        },
+      ]);
     const emmaRow = async () => (await progressOverview(db(), syk2001)).find((r) => r.userId === emma)!;
     expect((await emmaRow()).mid).toEqual({ student: 1, advisor: 2, teacher: 1 });
     await db().update(forms).set({ deletedAt: sentAt }).where(eq(forms.id, medication.id));
@@ -181,7 +241,12 @@ describe("the progress overview", () => {
       warning: "none",
       signing: { state: "none", waitingFor: [] },
     });
-    const rows = [row("Student 10", "Åse", 2, 1), row("Student 2", null, 0, 2), row("Øyvind", "Berit", 1, 3), row("Anne", "Berit", 2, 4)];
+    const rows = [
+      row("Student 10", "Åse", 2, 1),
+      row("Student 2", null, 0, 2),
+      row("Øyvind", "Berit", 1, 3),
+      row("Anne", "Berit", 2, 4),
+    ];
     const names = (sorted: ProgressRow[]) => sorted.map((r) => r.displayName);
     expect(names(sortProgress(rows, "name", "asc"))).toEqual(["Anne", "Student 2", "Student 10", "Øyvind"]);
     expect(names(sortProgress(rows, "name", "desc"))).toEqual(["Øyvind", "Student 10", "Student 2", "Anne"]);
@@ -201,24 +266,45 @@ describe("the progress overview", () => {
     expect(page!.formCount).toEqual({ mid: 2, end: 2 });
     expect(page!.deadlinePassed).toEqual({ mid: true, end: false });
     expect(page!.half.half).toBe("end");
-    expect(page!.members!.myStudents.map((s) => s.displayName)).toEqual(["Ella Olsen", "Emma Andersen", "Ingrid Jensen", "Nora Hansen", "Sofie Nilsen"]);
+    expect(page!.members!.myStudents.map((s) => s.displayName)).toEqual([
+      "Ella Olsen",
+      "Emma Andersen",
+      "Ingrid Jensen",
+      "Nora Hansen",
+      "Sofie Nilsen",
+    ]);
     expect(page!.members!.progress).toHaveLength(12);
     expect(page!.members!.supervisors.map((s) => [s.displayName, s.studentCount, s.attached])).toEqual([
       ["Marte Solberg", 6, true],
       ["Ole Kristiansen", 4, true],
     ]);
-    const outsider = await teacherClassPage(db(), { classId: syk2001, viewerUserId: await id("laerer3@example.org"), access: "outsider", today });
+    const outsider = await teacherClassPage(db(), {
+      classId: syk2001,
+      viewerUserId: await id("laerer3@example.org"),
+      access: "outsider",
+      today,
+    });
     expect(outsider!.members).toBeNull();
     expect(outsider!.schemes).toHaveLength(2);
-    expect(await teacherClassPage(db(), { classId: 999_999, viewerUserId: laerer1, access: "members", today })).toBeNull();
+    expect(
+      await teacherClassPage(db(), { classId: 999_999, viewerUserId: laerer1, access: "members", today }),
+    ).toBeNull();
   });
 
   test("a supervisor who only follows a student (invited) is a supervisor of the class too", async () => {
-    const [invited] = await db().insert(users).values({ displayName: "Invitert Veileder", email: "invitert.pv@example.org" }).returning();
+    const [invited] = await db()
+      .insert(users)
+      .values({ displayName: "Invitert Veileder", email: "invitert.pv@example.org" })
+      .returning();
     await db()
       .update(studentReferences)
       .set({ advisorUserId: invited.id })
-      .where(and(eq(studentReferences.classId, syk2002), eq(studentReferences.studentUserId, await id("student22@example.org"))));
+      .where(
+        and(
+          eq(studentReferences.classId, syk2002),
+          eq(studentReferences.studentUserId, await id("student22@example.org")),
+        ),
+      );
     const supervisors = await supervisorsOfClass(db(), syk2002);
     expect(supervisors.find((s) => s.userId === invited.id)).toMatchObject({ attached: false, studentCount: 1 });
   });
@@ -244,7 +330,12 @@ describe("taking students", () => {
     const ida = await id("student23@example.org");
     const leah = await id("student13@example.org"); // laerer3's
     expect(await joinClassAsTeacher(db(), { classId: syk2002, userId: laerer2, today })).toEqual({ ok: true });
-    const outcome = await takeStudentsAsTeacher(db(), { classId: syk2002, teacherUserId: laerer2, studentUserIds: [ida, leah, ida], ip: "192.0.2.7" });
+    const outcome = await takeStudentsAsTeacher(db(), {
+      classId: syk2002,
+      teacherUserId: laerer2,
+      studentUserIds: [ida, leah, ida],
+      ip: "192.0.2.7",
+    });
     expect(outcome).toEqual({
       ok: true,
       assigned: [{ userId: ida, displayName: "Ida Ødegård" }],
@@ -252,7 +343,11 @@ describe("taking students", () => {
       alreadyYours: [],
     });
     expect(await teacherOf(syk2002, "student13@example.org")).toBe(await id("laerer3@example.org"));
-    const again = await takeStudentsAsTeacher(db(), { classId: syk2002, teacherUserId: laerer2, studentUserIds: [ida] });
+    const again = await takeStudentsAsTeacher(db(), {
+      classId: syk2002,
+      teacherUserId: laerer2,
+      studentUserIds: [ida],
+    });
     expect(again).toMatchObject({ ok: true, assigned: [], taken: [], alreadyYours: [{ userId: ida }] });
     const events = await db()
       .select()
@@ -265,8 +360,16 @@ describe("taking students", () => {
   test("two teachers taking the same student at once: exactly one wins, the other is told by name", async () => {
     const magnus = await id("student24@example.org");
     const [a, b] = await Promise.all([
-      takeStudentsAsTeacher(db(), { classId: syk2002, teacherUserId: await id("laerer3@example.org"), studentUserIds: [magnus] }),
-      takeStudentsAsTeacher(db(), { classId: syk2002, teacherUserId: await id("laerer2@example.org"), studentUserIds: [magnus] }),
+      takeStudentsAsTeacher(db(), {
+        classId: syk2002,
+        teacherUserId: await id("laerer3@example.org"),
+        studentUserIds: [magnus],
+      }),
+      takeStudentsAsTeacher(db(), {
+        classId: syk2002,
+        teacherUserId: await id("laerer2@example.org"),
+        studentUserIds: [magnus],
+      }),
     ]);
     const winners = [a, b].filter((o) => o.ok && o.assigned.length === 1);
     const losers = [a, b].filter((o) => o.ok && o.taken.length === 1);
@@ -277,9 +380,15 @@ describe("taking students", () => {
 
   test("none chosen, or a student who is not in the class, is refused and changes nothing", async () => {
     const laerer2 = await id("laerer2@example.org");
-    expect(await takeStudentsAsTeacher(db(), { classId: syk2002, teacherUserId: laerer2, studentUserIds: [] })).toEqual({ ok: false, error: "noStudents" });
+    expect(await takeStudentsAsTeacher(db(), { classId: syk2002, teacherUserId: laerer2, studentUserIds: [] })).toEqual(
+      { ok: false, error: "noStudents" },
+    );
     const maja = await id("student11@example.org"); // SYK2001, no teacher
-    const stranger = await takeStudentsAsTeacher(db(), { classId: syk2002, teacherUserId: laerer2, studentUserIds: [maja, 999_999] });
+    const stranger = await takeStudentsAsTeacher(db(), {
+      classId: syk2002,
+      teacherUserId: laerer2,
+      studentUserIds: [maja, 999_999],
+    });
     expect(stranger).toEqual({ ok: false, error: "unknownStudent" });
     expect(await teacherOf(syk2001, "student11@example.org")).toBeNull();
   });
@@ -297,7 +406,11 @@ describe("adding a supervisor", () => {
       actorUserId: await actor(),
       ip: "192.0.2.3",
     });
-    expect(outcome).toMatchObject({ ok: true, created: true, user: { displayName: "Per Hansen", email: "per.hansen@example.org", phoneNumber: "+4798765432" } });
+    expect(outcome).toMatchObject({
+      ok: true,
+      created: true,
+      user: { displayName: "Per Hansen", email: "per.hansen@example.org", phoneNumber: "+4798765432" },
+    });
     if (!outcome.ok) return;
     const roles = await db().select().from(userRoles).where(eq(userRoles.userId, outcome.user.userId));
     expect(roles.map((r) => r.roleId)).toEqual([ROLE.Advisor]);
@@ -323,27 +436,53 @@ describe("adding a supervisor", () => {
       phone: "400 00 003",
       actorUserId: await actor(),
     });
-    expect(v3).toMatchObject({ ok: true, created: false, user: { displayName: "Hanne Berg", phoneNumber: before.phoneNumber } });
+    expect(v3).toMatchObject({
+      ok: true,
+      created: false,
+      user: { displayName: "Hanne Berg", phoneNumber: before.phoneNumber },
+    });
     expect((await db().select().from(users).where(eq(users.id, before.id)))[0]).toEqual(before);
-    expect(await addSupervisor(db(), { classId: syk2001, name: "Marte", email: "veileder1@example.org", actorUserId: await actor() })).toEqual({
+    expect(
+      await addSupervisor(db(), {
+        classId: syk2001,
+        name: "Marte",
+        email: "veileder1@example.org",
+        actorUserId: await actor(),
+      }),
+    ).toEqual({
       ok: false,
       error: "alreadyAttached",
     });
   });
 
   test("a supervisor who came through a student's invitation becomes attached by the teacher, and may then take students", async () => {
-    const [invited] = await db().insert(users).values({ displayName: "Invitert Ivar", email: "invitert.ivar@example.org" }).returning();
+    const [invited] = await db()
+      .insert(users)
+      .values({ displayName: "Invitert Ivar", email: "invitert.ivar@example.org" })
+      .returning();
     await db().insert(userRoles).values({ userId: invited.id, roleId: ROLE.Advisor });
     await db().insert(classAdvisors).values({ classId: syk2002, userId: invited.id, viaInvitation: true });
     const before = (await supervisorsOfClass(db(), syk2002)).find((s) => s.userId === invited.id);
     expect(before?.attached).toBe(false);
-    const outcome = await addSupervisor(db(), { classId: syk2002, name: "Ivar", email: "invitert.ivar@example.org", actorUserId: await actor() });
+    const outcome = await addSupervisor(db(), {
+      classId: syk2002,
+      name: "Ivar",
+      email: "invitert.ivar@example.org",
+      actorUserId: await actor(),
+    });
     expect(outcome).toMatchObject({ ok: true, created: false, user: { displayName: "Invitert Ivar" } });
     expect(await db().select().from(classAdvisors).where(eq(classAdvisors.userId, invited.id))).toEqual([
       { classId: syk2002, userId: invited.id, viaInvitation: false },
     ]);
     expect((await supervisorsOfClass(db(), syk2002)).find((s) => s.userId === invited.id)?.attached).toBe(true);
-    expect(await addSupervisor(db(), { classId: syk2002, name: "Ivar", email: "invitert.ivar@example.org", actorUserId: await actor() })).toEqual({
+    expect(
+      await addSupervisor(db(), {
+        classId: syk2002,
+        name: "Ivar",
+        email: "invitert.ivar@example.org",
+        actorUserId: await actor(),
+      }),
+    ).toEqual({
       ok: false,
       error: "alreadyAttached",
     });
@@ -368,14 +507,21 @@ describe("adding a supervisor", () => {
   });
 
   test("a deactivated user is refused and not attached; an unknown class is not found", async () => {
-    const outcome = await addSupervisor(db(), { classId: syk2001, name: "Dina", email: "deaktivert@example.org", actorUserId: await actor() });
+    const outcome = await addSupervisor(db(), {
+      classId: syk2001,
+      name: "Dina",
+      email: "deaktivert@example.org",
+      actorUserId: await actor(),
+    });
     expect(outcome).toEqual({ ok: false, error: "deactivated" });
     const attached = await db()
       .select()
       .from(classAdvisors)
       .where(and(eq(classAdvisors.classId, syk2001), eq(classAdvisors.userId, await id("deaktivert@example.org"))));
     expect(attached).toEqual([]);
-    expect(await addSupervisor(db(), { classId: 999_999, name: "X", email: "x@example.org", actorUserId: await actor() })).toEqual({
+    expect(
+      await addSupervisor(db(), { classId: 999_999, name: "X", email: "x@example.org", actorUserId: await actor() }),
+    ).toEqual({
       ok: false,
       error: "notFound",
     });
@@ -422,6 +568,13 @@ describe("a page of the progress overview", () => {
   });
 
   test("no rows: one empty page", () => {
-    expect(progressPage([], new URLSearchParams("page=4"))).toEqual({ rows: [], page: 1, pages: 1, total: 0, from: 0, to: 0 });
+    expect(progressPage([], new URLSearchParams("page=4"))).toEqual({
+      rows: [],
+      page: 1,
+      pages: 1,
+      total: 0,
+      from: 0,
+      to: 0,
+    });
   });
 });

@@ -1,12 +1,33 @@
 import { and, asc, eq, gte, inArray, lte, notExists, or, sql } from "drizzle-orm";
-import { byDisplayName, classHeader, schemesOfClass, type ClassHeader, type Scheme } from "~/services/admin/index.server";
+import {
+  byDisplayName,
+  classHeader,
+  schemesOfClass,
+  type ClassHeader,
+  type Scheme,
+} from "~/services/admin/index.server";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { classAdvisors, classes, classTeachers, periods, studentExtraSupervisors, studentReferences, subjects, users } from "~/services/platform/db/schema";
+import {
+  classAdvisors,
+  classes,
+  classTeachers,
+  periods,
+  studentExtraSupervisors,
+  studentReferences,
+  subjects,
+  users,
+} from "~/services/platform/db/schema";
 import { currentHalf, type HalfState } from "./deadline";
 import type { ClassSummary } from "./overview.server";
 import { osloDate } from "~/services/platform/semesters";
-import { type ProgressRow, type SortDirection, type SortKey, progressOverview, sortProgress } from "./class-progress.server";
+import {
+  type ProgressRow,
+  type SortDirection,
+  type SortKey,
+  progressOverview,
+  sortProgress,
+} from "./class-progress.server";
 
 /**
  * The teacher's side of a placement class (docs/rules/placements.md): joining and leaving a class,
@@ -84,7 +105,10 @@ export interface StudentName {
 export type LeaveOutcome = { ok: true; released: StudentName[] } | { ok: false; error: "notMember" };
 
 /** The students a teacher follows in a class: those who would lose their teacher if they left it (by name). */
-export async function studentsLosingTeacher(db: Db, input: { classId: number; userId: number }): Promise<StudentName[]> {
+export async function studentsLosingTeacher(
+  db: Db,
+  input: { classId: number; userId: number },
+): Promise<StudentName[]> {
   const rows = await db
     .select({ userId: users.id, displayName: users.displayName })
     .from(studentReferences)
@@ -120,7 +144,12 @@ export async function leaveClass(
         : await tx
             .select({ userId: users.id, displayName: users.displayName })
             .from(users)
-            .where(inArray(users.id, released.map((r) => r.userId)));
+            .where(
+              inArray(
+                users.id,
+                released.map((r) => r.userId),
+              ),
+            );
     const sorted = byDisplayName(names);
     await audit(tx, {
       action: "class.left",

@@ -55,7 +55,11 @@ describe("the student's to-do", () => {
     ]);
     expect(todo.forms[0].deadline).toBe("2026-09-30");
     // Jakob's own draft: Continue, not Start.
-    expect((await todoOf("student04", syk2001)).forms.find((f) => f.isMidSemester && f.name === "Vurdering av kliniske kompetanser")?.draft).toBe(true);
+    expect(
+      (await todoOf("student04", syk2001)).forms.find(
+        (f) => f.isMidSemester && f.name === "Vurdering av kliniske kompetanser",
+      )?.draft,
+    ).toBe(true);
   });
 
   test("the mid-semester part confirmed closes the mid-semester forms: student 19 has only the end's left", async () => {
@@ -68,7 +72,10 @@ describe("the student's to-do", () => {
     expect((await todoOf("student18", syk2002)).warning).toBe("given");
     const { warnings } = await import("~/services/platform/db/schema");
     const ref = await referenceOf("student18", syk2002);
-    await db().update(warnings).set({ studentConfirmedWarningAt: new Date("2026-11-22T10:00:00Z") }).where(eq(warnings.studentReferenceId, ref.id));
+    await db()
+      .update(warnings)
+      .set({ studentConfirmedWarningAt: new Date("2026-11-22T10:00:00Z") })
+      .where(eq(warnings.studentReferenceId, ref.id));
     expect((await todoOf("student18", syk2002)).warning).toBe("confirmed");
     await db().update(warnings).set({ studentConfirmedWarningAt: null }).where(eq(warnings.studentReferenceId, ref.id));
   });
@@ -80,10 +87,17 @@ describe("a teacher's and a supervisor's to-do", () => {
     // Five students, two forms in each half, less the main form Emma's teacher sent at mid-semester.
     expect(todo.formsTotal).toBe(19);
     expect(todo.forms).toHaveLength(19);
-    expect(new Set(todo.forms.map((f) => f.studentName))).toEqual(new Set(["Emma Andersen", "Nora Hansen", "Sofie Nilsen", "Ella Olsen", "Ingrid Jensen"]));
+    expect(new Set(todo.forms.map((f) => f.studentName))).toEqual(
+      new Set(["Emma Andersen", "Nora Hansen", "Sofie Nilsen", "Ella Olsen", "Ingrid Jensen"]),
+    );
     expect(todo.forms.slice(0, 9).every((f) => f.isMidSemester && f.due === "behind")).toBe(true);
     expect(todo.forms.slice(9).every((f) => !f.isMidSemester && f.due === "open")).toBe(true);
-    expect(todo.forms.some((f) => f.studentName === "Emma Andersen" && f.isMidSemester && f.formName === "Vurdering av kliniske kompetanser")).toBe(false);
+    expect(
+      todo.forms.some(
+        (f) =>
+          f.studentName === "Emma Andersen" && f.isMidSemester && f.formName === "Vurdering av kliniske kompetanser",
+      ),
+    ).toBe(false);
     expect(todo).toMatchObject({ signatures: [], warnings: [], withoutSupervisor: [] });
   });
 
@@ -95,7 +109,10 @@ describe("a teacher's and a supervisor's to-do", () => {
     expect(todo.forms.filter((f) => f.studentName === "Mathias Aas").every((f) => !f.isMidSemester)).toBe(true);
     // Astrid Brekke is laerer3's, and her mid-semester is confirmed.
     const laerer3 = await teacher("laerer3");
-    expect(laerer3.forms.filter((f) => f.studentName === "Astrid Brekke").map((f) => f.isMidSemester)).toEqual([false, false]);
+    expect(laerer3.forms.filter((f) => f.studentName === "Astrid Brekke").map((f) => f.isMidSemester)).toEqual([
+      false,
+      false,
+    ]);
     expect(laerer3.warnings).toEqual([]);
   });
 
@@ -103,11 +120,22 @@ describe("a teacher's and a supervisor's to-do", () => {
     const todo = await supervisor("veileder1");
     const names = new Set(todo.forms.map((f) => f.studentName));
     // Assigned to five, and an extra supervisor of Noah Johansen's.
-    expect(names).toEqual(new Set(["Emma Andersen", "Nora Hansen", "Sofie Nilsen", "Ella Olsen", "Ingrid Jensen", "Noah Johansen"]));
+    expect(names).toEqual(
+      new Set(["Emma Andersen", "Nora Hansen", "Sofie Nilsen", "Ella Olsen", "Ingrid Jensen", "Noah Johansen"]),
+    );
     // Nora's main form at mid-semester is veileder1's draft.
-    expect(todo.forms.find((f) => f.studentName === "Nora Hansen" && f.isMidSemester && f.formName === "Vurdering av kliniske kompetanser")?.draft).toBe(true);
+    expect(
+      todo.forms.find(
+        (f) => f.studentName === "Nora Hansen" && f.isMidSemester && f.formName === "Vurdering av kliniske kompetanser",
+      )?.draft,
+    ).toBe(true);
     // Noah's main form was sent by his assigned supervisor: any supervisor's counts.
-    expect(todo.forms.some((f) => f.studentName === "Noah Johansen" && f.isMidSemester && f.formName === "Vurdering av kliniske kompetanser")).toBe(false);
+    expect(
+      todo.forms.some(
+        (f) =>
+          f.studentName === "Noah Johansen" && f.isMidSemester && f.formName === "Vurdering av kliniske kompetanser",
+      ),
+    ).toBe(false);
     expect(todo.forms.length).toBeLessThanOrEqual(TODO_FORMS_SHOWN);
     expect(todo).toMatchObject({ signatures: [], warnings: [], withoutSupervisor: [] });
   });
@@ -124,13 +152,18 @@ describe("a teacher's and a supervisor's to-do", () => {
     expect((await todoOf("student09", syk2001)).signingWaits).toBe(true);
     expect((await supervisor("veileder1")).signatures.map((s) => s.studentName)).toEqual(["Ingrid Jensen"]);
     expect((await teacher("laerer1")).signatures).toEqual([]);
-    await db().update(signingForms).set({ signedByStudentUserId: ref.studentUserId, signedByStudentDate: new Date("2026-11-22T09:00:00Z") }).where(eq(signingForms.studentReferenceId, ref.id));
+    await db()
+      .update(signingForms)
+      .set({ signedByStudentUserId: ref.studentUserId, signedByStudentDate: new Date("2026-11-22T09:00:00Z") })
+      .where(eq(signingForms.studentReferenceId, ref.id));
     expect((await todoOf("student09", syk2001)).signingWaits).toBe(false);
     const laerer1 = await teacher("laerer1");
     expect(laerer1.signatures.map((s) => s.studentName)).toEqual(["Ingrid Jensen"]);
     // Her mid-semester part is confirmed now: her mid-semester forms no longer wait.
     expect(laerer1.forms.some((f) => f.studentName === "Ingrid Jensen" && f.isMidSemester)).toBe(false);
-    expect(staffTodoView(laerer1, "teacher", "nb").signatures[0].href).toBe(`/teacher/class/${syk2001}/student/${ref.studentUserId}/signingform`);
+    expect(staffTodoView(laerer1, "teacher", "nb").signatures[0].href).toBe(
+      `/teacher/class/${syk2001}/student/${ref.studentUserId}/signingform`,
+    );
     await db().update(signingForms).set({ isLocked: true }).where(eq(signingForms.studentReferenceId, ref.id));
     expect((await teacher("laerer1")).signatures).toEqual([]);
     expect((await supervisor("veileder1")).signatures).toEqual([]);
@@ -150,7 +183,11 @@ describe("the class overview's warning and signing columns", () => {
     const rows = await progressOverview(db(), syk2002);
     const row = (name: string) => rows.find((r) => r.displayName === name)!;
     expect(row("Aksel Lie")).toMatchObject({ warning: "given", signing: { state: "none" } });
-    expect(row("Astrid Brekke")).toMatchObject({ warning: "none", midConfirmed: true, signing: { state: "midConfirmed", waitingFor: [] } });
+    expect(row("Astrid Brekke")).toMatchObject({
+      warning: "none",
+      midConfirmed: true,
+      signing: { state: "midConfirmed", waitingFor: [] },
+    });
     expect(row("Mathias Aas")).toMatchObject({ mid: { student: 2, advisor: 2, teacher: 2 }, midConfirmed: false });
   });
 });

@@ -32,12 +32,25 @@ export interface StudentTodo {
   /** The signing form waits for the student's signature. */
   signingWaits: boolean;
   /** The student's forms not sent that are asked for now, the overdue first. */
-  forms: { assignmentId: number; formId: number; name: string; isMidSemester: boolean; due: "open" | "behind"; deadline: string | null; draft: boolean }[];
+  forms: {
+    assignmentId: number;
+    formId: number;
+    name: string;
+    isMidSemester: boolean;
+    due: "open" | "behind";
+    deadline: string | null;
+    draft: boolean;
+  }[];
 }
 
 /** The student's to-do in their class this semester, from their placement (placementOf) and one query. */
 export async function studentTodo(db: Db, placement: Placement, today: string): Promise<StudentTodo> {
-  const [row] = await rowsOf<{ given: boolean | null; confirmed: boolean | null; signing_waits: boolean | null; mid_confirmed: boolean | null }>(
+  const [row] = await rowsOf<{
+    given: boolean | null;
+    confirmed: boolean | null;
+    signing_waits: boolean | null;
+    mid_confirmed: boolean | null;
+  }>(
     db,
     sql`select (w.submitted_at is not null) as given, (w.student_confirmed_warning_at is not null) as confirmed,
                (sf.end_semester_completed_date is not null and sf.general_competence_areas_passed is not null
@@ -128,7 +141,10 @@ const student = (r: StudentRow): TodoStudent => ({
  * What waits on a teacher (their own students: those they are the assigned teacher of) or a
  * supervisor (students they supervise, assigned or extra), in this semester's classes. Four queries.
  */
-export async function staffTodo(db: Db, input: { userId: number; role: "teacher" | "advisor"; today: string }): Promise<StaffTodo> {
+export async function staffTodo(
+  db: Db,
+  input: { userId: number; role: "teacher" | "advisor"; today: string },
+): Promise<StaffTodo> {
   const { userId, role, today } = input;
   const roleId = role === "teacher" ? ROLE.Teacher : ROLE.Advisor;
   const mine =
@@ -146,7 +162,17 @@ export async function staffTodo(db: Db, input: { userId: number; role: "teacher"
   // Forms: those asked for now (deadline.ts, formDue: not "closed" nor "later"), not sent by anyone
   // of the viewer's role (as on the class overview).
   const formsQuery = rowsOf<
-    StudentRow & { assignment_id: number; form_id: number; form_name: string; is_mid: boolean; mid_date: string | null; end_date: string | null; mid_confirmed: boolean; draft: boolean; total: number }
+    StudentRow & {
+      assignment_id: number;
+      form_id: number;
+      form_name: string;
+      is_mid: boolean;
+      mid_date: string | null;
+      end_date: string | null;
+      mid_confirmed: boolean;
+      draft: boolean;
+      total: number;
+    }
   >(
     db,
     sql`select ${studentColumns}, a.id as assignment_id, f.id as form_id, f.name as form_name, a.is_mid_semester as is_mid,
@@ -209,7 +235,12 @@ export async function staffTodo(db: Db, input: { userId: number; role: "teacher"
         )
       : Promise.resolve([]);
 
-  const [forms, signatures, warnings, unsupervised] = await Promise.all([formsQuery, signaturesQuery, warningsQuery, unsupervisedQuery]);
+  const [forms, signatures, warnings, unsupervised] = await Promise.all([
+    formsQuery,
+    signaturesQuery,
+    warningsQuery,
+    unsupervisedQuery,
+  ]);
   return {
     signatures: signatures.map(student),
     forms: forms.map((r) => {
@@ -259,7 +290,11 @@ export function staffTodoView(todo: StaffTodo, area: "teacher" | "supervisor", l
       href: `${studentPath(f)}/form/${f.formId}/assignment/${f.assignmentId}`,
     })),
     formsTotal: todo.formsTotal,
-    warnings: todo.warnings.map((w) => ({ ...who(w), given: formatDay(osloDate(w.givenAt), language), href: `${studentPath(w)}/warning` })),
+    warnings: todo.warnings.map((w) => ({
+      ...who(w),
+      given: formatDay(osloDate(w.givenAt), language),
+      href: `${studentPath(w)}/warning`,
+    })),
     withoutSupervisor: todo.withoutSupervisor.map((s) => ({ ...who(s), href: studentPath(s) })),
   };
 }

@@ -3,7 +3,21 @@ import { afterEach, expect, test } from "vitest";
 import { checkConfiguration, configurationSummary, databaseSummary } from "./configuration.server";
 import { resetEnvForTests } from "./env.server";
 
-const settingNames = ["DATABASE_URL", "EMBEDDED_DATABASE", "SESSION_SECRET", "SMTP_URL", "APP_URL", "INSTITUTION", "INSTITUTION_FILE", "MAIL_TRANSPORT", "MAIL_FROM", "DEMO_MODE", "SEED_DEMO", "REMINDERS_INTERVAL_MINUTES", "NODE_ENV"];
+const settingNames = [
+  "DATABASE_URL",
+  "EMBEDDED_DATABASE",
+  "SESSION_SECRET",
+  "SMTP_URL",
+  "APP_URL",
+  "INSTITUTION",
+  "INSTITUTION_FILE",
+  "MAIL_TRANSPORT",
+  "MAIL_FROM",
+  "DEMO_MODE",
+  "SEED_DEMO",
+  "REMINDERS_INTERVAL_MINUTES",
+  "NODE_ENV",
+];
 const saved = Object.fromEntries(settingNames.map((name) => [name, process.env[name]]));
 const ownFile = path.resolve("app/test/institution.json");
 
@@ -37,13 +51,24 @@ test("the start-up line states the configuration in effect, and no secret", () =
     `in effect: institution testhogskolen (INSTITUTION_FILE ${ownFile}), APP_URL https://praksis.hogskolen.no, mail smtp mail.hogskolen.no:587, ` +
       "database external db.hogskolen.no:5433, database praksis, demo mode off, reminders every 30 min, NODE_ENV production",
   );
-  expect(settings).toMatchObject({ institution: "testhogskolen", institutionFrom: ownFile, demoMode: false, remindersEveryMinutes: 30 });
+  expect(settings).toMatchObject({
+    institution: "testhogskolen",
+    institutionFrom: ownFile,
+    demoMode: false,
+    remindersEveryMinutes: 30,
+  });
   const text = JSON.stringify({ message, settings });
   for (const kept of ["db-passord", "smtp-passord", "postmann", secret, "praksis:"]) expect(text).not.toContain(kept);
 });
 
 test("the demo: an example institution, the demo's outbox, the embedded database", () => {
-  use({ DEMO_MODE: "true", EMBEDDED_DATABASE: "true", DATABASE_URL: "postgres://praksis:pw@localhost:5999/praksis?host=%2Fsrv%2Fdata%2Fpostgres", INSTITUTION: "nordlys", REMINDERS_INTERVAL_MINUTES: "0" });
+  use({
+    DEMO_MODE: "true",
+    EMBEDDED_DATABASE: "true",
+    DATABASE_URL: "postgres://praksis:pw@localhost:5999/praksis?host=%2Fsrv%2Fdata%2Fpostgres",
+    INSTITUTION: "nordlys",
+    REMINDERS_INTERVAL_MINUTES: "0",
+  });
   expect(configurationSummary().message).toBe(
     "in effect: institution nordlys (the example nordlys), APP_URL (not set), mail outbox (demo), database embedded socket /srv/data/postgres, database praksis, " +
       "demo mode on, reminders off (cron), NODE_ENV development",

@@ -3,7 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { closedPortUrl, startSilentServer, startSmtpPeer } from "~/test/smtp";
-import { MailNotSent, SMTP_TIMEOUTS, checkMailTransport, mailFailureKind, mailTransportSummary, sendMail } from "./email.server";
+import {
+  MailNotSent,
+  SMTP_TIMEOUTS,
+  checkMailTransport,
+  mailFailureKind,
+  mailTransportSummary,
+  sendMail,
+} from "./email.server";
 import { EnvError, resetEnvForTests } from "./env.server";
 import { institutions } from "./institution.server";
 import { log } from "./log.server";
@@ -160,9 +167,17 @@ describe("outside demo mode, codes stay in the mailbox", () => {
   /** Every console line of the mail's sending, at every level. */
   async function linesOfSending(): Promise<{ delivery: string; lines: string }> {
     log.level = "debug";
-    const calls = (["debug", "info", "warn", "error", "log"] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => {}));
+    const calls = (["debug", "info", "warn", "error", "log"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => {}),
+    );
     const delivery = await sendMail(mail, { purpose: "log-in code" });
-    return { delivery, lines: calls.flatMap((c) => c.mock.calls.flat()).map(String).join("\n") };
+    return {
+      delivery,
+      lines: calls
+        .flatMap((c) => c.mock.calls.flat())
+        .map(String)
+        .join("\n"),
+    };
   }
 
   test("MAIL_TRANSPORT=log: the mail is written to the outbox folder (the app's user alone reads it); the log says its kind and id, never the address, subject or code", async () => {
@@ -171,7 +186,10 @@ describe("outside demo mode, codes stay in the mailbox", () => {
     expect(delivery).toBe("log");
     const [file] = fs.readdirSync(outbox);
     expect(fs.statSync(path.join(outbox, file)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fs.readFileSync(path.join(outbox, file), "utf8"))).toMatchObject({ to: mail.to, text: mail.text });
+    expect(JSON.parse(fs.readFileSync(path.join(outbox, file), "utf8"))).toMatchObject({
+      to: mail.to,
+      text: mail.text,
+    });
     expect(lines).toContain("[mail] not sent (MAIL_TRANSPORT=log): written to the outbox folder");
     expect(lines).toContain("kind=log-in code");
     expect(lines).toContain(`id=${file.replace(/\.json$/, "")}`);
@@ -224,7 +242,10 @@ describe("outside demo mode, codes stay in the mailbox", () => {
     process.env.MAIL_FROM = "Praksis <praksis@annen.no>";
     resetEnvForTests();
     await sendMail(mail);
-    const senders = fs.readdirSync(outbox).sort().map((f) => (JSON.parse(fs.readFileSync(path.join(outbox, f), "utf8")) as { from: string }).from);
+    const senders = fs
+      .readdirSync(outbox)
+      .sort()
+      .map((f) => (JSON.parse(fs.readFileSync(path.join(outbox, f), "utf8")) as { from: string }).from);
     expect(senders).toEqual(["Praksis Fjordbyen <praksis@hogskolen.no>", "Praksis <praksis@annen.no>"]);
   });
 });

@@ -62,7 +62,8 @@ export function mailFailureKind(error: unknown): MailFailureKind {
   const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
   if (code === "ETIMEDOUT") return "timeout";
   if (typeof responseCode === "number" && responseCode >= 400) return "refused";
-  if (code === "EENVELOPE" || code === "EMESSAGE" || code === "EAUTH" || code === "ENOAUTH" || code === "EPROTOCOL") return "refused";
+  if (code === "EENVELOPE" || code === "EMESSAGE" || code === "EAUTH" || code === "ENOAUTH" || code === "EPROTOCOL")
+    return "refused";
   return "unreachable";
 }
 
@@ -103,7 +104,10 @@ export async function sendMail(mail: Mail, options: { purpose?: string } = {}): 
         ? error
         : new MailNotSent(mailFailureKind(error), {
             cause: error,
-            responseCode: typeof (error as { responseCode?: unknown })?.responseCode === "number" ? (error as { responseCode: number }).responseCode : undefined,
+            responseCode:
+              typeof (error as { responseCode?: unknown })?.responseCode === "number"
+                ? (error as { responseCode: number }).responseCode
+                : undefined,
           });
     warnNotSent(failure, options.purpose);
     throw failure;
@@ -148,7 +152,9 @@ export function checkMailTransport(): void {
     );
   }
   if (config.mailTransport === "log") {
-    logFor("mail").warn(`MAIL_TRANSPORT=log: no mail is sent; each is written to ${path.resolve(config.OUTBOX_DIR)} and every page says that mail is not sent. Set SMTP_URL to send mail.`);
+    logFor("mail").warn(
+      `MAIL_TRANSPORT=log: no mail is sent; each is written to ${path.resolve(config.OUTBOX_DIR)} and every page says that mail is not sent. Set SMTP_URL to send mail.`,
+    );
   }
 }
 

@@ -85,22 +85,38 @@ test.each([
 });
 
 test("the messages say what is missing", () => {
-  expect(errorOf({ DATABASE_URL: "postgres://", SESSION_SECRET: secret }).message).toContain("DATABASE_URL: names no host");
-  expect(errorOf({ DATABASE_URL: "postgres://db.example.org", SESSION_SECRET: secret }).message).toContain("DATABASE_URL: names no database");
+  expect(errorOf({ DATABASE_URL: "postgres://", SESSION_SECRET: secret }).message).toContain(
+    "DATABASE_URL: names no host",
+  );
+  expect(errorOf({ DATABASE_URL: "postgres://db.example.org", SESSION_SECRET: secret }).message).toContain(
+    "DATABASE_URL: names no database",
+  );
   expect(errorOf({ SMTP_URL: "smtp://" }).message).toContain("SMTP_URL: names no host");
-  expect(errorOf({ APP_URL: "https://praksis.example.org/app" }).message).toContain("APP_URL: must be the address of the site alone");
-  expect(errorOf({ LOG_LEVEL: "verbose" }).message).toContain("LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent");
+  expect(errorOf({ APP_URL: "https://praksis.example.org/app" }).message).toContain(
+    "APP_URL: must be the address of the site alone",
+  );
+  expect(errorOf({ LOG_LEVEL: "verbose" }).message).toContain(
+    "LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent",
+  );
 });
 
 test("addresses that name what they must are accepted; APP_URL is kept as its origin", () => {
   const socket = "postgres://praksis@localhost/praksis?host=%2Fvar%2Frun%2Fpostgresql";
   expect(parseEnv({ DATABASE_URL: socket, SESSION_SECRET: secret }).DATABASE_URL).toBe(socket);
-  expect(parseEnv({ DATABASE_URL: "postgres:///praksis?host=/var/run/postgresql", SESSION_SECRET: secret }).DATABASE_URL).toBeDefined();
-  expect(parseEnv({ SMTP_URL: "smtps://user:pw@mail.example.org:465?greetingTimeout=2000" }).SMTP_URL).toContain("mail.example.org");
+  expect(
+    parseEnv({ DATABASE_URL: "postgres:///praksis?host=/var/run/postgresql", SESSION_SECRET: secret }).DATABASE_URL,
+  ).toBeDefined();
+  expect(parseEnv({ SMTP_URL: "smtps://user:pw@mail.example.org:465?greetingTimeout=2000" }).SMTP_URL).toContain(
+    "mail.example.org",
+  );
   expect(parseEnv({ APP_URL: "https://praksis.example.org/" }).APP_URL).toBe("https://praksis.example.org");
   expect(parseEnv({ APP_URL: "http://localhost:3000" }).APP_URL).toBe("http://localhost:3000");
-  expect(parseEnv({ LOG_LEVEL: "debug", LOG_FORMAT: "json", EMBEDDED_POSTGRES_PORT: "5433", WEB_CONCURRENCY: "4" })).toMatchObject({ LOG_LEVEL: "debug" });
-  expect(parseEnv({ MAIL_FROM: "Praksis Fjordbyen <praksis@hogskolen.no>" }).MAIL_FROM).toBe("Praksis Fjordbyen <praksis@hogskolen.no>");
+  expect(
+    parseEnv({ LOG_LEVEL: "debug", LOG_FORMAT: "json", EMBEDDED_POSTGRES_PORT: "5433", WEB_CONCURRENCY: "4" }),
+  ).toMatchObject({ LOG_LEVEL: "debug" });
+  expect(parseEnv({ MAIL_FROM: "Praksis Fjordbyen <praksis@hogskolen.no>" }).MAIL_FROM).toBe(
+    "Praksis Fjordbyen <praksis@hogskolen.no>",
+  );
   expect(parseEnv({ MAIL_FROM: "" }).MAIL_FROM).toBeUndefined();
 });
 
@@ -122,7 +138,9 @@ test.each([
 
 test("MAIL_TRANSPORT that contradicts SMTP_URL is refused", () => {
   expect(errorOf({ MAIL_TRANSPORT: "smtp" }).message).toContain("MAIL_TRANSPORT: smtp needs SMTP_URL");
-  expect(errorOf({ MAIL_TRANSPORT: "log", SMTP_URL: "smtp://mail.example.org" }).message).toContain("MAIL_TRANSPORT: log, but SMTP_URL is set too");
+  expect(errorOf({ MAIL_TRANSPORT: "log", SMTP_URL: "smtp://mail.example.org" }).message).toContain(
+    "MAIL_TRANSPORT: log, but SMTP_URL is set too",
+  );
 });
 
 test("DATABASE_URL without SESSION_SECRET is refused", () => {
@@ -131,7 +149,11 @@ test("DATABASE_URL without SESSION_SECRET is refused", () => {
 });
 
 test("DATABASE_URL with SESSION_SECRET is accepted and switches the demo off", () => {
-  const config = parseEnv({ DATABASE_URL: "postgresql://localhost/praksis", SESSION_SECRET: secret, NODE_ENV: "production" });
+  const config = parseEnv({
+    DATABASE_URL: "postgresql://localhost/praksis",
+    SESSION_SECRET: secret,
+    NODE_ENV: "production",
+  });
   expect(config.DATABASE_URL).toBe("postgresql://localhost/praksis");
   expect(config.demoMode).toBe(false);
   expect(config.devOutbox).toBe(false);
@@ -187,7 +209,12 @@ test("an empty DATABASE_URL means the embedded database", () => {
 });
 
 test("the embedded server's DATABASE_URL, as the launcher sets it with demo mode, keeps the demo and the generated secret", () => {
-  const config = parseEnv({ DATABASE_URL: "postgres://praksis:pw@127.0.0.1:5999/praksis", EMBEDDED_DATABASE: "true", DEMO_MODE: "true", NODE_ENV: "production" });
+  const config = parseEnv({
+    DATABASE_URL: "postgres://praksis:pw@127.0.0.1:5999/praksis",
+    EMBEDDED_DATABASE: "true",
+    DEMO_MODE: "true",
+    NODE_ENV: "production",
+  });
   expect(config).toMatchObject({ embedded: true, demoMode: true, devOutbox: true });
   expect(config.SESSION_SECRET).toBeUndefined();
 });

@@ -3,9 +3,7 @@ import { parseTrustProxy } from "../../../scripts/trust-proxy.mjs";
 
 const roleName = z.enum(["Admin", "Student", "Teacher", "Advisor"]);
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", ""])
-  .transform((v) => v === "true" || v === "1");
+const booleanFlag = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
 
 /** A flag that may be left unset; empty means unset too (as the launcher, scripts/demo-mode.mjs, reads it). */
 const optionalFlag = z
@@ -19,12 +17,21 @@ const optionalText = z
   .transform((v) => (v ? v : undefined));
 
 /** An address of a web service: http or https, with a host. */
-const webUrl = z.url({ protocol: /^https?$/, hostname: /./, error: "must be an http:// or https:// address with a host" });
+const webUrl = z.url({
+  protocol: /^https?$/,
+  hostname: /./,
+  error: "must be an http:// or https:// address with a host",
+});
 
 const optionalUrl = webUrl.optional().or(z.literal("").transform(() => undefined));
 
 /** A URL of the given schemes, checked by `check` (which names what is missing); empty means unset. */
-function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) => string | null, normalise = (_url: URL, value: string) => value) {
+function optionalUrlOf(
+  schemes: RegExp,
+  schemesText: string,
+  check: (url: URL) => string | null,
+  normalise = (_url: URL, value: string) => value,
+) {
   return z
     .string()
     .optional()
@@ -51,8 +58,10 @@ function optionalUrlOf(schemes: RegExp, schemesText: string, check: (url: URL) =
  * database name. `postgres://` alone would connect to whatever libpq's defaults find.
  */
 export const databaseUrl = optionalUrlOf(/^postgres(ql)?:$/, "postgres:// or postgresql://", (url) => {
-  if (!url.hostname && !url.searchParams.get("host")) return "names no host (postgres://user:password@host:5432/database, or ?host=/socket/folder)";
-  if (!decodeURIComponent(url.pathname.replace(/^\//, ""))) return "names no database (postgres://user:password@host:5432/database)";
+  if (!url.hostname && !url.searchParams.get("host"))
+    return "names no host (postgres://user:password@host:5432/database, or ?host=/socket/folder)";
+  if (!decodeURIComponent(url.pathname.replace(/^\//, "")))
+    return "names no database (postgres://user:password@host:5432/database)";
   return null;
 });
 
@@ -62,11 +71,17 @@ export const smtpUrl = optionalUrlOf(/^smtps?:$/, "smtp:// or smtps://", (url) =
 );
 
 /** The public address: the scheme, the host and perhaps a port, nothing after (the app serves from /). */
-export const appUrl = optionalUrlOf(/^https?:$/, "https:// (or http://)", (url) => {
-  if (!url.hostname) return "names no host (https://praksis.example.org)";
-  if (url.pathname !== "/" || url.search || url.hash) return "must be the address of the site alone, without a path or a query (https://praksis.example.org)";
-  return null;
-}, (url) => url.origin);
+export const appUrl = optionalUrlOf(
+  /^https?:$/,
+  "https:// (or http://)",
+  (url) => {
+    if (!url.hostname) return "names no host (https://praksis.example.org)";
+    if (url.pathname !== "/" || url.search || url.hash)
+      return "must be the address of the site alone, without a path or a query (https://praksis.example.org)";
+    return null;
+  },
+  (url) => url.origin,
+);
 
 const port = z.coerce.number().int().min(1, "must be a port, 1–65535").max(65535, "must be a port, 1–65535");
 
@@ -76,7 +91,10 @@ export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "
 /** `Name <address>` or a bare address, as nodemailer takes a sender. */
 const mailAddress = z
   .string()
-  .regex(/^(?:[^<>]*<\s*[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+\s*>|[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+)$/, "must be an e-mail address, or Name <address>");
+  .regex(
+    /^(?:[^<>]*<\s*[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+\s*>|[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+)$/,
+    "must be an e-mail address, or Name <address>",
+  );
 
 export const envSchema = z
   .object({
@@ -91,17 +109,29 @@ export const envSchema = z
     // Set by the launcher (server.mjs, scripts/dev.mjs) next to the DATABASE_URL of the embedded server.
     EMBEDDED_DATABASE: booleanFlag.default(false),
     // A comma-separated list: the first signs, every one verifies (a rotation logs nobody out).
-    SESSION_SECRET: z.string().refine((s) => s.split(",").every((one) => one.trim().length >= 32), "must be at least 32 characters (each one, in a comma-separated list)").optional(),
+    SESSION_SECRET: z
+      .string()
+      .refine(
+        (s) => s.split(",").every((one) => one.trim().length >= 32),
+        "must be at least 32 characters (each one, in a comma-separated list)",
+      )
+      .optional(),
     APP_URL: appUrl,
     // One of the examples in app/institutions/ (for the demo and trials); INSTITUTION_FILE wins when both are set.
-    INSTITUTION: z.string().regex(/^[a-z0-9-]+$/, "must be a variant file name").default("fjordbyen"),
+    INSTITUTION: z
+      .string()
+      .regex(/^[a-z0-9-]+$/, "must be a variant file name")
+      .default("fjordbyen"),
     // The institution's own file, kept by the operator outside the source (institution.server.ts reads it).
     INSTITUTION_FILE: optionalText,
     SMTP_URL: smtpUrl,
     // `log`: no SMTP server on purpose (a trial outside demo mode): mail is written to the outbox
     // folder and only its kind and id are logged. `smtp`: SMTP_URL must be set. Unset: SMTP when
     // SMTP_URL is set, the demo's outbox in demo mode; otherwise start-up stops.
-    MAIL_TRANSPORT: z.enum(["smtp", "log", ""]).optional().transform((v) => (v ? v : undefined)),
+    MAIL_TRANSPORT: z
+      .enum(["smtp", "log", ""])
+      .optional()
+      .transform((v) => (v ? v : undefined)),
     // The sender; without it, the institution file's `mailFrom` (mailFrom() in email.server.ts).
     MAIL_FROM: mailAddress.optional().or(z.literal("").transform(() => undefined)),
     // Default: DATA_DIR/outbox.
@@ -110,10 +140,16 @@ export const envSchema = z
       .string()
       .default("Admin,Student,Teacher,Advisor")
       .transform((s, ctx) => {
-        const names = s.split(",").map((r) => r.trim()).filter(Boolean);
+        const names = s
+          .split(",")
+          .map((r) => r.trim())
+          .filter(Boolean);
         const parsed = z.array(roleName).safeParse(names);
         if (!parsed.success) {
-          ctx.addIssue({ code: "custom", message: "must be a comma-separated list of Admin, Student, Teacher, Advisor" });
+          ctx.addIssue({
+            code: "custom",
+            message: "must be a comma-separated list of Admin, Student, Teacher, Advisor",
+          });
           return z.NEVER;
         }
         return parsed.data;
@@ -165,12 +201,22 @@ export const envSchema = z
     // Read by scripts/log.mjs (which stops on a wrong one too) and server.mjs; checked here with the rest.
     LOG_LEVEL: z.enum([...LOG_LEVELS, ""], { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
     LOG_FORMAT: z.enum(["json", "pretty", "console", ""], { error: "must be json, pretty or console" }).optional(),
-    WEB_CONCURRENCY: z.union([z.literal(""), z.coerce.number().int().min(1, "must be a number of app processes, 1 or more").max(1024)]).optional(),
+    WEB_CONCURRENCY: z
+      .union([z.literal(""), z.coerce.number().int().min(1, "must be a number of app processes, 1 or more").max(1024)])
+      .optional(),
     EMBEDDED_POSTGRES_PORT: z.union([z.literal(""), port]).optional(),
-    SHUTDOWN_GRACE_SECONDS: z.union([z.literal(""), z.coerce.number().int().min(0, "must be 0–600 seconds").max(600, "must be 0–600 seconds")], { error: "must be a whole number of seconds, 0–600" }).optional(), // read by server.mjs (scripts/service.mjs)
+    SHUTDOWN_GRACE_SECONDS: z
+      .union(
+        [z.literal(""), z.coerce.number().int().min(0, "must be 0–600 seconds").max(600, "must be 0–600 seconds")],
+        { error: "must be a whole number of seconds, 0–600" },
+      )
+      .optional(), // read by server.mjs (scripts/service.mjs)
     // GET /metrics (scripts/metrics.mjs): `loopback` answers this machine, the token `Authorization: Bearer …` from anywhere.
     METRICS: z.enum(["loopback", "off", ""], { error: "must be loopback (or off)" }).optional(),
-    METRICS_TOKEN: z.string().regex(/^(?:[!-~]{32,})?$/, "must be at least 32 characters, without spaces").optional(),
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^(?:[!-~]{32,})?$/, "must be at least 32 characters, without spaces")
+      .optional(),
   })
   .transform((env) => {
     const embedded = env.EMBEDDED_DATABASE || !env.DATABASE_URL;
@@ -179,7 +225,11 @@ export const envSchema = z
     const demoMode = env.DEMO_MODE ?? env.SEED_DEMO ?? false;
     // How mail goes: through SMTP_URL; or written to the outbox folder, in demo mode for
     // /dev/outbox (and the console), else (MAIL_TRANSPORT=log, a trial) with no text in the log.
-    const mailTransport: "smtp" | "log" | "outbox" = env.SMTP_URL ? "smtp" : env.MAIL_TRANSPORT === "log" || !demoMode ? "log" : "outbox";
+    const mailTransport: "smtp" | "log" | "outbox" = env.SMTP_URL
+      ? "smtp"
+      : env.MAIL_TRANSPORT === "log" || !demoMode
+        ? "log"
+        : "outbox";
     return {
       ...env,
       isProduction: env.NODE_ENV === "production",

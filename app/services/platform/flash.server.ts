@@ -35,4 +35,3 @@ export async function takeFlash(request: Request): Promise<{ flash: Flash | null
     setCookie: await appCookies().flash.serialize("", { maxAge: 0 }),
   };
 }
-

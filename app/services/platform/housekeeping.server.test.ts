@@ -5,7 +5,13 @@ import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { openTestDatabase } from "~/test/db";
 import type { Database } from "./db/client.server";
 import { rateLimits } from "./db/schema";
-import { OUTBOX_KEEP_DAYS, pruneOutbox, runHousekeeping, scheduleHousekeeping, type Sweeps } from "./housekeeping.server";
+import {
+  OUTBOX_KEEP_DAYS,
+  pruneOutbox,
+  runHousekeeping,
+  scheduleHousekeeping,
+  type Sweeps,
+} from "./housekeeping.server";
 import { hitRateLimit } from "./rate-limit.server";
 
 // The daily housekeeping. The identity domain's sweeps (sessions, codes) are handed in by the app's
@@ -44,19 +50,41 @@ function outboxFile(at: Date): string {
 
 test("once a day: ended sessions, expired codes, old rate-limit rows and old outbox mails go, counted in one line without anyone's data", async () => {
   const now = new Date("2026-10-14T03:00:00Z");
-  await hitRateLimit(database.db, "otp:request:email:someone@example.org", { limit: 5, windowMs: 15 * 60_000 }, new Date(now.getTime() - 3 * DAY));
-  await hitRateLimit(database.db, "otp:wrong:day:someone@example.org", { limit: 30, windowMs: DAY }, new Date(now.getTime() - DAY));
-  await hitRateLimit(database.db, "otp:request:ip:10.0.0.1", { limit: 20, windowMs: 15 * 60_000 }, new Date(now.getTime() - 60_000));
+  await hitRateLimit(
+    database.db,
+    "otp:request:email:someone@example.org",
+    { limit: 5, windowMs: 15 * 60_000 },
+    new Date(now.getTime() - 3 * DAY),
+  );
+  await hitRateLimit(
+    database.db,
+    "otp:wrong:day:someone@example.org",
+    { limit: 30, windowMs: DAY },
+    new Date(now.getTime() - DAY),
+  );
+  await hitRateLimit(
+    database.db,
+    "otp:request:ip:10.0.0.1",
+    { limit: 20, windowMs: 15 * 60_000 },
+    new Date(now.getTime() - 60_000),
+  );
   const old = outboxFile(new Date(now.getTime() - (OUTBOX_KEEP_DAYS + 1) * DAY));
   const recent = outboxFile(new Date(now.getTime() - (OUTBOX_KEEP_DAYS - 1) * DAY));
   fs.writeFileSync(path.join(outbox, "README.txt"), "not a mail");
   const { calls, sweeps } = counting();
 
   const said: string[] = [];
-  const summary = await runHousekeeping(database.db, { sweeps, outboxDir: outbox, now, log: { info: (line) => said.push(line) } });
+  const summary = await runHousekeeping(database.db, {
+    sweeps,
+    outboxDir: outbox,
+    now,
+    log: { info: (line) => said.push(line) },
+  });
 
   expect(summary).toEqual({ sessions: 2, codes: 3, rateLimits: 1, outboxFiles: 1 });
-  expect(said).toEqual([`removed 2 ended sessions, 3 expired log-in codes, 1 old rate-limit rows, 1 outbox mails older than ${OUTBOX_KEEP_DAYS} days`]);
+  expect(said).toEqual([
+    `removed 2 ended sessions, 3 expired log-in codes, 1 old rate-limit rows, 1 outbox mails older than ${OUTBOX_KEEP_DAYS} days`,
+  ]);
   expect(calls).toEqual([
     { sweep: "sessions", now },
     { sweep: "codes", now },
@@ -68,10 +96,14 @@ test("once a day: ended sessions, expired codes, old rate-limit rows and old out
   expect(fs.existsSync(path.join(outbox, old))).toBe(false);
 
   // Later the same UTC day, in this or any other process: nothing to do.
-  expect(await runHousekeeping(database.db, { sweeps, outboxDir: outbox, now: new Date("2026-10-14T23:59:00Z") })).toBeNull();
+  expect(
+    await runHousekeeping(database.db, { sweeps, outboxDir: outbox, now: new Date("2026-10-14T23:59:00Z") }),
+  ).toBeNull();
   expect(calls).toHaveLength(2);
   // The next day it runs again (the wrong codes' window of the 13th has now begun over two days ago).
-  expect(await runHousekeeping(database.db, { sweeps, outboxDir: outbox, now: new Date("2026-10-15T00:01:00Z") })).toEqual({
+  expect(
+    await runHousekeeping(database.db, { sweeps, outboxDir: outbox, now: new Date("2026-10-15T00:01:00Z") }),
+  ).toEqual({
     sessions: 2,
     codes: 3,
     rateLimits: 1,
@@ -82,7 +114,9 @@ test("once a day: ended sessions, expired codes, old rate-limit rows and old out
 test("app processes and instances trying at once: exactly one runs the day's housekeeping", async () => {
   const now = new Date("2026-11-02T04:00:00Z");
   const { calls, sweeps } = counting();
-  const results = await Promise.all(Array.from({ length: 6 }, () => runHousekeeping(database.db, { sweeps, outboxDir: outbox, now })));
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () => runHousekeeping(database.db, { sweeps, outboxDir: outbox, now })),
+  );
   expect(results.filter((r) => r !== null)).toHaveLength(1);
   expect(calls.filter((c) => c.sweep === "sessions")).toHaveLength(1);
 });
@@ -95,9 +129,13 @@ test("a run that fails gives the day back, so the next try (here or elsewhere) r
     },
     codes: async () => 0,
   };
-  await expect(runHousekeeping(database.db, { sweeps: failing, outboxDir: outbox, now })).rejects.toThrow("the statement failed");
+  await expect(runHousekeeping(database.db, { sweeps: failing, outboxDir: outbox, now })).rejects.toThrow(
+    "the statement failed",
+  );
   const { sweeps } = counting(0, 0);
-  expect(await runHousekeeping(database.db, { sweeps, outboxDir: outbox, now: new Date(now.getTime() + 60 * 60_000) })).toEqual({
+  expect(
+    await runHousekeeping(database.db, { sweeps, outboxDir: outbox, now: new Date(now.getTime() + 60 * 60_000) }),
+  ).toEqual({
     sessions: 0,
     codes: 0,
     rateLimits: expect.any(Number),
@@ -109,7 +147,10 @@ test("the outbox's mails are told old by their names; a missing outbox is nothin
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-outbox-"));
   try {
     const now = new Date("2026-08-20T10:00:00Z");
-    const names = [outboxFileIn(dir, new Date("2026-08-01T10:00:00.123Z")), outboxFileIn(dir, new Date("2026-08-20T09:00:00Z"))];
+    const names = [
+      outboxFileIn(dir, new Date("2026-08-01T10:00:00.123Z")),
+      outboxFileIn(dir, new Date("2026-08-20T09:00:00Z")),
+    ];
     expect(await pruneOutbox(dir, new Date(now.getTime() - 7 * DAY))).toBe(1);
     expect(fs.readdirSync(dir)).toEqual([names[1]]);
     expect(await pruneOutbox(path.join(dir, "none"), now)).toBe(0);
@@ -127,9 +168,19 @@ function outboxFileIn(dir: string, at: Date): string {
 test("scheduled from every app process: the first try after start-up runs it; a second schedule replaces the first; the database away is a warning, not a crash", async () => {
   const { sweeps } = counting(0, 0);
   const runs: unknown[] = [];
-  const first = scheduleHousekeeping({ db: async () => database.db, sweeps, firstDelayMs: 60_000, onRun: (summary) => runs.push(summary) });
+  const first = scheduleHousekeeping({
+    db: async () => database.db,
+    sweeps,
+    firstDelayMs: 60_000,
+    onRun: (summary) => runs.push(summary),
+  });
   const ran = new Promise<void>((resolve) => {
-    scheduleHousekeeping({ db: async () => database.db, sweeps, firstDelayMs: 0, onRun: (summary) => (runs.push(summary), resolve()) });
+    scheduleHousekeeping({
+      db: async () => database.db,
+      sweeps,
+      firstDelayMs: 0,
+      onRun: (summary) => (runs.push(summary), resolve()),
+    });
   });
   await ran;
   // The housekeeping of the real day: run once here (or already today, by another test run on this database: null).
@@ -147,5 +198,7 @@ test("scheduled from every app process: the first try after start-up runs it; a 
   });
   await failed;
   schedule.stop();
-  expect(warn.mock.calls[0]?.join(" ")).toContain("[housekeeping] the housekeeping did not run: the database is not available; trying again in an hour");
+  expect(warn.mock.calls[0]?.join(" ")).toContain(
+    "[housekeeping] the housekeeping did not run: the database is not available; trying again in an hour",
+  );
 });

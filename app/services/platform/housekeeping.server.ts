@@ -85,7 +85,10 @@ export async function runHousekeeping(
       sessions: await options.sweeps.sessions(db, now),
       codes: await options.sweeps.codes(db, now),
       rateLimits: await pruneRateLimits(db, new Date(now.getTime() - RATE_LIMIT_KEEP_MS)),
-      outboxFiles: await pruneOutbox(path.resolve(options.outboxDir ?? env().OUTBOX_DIR), new Date(now.getTime() - OUTBOX_KEEP_DAYS * DAY_MS)),
+      outboxFiles: await pruneOutbox(
+        path.resolve(options.outboxDir ?? env().OUTBOX_DIR),
+        new Date(now.getTime() - OUTBOX_KEEP_DAYS * DAY_MS),
+      ),
     };
   } catch (error) {
     // The day's claim is given back, so the next hour's try (here or in another process) runs it.
@@ -124,7 +127,12 @@ export function scheduleHousekeeping(options: {
       options.onRun?.(summary);
     } catch (error) {
       // The database away (a 503 Response from the pool) or a real fault: said, and tried next hour.
-      const why = error instanceof Response ? "the database is not available" : error instanceof Error ? error.message : String(error);
+      const why =
+        error instanceof Response
+          ? "the database is not available"
+          : error instanceof Error
+            ? error.message
+            : String(error);
       log.warn(`the housekeeping did not run: ${why}; trying again in an hour`);
     } finally {
       running = false;

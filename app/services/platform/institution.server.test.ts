@@ -44,7 +44,9 @@ test.each(files)("%s validates and its id matches the file name", (file) => {
 });
 
 test.each(files)("%s has an organisation number that passes the mod-11 check", (file) => {
-  const { organisationNumber } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { organisationNumber: string };
+  const { organisationNumber } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as {
+    organisationNumber: string;
+  };
   expect(validOrganisationNumber(organisationNumber)).toBe(true);
 });
 
@@ -68,14 +70,19 @@ test("appName follows the language", () => {
 test("each variant has its own accessibility statement on uustatus.no and a contact address, marked while invented", () => {
   const all = Object.values(institutions);
   for (const institution of all) {
-    expect(institution.accessibility.statementUrl).toMatch(/^https:\/\/uustatus\.no\/nb\/erklaringer\/publisert\/[0-9a-f-]{36}$/);
+    expect(institution.accessibility.statementUrl).toMatch(
+      /^https:\/\/uustatus\.no\/nb\/erklaringer\/publisert\/[0-9a-f-]{36}$/,
+    );
     expect(institution.accessibility.contactEmail).toMatch(/^[^@\s]+@[^@\s]+$/);
     // The demo's values are invented: the marker tells an operator to replace them (README).
     expect(institution.accessibility.placeholder).toBe(true);
   }
   expect(new Set(all.map((i) => i.accessibility.statementUrl)).size).toBe(all.length);
   expect(new Set(all.map((i) => i.accessibility.contactEmail)).size).toBe(all.length);
-  const broken = { ...institutions.fjordbyen, accessibility: { ...institutions.fjordbyen.accessibility, statementUrl: "not a url" } };
+  const broken = {
+    ...institutions.fjordbyen,
+    accessibility: { ...institutions.fjordbyen.accessibility, statementUrl: "not a url" },
+  };
   expect(institutionSchema.safeParse(broken).success).toBe(false);
 });
 
@@ -104,7 +111,9 @@ test("the guidance PDF: none configured, an address elsewhere, a served file, a 
   const withGuidance = (guidancePdf: string | undefined) => ({ ...base, nb: { ...base.nb, guidancePdf } });
   const serves = (sitePath: string) => sitePath === "/veiledning.pdf";
   expect(guidancePdf(withGuidance(undefined), "nb", serves)).toBeNull();
-  expect(guidancePdf(withGuidance("https://www.example.org/veiledning.pdf"), "nb", serves)).toBe("https://www.example.org/veiledning.pdf");
+  expect(guidancePdf(withGuidance("https://www.example.org/veiledning.pdf"), "nb", serves)).toBe(
+    "https://www.example.org/veiledning.pdf",
+  );
   expect(guidancePdf(withGuidance("/veiledning.pdf"), "nb", serves)).toBe("/veiledning.pdf");
   expect(guidancePdf(withGuidance("/mangler.pdf"), "nb", serves)).toBeNull();
   expect(institutionSchema.safeParse(withGuidance("/../hemmelig.txt")).success).toBe(false);
@@ -122,7 +131,8 @@ describe("the institution's own file (INSTITUTION_FILE)", () => {
     return file;
   };
   const use = (settings: Record<string, string>) => {
-    for (const name of ["INSTITUTION", "INSTITUTION_FILE", "DEMO_MODE", "SEED_DEMO", "MAIL_FROM"]) delete process.env[name];
+    for (const name of ["INSTITUTION", "INSTITUTION_FILE", "DEMO_MODE", "SEED_DEMO", "MAIL_FROM"])
+      delete process.env[name];
     Object.assign(process.env, settings);
     resetEnvForTests();
   };
@@ -157,17 +167,30 @@ describe("the institution's own file (INSTITUTION_FILE)", () => {
       expect(error).toBeInstanceOf(EnvError);
       message = (error as Error).message;
     }
-    expect(message.split("\n")).toEqual([`INSTITUTION_FILE ${file}: organisationNumber: must be nine digits`, `INSTITUTION_FILE ${file}: nb.privacy.intro: required`]);
+    expect(message.split("\n")).toEqual([
+      `INSTITUTION_FILE ${file}: organisationNumber: must be nine digits`,
+      `INSTITUTION_FILE ${file}: nb.privacy.intro: required`,
+    ]);
     expect(() => readInstitutionFile(write("{ not json"))).toThrow(/^INSTITUTION_FILE .*: not JSON \(/);
-    expect(() => readInstitutionFile(path.join(scratch, "missing.json"))).toThrow(/^INSTITUTION_FILE .*missing\.json: cannot be read \(no such file\)$/);
-    expect(() => readInstitutionFile(write({ ...own, mailFrom: "Praksis" }))).toThrow(/: mailFrom: must be an e-mail address/);
+    expect(() => readInstitutionFile(path.join(scratch, "missing.json"))).toThrow(
+      /^INSTITUTION_FILE .*missing\.json: cannot be read \(no such file\)$/,
+    );
+    expect(() => readInstitutionFile(write({ ...own, mailFrom: "Praksis" }))).toThrow(
+      /: mailFrom: must be an e-mail address/,
+    );
   });
 
   test("signing.requireSentForms is optional (off without it); a wrong value or a misspelt key in signing is named", () => {
     expect(readInstitutionFile(ownFile).signing?.requireSentForms).toBeUndefined();
-    expect(readInstitutionFile(write({ ...own, signing: { requireSentForms: true } })).signing).toEqual({ requireSentForms: true });
-    expect(() => readInstitutionFile(write({ ...own, signing: { requireSentForms: "yes" } }))).toThrow(/: signing\.requireSentForms: /);
-    expect(() => readInstitutionFile(write({ ...own, signing: { requireSentform: true } }))).toThrow(/: signing: .*requireSentform/);
+    expect(readInstitutionFile(write({ ...own, signing: { requireSentForms: true } })).signing).toEqual({
+      requireSentForms: true,
+    });
+    expect(() => readInstitutionFile(write({ ...own, signing: { requireSentForms: "yes" } }))).toThrow(
+      /: signing\.requireSentForms: /,
+    );
+    expect(() => readInstitutionFile(write({ ...own, signing: { requireSentform: true } }))).toThrow(
+      /: signing: .*requireSentform/,
+    );
   });
 
   test("the tests' own institution carries no example value", () => {
@@ -180,7 +203,9 @@ describe("the institution's own file (INSTITUTION_FILE)", () => {
     for (const example of Object.values(institutions)) expect(example.example).toBe(true);
     use({ INSTITUTION: "fjordbyen" });
     const message = refusal();
-    expect(message).toMatch(/^INSTITUTION=fjordbyen is one of the examples in app\/institutions\/: outside demo mode, set INSTITUTION_FILE/);
+    expect(message).toMatch(
+      /^INSTITUTION=fjordbyen is one of the examples in app\/institutions\/: outside demo mode, set INSTITUTION_FILE/,
+    );
     for (const field of [
       "example: true",
       "organisationNumber: 991258736 is an example's",
@@ -206,24 +231,61 @@ describe("the institution's own file (INSTITUTION_FILE)", () => {
   // Each example value put back into an otherwise own file: refused outside demo mode, naming the field.
   test.each<[string, (i: Institution) => Institution, string]>([
     ["the marker of an example", (i) => ({ ...i, example: true }), "example: true"],
-    ["an example's organisation number", (i) => ({ ...i, organisationNumber: institutions.nordlys.organisationNumber }), "organisationNumber: 992174625 is an example's"],
-    ["an address under example.no", (i) => ({ ...i, aboutUrl: "https://www.fjordbyen.example.no/praksis" }), "aboutUrl: an example address"],
-    ["a contact under example.org", (i) => ({ ...i, accessibility: { ...i.accessibility, contactEmail: "uu@example.org" } }), "accessibility.contactEmail: an example address"],
-    ["the statement link marked placeholder", (i) => ({ ...i, accessibility: { ...i.accessibility, placeholder: true } }), "accessibility.placeholder: true"],
-    ["an example's statement link", (i) => ({ ...i, accessibility: { ...i.accessibility, statementUrl: institutions.fjordbyen.accessibility.statementUrl } }), "accessibility.statementUrl: an example's statement"],
+    [
+      "an example's organisation number",
+      (i) => ({ ...i, organisationNumber: institutions.nordlys.organisationNumber }),
+      "organisationNumber: 992174625 is an example's",
+    ],
+    [
+      "an address under example.no",
+      (i) => ({ ...i, aboutUrl: "https://www.fjordbyen.example.no/praksis" }),
+      "aboutUrl: an example address",
+    ],
+    [
+      "a contact under example.org",
+      (i) => ({ ...i, accessibility: { ...i.accessibility, contactEmail: "uu@example.org" } }),
+      "accessibility.contactEmail: an example address",
+    ],
+    [
+      "the statement link marked placeholder",
+      (i) => ({ ...i, accessibility: { ...i.accessibility, placeholder: true } }),
+      "accessibility.placeholder: true",
+    ],
+    [
+      "an example's statement link",
+      (i) => ({
+        ...i,
+        accessibility: { ...i.accessibility, statementUrl: institutions.fjordbyen.accessibility.statementUrl },
+      }),
+      "accessibility.statementUrl: an example's statement",
+    ],
     [
       "the privacy text naming the example college as controller",
       (i) => ({ ...i, nb: { ...i.nb, privacy: { ...i.nb.privacy, intro: institutions.fjordbyen.nb.privacy.intro } } }),
       'nb.privacy.intro: names the example college "Fjordbyen høgskole"',
     ],
-    ["an example's organisation number in a text", (i) => ({ ...i, en: { ...i.en, signingForm: { ...i.en.signingForm, declaration: "Org. no. 991 258 736." } } }), "en.signingForm.declaration: carries an example's organisation number"],
-    ["the sender under example.no", (i) => ({ ...i, mailFrom: "Praksis <praksis@fjordbyen.example.no>" }), "mailFrom: an example address"],
-    ["no sender at all (the example default)", (i) => ({ ...i, mailFrom: undefined }), "MAIL_FROM: not set, and the institution file has no mailFrom"],
+    [
+      "an example's organisation number in a text",
+      (i) => ({ ...i, en: { ...i.en, signingForm: { ...i.en.signingForm, declaration: "Org. no. 991 258 736." } } }),
+      "en.signingForm.declaration: carries an example's organisation number",
+    ],
+    [
+      "the sender under example.no",
+      (i) => ({ ...i, mailFrom: "Praksis <praksis@fjordbyen.example.no>" }),
+      "mailFrom: an example address",
+    ],
+    [
+      "no sender at all (the example default)",
+      (i) => ({ ...i, mailFrom: undefined }),
+      "MAIL_FROM: not set, and the institution file has no mailFrom",
+    ],
   ])("%s", (_, change, field) => {
     const file = write(change(own));
     use({ INSTITUTION_FILE: file });
     const message = refusal();
-    expect(message.split("\n")[0]).toBe(`INSTITUTION_FILE ${file}: example values outside demo mode; replace each with the institution's own (README, "The institution's file"):`);
+    expect(message.split("\n")[0]).toBe(
+      `INSTITUTION_FILE ${file}: example values outside demo mode; replace each with the institution's own (README, "The institution's file"):`,
+    );
     expect(message.split("\n").slice(1)).toEqual([expect.stringContaining(`  ${field}`)]);
   });
 

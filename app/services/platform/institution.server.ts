@@ -46,7 +46,10 @@ export const institutionSchema = z.object({
   /** The sender of the app's mail (`Name <address>`); MAIL_FROM overrides it. */
   mailFrom: z
     .string()
-    .regex(/^(?:[^<>]*<\s*[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+\s*>|[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+)$/, "must be an e-mail address, or Name <address>")
+    .regex(
+      /^(?:[^<>]*<\s*[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+\s*>|[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+)$/,
+      "must be an e-mail address, or Name <address>",
+    )
     .optional(),
   colours: z.object({ brand: hex, brandDark: hex, brandContrast: hex }),
   /**
@@ -68,7 +71,9 @@ function exampleFiles(): Record<string, { default: unknown }> {
   } catch {
     const dir = path.resolve(import.meta.dirname, "../../institutions");
     const names = fs.readdirSync(dir).filter((name) => name.endsWith(".json"));
-    return Object.fromEntries(names.map((name) => [name, { default: JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as unknown }]));
+    return Object.fromEntries(
+      names.map((name) => [name, { default: JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")) as unknown }]),
+    );
   }
 }
 const files = exampleFiles();
@@ -77,7 +82,8 @@ const files = exampleFiles();
 function issuesOf(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
     const field = issue.path.join(".") || "(the whole file)";
-    const message = issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "required" : issue.message;
+    const message =
+      issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "required" : issue.message;
     return `${field}: ${message}`;
   });
 }
@@ -89,7 +95,8 @@ function issuesOf(error: z.ZodError): string[] {
 export const institutions: Record<string, Institution> = Object.fromEntries(
   Object.entries(files).map(([file, mod]) => {
     const parsed = institutionSchema.safeParse(mod.default);
-    if (!parsed.success) throw new Error(`Institution file ${file} is invalid:\n  ${issuesOf(parsed.error).join("\n  ")}`);
+    if (!parsed.success)
+      throw new Error(`Institution file ${file} is invalid:\n  ${issuesOf(parsed.error).join("\n  ")}`);
     return [parsed.data.id, parsed.data];
   }),
 );
@@ -106,7 +113,9 @@ export function readInstitutionFile(file: string): Institution {
     text = fs.readFileSync(path.resolve(file), "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new EnvError(`${where}: cannot be read (${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? String(error))})`);
+    throw new EnvError(
+      `${where}: cannot be read (${code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? String(error))})`,
+    );
   }
   let json: unknown;
   try {
@@ -115,14 +124,21 @@ export function readInstitutionFile(file: string): Institution {
     throw new EnvError(`${where}: not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   const parsed = institutionSchema.safeParse(json);
-  if (!parsed.success) throw new EnvError(issuesOf(parsed.error).map((line) => `${where}: ${line}`).join("\n"));
+  if (!parsed.success)
+    throw new EnvError(
+      issuesOf(parsed.error)
+        .map((line) => `${where}: ${line}`)
+        .join("\n"),
+    );
   return parsed.data;
 }
 
 /** Where the institution's settings come from: INSTITUTION_FILE (which wins), or one of the examples. */
 export function institutionSource(): { kind: "file"; file: string } | { kind: "example"; id: string } {
   const config = env();
-  return config.INSTITUTION_FILE ? { kind: "file", file: path.resolve(config.INSTITUTION_FILE) } : { kind: "example", id: config.INSTITUTION };
+  return config.INSTITUTION_FILE
+    ? { kind: "file", file: path.resolve(config.INSTITUTION_FILE) }
+    : { kind: "example", id: config.INSTITUTION };
 }
 
 let current: Institution | undefined;
@@ -138,7 +154,10 @@ export function currentInstitution(): Institution {
     current = readInstitutionFile(source.file);
   } else {
     const found = institutions[source.id];
-    if (!found) throw new EnvError(`INSTITUTION=${source.id} names no example; known: ${Object.keys(institutions).join(", ")} (or set INSTITUTION_FILE)`);
+    if (!found)
+      throw new EnvError(
+        `INSTITUTION=${source.id} names no example; known: ${Object.keys(institutions).join(", ")} (or set INSTITUTION_FILE)`,
+      );
     current = found;
   }
   return current;
@@ -161,7 +180,8 @@ const EXAMPLE_ADDRESS = /(?:^|[\s.@/<(])example\.(?:no|org|com|net)\b|\.example\
 function stringsOf(value: unknown, at: string[] = []): { field: string; text: string }[] {
   if (typeof value === "string") return [{ field: at.join("."), text: value }];
   if (Array.isArray(value)) return value.flatMap((item, i) => stringsOf(item, [...at, String(i)]));
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => stringsOf(item, [...at, key]));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([key, item]) => stringsOf(item, [...at, key]));
   return [];
 }
 
@@ -171,14 +191,21 @@ function stringsOf(value: unknown, at: string[] = []): { field: string; text: st
  * privacy notice's controller), the accessibility statement marked placeholder, and the sender
  * (MAIL_FROM, or the file's `mailFrom`) left at an example address. Each line names the field.
  */
-export function exampleValues(institution: Institution, sender: { value: string; from: "MAIL_FROM" | "mailFrom" | "default" }): string[] {
+export function exampleValues(
+  institution: Institution,
+  sender: { value: string; from: "MAIL_FROM" | "mailFrom" | "default" },
+): string[] {
   const examples = Object.values(institutions);
   const found: string[] = [];
-  if (institution.example) found.push("example: true (an example file; remove the marker once every field is the institution's own)");
+  if (institution.example)
+    found.push("example: true (an example file; remove the marker once every field is the institution's own)");
   const numbers = new Set(examples.map((e) => e.organisationNumber));
-  if (numbers.has(institution.organisationNumber)) found.push(`organisationNumber: ${institution.organisationNumber} is an example's`);
+  if (numbers.has(institution.organisationNumber))
+    found.push(`organisationNumber: ${institution.organisationNumber} is an example's`);
   if (institution.accessibility.placeholder) {
-    found.push("accessibility.placeholder: true (the statement link and contact are placeholders: put in the institution's published statement on uustatus.no, then set it to false)");
+    found.push(
+      "accessibility.placeholder: true (the statement link and contact are placeholders: put in the institution's published statement on uustatus.no, then set it to false)",
+    );
   } else if (examples.some((e) => e.accessibility.statementUrl === institution.accessibility.statementUrl)) {
     found.push("accessibility.statementUrl: an example's statement");
   }
@@ -189,10 +216,15 @@ export function exampleValues(institution: Institution, sender: { value: string;
     const name = names.find((n) => text.includes(n));
     if (EXAMPLE_ADDRESS.test(text)) found.push(`${field}: an example address (under example.no, example.org, …)`);
     else if (name) found.push(`${field}: names the example college "${name}"`);
-    else if ([...numbers, ...formattedNumbers].some((n) => text.includes(n))) found.push(`${field}: carries an example's organisation number`);
+    else if ([...numbers, ...formattedNumbers].some((n) => text.includes(n)))
+      found.push(`${field}: carries an example's organisation number`);
   }
-  if (sender.from === "default") found.push(`MAIL_FROM: not set, and the institution file has no mailFrom (the example sender ${EXAMPLE_MAIL_FROM})`);
-  else if (sender.from === "MAIL_FROM" && EXAMPLE_ADDRESS.test(sender.value)) found.push(`MAIL_FROM: ${sender.value} is an example address`);
+  if (sender.from === "default")
+    found.push(
+      `MAIL_FROM: not set, and the institution file has no mailFrom (the example sender ${EXAMPLE_MAIL_FROM})`,
+    );
+  else if (sender.from === "MAIL_FROM" && EXAMPLE_ADDRESS.test(sender.value))
+    found.push(`MAIL_FROM: ${sender.value} is an example address`);
   return found;
 }
 
@@ -252,7 +284,11 @@ function servesFile(sitePath: string): boolean {
 }
 
 /** The guidance PDF's address for the form page, or null: none configured, or a file that is not there (the button is then hidden, not an error). */
-export function guidancePdf(institution: Institution, language: Language, serves: (sitePath: string) => boolean = servesFile): string | null {
+export function guidancePdf(
+  institution: Institution,
+  language: Language,
+  serves: (sitePath: string) => boolean = servesFile,
+): string | null {
   const address = institution[language].guidancePdf;
   if (!address) return null;
   return address.startsWith("/") && !serves(address) ? null : address;

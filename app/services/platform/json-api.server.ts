@@ -55,7 +55,11 @@ export async function jsonApi(handler: () => Promise<Response>): Promise<Respons
     if (!(thrown instanceof Response)) throw thrown;
     if (isJson(thrown)) return thrown;
     const allow = thrown.headers.get("Allow");
-    return apiError(thrown.status >= 300 && thrown.status < 400 ? 500 : thrown.status, NAME_OF_STATUS[thrown.status] ?? "failed", allow ? { Allow: allow } : {});
+    return apiError(
+      thrown.status >= 300 && thrown.status < 400 ? 500 : thrown.status,
+      NAME_OF_STATUS[thrown.status] ?? "failed",
+      allow ? { Allow: allow } : {},
+    );
   }
 }
 

@@ -17,9 +17,11 @@ export interface UnavailableWithPost {
 export function keptFields(errorData: unknown): PostedFields | null {
   if (typeof errorData !== "object" || errorData === null) return null;
   const { kind, resend } = errorData as Partial<UnavailableWithPost>;
-  if (kind !== "unavailable" || typeof resend !== "object" || resend === null || !Array.isArray(resend.fields)) return null;
+  if (kind !== "unavailable" || typeof resend !== "object" || resend === null || !Array.isArray(resend.fields))
+    return null;
   const fields = resend.fields.filter(
-    (field): field is [string, string] => Array.isArray(field) && field.length === 2 && typeof field[0] === "string" && typeof field[1] === "string",
+    (field): field is [string, string] =>
+      Array.isArray(field) && field.length === 2 && typeof field[0] === "string" && typeof field[1] === "string",
   );
   return fields.length === resend.fields.length ? fields : null;
 }
@@ -35,6 +37,8 @@ const MACHINE_VALUE = /^(?=.*\d)[\p{L}\d._:+/=-]+$/u;
  */
 export function typedTexts(fields: PostedFields): string[] {
   return fields
-    .filter(([name, value]) => name !== "intent" && value.trim() !== "" && /\p{L}/u.test(value) && !MACHINE_VALUE.test(value))
+    .filter(
+      ([name, value]) => name !== "intent" && value.trim() !== "" && /\p{L}/u.test(value) && !MACHINE_VALUE.test(value),
+    )
     .map(([, value]) => value);
 }

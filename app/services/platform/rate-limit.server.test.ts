@@ -77,9 +77,16 @@ test("takeRateLimit counts only while places are left, and says when the window 
 
 test("concurrent takes never give out more places than the limit", async () => {
   const now = new Date("2026-03-01T15:00:00Z");
-  const results = await Promise.all(Array.from({ length: 10 }, () => takeRateLimit(database.db, "take-race", rule, now)));
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => takeRateLimit(database.db, "take-race", rule, now)),
+  );
   expect(results.filter((r) => r.taken)).toHaveLength(3);
-  expect(results.filter((r) => r.taken).map((r) => r.count).sort()).toEqual([1, 2, 3]);
+  expect(
+    results
+      .filter((r) => r.taken)
+      .map((r) => r.count)
+      .sort(),
+  ).toEqual([1, 2, 3]);
   expect(await peekRateLimit(database.db, "take-race", rule, now)).toBe(3);
 });
 

@@ -18,12 +18,7 @@ export interface RateLimitResult {
  * Counts one hit against `key` in a fixed window. The counter lives in the database so every
  * app instance shares it; the upsert is a single statement, so concurrent hits never lose a count.
  */
-export async function hitRateLimit(
-  db: Db,
-  key: string,
-  rule: RateLimit,
-  now = new Date(),
-): Promise<RateLimitResult> {
+export async function hitRateLimit(db: Db, key: string, rule: RateLimit, now = new Date()): Promise<RateLimitResult> {
   const windowStart = new Date(Math.floor(now.getTime() / rule.windowMs) * rule.windowMs);
   const [row] = await db
     .insert(rateLimits)

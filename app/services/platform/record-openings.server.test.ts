@@ -36,7 +36,13 @@ async function rowsAbout(studentUserId: number) {
 }
 
 test("an opening is kept once per viewer, student, kind and hour: reloads and races add nothing", async () => {
-  const opening = { viewerUserId: teacher, viewerRole: ROLE.Teacher, studentUserId: otherStudent, kind: "studentPage", classId: 7 } as const;
+  const opening = {
+    viewerUserId: teacher,
+    viewerRole: ROLE.Teacher,
+    studentUserId: otherStudent,
+    kind: "studentPage",
+    classId: 7,
+  } as const;
   await recordOpening(db(), opening);
   await recordOpening(db(), opening);
   await Promise.all(Array.from({ length: 10 }, () => recordOpening(db(), opening)));
@@ -52,13 +58,21 @@ test("an opening is kept once per viewer, student, kind and hour: reloads and ra
   expect(await rowsAbout(otherStudent)).toHaveLength(3);
 
   // The same page an hour later is a new opening.
-  await db().update(recordOpenings).set({ hour: sql`${recordOpenings.hour} - interval '1 hour'` }).where(eq(recordOpenings.studentUserId, otherStudent));
+  await db()
+    .update(recordOpenings)
+    .set({ hour: sql`${recordOpenings.hour} - interval '1 hour'` })
+    .where(eq(recordOpenings.studentUserId, otherStudent));
   await recordOpening(db(), opening);
   expect(await rowsAbout(otherStudent)).toHaveLength(4);
 });
 
 test("a student opening their own record is not an access by someone else", async () => {
-  await recordOpening(db(), { viewerUserId: student, viewerRole: ROLE.Student, studentUserId: student, kind: "results" });
+  await recordOpening(db(), {
+    viewerUserId: student,
+    viewerRole: ROLE.Student,
+    studentUserId: student,
+    kind: "results",
+  });
   expect(await rowsAbout(student)).toEqual([]);
 });
 
@@ -76,7 +90,10 @@ test("the openings of a query's students are recorded by one statement, the view
 });
 
 test("a student's openings: newest first, with who and in which role, a page at a time", async () => {
-  const [someone] = await db().insert(users).values({ displayName: "Ny Student", email: "ny@example.org" }).returning({ id: users.id });
+  const [someone] = await db()
+    .insert(users)
+    .values({ displayName: "Ny Student", email: "ny@example.org" })
+    .returning({ id: users.id });
   const base = Date.parse("2026-11-20T08:00:00Z");
   await db()
     .insert(recordOpenings)
@@ -93,7 +110,12 @@ test("a student's openings: newest first, with who and in which role, a page at 
   const first = await openingsOf(db(), someone.id, { offset: 0, limit: 25 });
   expect(first.total).toBe(30);
   expect(first.entries).toHaveLength(25);
-  expect(first.entries[0]).toMatchObject({ viewerName: "Vera Veileder", viewerRole: ROLE.Advisor, kind: "studentPage", subjectCode: null });
+  expect(first.entries[0]).toMatchObject({
+    viewerName: "Vera Veileder",
+    viewerRole: ROLE.Advisor,
+    kind: "studentPage",
+    subjectCode: null,
+  });
   expect(first.entries[0].at.toISOString()).toBe("2026-11-21T13:01:00.000Z");
   expect(first.entries[1]).toMatchObject({ viewerName: "Tone Lærer", viewerRole: ROLE.Teacher });
   const times = first.entries.map((e) => e.at.getTime());

@@ -52,7 +52,12 @@ export async function recordOpening(db: Db, opening: Opening): Promise<void> {
  * Records one opening per student a query names (the semester report: every student in it), as one
  * INSERT … SELECT. `students` must select `student_user_id` and `class_id`, in that order.
  */
-export async function recordOpeningsOf(db: Db, viewer: { userId: number; role: RoleId }, kind: OpeningKind, students: SQL): Promise<void> {
+export async function recordOpeningsOf(
+  db: Db,
+  viewer: { userId: number; role: RoleId },
+  kind: OpeningKind,
+  students: SQL,
+): Promise<void> {
   const viewerUserId = viewer.userId;
   await db.execute(sql`
     insert into ${recordOpenings} (student_user_id, viewer_user_id, viewer_role, kind, class_id)
@@ -105,7 +110,12 @@ export async function openingsOf(
       .leftJoin(classes, eq(classes.id, recordOpenings.classId))
       .leftJoin(subjects, eq(subjects.id, classes.subjectId))
       .where(eq(recordOpenings.studentUserId, studentUserId))
-      .orderBy(desc(recordOpenings.hour), desc(recordOpenings.at), asc(recordOpenings.viewerUserId), asc(recordOpenings.kind))
+      .orderBy(
+        desc(recordOpenings.hour),
+        desc(recordOpenings.at),
+        asc(recordOpenings.viewerUserId),
+        asc(recordOpenings.kind),
+      )
       .limit(limit)
       .offset(page.offset),
     db.select({ total: count() }).from(recordOpenings).where(eq(recordOpenings.studentUserId, studentUserId)),

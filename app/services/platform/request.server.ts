@@ -117,7 +117,8 @@ export async function readFormData(request: Request): Promise<FormData> {
   const bytes = await limitedBody(request);
   let form: FormData;
   try {
-    form = bytes === null ? await request.formData() : await new Response(bytes, { headers: request.headers }).formData();
+    form =
+      bytes === null ? await request.formData() : await new Response(bytes, { headers: request.headers }).formData();
   } catch {
     throw badForm(400, "Bad Request: the form could not be read.");
   }
@@ -126,7 +127,8 @@ export async function readFormData(request: Request): Promise<FormData> {
   for (const name of form.keys()) {
     const count = (counts.get(name) ?? 0) + 1;
     counts.set(name, count);
-    if (++fields > MAX_FORM_FIELDS || count > MAX_FIELD_REPEATS) throw badForm(413, "Payload Too Large: the form has too many fields.");
+    if (++fields > MAX_FORM_FIELDS || count > MAX_FIELD_REPEATS)
+      throw badForm(413, "Payload Too Large: the form has too many fields.");
   }
   return withoutNul(form);
 }
@@ -140,7 +142,8 @@ function withoutNul(form: FormData): FormData {
   for (const value of form.values()) if (typeof value === "string" && value.includes("\0")) found = true;
   if (!found) return form;
   const clean = new FormData();
-  for (const [name, value] of form.entries()) clean.append(name, typeof value === "string" ? value.replaceAll("\0", "") : value);
+  for (const [name, value] of form.entries())
+    clean.append(name, typeof value === "string" ? value.replaceAll("\0", "") : value);
   return clean;
 }
 

@@ -28,8 +28,12 @@ function withSecret(value: string | undefined): void {
 test("SESSION_SECRET takes a comma-separated list, each at least 32 characters", () => {
   const external = { DATABASE_URL: "postgres://app@db.example.org/praksis" };
   expect(parseEnv({ ...external, SESSION_SECRET: `${NEW}, ${OLD}` }).SESSION_SECRET).toBe(`${NEW}, ${OLD}`);
-  expect(() => parseEnv({ ...external, SESSION_SECRET: `${NEW},short` })).toThrow(/SESSION_SECRET: must be at least 32 characters \(each one, in a comma-separated list\)/);
-  expect(() => parseEnv({ ...external, SESSION_SECRET: `${NEW},` })).toThrow(/SESSION_SECRET: must be at least 32 characters/);
+  expect(() => parseEnv({ ...external, SESSION_SECRET: `${NEW},short` })).toThrow(
+    /SESSION_SECRET: must be at least 32 characters \(each one, in a comma-separated list\)/,
+  );
+  expect(() => parseEnv({ ...external, SESSION_SECRET: `${NEW},` })).toThrow(
+    /SESSION_SECRET: must be at least 32 characters/,
+  );
 });
 
 test("the first secret signs, and every one is offered for verifying", () => {

@@ -23,7 +23,7 @@ test("a post from another port of the same host is refused", () => {
   expect(isCrossSiteWrite({ ...post, origin: "https://praksis.example.org:8443" })).toBe(true);
 });
 
-test("an opaque \"null\" origin is refused", () => {
+test('an opaque "null" origin is refused', () => {
   expect(isCrossSiteWrite({ ...post, origin: "null" })).toBe(true);
 });
 
@@ -37,9 +37,9 @@ test("without Origin, the Referer decides", () => {
 });
 
 test("Origin wins over Referer", () => {
-  expect(
-    isCrossSiteWrite({ ...post, origin: "https://evil.example", referer: "https://praksis.example.org/" }),
-  ).toBe(true);
+  expect(isCrossSiteWrite({ ...post, origin: "https://evil.example", referer: "https://praksis.example.org/" })).toBe(
+    true,
+  );
 });
 
 test("a post with neither Origin nor Referer is refused (fail closed); an empty header counts as none", () => {
@@ -53,7 +53,7 @@ test("the APP_URL host counts as same site behind a proxy that rewrites Host", (
   const behindProxy = { ...post, host: "10.0.0.5:3000", origin: "https://praksis.example.org" };
   expect(isCrossSiteWrite(behindProxy)).toBe(true);
   expect(isCrossSiteWrite({ ...behindProxy, appUrl: "https://praksis.example.org" })).toBe(false);
-  expect(isCrossSiteWrite({ ...behindProxy, origin: "https://evil.example", appUrl: "https://praksis.example.org" })).toBe(
-    true,
-  );
+  expect(
+    isCrossSiteWrite({ ...behindProxy, origin: "https://evil.example", appUrl: "https://praksis.example.org" }),
+  ).toBe(true);
 });

@@ -102,9 +102,7 @@ describe("nextSemester", () => {
   });
 
   test("after a semester with another name comes Høst of this year", () => {
-    expect(nextSemester({ name: "Sommerkurs" }, new Date("2026-03-01T12:00:00Z")).name).toBe(
-      "Høst 2026",
-    );
+    expect(nextSemester({ name: "Sommerkurs" }, new Date("2026-03-01T12:00:00Z")).name).toBe("Høst 2026");
   });
 
   test("with no current semester: Høst from July onward", () => {

@@ -45,10 +45,7 @@ export function parseSemesterName(name: string): { season: SemesterSeason; year:
 }
 
 /** Inclusive at both ends: the last day of a semester is still current. */
-export function semesterStatus(
-  period: { startDate: string; endDate: string },
-  today: Date,
-): SemesterStatus {
+export function semesterStatus(period: { startDate: string; endDate: string }, today: Date): SemesterStatus {
   const day = osloDate(today);
   if (day < period.startDate) return "future";
   if (day > period.endDate) return "past";
@@ -134,7 +131,12 @@ export function formatDay(isoDate: string, language: "nb" | "en"): string {
   return dayFormats[language].format(new Date(`${isoDate}T00:00:00Z`));
 }
 
-const timeFormat = new Intl.DateTimeFormat("en-GB", { timeZone: SEMESTER_TIME_ZONE, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+const timeFormat = new Intl.DateTimeFormat("en-GB", {
+  timeZone: SEMESTER_TIME_ZONE,
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
 
 /** An instant as a day and a time in Norway: "25.11.2026 kl. 14:03", "25 Nov 2026 at 14:03". */
 export function formatDayTime(at: Date, language: "nb" | "en"): string {

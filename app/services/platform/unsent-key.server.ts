@@ -9,6 +9,7 @@ import { appSecret } from "./secret.server";
  * data). `keyId` names their entries without saying whose they are: a truncated HMAC of its own.
  */
 export function unsentKeyFor(userId: number): { keyId: string; key: string } {
-  const mac = (purpose: string) => crypto.createHmac("sha256", appSecret()).update(`praksis:unsent:${purpose}:${userId}`).digest();
+  const mac = (purpose: string) =>
+    crypto.createHmac("sha256", appSecret()).update(`praksis:unsent:${purpose}:${userId}`).digest();
   return { key: mac("key").toString("base64url"), keyId: mac("id").subarray(0, 9).toString("base64url") };
 }

@@ -20,13 +20,26 @@ export type OccasionContent =
       items: { studentUserId: number; student: string | null; forms: string[] }[];
       path: string;
     }
-  | { kind: "digest"; half: "mid" | "end"; deadline: string; subject: string; students: { userId: number; name: string; missing: Party[] }[]; path: string }
+  | {
+      kind: "digest";
+      half: "mid" | "end";
+      deadline: string;
+      subject: string;
+      students: { userId: number; name: string; missing: Party[] }[];
+      path: string;
+    }
   | { kind: "warning"; subject: string; student: string; path: string }
   | { kind: "signing"; subject: string; student: string; self: boolean; round: number; path: string }
-  | { kind: "admin"; period: string; end: string; classes: { name: string; noSchemes: boolean; noEndDate: boolean }[]; path: string };
+  | {
+      kind: "admin";
+      period: string;
+      end: string;
+      classes: { name: string; noSchemes: boolean; noEndDate: boolean }[];
+      path: string;
+    };
 
 /** Every content's kind is a reminder kind. */
-export type ContentKind = OccasionContent["kind"]  ;
+export type ContentKind = OccasionContent["kind"];
 
 export interface MailContext {
   t: TFunction;
@@ -62,7 +75,11 @@ export function renderReminder(content: OccasionContent, recipientName: string, 
       blocks.push({ p: t(`reminders:mail.deadline.intro_${content.half}`, values) });
       const own = content.items.length === 1 && content.items[0].student === null;
       blocks.push({ p: t(own ? "reminders:mail.deadline.studentForms" : "reminders:mail.deadline.advisorStudents") });
-      blocks.push({ list: content.items.map((i) => (i.student === null ? i.forms.join(", ") : `${i.student}: ${i.forms.join(", ")}`)) });
+      blocks.push({
+        list: content.items.map((i) =>
+          i.student === null ? i.forms.join(", ") : `${i.student}: ${i.forms.join(", ")}`,
+        ),
+      });
       break;
     }
     case "digest": {
@@ -71,7 +88,8 @@ export function renderReminder(content: OccasionContent, recipientName: string, 
       blocks.push({ p: t(`reminders:mail.digest.intro_${content.half}`, values) });
       blocks.push({
         list: content.students.map(
-          (s) => `${s.name}: ${t("reminders:mail.digest.missing", { parties: s.missing.map((p) => t(`reminders:mail.digest.party.${p}`)).join(", ") })}`,
+          (s) =>
+            `${s.name}: ${t("reminders:mail.digest.missing", { parties: s.missing.map((p) => t(`reminders:mail.digest.party.${p}`)).join(", ") })}`,
         ),
       });
       break;
@@ -82,7 +100,9 @@ export function renderReminder(content: OccasionContent, recipientName: string, 
       break;
     case "signing": {
       subject = t("reminders:mail.signing.subject", { subject: content.subject });
-      blocks.push({ p: t(content.self ? "reminders:mail.signing.body_student" : "reminders:mail.signing.body_other", content) });
+      blocks.push({
+        p: t(content.self ? "reminders:mail.signing.body_student" : "reminders:mail.signing.body_other", content),
+      });
       if (content.round > 0) blocks.push({ p: t("reminders:mail.signing.again", { round: content.round + 1 }) });
       break;
     }
@@ -91,14 +111,25 @@ export function renderReminder(content: OccasionContent, recipientName: string, 
       blocks.push({ p: t("reminders:mail.admin.intro", { period: content.period, end: day(content.end) }) });
       blocks.push({
         list: content.classes.map((c) =>
-          [c.name, [c.noSchemes ? t("reminders:mail.admin.noSchemes") : null, c.noEndDate ? t("reminders:mail.admin.noEndDate") : null].filter(Boolean).join(", ")].join(": "),
+          [
+            c.name,
+            [
+              c.noSchemes ? t("reminders:mail.admin.noSchemes") : null,
+              c.noEndDate ? t("reminders:mail.admin.noEndDate") : null,
+            ]
+              .filter(Boolean)
+              .join(", "),
+          ].join(": "),
         ),
       });
       break;
   }
   blocks.push({ label: t("reminders:mail.logIn"), href: `${ctx.origin}${content.path}` });
   blocks.push({ p: t("reminders:mail.signature", { institution: ctx.institutionName }) });
-  blocks.push({ label: t("reminders:mail.footer", { appName: ctx.appName, institution: ctx.institutionName }), href: settingsLink(ctx.origin) });
+  blocks.push({
+    label: t("reminders:mail.footer", { appName: ctx.appName, institution: ctx.institutionName }),
+    href: settingsLink(ctx.origin),
+  });
   return { subject, text: asText(blocks), html: asHtml(blocks, subject, language) };
 }
 

@@ -104,14 +104,29 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
     if (phase === "remind") {
       if (row.is_mid && row.mid_confirmed) continue;
       if (!row.student_sent) {
-        const content = take("deadline", row.student_user_id, key, () => ({ kind: "deadline", half, deadline: row.deadline, subject, items: [{ studentUserId: row.student_user_id, student: null, forms: [] }], path: "/student/forms" }));
+        const content = take("deadline", row.student_user_id, key, () => ({
+          kind: "deadline",
+          half,
+          deadline: row.deadline,
+          subject,
+          items: [{ studentUserId: row.student_user_id, student: null, forms: [] }],
+          path: "/student/forms",
+        }));
         if (content.kind === "deadline") content.items[0].forms.push(row.form_name);
       }
       if (!row.advisor_sent && row.advisor_user_id !== null) {
-        const content = take("deadline", row.advisor_user_id, key, () => ({ kind: "deadline", half, deadline: row.deadline, subject, items: [], path: `/supervisor/class/${row.class_id}` }));
+        const content = take("deadline", row.advisor_user_id, key, () => ({
+          kind: "deadline",
+          half,
+          deadline: row.deadline,
+          subject,
+          items: [],
+          path: `/supervisor/class/${row.class_id}`,
+        }));
         if (content.kind === "deadline") {
           let item = content.items.find((i) => i.studentUserId === row.student_user_id);
-          if (!item) content.items.push((item = { studentUserId: row.student_user_id, student: row.student_name, forms: [] }));
+          if (!item)
+            content.items.push((item = { studentUserId: row.student_user_id, student: row.student_name, forms: [] }));
           item.forms.push(row.form_name);
         }
       }
@@ -122,10 +137,18 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
       if (!row.teacher_sent) missing.push("teacher");
       if (missing.length === 0) continue;
       for (const teacherId of row.teacher_ids) {
-        const content = take("digest", teacherId, key, () => ({ kind: "digest", half, deadline: row.deadline, subject, students: [], path: `/teacher/class/${row.class_id}` }));
+        const content = take("digest", teacherId, key, () => ({
+          kind: "digest",
+          half,
+          deadline: row.deadline,
+          subject,
+          students: [],
+          path: `/teacher/class/${row.class_id}`,
+        }));
         if (content.kind === "digest") {
           let entry = content.students.find((s) => s.userId === row.student_user_id);
-          if (!entry) content.students.push((entry = { userId: row.student_user_id, name: row.student_name, missing: [] }));
+          if (!entry)
+            content.students.push((entry = { userId: row.student_user_id, name: row.student_name, missing: [] }));
           for (const party of missing) if (!entry.missing.includes(party)) entry.missing.push(party);
         }
       }
@@ -241,13 +264,22 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
         kind: "signing",
         recipientUserId,
         occasionKey: `${row.reference_id}:c${row.cycle}:${signer}:r${round}`,
-        content: { kind: "signing", subject, student: row.student_name, self: signer === "student", round, path: path(area) },
+        content: {
+          kind: "signing",
+          subject,
+          student: row.student_name,
+          self: signer === "student",
+          round,
+          path: path(area),
+        },
       });
     };
     const studentSigned = row.student_signed_on !== null;
     if (!studentSigned) add("student", row.student_user_id, row.end_date, "student");
-    if (!row.advisor_signed && !row.without_advisor && row.advisor_user_id !== null) add("advisor", row.advisor_user_id, row.end_date, "supervisor");
-    if (studentSigned && !row.teacher_signed) for (const teacherId of row.teacher_ids) add("teacher", teacherId, row.student_signed_on!, "teacher");
+    if (!row.advisor_signed && !row.without_advisor && row.advisor_user_id !== null)
+      add("advisor", row.advisor_user_id, row.end_date, "supervisor");
+    if (studentSigned && !row.teacher_signed)
+      for (const teacherId of row.teacher_ids) add("teacher", teacherId, row.student_signed_on!, "teacher");
   }
   return out;
 }
@@ -313,17 +345,33 @@ export interface Recipient {
 /** The active recipients among these users, with their language and the kinds they switched off. */
 export async function recipientsOf(db: Db, userIds: number[]): Promise<Map<number, Recipient>> {
   if (userIds.length === 0) return new Map();
-  const rows = await rowsOf<{ id: number; email: string; display_name: string; language: string | null; opt_outs: string[] | null }>(
+  const rows = await rowsOf<{
+    id: number;
+    email: string;
+    display_name: string;
+    language: string | null;
+    opt_outs: string[] | null;
+  }>(
     db,
     sql`select u.id, u.email, u.display_name, p.language, p.reminder_opt_outs as opt_outs
           from users u left join user_preferences p on p.user_id = u.id
          where u.is_active and u.id = any(${`{${[...new Set(userIds)].join(",")}}`}::int[])`,
   );
-  return new Map(rows.map((r) => [r.id, { userId: r.id, email: r.email, name: r.display_name, language: r.language, optOuts: r.opt_outs ?? [] }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { userId: r.id, email: r.email, name: r.display_name, language: r.language, optOuts: r.opt_outs ?? [] },
+    ]),
+  );
 }
 
 /** Every occasion due today, of every kind. */
 export async function dueOccasions(db: Db, days: ReminderDays, now: Date, today: string): Promise<Occasion[]> {
-  const found = await Promise.all([deadlineOccasions(db, days, today), warningOccasions(db, now), signingOccasions(db, days, today), adminOccasions(db, days, today)]);
+  const found = await Promise.all([
+    deadlineOccasions(db, days, today),
+    warningOccasions(db, now),
+    signingOccasions(db, days, today),
+    adminOccasions(db, days, today),
+  ]);
   return found.flat();
 }

@@ -6,7 +6,15 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { seedDemo } from "~/services/demo/index.server";
 import type { Database, Db } from "~/services/platform/db/client.server";
-import { classes, periods, reminders, signingForms, studentReferences, subjects, warnings } from "~/services/platform/db/schema";
+import {
+  classes,
+  periods,
+  reminders,
+  signingForms,
+  studentReferences,
+  subjects,
+  warnings,
+} from "~/services/platform/db/schema";
 import { resetEnvForTests } from "~/services/platform/env.server";
 import { openTestDatabase } from "~/test/db";
 import { clearReminderState, REMINDER_INSTITUTION, REMINDER_NOW, REMINDER_ORIGIN } from "~/test/reminders";
@@ -56,7 +64,9 @@ function decodeHeader(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, "?==?")
     .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, data: string) =>
-      encoding.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : decodeQuotedPrintable(data.replace(/_/g, " ")),
+      encoding.toUpperCase() === "B"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : decodeQuotedPrintable(data.replace(/_/g, " ")),
     );
 }
 
@@ -179,7 +189,9 @@ describe("through SMTP", () => {
     expect(nb.text).toContain("Fristen for midtveisvurderingen i SYK2001 Praksis i sykehjem er 3.10.2026.");
     expect(nb.text).toContain("Du har ikke sendt disse skjemaene ennå:");
     expect(nb.text).toContain("https://praksis.example.org/student/forms");
-    expect(nb.text).toContain("Du kan slå av slike påminnelser under Innstillinger:\nhttps://praksis.example.org/settings#reminders");
+    expect(nb.text).toContain(
+      "Du kan slå av slike påminnelser under Innstillinger:\nhttps://praksis.example.org/settings#reminders",
+    );
     expect(nb.html).toContain('<html lang="nb">');
     expect(nb.html).toContain('<a href="https://praksis.example.org/settings#reminders">');
 
@@ -219,23 +231,56 @@ describe("two processes on one database", () => {
   test("race: every reminder is sent exactly once, counted at the SMTP server", async () => {
     const classA = await classOf("SYK2001");
     const classB = await classOf("SYK2002");
-    await db.update(classes).set({ midSemesterDate: "2026-10-02" }).where(inArray(classes.id, [classA, classB]));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: "2026-10-02" })
+      .where(inArray(classes.id, [classA, classB]));
     // A signing form and a warning too, so every kind the two race for is in it.
     const [ref] = await db.select().from(studentReferences).where(eq(studentReferences.classId, classB)).limit(1);
-    await db.insert(signingForms).values({ studentReferenceId: ref.id, endSemesterCompletedDate: "2026-10-01", generalCompetenceAreasPassed: true, specificCompetenceAreasPassed: true });
-    await db.insert(warnings).values({ studentReferenceId: ref.id, teacherUserId: ref.teacherUserId!, comment: "x", passRequirement: "y", passRequirementSummary: "z", submittedAt: new Date(NOW.getTime() - 60_000) });
+    await db.insert(signingForms).values({
+      studentReferenceId: ref.id,
+      endSemesterCompletedDate: "2026-10-01",
+      generalCompetenceAreasPassed: true,
+      specificCompetenceAreasPassed: true,
+    });
+    await db.insert(warnings).values({
+      studentReferenceId: ref.id,
+      teacherUserId: ref.teacherUserId!,
+      comment: "x",
+      passRequirement: "y",
+      passRequirementSummary: "z",
+      submittedAt: new Date(NOW.getTime() - 60_000),
+    });
     await db.execute(sql`select 1`);
 
     const execute = promisify(execFile);
     const startAt = Date.now() + 10_000;
     const child = () =>
-      execute(path.resolve("node_modules/.bin/tsx"), ["app/test/reminders-run.ts", NOW.toISOString(), String(startAt)], {
-        env: { ...process.env, DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, SESSION_SECRET: "x".repeat(40), NODE_ENV: "test" },
-        timeout: 60_000,
-      });
+      execute(
+        path.resolve("node_modules/.bin/tsx"),
+        ["app/test/reminders-run.ts", NOW.toISOString(), String(startAt)],
+        {
+          env: {
+            ...process.env,
+            DATABASE_URL: database.url,
+            SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+            SESSION_SECRET: "x".repeat(40),
+            NODE_ENV: "test",
+          },
+          timeout: 60_000,
+        },
+      );
     const results = await Promise.all([child(), child()]);
     const [a, b] = results.map(
-      (r) => JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { due: number; taken: number; sent: number; failed: number; startedAt: number; endedAt: number },
+      (r) =>
+        JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
+          due: number;
+          taken: number;
+          sent: number;
+          failed: number;
+          startedAt: number;
+          endedAt: number;
+        },
     );
     console.info(
       `[race] process A took ${a.taken} and sent ${a.sent} (${a.startedAt - startAt}–${a.endedAt - startAt} ms); process B took ${b.taken} and sent ${b.sent} (${b.startedAt - startAt}–${b.endedAt - startAt} ms); due ${a.due}`,

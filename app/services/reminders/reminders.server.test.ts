@@ -52,7 +52,8 @@ const send = async (mail: Mail) => {
 };
 const run = (now = NOW) => runReminders(db, { institution: INSTITUTION, origin: ORIGIN, now, send });
 const to = (email: string) => sent.filter((m) => m.to === email);
-const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const addDays = (iso: string, n: number) =>
+  new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 async function classOf(code: string): Promise<number> {
   const [row] = await db
@@ -68,21 +69,34 @@ async function referenceOf(student: string, classId: number) {
   const [row] = await db
     .select()
     .from(studentReferences)
-    .where(and(eq(studentReferences.studentUserId, await userIdOf(db, student)), eq(studentReferences.classId, classId)));
+    .where(
+      and(eq(studentReferences.studentUserId, await userIdOf(db, student)), eq(studentReferences.classId, classId)),
+    );
   return row;
 }
 
 /** The class's active students with their assigned supervisor and teacher. */
 async function studentsOf(classId: number) {
   return db
-    .select({ id: users.id, email: users.email, advisorUserId: studentReferences.advisorUserId, teacherUserId: studentReferences.teacherUserId })
+    .select({
+      id: users.id,
+      email: users.email,
+      advisorUserId: studentReferences.advisorUserId,
+      teacherUserId: studentReferences.teacherUserId,
+    })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .where(and(eq(studentReferences.classId, classId), eq(users.isActive, true)));
 }
 
 /** Marks every form of the class's half sent by the student (as the form page's send does). */
-async function sendAllForms(studentUserId: number, classId: number, isMid: boolean, roleId: 2 | 3 | 4 = ROLE.Student, authorUserId = studentUserId) {
+async function sendAllForms(
+  studentUserId: number,
+  classId: number,
+  isMid: boolean,
+  roleId: 2 | 3 | 4 = ROLE.Student,
+  authorUserId = studentUserId,
+) {
   const rows = await db
     .select({ assignmentId: assignments.id, formId: assignmentForms.formId })
     .from(assignments)
@@ -92,7 +106,10 @@ async function sendAllForms(studentUserId: number, classId: number, isMid: boole
     await db
       .insert(answerSets)
       .values({ ...r, studentUserId, authorUserId, authorRoleId: roleId, isMidSemester: isMid, sentAt: NOW })
-      .onConflictDoUpdate({ target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId], set: { sentAt: NOW } });
+      .onConflictDoUpdate({
+        target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId],
+        set: { sentAt: NOW },
+      });
   }
 }
 
@@ -117,7 +134,10 @@ beforeEach(async () => {
 
 describe("deadline reminders (a)", () => {
   test("N days before the mid-semester date, each student with a form not sent and each supervisor, once", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 7) }).where(eq(classes.id, classA));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 7) })
+      .where(eq(classes.id, classA));
     const students = await studentsOf(classA);
     const supervisors = [...new Set(students.map((s) => s.advisorUserId).filter((id): id is number => id !== null))];
     const first = await run();
@@ -143,10 +163,16 @@ describe("deadline reminders (a)", () => {
   });
 
   test("not before the window, not for a student whose forms are sent, not once the mid-semester part is confirmed", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 8) }).where(eq(classes.id, classA));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 8) })
+      .where(eq(classes.id, classA));
     expect((await run()).sent).toBe(0);
 
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 2) }).where(eq(classes.id, classA));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 2) })
+      .where(eq(classes.id, classA));
     const s1 = await referenceOf("student01@example.org", classA);
     const s2 = await referenceOf("student02@example.org", classA);
     await sendAllForms(s1.studentUserId, classA, true);
@@ -158,8 +184,15 @@ describe("deadline reminders (a)", () => {
   });
 
   test("in the recipient's language, and the day count the admin set", async () => {
-    await saveReminderDays(db, { institutionId: "fjordbyen", days: { midDaysBefore: 1, endDaysBefore: 10, signingRepeatDays: 7, adminWeeksBefore: 4 }, actorUserId: await userIdOf(db, "admin@example.org") });
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 3), endSemesterDate: addDays(TODAY, 10) }).where(eq(classes.id, classA));
+    await saveReminderDays(db, {
+      institutionId: "fjordbyen",
+      days: { midDaysBefore: 1, endDaysBefore: 10, signingRepeatDays: 7, adminWeeksBefore: 4 },
+      actorUserId: await userIdOf(db, "admin@example.org"),
+    });
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 3), endSemesterDate: addDays(TODAY, 10) })
+      .where(eq(classes.id, classA));
     // Mid is 3 days away (count 1: not yet); the end is 10 days away (count 10: now). The end half's forms only.
     await saveLanguagePreference(db, await userIdOf(db, "student03@example.org"), "en");
     await run();
@@ -171,7 +204,10 @@ describe("deadline reminders (a)", () => {
   });
 
   test("a teacher gets a digest of their students who are behind after the deadline", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, -1) }).where(eq(classes.id, classA));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, -1) })
+      .where(eq(classes.id, classA));
     const students = await studentsOf(classA);
     const teachers = [...new Set(students.map((s) => s.teacherUserId).filter((id): id is number => id !== null))];
     await run();
@@ -182,7 +218,10 @@ describe("deadline reminders (a)", () => {
     // A student without an assigned teacher is in every class teacher's digest.
     const unassigned = await referenceOf("student11@example.org", classA);
     expect(unassigned.teacherUserId).toBeNull();
-    const [{ name }] = await db.select({ name: users.displayName }).from(users).where(eq(users.id, unassigned.studentUserId));
+    const [{ name }] = await db
+      .select({ name: users.displayName })
+      .from(users)
+      .where(eq(users.id, unassigned.studentUserId));
     expect(to("laerer1@example.org")[0].text).toContain(`- ${name}: `);
     expect(to("laerer2@example.org")[0].text).toContain(`- ${name}: `);
     sent.length = 0;
@@ -203,7 +242,10 @@ describe("settings", () => {
       { kind: "deadline", on: false },
       { kind: "signing", on: true },
     ]);
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classA));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(eq(classes.id, classA));
     await run();
     expect(to("student04@example.org")).toEqual([]);
     expect(to("student05@example.org")).toHaveLength(1);
@@ -213,11 +255,30 @@ describe("settings", () => {
   });
 
   test("the day counts default to 7, 2, 7 and 4 and are kept per institution", async () => {
-    expect(await reminderDaysOf(db, "nordlys")).toEqual({ midDaysBefore: 7, endDaysBefore: 2, signingRepeatDays: 7, adminWeeksBefore: 4 });
+    expect(await reminderDaysOf(db, "nordlys")).toEqual({
+      midDaysBefore: 7,
+      endDaysBefore: 2,
+      signingRepeatDays: 7,
+      adminWeeksBefore: 4,
+    });
     const admin = await userIdOf(db, "admin@example.org");
-    await saveReminderDays(db, { institutionId: "nordlys", days: { midDaysBefore: 3, endDaysBefore: 1, signingRepeatDays: 5, adminWeeksBefore: 2 }, actorUserId: admin });
-    expect(await reminderDaysOf(db, "nordlys")).toEqual({ midDaysBefore: 3, endDaysBefore: 1, signingRepeatDays: 5, adminWeeksBefore: 2 });
-    expect(await reminderDaysOf(db, "fjordbyen")).toEqual({ midDaysBefore: 7, endDaysBefore: 2, signingRepeatDays: 7, adminWeeksBefore: 4 });
+    await saveReminderDays(db, {
+      institutionId: "nordlys",
+      days: { midDaysBefore: 3, endDaysBefore: 1, signingRepeatDays: 5, adminWeeksBefore: 2 },
+      actorUserId: admin,
+    });
+    expect(await reminderDaysOf(db, "nordlys")).toEqual({
+      midDaysBefore: 3,
+      endDaysBefore: 1,
+      signingRepeatDays: 5,
+      adminWeeksBefore: 2,
+    });
+    expect(await reminderDaysOf(db, "fjordbyen")).toEqual({
+      midDaysBefore: 7,
+      endDaysBefore: 2,
+      signingRepeatDays: 7,
+      adminWeeksBefore: 4,
+    });
   });
 });
 
@@ -263,13 +324,18 @@ describe("signing reminders (c)", () => {
     const [teacher] = await db.select({ email: users.email }).from(users).where(eq(users.id, ref.teacherUserId!));
     await run();
     expect(sent.map((m) => m.to).sort()).toEqual(["student13@example.org", advisor.email].sort());
-    expect(to("student13@example.org")[0].text).toContain(`/student/class/${classB}/student/${ref.studentUserId}/signingform`);
+    expect(to("student13@example.org")[0].text).toContain(
+      `/student/class/${classB}/student/${ref.studentUserId}/signingform`,
+    );
 
     sent.length = 0;
     await run(new Date(NOW.getTime() + 3 * 86_400_000));
     expect(sent).toEqual([]);
 
-    await db.update(signingForms).set({ signedByStudentUserId: ref.studentUserId, signedByStudentDate: new Date(NOW.getTime() + 4 * 86_400_000) }).where(eq(signingForms.studentReferenceId, ref.id));
+    await db
+      .update(signingForms)
+      .set({ signedByStudentUserId: ref.studentUserId, signedByStudentDate: new Date(NOW.getTime() + 4 * 86_400_000) })
+      .where(eq(signingForms.studentReferenceId, ref.id));
     await run(new Date(NOW.getTime() + 4 * 86_400_000));
     expect(sent.map((m) => m.to)).toEqual([teacher.email]);
 
@@ -282,7 +348,9 @@ describe("signing reminders (c)", () => {
 
   test("no reminder for a form not saved with its results, nor for a signed one", async () => {
     const ref = await referenceOf("student14@example.org", classB);
-    await db.insert(signingForms).values({ studentReferenceId: ref.id, endSemesterCompletedDate: TODAY, generalCompetenceAreasPassed: true });
+    await db
+      .insert(signingForms)
+      .values({ studentReferenceId: ref.id, endSemesterCompletedDate: TODAY, generalCompetenceAreasPassed: true });
     const done = await savedForm("student15@example.org");
     await db.update(signingForms).set({ isLocked: true }).where(eq(signingForms.studentReferenceId, done.id));
     await run();
@@ -308,7 +376,10 @@ describe("administrators (d)", () => {
 
 describe("sending", () => {
   test("a mail server that refuses: marked failed with the next try; not sent twice once it accepts", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(eq(classes.id, classB));
     failing = true;
     const first = await run();
     expect(first.sent).toBe(0);
@@ -329,7 +400,9 @@ describe("sending", () => {
     failing = true;
     await run(new Date(NOW.getTime() + 5 * 60_000));
     const again = await db.select().from(reminders);
-    expect(again.every((r) => r.attempts === 2 && r.nextAttemptAt!.getTime() === NOW.getTime() + 15 * 60_000)).toBe(true);
+    expect(again.every((r) => r.attempts === 2 && r.nextAttemptAt!.getTime() === NOW.getTime() + 15 * 60_000)).toBe(
+      true,
+    );
     // Accepted: each sent once.
     failing = false;
     const later = new Date(NOW.getTime() + 15 * 60_000);
@@ -342,7 +415,10 @@ describe("sending", () => {
   });
 
   test("sent only when an SMTP server (or the demo's outbox) took it: outside demo mode without SMTP it fails, is written nowhere, and goes once SMTP is there", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(eq(classes.id, classB));
     const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-reminders-"));
     const saved = { ...process.env };
     try {
@@ -354,10 +430,17 @@ describe("sending", () => {
       expect(trial.taken).toBeGreaterThan(0);
       expect(trial).toMatchObject({ sent: 0, failed: trial.taken });
       const failed = await db.select().from(reminders);
-      expect(failed.every((r) => r.status === "failed" && r.sentAt === null && r.lastError === NOT_SENT_WITHOUT_SMTP)).toBe(true);
+      expect(
+        failed.every((r) => r.status === "failed" && r.sentAt === null && r.lastError === NOT_SENT_WITHOUT_SMTP),
+      ).toBe(true);
       expect(fs.readdirSync(outbox)).toEqual([]);
       // A sender that only wrote it to the log counts as not sent either.
-      const logged = await runReminders(db, { institution: INSTITUTION, origin: ORIGIN, now: new Date(NOW.getTime() + 5 * 60_000), send: async () => "log" as const });
+      const logged = await runReminders(db, {
+        institution: INSTITUTION,
+        origin: ORIGIN,
+        now: new Date(NOW.getTime() + 5 * 60_000),
+        send: async () => "log" as const,
+      });
       expect(logged).toMatchObject({ sent: 0, failed: trial.taken });
       // With an SMTP server that accepts, the retry sends each once.
       const accepted = await run(new Date(NOW.getTime() + 15 * 60_000));
@@ -371,7 +454,10 @@ describe("sending", () => {
   });
 
   test("in demo mode without SMTP the demo's outbox counts as sent", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(eq(classes.id, classB));
     const outbox = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-reminders-"));
     const saved = { ...process.env };
     vi.spyOn(console, "info").mockImplementation(() => {});
@@ -391,7 +477,10 @@ describe("sending", () => {
   });
 
   test("a failed reminder no longer due when its retry comes is dropped, not sent", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(eq(classes.id, classB));
     failing = true;
     await run();
     const ref = await referenceOf("student13@example.org", classB);
@@ -404,7 +493,10 @@ describe("sending", () => {
   });
 
   test("a process that died after taking a reminder: tried again after the lease", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(eq(classes.id, classB));
     const ref = await referenceOf("student13@example.org", classB);
     await db.insert(reminders).values({
       kind: "deadline",
@@ -423,7 +515,10 @@ describe("sending", () => {
   });
 
   test("two runs at once on one database (separate connections): every reminder sent once", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(inArray(classes.id, [classA, classB]));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(inArray(classes.id, [classA, classB]));
     const other = await openTestDatabaseOn(database);
     try {
       const [a, b] = await Promise.all([
@@ -440,7 +535,10 @@ describe("sending", () => {
   });
 
   test("the admin's list: newest first, by status, with the total", async () => {
-    await db.update(classes).set({ midSemesterDate: addDays(TODAY, 1) }).where(eq(classes.id, classB));
+    await db
+      .update(classes)
+      .set({ midSemesterDate: addDays(TODAY, 1) })
+      .where(eq(classes.id, classB));
     failing = true;
     await run();
     const all = await reminderLog(db, { status: null, limit: 5 });

@@ -73,13 +73,19 @@ let translator: Promise<TFunction> | undefined;
 function translations(): Promise<TFunction> {
   translator ??= (async () => {
     const instance = i18next.createInstance();
-    await instance.init({ resources, lng: DEFAULT_LANGUAGE, fallbackLng: DEFAULT_LANGUAGE, interpolation: { escapeValue: false } });
+    await instance.init({
+      resources,
+      lng: DEFAULT_LANGUAGE,
+      fallbackLng: DEFAULT_LANGUAGE,
+      interpolation: { escapeValue: false },
+    });
     return instance.t.bind(instance);
   })();
   return translator;
 }
 
-const occasionId = (o: { kind: string; recipientUserId: number; occasionKey: string }) => `${o.kind}|${o.recipientUserId}|${o.occasionKey}`;
+const occasionId = (o: { kind: string; recipientUserId: number; occasionKey: string }) =>
+  `${o.kind}|${o.recipientUserId}|${o.occasionKey}`;
 
 function languageOf(value: string | null): Language {
   return value === "en" ? "en" : "nb";
@@ -120,7 +126,10 @@ export async function runReminders(db: Db, options: RunOptions): Promise<RunSumm
   const t = await translations();
 
   const found = await dueOccasions(db, days, now, today);
-  const recipients = await recipientsOf(db, found.map((o) => o.recipientUserId));
+  const recipients = await recipientsOf(
+    db,
+    found.map((o) => o.recipientUserId),
+  );
   const due = new Map<string, { occasion: Occasion; mail: Mail }>();
   for (const occasion of found) {
     const recipient = recipients.get(occasion.recipientUserId);
@@ -158,12 +167,17 @@ export async function runReminders(db: Db, options: RunOptions): Promise<RunSumm
   }[];
   const noLongerDue: number[] = [];
   for (const row of retried) {
-    const entry = due.get(occasionId({ kind: row.kind, recipientUserId: row.recipient_user_id, occasionKey: row.occasion_key }));
+    const entry = due.get(
+      occasionId({ kind: row.kind, recipientUserId: row.recipient_user_id, occasionKey: row.occasion_key }),
+    );
     if (entry) work.push({ id: Number(row.id), attempts: row.attempts, mail: entry.mail });
     else noLongerDue.push(Number(row.id));
   }
   if (noLongerDue.length > 0) {
-    await db.update(reminders).set({ status: "dropped", nextAttemptAt: null }).where(inArray(reminders.id, noLongerDue));
+    await db
+      .update(reminders)
+      .set({ status: "dropped", nextAttemptAt: null })
+      .where(inArray(reminders.id, noLongerDue));
     summary.dropped += noLongerDue.length;
   }
 
@@ -186,7 +200,12 @@ export async function runReminders(db: Db, options: RunOptions): Promise<RunSumm
         })),
       )
       .onConflictDoNothing({ target: [reminders.kind, reminders.recipientUserId, reminders.occasionKey] })
-      .returning({ id: reminders.id, kind: reminders.kind, recipientUserId: reminders.recipientUserId, occasionKey: reminders.occasionKey });
+      .returning({
+        id: reminders.id,
+        kind: reminders.kind,
+        recipientUserId: reminders.recipientUserId,
+        occasionKey: reminders.occasionKey,
+      });
     for (const row of taken) work.push({ id: row.id, attempts: 1, mail: due.get(occasionId(row))!.mail });
   }
   summary.taken = work.length;
@@ -198,14 +217,27 @@ export async function runReminders(db: Db, options: RunOptions): Promise<RunSumm
     } catch (error) {
       await db
         .update(reminders)
-        .set({ status: "failed", lastError: errorText(error), nextAttemptAt: nextAttemptAt(attempts, now), email: mail.to, subject: mail.subject })
+        .set({
+          status: "failed",
+          lastError: errorText(error),
+          nextAttemptAt: nextAttemptAt(attempts, now),
+          email: mail.to,
+          subject: mail.subject,
+        })
         .where(and(eq(reminders.id, id), eq(reminders.status, "sending")));
       summary.failed++;
       return;
     }
     await db
       .update(reminders)
-      .set({ status: "sent", sentAt: new Date(), lastError: null, nextAttemptAt: null, email: mail.to, subject: mail.subject })
+      .set({
+        status: "sent",
+        sentAt: new Date(),
+        lastError: null,
+        nextAttemptAt: null,
+        email: mail.to,
+        subject: mail.subject,
+      })
       .where(eq(reminders.id, id));
     summary.sent++;
   });
@@ -217,17 +249,33 @@ export async function runReminders(db: Db, options: RunOptions): Promise<RunSumm
 export async function reminderDaysOf(db: Db, institutionId: string): Promise<ReminderDays> {
   const [row] = await db.select().from(reminderSettings).where(eq(reminderSettings.institutionId, institutionId));
   return row
-    ? { midDaysBefore: row.midDaysBefore, endDaysBefore: row.endDaysBefore, signingRepeatDays: row.signingRepeatDays, adminWeeksBefore: row.adminWeeksBefore }
+    ? {
+        midDaysBefore: row.midDaysBefore,
+        endDaysBefore: row.endDaysBefore,
+        signingRepeatDays: row.signingRepeatDays,
+        adminWeeksBefore: row.adminWeeksBefore,
+      }
     : { ...DEFAULT_REMINDER_DAYS };
 }
 
-export async function saveReminderDays(db: Db, input: { institutionId: string; days: ReminderDays; actorUserId: number; ip?: string | null }): Promise<void> {
+export async function saveReminderDays(
+  db: Db,
+  input: { institutionId: string; days: ReminderDays; actorUserId: number; ip?: string | null },
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .insert(reminderSettings)
       .values({ institutionId: input.institutionId, ...input.days, updatedByUserId: input.actorUserId })
-      .onConflictDoUpdate({ target: reminderSettings.institutionId, set: { ...input.days, updatedByUserId: input.actorUserId, updatedAt: new Date() } });
-    await audit(tx, { action: "reminders.settings_saved", actorUserId: input.actorUserId, ip: input.ip ?? null, details: { institution: input.institutionId, ...input.days } });
+      .onConflictDoUpdate({
+        target: reminderSettings.institutionId,
+        set: { ...input.days, updatedByUserId: input.actorUserId, updatedAt: new Date() },
+      });
+    await audit(tx, {
+      action: "reminders.settings_saved",
+      actorUserId: input.actorUserId,
+      ip: input.ip ?? null,
+      details: { institution: input.institutionId, ...input.days },
+    });
   });
 }
 
@@ -244,7 +292,10 @@ async function rolesOf(db: Db, userId: number): Promise<number[]> {
 }
 
 async function optOutsOf(db: Db, userId: number): Promise<string[]> {
-  const [row] = await db.select({ optOuts: userPreferences.reminderOptOuts }).from(userPreferences).where(eq(userPreferences.userId, userId));
+  const [row] = await db
+    .select({ optOuts: userPreferences.reminderOptOuts })
+    .from(userPreferences)
+    .where(eq(userPreferences.userId, userId));
   return row?.optOuts ?? [];
 }
 
@@ -290,7 +341,10 @@ export interface ReminderLogRow {
 }
 
 /** The newest records first, optionally of one status; `limit` grows with "show more" (works without JS). */
-export async function reminderLog(db: Db, input: { status: ReminderStatus | null; limit: number }): Promise<{ rows: ReminderLogRow[]; total: number }> {
+export async function reminderLog(
+  db: Db,
+  input: { status: ReminderStatus | null; limit: number },
+): Promise<{ rows: ReminderLogRow[]; total: number }> {
   const where = input.status ? eq(reminders.status, input.status) : undefined;
   const [rows, [{ total }]] = await Promise.all([
     db

@@ -32,15 +32,26 @@ describe("kinds and opt-outs", () => {
 
 describe("day counts", () => {
   test("whole numbers in range only", () => {
-    expect(parseReminderDays({ midDaysBefore: "7", endDaysBefore: " 2 ", signingRepeatDays: "7", adminWeeksBefore: "4" })).toEqual({
+    expect(
+      parseReminderDays({ midDaysBefore: "7", endDaysBefore: " 2 ", signingRepeatDays: "7", adminWeeksBefore: "4" }),
+    ).toEqual({
       ok: true,
       days: { midDaysBefore: 7, endDaysBefore: 2, signingRepeatDays: 7, adminWeeksBefore: 4 },
     });
-    expect(parseReminderDays({ midDaysBefore: "-1", endDaysBefore: "2.5", signingRepeatDays: "0", adminWeeksBefore: "13" })).toEqual({
+    expect(
+      parseReminderDays({ midDaysBefore: "-1", endDaysBefore: "2.5", signingRepeatDays: "0", adminWeeksBefore: "13" }),
+    ).toEqual({
       ok: false,
       errors: { midDaysBefore: "range", endDaysBefore: "range", signingRepeatDays: "range", adminWeeksBefore: "range" },
     });
-    expect(parseReminderDays({ midDaysBefore: undefined, endDaysBefore: "61", signingRepeatDays: "60", adminWeeksBefore: "0" })).toMatchObject({
+    expect(
+      parseReminderDays({
+        midDaysBefore: undefined,
+        endDaysBefore: "61",
+        signingRepeatDays: "60",
+        adminWeeksBefore: "0",
+      }),
+    ).toMatchObject({
       ok: false,
       errors: { midDaysBefore: "range", endDaysBefore: "range" },
     });
@@ -85,12 +96,25 @@ describe("the mail", () => {
   beforeAll(async () => {
     const instance = i18next.createInstance();
     await instance.init({ resources, lng: "en", interpolation: { escapeValue: false } });
-    ctx = { t: instance.getFixedT("en") as TFunction, language: "en", origin: "https://p.example.org", appName: "Praksis Nordlys", institutionName: "Nordlys University" };
+    ctx = {
+      t: instance.getFixedT("en") as TFunction,
+      language: "en",
+      origin: "https://p.example.org",
+      appName: "Praksis Nordlys",
+      institutionName: "Nordlys University",
+    };
   });
 
   test("plain text and HTML say the same, escaped, with the log-in and settings links", () => {
     const mail = renderReminder(
-      { kind: "deadline", half: "mid", deadline: "2026-10-08", subject: "SYK<1> & co", items: [{ studentUserId: 1, student: "Ola <b>", forms: ["A", "B"] }], path: "/supervisor/class/1" },
+      {
+        kind: "deadline",
+        half: "mid",
+        deadline: "2026-10-08",
+        subject: "SYK<1> & co",
+        items: [{ studentUserId: 1, student: "Ola <b>", forms: ["A", "B"] }],
+        path: "/supervisor/class/1",
+      },
       "Kari",
       ctx,
     );
@@ -107,8 +131,16 @@ describe("the mail", () => {
   });
 
   test("a repeated signing reminder says which it is", () => {
-    const first = renderReminder({ kind: "signing", subject: "S", student: "Ola", self: false, round: 0, path: "/x" }, "K", ctx);
-    const third = renderReminder({ kind: "signing", subject: "S", student: "Ola", self: false, round: 2, path: "/x" }, "K", ctx);
+    const first = renderReminder(
+      { kind: "signing", subject: "S", student: "Ola", self: false, round: 0, path: "/x" },
+      "K",
+      ctx,
+    );
+    const third = renderReminder(
+      { kind: "signing", subject: "S", student: "Ola", self: false, round: 2, path: "/x" },
+      "K",
+      ctx,
+    );
     expect(first.text).not.toContain("reminder number");
     expect(third.text).toContain("This is reminder number 3.");
   });

@@ -40,7 +40,11 @@ export function kindsForRoles(roleIds: readonly number[]): ReminderKind[] {
 }
 
 /** The opt-outs after a post of the Settings form: the shown kinds not ticked are off; others are kept. */
-export function optOutsAfter(previous: readonly string[], shown: readonly ReminderKind[], ticked: readonly string[]): ReminderKind[] {
+export function optOutsAfter(
+  previous: readonly string[],
+  shown: readonly ReminderKind[],
+  ticked: readonly string[],
+): ReminderKind[] {
   const kept = previous.filter((k): k is ReminderKind => isReminderKind(k) && !shown.includes(k));
   const off = shown.filter((k) => !ticked.includes(k));
   return REMINDER_KINDS.filter((k) => kept.includes(k) || off.includes(k));
@@ -59,7 +63,12 @@ export interface ReminderDays {
   adminWeeksBefore: number;
 }
 
-export const DEFAULT_REMINDER_DAYS: ReminderDays = { midDaysBefore: 7, endDaysBefore: 2, signingRepeatDays: 7, adminWeeksBefore: 4 };
+export const DEFAULT_REMINDER_DAYS: ReminderDays = {
+  midDaysBefore: 7,
+  endDaysBefore: 2,
+  signingRepeatDays: 7,
+  adminWeeksBefore: 4,
+};
 
 export const REMINDER_DAY_FIELDS = ["midDaysBefore", "endDaysBefore", "signingRepeatDays", "adminWeeksBefore"] as const;
 export type ReminderDayField = (typeof REMINDER_DAY_FIELDS)[number];
@@ -79,7 +88,7 @@ export function parseReminderDays(
   const errors: Partial<Record<ReminderDayField, "range">> = {};
   const days = { ...DEFAULT_REMINDER_DAYS };
   for (const field of REMINDER_DAY_FIELDS) {
-    const raw = typeof input[field] === "string" ? (input[field]).trim() : "";
+    const raw = typeof input[field] === "string" ? input[field].trim() : "";
     const { min, max } = REMINDER_DAY_LIMITS[field];
     if (!/^\d{1,3}$/.test(raw) || Number(raw) < min || Number(raw) > max) errors[field] = "range";
     else days[field] = Number(raw);

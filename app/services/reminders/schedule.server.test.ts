@@ -39,7 +39,9 @@ test("runs after the first delay, then on the interval; a failed run is logged a
   })!;
   try {
     await vi.advanceTimersByTimeAsync(5);
-    await vi.waitFor(() => expect(log.error).toHaveBeenCalledWith("[reminders] the run failed:", "connect ECONNREFUSED"));
+    await vi.waitFor(() =>
+      expect(log.error).toHaveBeenCalledWith("[reminders] the run failed:", "connect ECONNREFUSED"),
+    );
     expect(runs).toEqual([]);
     await vi.advanceTimersByTimeAsync(60_000);
     await vi.waitFor(() => expect(runs).toHaveLength(1));

@@ -30,9 +30,14 @@ export function scheduleReminders(options: {
     if (running) return;
     running = true;
     try {
-      const summary = await runReminders(await options.db(), { institution: options.institution, origin: options.origin });
+      const summary = await runReminders(await options.db(), {
+        institution: options.institution,
+        origin: options.origin,
+      });
       if (summary.sent + summary.failed + summary.dropped > 0) {
-        log.info(`[reminders] sent ${summary.sent}, failed ${summary.failed} (to be tried again), no longer due ${summary.dropped}`);
+        log.info(
+          `[reminders] sent ${summary.sent}, failed ${summary.failed} (to be tried again), no longer due ${summary.dropped}`,
+        );
       }
       options.onRun?.(summary);
     } catch (error) {

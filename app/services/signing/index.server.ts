@@ -1,5 +1,15 @@
 // The signing domain's public surface for server code: loaders, actions and other domains' services.
-export { cancelForm, resubmitResult, saveEndPart, saveMidPart, signForm, signingFormCard, signingFormView, signingPlace, validationSummary } from "./signing-form.server";
+export {
+  cancelForm,
+  resubmitResult,
+  saveEndPart,
+  saveMidPart,
+  signForm,
+  signingFormCard,
+  signingFormView,
+  signingPlace,
+  validationSummary,
+} from "./signing-form.server";
 export type { SigningCard, SigningFormView, Submission, TeacherAnswerCount } from "./signing-form.server";
 export { checkMidPart } from "./signing-form.server";
 export { requireSentForms, sendingFacts } from "./sending.server";

@@ -35,7 +35,11 @@ export interface ResultExporter {
    * the audit log). Safe to call again for the same form: a form already submitted, or no longer
    * complete (cancelled meanwhile), is left alone and null returned. Throws when the hand-over fails.
    */
-  submit(db: Db, result: SignedResult, actor: { userId: number; ip?: string | null }): Promise<{ submittedAt: Date } | null>;
+  submit(
+    db: Db,
+    result: SignedResult,
+    actor: { userId: number; ip?: string | null },
+  ): Promise<{ submittedAt: Date } | null>;
 }
 
 /**
@@ -64,7 +68,10 @@ export const databaseExporter: ResultExporter = {
           payload: { ...result },
         })
         .returning({ submittedAt: resultSubmissions.submittedAt });
-      await tx.update(signingForms).set({ resultSubmittedAt: row.submittedAt }).where(eq(signingForms.id, result.signingFormId));
+      await tx
+        .update(signingForms)
+        .set({ resultSubmittedAt: row.submittedAt })
+        .where(eq(signingForms.id, result.signingFormId));
       await audit(tx, {
         action: "result.submitted",
         actorUserId: actor.userId,

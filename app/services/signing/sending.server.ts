@@ -1,6 +1,13 @@
 import { and, eq, inArray, isNotNull, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
-import { answers, answerSets, formQuestionGroups, formQuestions, forms, QUESTION_GROUP_TYPE } from "~/services/platform/db/schema";
+import {
+  answers,
+  answerSets,
+  formQuestionGroups,
+  formQuestions,
+  forms,
+  QUESTION_GROUP_TYPE,
+} from "~/services/platform/db/schema";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { hasSupervisor, placementOf } from "~/services/placements/index.server";
 import { ROLE } from "~/services/identity";
@@ -38,7 +45,11 @@ export async function sendingFacts(
       ),
     );
   const answered = await db
-    .selectDistinct({ assignmentId: answerSets.assignmentId, formId: answerSets.formId, questionId: answers.questionId })
+    .selectDistinct({
+      assignmentId: answerSets.assignmentId,
+      formId: answerSets.formId,
+      questionId: answers.questionId,
+    })
     .from(answerSets)
     .innerJoin(answers, eq(answers.answerSetId, answerSets.id))
     .where(
@@ -52,7 +63,8 @@ export async function sendingFacts(
       ),
     );
   const questionsOf = new Map<number, Set<number>>();
-  for (const q of questions) (questionsOf.get(q.formId) ?? questionsOf.set(q.formId, new Set()).get(q.formId)!).add(q.questionId);
+  for (const q of questions)
+    (questionsOf.get(q.formId) ?? questionsOf.set(q.formId, new Set()).get(q.formId)!).add(q.questionId);
   const answeredKeys = new Set(answered.map((a) => `${a.assignmentId}:${a.formId}:${a.questionId}`));
 
   const result: FormSending[] = schemeForms.map((form) => {
@@ -64,7 +76,11 @@ export async function sendingFacts(
       formId: form.formId,
       name: form.name,
       isMidSemester: form.isMidSemester,
-      sent: { student: form.sentBy.student !== null, advisor: form.sentBy.advisor !== null, teacher: form.sentBy.teacher !== null },
+      sent: {
+        student: form.sentBy.student !== null,
+        advisor: form.sentBy.advisor !== null,
+        teacher: form.sentBy.teacher !== null,
+      },
       teacherAnswers: { answered: count, questions: own.size },
     };
   });

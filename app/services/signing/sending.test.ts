@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { acknowledgedForAudit, missingParties, sendingDecision, unsentForms, type FormSending, type SendingFacts } from "./sending";
+import {
+  acknowledgedForAudit,
+  missingParties,
+  sendingDecision,
+  unsentForms,
+  type FormSending,
+  type SendingFacts,
+} from "./sending";
 
 const form = (formId: number, isMidSemester: boolean, sent: Partial<FormSending["sent"]>): FormSending => ({
   assignmentId: isMidSemester ? 1 : 2,
@@ -12,7 +19,11 @@ const form = (formId: number, isMidSemester: boolean, sent: Partial<FormSending[
 
 const facts: SendingFacts = {
   hasSupervisor: true,
-  forms: [form(10, true, { student: true, advisor: true, teacher: true }), form(11, true, { student: true }), form(10, false, {})],
+  forms: [
+    form(10, true, { student: true, advisor: true, teacher: true }),
+    form(11, true, { student: true }),
+    form(10, false, {}),
+  ],
 };
 
 describe("forms not sent", () => {
@@ -23,7 +34,9 @@ describe("forms not sent", () => {
   });
 
   test("the mid-semester confirmation looks at its half, the signature at every form", () => {
-    expect(unsentForms(facts, "mid").map((f) => [f.formId, f.isMidSemester, f.missing])).toEqual([[11, true, ["advisor", "teacher"]]]);
+    expect(unsentForms(facts, "mid").map((f) => [f.formId, f.isMidSemester, f.missing])).toEqual([
+      [11, true, ["advisor", "teacher"]],
+    ]);
     expect(unsentForms(facts, "sign").map((f) => [f.formId, f.isMidSemester, f.missing])).toEqual([
       [11, true, ["advisor", "teacher"]],
       [10, false, ["student", "advisor", "teacher"]],
@@ -34,12 +47,20 @@ describe("forms not sent", () => {
   test("go on when all is sent; otherwise only acknowledged, and never where the institution requires every form sent", () => {
     const unsent = unsentForms(facts, "sign");
     expect(sendingDecision([], { acknowledged: false, requireSentForms: true })).toEqual({ ok: true, unsent: [] });
-    expect(sendingDecision(unsent, { acknowledged: false, requireSentForms: false })).toMatchObject({ ok: false, why: "acknowledgeUnsent" });
+    expect(sendingDecision(unsent, { acknowledged: false, requireSentForms: false })).toMatchObject({
+      ok: false,
+      why: "acknowledgeUnsent",
+    });
     expect(sendingDecision(unsent, { acknowledged: true, requireSentForms: false })).toMatchObject({ ok: true });
-    expect(sendingDecision(unsent, { acknowledged: true, requireSentForms: true })).toMatchObject({ ok: false, why: "formsNotSent" });
+    expect(sendingDecision(unsent, { acknowledged: true, requireSentForms: true })).toMatchObject({
+      ok: false,
+      why: "formsNotSent",
+    });
   });
 
   test("the audit row keeps ids, the half and who had not sent; no names", () => {
-    expect(acknowledgedForAudit(unsentForms(facts, "mid"))).toEqual([{ formId: 11, assignmentId: 1, half: "mid", missing: ["advisor", "teacher"] }]);
+    expect(acknowledgedForAudit(unsentForms(facts, "mid"))).toEqual([
+      { formId: 11, assignmentId: 1, half: "mid", missing: ["advisor", "teacher"] },
+    ]);
   });
 });

@@ -67,8 +67,7 @@ export function unsentForms(facts: SendingFacts, step: SendingStep): UnsentForm[
  * (`requireSentForms`, the institution's file), in which case it is refused until they are.
  */
 export type SendingDecision =
-  | { ok: true; unsent: UnsentForm[] }
-  | { ok: false; why: "formsNotSent" | "acknowledgeUnsent"; unsent: UnsentForm[] };
+  { ok: true; unsent: UnsentForm[] } | { ok: false; why: "formsNotSent" | "acknowledgeUnsent"; unsent: UnsentForm[] };
 
 export function sendingDecision(
   unsent: UnsentForm[],
@@ -81,7 +80,9 @@ export function sendingDecision(
 }
 
 /** What the audit row keeps of forms acknowledged as not sent: ids, half and who had not sent. */
-export function acknowledgedForAudit(unsent: UnsentForm[]): { formId: number; assignmentId: number; half: "mid" | "end"; missing: Party[] }[] {
+export function acknowledgedForAudit(
+  unsent: UnsentForm[],
+): { formId: number; assignmentId: number; half: "mid" | "end"; missing: Party[] }[] {
   return unsent.map((form) => ({
     formId: form.formId,
     assignmentId: form.assignmentId,

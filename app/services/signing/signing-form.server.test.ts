@@ -64,12 +64,19 @@ afterAll(async () => {
 });
 
 async function userIdOf(email: string): Promise<number> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, `${email}@example.org`));
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, `${email}@example.org`));
   return row.id;
 }
 
 /** The place of `who` (acting in `role`) at the signing form of a class A student. */
-async function placeOf(who: string, role: RoleId, student: string): Promise<SigningPlace & { actor: { userId: number } }> {
+async function placeOf(
+  who: string,
+  role: RoleId,
+  student: string,
+): Promise<SigningPlace & { actor: { userId: number } }> {
   const userId = await userIdOf(who);
   const place = await signingPlace(db, { userId, role }, classA, await userIdOf(student));
   return { ...place, actor: { userId } };
@@ -146,7 +153,11 @@ describe("a whole form", () => {
     expect(await auditsOf("signing_form.created", form.id)).toHaveLength(1);
     // The student's forms move on to the end of the semester with the confirmation.
     expect((await placementOf(db, p.teacher.referenceId, p.teacher.actor.userId, "2026-09-01"))!.half.half).toBe("end");
-    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW })).toEqual({ ok: false, error: "state", reason: "midConfirmed" });
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW })).toEqual({
+      ok: false,
+      error: "state",
+      reason: "midConfirmed",
+    });
 
     // Nobody signs before the end part is saved.
     expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({
@@ -154,8 +165,13 @@ describe("a whole form", () => {
       error: "state",
       reason: "endNotSaved",
     });
-    expect(await saveEndPart(db, p.teacher, p.teacher.actor, { ...end, endSemesterCompletedDate: undefined }, { now: NOW })).toEqual({ ok: true });
-    expect(await storedForm(db, p.teacher.referenceId)).toMatchObject({ endSemesterCompletedDate: "2026-11-22", overallPassed: true });
+    expect(
+      await saveEndPart(db, p.teacher, p.teacher.actor, { ...end, endSemesterCompletedDate: undefined }, { now: NOW }),
+    ).toEqual({ ok: true });
+    expect(await storedForm(db, p.teacher.referenceId)).toMatchObject({
+      endSemesterCompletedDate: "2026-11-22",
+      overallPassed: true,
+    });
     expect(await auditsOf("signing_form.saved", form.id)).toHaveLength(1);
 
     expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({
@@ -170,9 +186,20 @@ describe("a whole form", () => {
       midDateText: "1.10.2026",
       submittedText: null,
     });
-    expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({ ok: true, signer: "advisor" });
+    expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({
+      ok: true,
+      signer: "advisor",
+    });
     const later = new Date("2026-11-22T13:00:00Z");
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { now: later })).toEqual({
+    expect(
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutAdvisor: false, unsentAcknowledged: true },
+        { now: later },
+      ),
+    ).toEqual({
       ok: true,
       signer: "teacher",
       allSigned: true,
@@ -189,17 +216,33 @@ describe("a whole form", () => {
       signWithoutAdvisorConfirmedDate: null,
     });
     expect(done.resultSubmittedAt).not.toBeNull();
-    const submissions = await db.select().from(resultSubmissions).where(eq(resultSubmissions.studentReferenceId, p.teacher.referenceId));
+    const submissions = await db
+      .select()
+      .from(resultSubmissions)
+      .where(eq(resultSubmissions.studentReferenceId, p.teacher.referenceId));
     expect(submissions).toHaveLength(1);
     expect(submissions[0]).toMatchObject({ exporter: "database", submittedByUserId: p.teacher.actor.userId });
-    expect(submissions[0].payload).toMatchObject({ signingFormId: form.id, subjectCode: "SYK2001", overallPassed: true });
+    expect(submissions[0].payload).toMatchObject({
+      signingFormId: form.id,
+      subjectCode: "SYK2001",
+      overallPassed: true,
+    });
     expect(await auditsOf("signing_form.signed", form.id)).toHaveLength(3);
     expect(await auditsOf("result.submitted", form.id)).toHaveLength(1);
 
     // Locked for everyone: no save, no second signature, and the competence forms no longer take answers.
-    expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: later })).toEqual({ ok: false, error: "state", reason: "locked" });
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: later })).toMatchObject({ reason: "alreadySigned" });
-    const [mainForm] = await db.select({ id: forms.id }).from(forms).where(eq(forms.name, "Vurdering av kliniske kompetanser"));
+    expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: later })).toEqual({
+      ok: false,
+      error: "state",
+      reason: "locked",
+    });
+    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: later })).toMatchObject({
+      reason: "alreadySigned",
+    });
+    const [mainForm] = await db
+      .select({ id: forms.id })
+      .from(forms)
+      .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
     const [endScheme] = await db
       .select({ id: assignments.id })
       .from(assignments)
@@ -212,9 +255,13 @@ describe("a whole form", () => {
     expect(answering.locked).toBe(true);
     const [question] = answering.form.groups[0].questions;
     expect(
-      await saveAnswers(db, answering, { userId: p.student.actor.userId, roleId: ROLE.Student }, [
-        { questionId: question.id, value: "Mer tekst", comment: null, base: answerToken(EMPTY) },
-      ], { send: false }),
+      await saveAnswers(
+        db,
+        answering,
+        { userId: p.student.actor.userId, roleId: ROLE.Student },
+        [{ questionId: question.id, value: "Mer tekst", comment: null, base: answerToken(EMPTY) }],
+        { send: false },
+      ),
     ).toEqual({ ok: false, error: "locked" });
 
     const view = await signingFormView(db, p.student, p.student.actor.userId, "nb");
@@ -235,15 +282,29 @@ describe("a whole form", () => {
 
   test("the teacher signs without the supervisor only with the confirmation, whose date is kept; the supervisor cannot sign after", async () => {
     const p = await readyToSign("student07", "veileder1");
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({ ok: true });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { now: NOW })).toEqual({
+    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { now: NOW }),
+    ).toEqual({
       ok: false,
       error: "invalid",
       fieldErrors: { signWithoutAdvisorConfirmed: "confirmWithoutAdvisor" },
     });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW })).toMatchObject({ ok: true, allSigned: true });
-    expect(await storedForm(db, p.teacher.referenceId)).toMatchObject({ isLocked: true, signWithoutAdvisorConfirmedDate: NOW, signedByAdvisorDate: null });
-    expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({ ok: false, error: "state", reason: "locked" });
+    expect(
+      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW }),
+    ).toMatchObject({ ok: true, allSigned: true });
+    expect(await storedForm(db, p.teacher.referenceId)).toMatchObject({
+      isLocked: true,
+      signWithoutAdvisorConfirmedDate: NOW,
+      signedByAdvisorDate: null,
+    });
+    expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({
+      ok: false,
+      error: "state",
+      reason: "locked",
+    });
   });
 
   test("the roles that may not: a supervisor or student saving or cancelling, an extra supervisor signing", async () => {
@@ -255,7 +316,10 @@ describe("a whole form", () => {
     }
     await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW });
     await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW });
-    expect(await signForm(db, extra, extra.actor, { withoutAdvisor: false })).toEqual({ ok: false, error: "notAllowed" });
+    expect(await signForm(db, extra, extra.actor, { withoutAdvisor: false })).toEqual({
+      ok: false,
+      error: "notAllowed",
+    });
     expect(await saveEndPart(db, p.advisor, p.advisor.actor, end)).toEqual({ ok: false, error: "notAllowed" });
   });
 });
@@ -270,7 +334,15 @@ describe("the result's hand-over", () => {
       submit: () => Promise.reject(new Error("FS svarer ikke")),
     };
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { exporter: failing })).toMatchObject({
+    expect(
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutAdvisor: false, unsentAcknowledged: true },
+        { exporter: failing },
+      ),
+    ).toMatchObject({
       ok: true,
       allSigned: true,
       submission: "failed",
@@ -279,13 +351,22 @@ describe("the result's hand-over", () => {
     const form = (await storedForm(db, p.teacher.referenceId))!;
     expect(form).toMatchObject({ isLocked: true, resultSubmittedAt: null });
     expect(form.signedByStudentDate && form.signedByAdvisorDate && form.signedByTeacherDate).toBeTruthy();
-    expect((await auditsOf("result.submission_failed", form.id))[0].details).toMatchObject({ exporter: "fs", error: "FS svarer ikke" });
+    expect((await auditsOf("result.submission_failed", form.id))[0].details).toMatchObject({
+      exporter: "fs",
+      error: "FS svarer ikke",
+    });
     expect((await signingFormView(db, p.teacher, p.teacher.actor.userId, "nb")).rights.submitResult).toBe(true);
 
     expect(await resubmitResult(db, p.student, p.student.actor)).toEqual({ ok: false, error: "notAllowed" });
     expect(await resubmitResult(db, p.teacher, p.teacher.actor)).toEqual({ ok: true, submission: "submitted" });
-    expect(await resubmitResult(db, p.teacher, p.teacher.actor)).toEqual({ ok: false, error: "state", reason: "alreadySubmitted" });
-    expect(await db.select().from(resultSubmissions).where(eq(resultSubmissions.studentReferenceId, p.teacher.referenceId))).toHaveLength(1);
+    expect(await resubmitResult(db, p.teacher, p.teacher.actor)).toEqual({
+      ok: false,
+      error: "state",
+      reason: "alreadySubmitted",
+    });
+    expect(
+      await db.select().from(resultSubmissions).where(eq(resultSubmissions.studentReferenceId, p.teacher.referenceId)),
+    ).toHaveLength(1);
   });
 });
 
@@ -300,7 +381,10 @@ describe("cancelling", () => {
     const at = new Date("2026-11-22T15:00:00Z");
     expect(await cancelForm(db, p.teacher, p.teacher.actor, { now: at })).toEqual({ ok: true });
     expect(await storedForm(db, p.teacher.referenceId)).toBeNull();
-    const [archived] = await db.select().from(signingFormArchive).where(eq(signingFormArchive.studentReferenceId, p.teacher.referenceId));
+    const [archived] = await db
+      .select()
+      .from(signingFormArchive)
+      .where(eq(signingFormArchive.studentReferenceId, p.teacher.referenceId));
     expect(archived).toMatchObject({ archivedByUserId: p.teacher.actor.userId, reason: "cancelled", archivedAt: at });
     expect(archived.data).toMatchObject({
       id: before.id,
@@ -308,14 +392,24 @@ describe("cancelling", () => {
       signedByStudentDate: NOW.toISOString(),
       endSemesterCompletedDate: "2026-11-20",
     });
-    expect((await auditsOf("signing_form.cancelled", before.id))[0].details).toMatchObject({ signed: { student: true, advisor: false, teacher: false } });
+    expect((await auditsOf("signing_form.cancelled", before.id))[0].details).toMatchObject({
+      signed: { student: true, advisor: false, teacher: false },
+    });
     expect(await validationSummary(db, p.teacher, p.teacher.actor.userId)).toMatchObject({
       assessmentResultArchived: true,
       archivedCount: 1,
       lastArchivedAt: at,
     });
-    expect(await cancelForm(db, p.teacher, p.teacher.actor)).toEqual({ ok: false, error: "state", reason: "notCreated" });
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false })).toEqual({ ok: false, error: "state", reason: "notCreated" });
+    expect(await cancelForm(db, p.teacher, p.teacher.actor)).toEqual({
+      ok: false,
+      error: "state",
+      reason: "notCreated",
+    });
+    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false })).toEqual({
+      ok: false,
+      error: "state",
+      reason: "notCreated",
+    });
     expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: at })).toEqual({ ok: true, created: true });
   });
 });
@@ -331,7 +425,11 @@ describe("the validation summary", () => {
       { formQuestionType: "grading", isMidSemester: true, totalAnswers: 12, totalQuestions: 16 },
       { formQuestionType: "grading", isMidSemester: false, totalAnswers: 0, totalQuestions: 16 },
     ]);
-    expect(summary).toMatchObject({ assessmentResultArchived: false, assessmentResultSubmitted: false, resultSubmittedAt: null });
+    expect(summary).toMatchObject({
+      assessmentResultArchived: false,
+      assessmentResultSubmitted: false,
+      resultSubmittedAt: null,
+    });
 
     // laerer2 begins the end-semester specific form: a draft of two answers, one of them empty.
     const [medication] = await db.select({ id: forms.id }).from(forms).where(eq(forms.name, "Legemiddelhåndtering"));
@@ -362,7 +460,9 @@ describe("the validation summary", () => {
       { answerSetId: set.id, questionId: questionIds[1], value: null, comment: "Kommer tilbake til dette" },
     ]);
     const endGrading = async (place: SigningPlace & { actor: { userId: number } }) =>
-      (await validationSummary(db, place, place.actor.userId)).teacherAnswerSummary.find((c) => !c.isMidSemester && c.formQuestionType === "grading");
+      (await validationSummary(db, place, place.actor.userId)).teacherAnswerSummary.find(
+        (c) => !c.isMidSemester && c.formQuestionType === "grading",
+      );
     expect(await endGrading(laerer2)).toMatchObject({ totalAnswers: 1 });
     expect(await endGrading(laerer1)).toMatchObject({ totalAnswers: 0 });
     await db.update(answerSets).set({ sentAt: NOW }).where(eq(answerSets.id, set.id));
@@ -428,7 +528,9 @@ describe("two people at once", () => {
       expect(advisor).toEqual({ ok: false, error: "state", reason: "locked" });
       expect(form.signWithoutAdvisorConfirmedDate).not.toBeNull();
     }
-    expect(await db.select().from(resultSubmissions).where(eq(resultSubmissions.studentReferenceId, p.teacher.referenceId))).toHaveLength(1);
+    expect(
+      await db.select().from(resultSubmissions).where(eq(resultSubmissions.studentReferenceId, p.teacher.referenceId)),
+    ).toHaveLength(1);
   });
 
   test("two teachers create the form at once: one form, created once; the other is told it is confirmed", async () => {
@@ -453,7 +555,10 @@ describe("two people at once", () => {
     ]);
     expect(cancel.ok).toBe(true);
     expect(await storedForm(db, p.teacher.referenceId)).toBeNull();
-    const [archived] = await db.select().from(signingFormArchive).where(eq(signingFormArchive.studentReferenceId, p.teacher.referenceId));
+    const [archived] = await db
+      .select()
+      .from(signingFormArchive)
+      .where(eq(signingFormArchive.studentReferenceId, p.teacher.referenceId));
     if (sign.ok) expect(archived.data.signedByStudentUserId).toBe(p.student.actor.userId);
     else {
       expect(sign).toEqual({ ok: false, error: "state", reason: "notCreated" });
@@ -499,8 +604,20 @@ describe("forms not sent: the check before confirming the mid-semester part and 
       ok: true,
       requireSentForms: false,
       unsent: [
-        { assignmentId: expect.any(Number), formId: expect.any(Number), name: MAIN, isMidSemester: true, missing: ["student", "teacher"] },
-        { assignmentId: expect.any(Number), formId: expect.any(Number), name: MEDICATION, isMidSemester: true, missing: ["student", "teacher"] },
+        {
+          assignmentId: expect.any(Number),
+          formId: expect.any(Number),
+          name: MAIN,
+          isMidSemester: true,
+          missing: ["student", "teacher"],
+        },
+        {
+          assignmentId: expect.any(Number),
+          formId: expect.any(Number),
+          name: MEDICATION,
+          isMidSemester: true,
+          missing: ["student", "teacher"],
+        },
       ],
     });
     expect(await saveMidPart(db, p.teacher, p.teacher.actor, midOnly, { now: NOW, requireSentForms: false })).toEqual({
@@ -508,9 +625,16 @@ describe("forms not sent: the check before confirming the mid-semester part and 
       error: "invalid",
       fieldErrors: { unsentAcknowledged: "acknowledgeUnsent" },
     });
-    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW, requireSentForms: true })).toEqual({ ok: false, error: "state", reason: "formsNotSent" });
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW, requireSentForms: true })).toEqual({
+      ok: false,
+      error: "state",
+      reason: "formsNotSent",
+    });
     expect(await storedForm(db, p.teacher.referenceId)).toBeNull();
-    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW, requireSentForms: false })).toEqual({ ok: true, created: true });
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW, requireSentForms: false })).toEqual({
+      ok: true,
+      created: true,
+    });
     const form = (await storedForm(db, p.teacher.referenceId))!;
     const [created] = await auditsOf("signing_form.created", form.id);
     expect(created.details).toMatchObject({
@@ -525,24 +649,46 @@ describe("forms not sent: the check before confirming the mid-semester part and 
     const p = await withoutSupervisor("student10");
     expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW })).toEqual({ ok: true, created: true });
     expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW })).toEqual({ ok: true });
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: true })).toMatchObject({ ok: true });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: false })).toEqual({
+    expect(
+      await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: true }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: false }),
+    ).toEqual({
       ok: false,
       error: "invalid",
       fieldErrors: { signWithoutAdvisorConfirmed: "confirmWithoutAdvisor", unsentAcknowledged: "acknowledgeUnsent" },
     });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: false })).toEqual({
+    expect(
+      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: false }),
+    ).toEqual({
       ok: false,
       error: "invalid",
       fieldErrors: { unsentAcknowledged: "acknowledgeUnsent" },
     });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW, requireSentForms: true })).toEqual({
+    expect(
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutAdvisor: true, unsentAcknowledged: true },
+        { now: NOW, requireSentForms: true },
+      ),
+    ).toEqual({
       ok: false,
       error: "state",
       reason: "formsNotSent",
     });
     expect((await storedForm(db, p.teacher.referenceId))!.signedByTeacherDate).toBeNull();
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW, requireSentForms: false })).toMatchObject({
+    expect(
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutAdvisor: true, unsentAcknowledged: true },
+        { now: NOW, requireSentForms: false },
+      ),
+    ).toMatchObject({
       ok: true,
       allSigned: true,
     });
@@ -558,23 +704,39 @@ describe("forms not sent: the check before confirming the mid-semester part and 
     const facts = await sendingFacts(db, p.teacher, p.teacher.actor.userId);
     // Student 11 has no supervisor: the student's and a teacher's part of every form is all that is waited for.
     for (const form of facts.forms) {
-      for (const [author, roleId] of [[p.student.actor.userId, ROLE.Student], [p.teacher.actor.userId, ROLE.Teacher]] as const) {
-        await db.insert(answerSets).values({
-          formId: form.formId,
-          assignmentId: form.assignmentId,
-          studentUserId: p.student.studentUserId,
-          authorUserId: author,
-          authorRoleId: roleId,
-          isMidSemester: form.isMidSemester,
-          sentAt: NOW,
-        }).onConflictDoUpdate({ target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId], set: { sentAt: NOW } });
+      for (const [author, roleId] of [
+        [p.student.actor.userId, ROLE.Student],
+        [p.teacher.actor.userId, ROLE.Teacher],
+      ] as const) {
+        await db
+          .insert(answerSets)
+          .values({
+            formId: form.formId,
+            assignmentId: form.assignmentId,
+            studentUserId: p.student.studentUserId,
+            authorUserId: author,
+            authorRoleId: roleId,
+            isMidSemester: form.isMidSemester,
+            sentAt: NOW,
+          })
+          .onConflictDoUpdate({
+            target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId],
+            set: { sentAt: NOW },
+          });
       }
     }
-    expect(await saveMidPart(db, p.teacher, p.teacher.actor, midOnly, { now: NOW, requireSentForms: true })).toEqual({ ok: true, created: true });
+    expect(await saveMidPart(db, p.teacher, p.teacher.actor, midOnly, { now: NOW, requireSentForms: true })).toEqual({
+      ok: true,
+      created: true,
+    });
     expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW })).toEqual({ ok: true });
     await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW });
-    expect(await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: true })).toMatchObject({ ok: true, allSigned: true });
+    expect(
+      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: true }),
+    ).toMatchObject({ ok: true, allSigned: true });
     const form = (await storedForm(db, p.teacher.referenceId))!;
-    expect((await auditsOf("signing_form.signed", form.id)).every((row) => !("unsentAcknowledged" in (row.details ?? {})))).toBe(true);
+    expect(
+      (await auditsOf("signing_form.signed", form.id)).every((row) => !("unsentAcknowledged" in (row.details ?? {}))),
+    ).toBe(true);
   });
 });

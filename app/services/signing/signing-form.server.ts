@@ -23,7 +23,24 @@ import { requireStudentAccess, type StudentRelation, type Viewer } from "~/servi
 import { databaseExporter, type ResultExporter, type SignedResult } from "./result-exporter.server";
 import { ROLE } from "~/services/identity";
 import { formatDay, formatDayTime, osloDate } from "~/services/platform/semesters";
-import { cardState, factsOf, NEW_FORM_ID, planCancel, planEndSave, planMidSave, planResultSubmission, planSign, rightsOf, signerOf, type CardState, type EndPartInput, type MidPartInput, type Refusal, type Signer, type SigningRights } from "./signing-form";
+import {
+  cardState,
+  factsOf,
+  NEW_FORM_ID,
+  planCancel,
+  planEndSave,
+  planMidSave,
+  planResultSubmission,
+  planSign,
+  rightsOf,
+  signerOf,
+  type CardState,
+  type EndPartInput,
+  type MidPartInput,
+  type Refusal,
+  type Signer,
+  type SigningRights,
+} from "./signing-form";
 import { choiceOf, END_QUESTIONS, MID_QUESTIONS, type Choice, type EndQuestion, type MidQuestion } from "./questions";
 import { acknowledgedForAudit, sendingDecision, unsentForms, type SendingStep, type UnsentForm } from "./sending";
 import { requireSentForms, sendingFacts } from "./sending.server";
@@ -45,7 +62,12 @@ export interface SigningPlace {
 }
 
 /** The viewer's place at the student's signing form, or a 404 (unknown, or not theirs to see). */
-export async function signingPlace(db: Db, viewer: Viewer, classId: number, studentUserId: number): Promise<SigningPlace> {
+export async function signingPlace(
+  db: Db,
+  viewer: Viewer,
+  classId: number,
+  studentUserId: number,
+): Promise<SigningPlace> {
   const access = await requireStudentAccess(db, viewer, classId, studentUserId);
   const header = (await classHeader(db, classId)) ?? notFound();
   return { referenceId: access.referenceId, classId, studentUserId, relation: access.relation, header };
@@ -63,12 +85,21 @@ export async function storedForm(db: Db, referenceId: number): Promise<SigningFo
 
 /** The form's row, held until the transaction ends; null when there is none (then nothing is held). */
 async function lockedForm(tx: Db, referenceId: number): Promise<SigningForm | null> {
-  const [row] = await tx.select().from(signingForms).where(eq(signingForms.studentReferenceId, referenceId)).for("update");
+  const [row] = await tx
+    .select()
+    .from(signingForms)
+    .where(eq(signingForms.studentReferenceId, referenceId))
+    .for("update");
   return row ?? null;
 }
 
 function auditBase(place: SigningPlace, actor: Actor) {
-  return { actorUserId: actor.userId, subjectUserId: place.studentUserId, classId: place.classId, ip: actor.ip ?? null };
+  return {
+    actorUserId: actor.userId,
+    subjectUserId: place.studentUserId,
+    classId: place.classId,
+    ip: actor.ip ?? null,
+  };
 }
 
 // ─── The teacher's saves ─────────────────────────────────────────────────────
@@ -86,7 +117,10 @@ async function sendingRefusal(
   input: { acknowledged: boolean; requireSentForms?: boolean },
 ): Promise<{ ok: true; unsent: UnsentForm[] } | Refusal> {
   const unsent = unsentForms(await sendingFacts(db, place, actor.userId), step);
-  const decision = sendingDecision(unsent, { acknowledged: input.acknowledged, requireSentForms: input.requireSentForms ?? requireSentForms() });
+  const decision = sendingDecision(unsent, {
+    acknowledged: input.acknowledged,
+    requireSentForms: input.requireSentForms ?? requireSentForms(),
+  });
   if (decision.ok) return decision;
   return decision.why === "formsNotSent"
     ? { ok: false, error: "state", reason: "formsNotSent" }
@@ -105,7 +139,12 @@ export async function checkMidPart(
   input: MidPartInput,
   options: { now?: Date; requireSentForms?: boolean } = {},
 ): Promise<{ ok: true; unsent: UnsentForm[]; requireSentForms: boolean } | Refusal> {
-  const plan = planMidSave(await storedForm(db, place.referenceId), place.relation, input, osloDate(options.now ?? new Date()));
+  const plan = planMidSave(
+    await storedForm(db, place.referenceId),
+    place.relation,
+    input,
+    osloDate(options.now ?? new Date()),
+  );
   if (!plan.ok) return plan;
   const unsent = unsentForms(await sendingFacts(db, place, actor.userId), "mid");
   return { ok: true, unsent, requireSentForms: options.requireSentForms ?? requireSentForms() };
@@ -129,7 +168,10 @@ export async function saveMidPart(
     let form = await lockedForm(tx, place.referenceId);
     let plan = planMidSave(form, place.relation, mid, today);
     if (!plan.ok) return plan;
-    const sending = await sendingRefusal(tx, place, actor, "mid", { acknowledged: unsentAcknowledged === true, requireSentForms: options.requireSentForms });
+    const sending = await sendingRefusal(tx, place, actor, "mid", {
+      acknowledged: unsentAcknowledged === true,
+      requireSentForms: options.requireSentForms,
+    });
     if (!sending.ok) return sending;
     if (!form) {
       const [created] = await tx
@@ -141,7 +183,12 @@ export async function saveMidPart(
         await audit(tx, {
           action: "signing_form.created",
           ...auditBase(place, actor),
-          details: { signingFormId: created.id, part: "mid", midSemesterCompletedDate: mid.midSemesterCompletedDate, ...acknowledgement(sending.unsent) },
+          details: {
+            signingFormId: created.id,
+            part: "mid",
+            midSemesterCompletedDate: mid.midSemesterCompletedDate,
+            ...acknowledgement(sending.unsent),
+          },
         });
         return { ok: true as const, created: true };
       }
@@ -150,11 +197,19 @@ export async function saveMidPart(
       plan = planMidSave(form, place.relation, mid, today);
       if (!plan.ok) return plan;
     }
-    await tx.update(signingForms).set({ ...plan.changes, updatedAt: now }).where(eq(signingForms.id, form!.id));
+    await tx
+      .update(signingForms)
+      .set({ ...plan.changes, updatedAt: now })
+      .where(eq(signingForms.id, form!.id));
     await audit(tx, {
       action: "signing_form.saved",
       ...auditBase(place, actor),
-      details: { signingFormId: form!.id, part: "mid", midSemesterCompletedDate: mid.midSemesterCompletedDate, ...acknowledgement(sending.unsent) },
+      details: {
+        signingFormId: form!.id,
+        part: "mid",
+        midSemesterCompletedDate: mid.midSemesterCompletedDate,
+        ...acknowledgement(sending.unsent),
+      },
     });
     return { ok: true as const, created: false };
   });
@@ -173,7 +228,10 @@ export async function saveEndPart(
     const form = await lockedForm(tx, place.referenceId);
     const plan = planEndSave(form, place.relation, input, osloDate(now));
     if (!plan.ok) return plan;
-    await tx.update(signingForms).set({ ...plan.changes, updatedAt: now }).where(eq(signingForms.id, form!.id));
+    await tx
+      .update(signingForms)
+      .set({ ...plan.changes, updatedAt: now })
+      .where(eq(signingForms.id, form!.id));
     await audit(tx, {
       action: "signing_form.saved",
       ...auditBase(place, actor),
@@ -208,7 +266,13 @@ function signedResultOf(place: SigningPlace, form: SigningForm): SignedResult {
 }
 
 /** Hands a complete form's result over, after its signatures are committed; a failure is logged and audited, never thrown. */
-async function handOver(db: Db, place: SigningPlace, form: SigningForm, actor: Actor, exporter: ResultExporter): Promise<Submission> {
+async function handOver(
+  db: Db,
+  place: SigningPlace,
+  form: SigningForm,
+  actor: Actor,
+  exporter: ResultExporter,
+): Promise<Submission> {
   try {
     return (await exporter.submit(db, signedResultOf(place, form), actor)) ? "submitted" : "skipped";
   } catch (error) {
@@ -245,12 +309,17 @@ export async function signForm(
     if (!plan.ok && plan.error !== "invalid") return plan;
     const sending =
       signerOf(place.relation) === "teacher"
-        ? await sendingRefusal(tx, place, actor, "sign", { acknowledged: input.unsentAcknowledged === true, requireSentForms: options.requireSentForms })
+        ? await sendingRefusal(tx, place, actor, "sign", {
+            acknowledged: input.unsentAcknowledged === true,
+            requireSentForms: options.requireSentForms,
+          })
         : { ok: true as const, unsent: [] as UnsentForm[] };
     if (!plan.ok) {
       // Both boxes missing: both are named at once.
       if (sending.ok || sending.error === "notAllowed") return plan;
-      return sending.error === "invalid" ? { ...plan, fieldErrors: { ...plan.fieldErrors, ...sending.fieldErrors } } : sending;
+      return sending.error === "invalid"
+        ? { ...plan, fieldErrors: { ...plan.fieldErrors, ...sending.fieldErrors } }
+        : sending;
     }
     if (!sending.ok) return sending;
     const [updated] = await tx
@@ -261,12 +330,20 @@ export async function signForm(
     await audit(tx, {
       action: "signing_form.signed",
       ...auditBase(place, actor),
-      details: { signingFormId: updated.id, as: plan.signer, withoutAdvisor: plan.withoutAdvisor, allSigned: plan.allSigned, ...acknowledgement(sending.unsent) },
+      details: {
+        signingFormId: updated.id,
+        as: plan.signer,
+        withoutAdvisor: plan.withoutAdvisor,
+        allSigned: plan.allSigned,
+        ...acknowledgement(sending.unsent),
+      },
     });
     return { ok: true as const, signer: plan.signer, allSigned: plan.allSigned, form: updated };
   });
   if (!signed.ok) return signed;
-  const submission = signed.allSigned ? await handOver(db, place, signed.form, actor, options.exporter ?? databaseExporter) : "skipped";
+  const submission = signed.allSigned
+    ? await handOver(db, place, signed.form, actor, options.exporter ?? databaseExporter)
+    : "skipped";
   return { ok: true, signer: signed.signer, allSigned: signed.allSigned, submission };
 }
 
@@ -284,7 +361,12 @@ export async function resubmitResult(
 }
 
 /** The teacher cancels: the form as it was goes to the archive, and the student's form starts over empty. */
-export async function cancelForm(db: Db, place: SigningPlace, actor: Actor, options: { now?: Date } = {}): Promise<{ ok: true } | Refusal> {
+export async function cancelForm(
+  db: Db,
+  place: SigningPlace,
+  actor: Actor,
+  options: { now?: Date } = {},
+): Promise<{ ok: true } | Refusal> {
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
     const form = await lockedForm(tx, place.referenceId);
@@ -303,7 +385,12 @@ export async function cancelForm(db: Db, place: SigningPlace, actor: Actor, opti
     await audit(tx, {
       action: "signing_form.cancelled",
       ...auditBase(place, actor),
-      details: { signingFormId: id, signed: facts.signed, allSigned: facts.allSigned, resultSubmitted: facts.resultSubmitted },
+      details: {
+        signingFormId: id,
+        signed: facts.signed,
+        allSigned: facts.allSigned,
+        resultSubmitted: facts.resultSubmitted,
+      },
     });
     return { ok: true as const };
   });
@@ -382,7 +469,12 @@ export async function validationSummary(db: Db, place: SigningPlace, viewerUserI
   for (const q of questions) {
     const formQuestionType = q.type === QUESTION_GROUP_TYPE.Grading ? "grading" : "text";
     const key = `${q.isMidSemester}:${formQuestionType}`;
-    const entry = counts.get(key) ?? { formQuestionType, isMidSemester: q.isMidSemester, totalAnswers: 0, totalQuestions: 0 };
+    const entry = counts.get(key) ?? {
+      formQuestionType,
+      isMidSemester: q.isMidSemester,
+      totalAnswers: 0,
+      totalQuestions: 0,
+    };
     entry.totalQuestions++;
     if (answeredKeys.has(`${q.assignmentId}:${q.formId}:${q.questionId}`)) entry.totalAnswers++;
     counts.set(key, entry);
@@ -420,15 +512,24 @@ export async function signingFormView(db: Db, place: SigningPlace, viewerUserId:
   const form = await storedForm(db, place.referenceId);
   const facts = factsOf(form);
   const rights: SigningRights = rightsOf(form, place.relation, viewerUserId);
-  const signerIds = [form?.signedByTeacherUserId, form?.signedByStudentUserId, form?.signedByAdvisorUserId, place.studentUserId].filter(
-    (id): id is number => id != null,
-  );
+  const signerIds = [
+    form?.signedByTeacherUserId,
+    form?.signedByStudentUserId,
+    form?.signedByAdvisorUserId,
+    place.studentUserId,
+  ].filter((id): id is number => id != null);
   const names = new Map(
-    (await db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, signerIds))).map((u) => [u.id, u.name]),
+    (await db.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, signerIds))).map(
+      (u) => [u.id, u.name],
+    ),
   );
   const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
   const at = (instant: Date | null | undefined) => (instant ? formatDayTime(instant, language) : null);
-  const signature = (signer: Signer, userId: number | null | undefined, date: Date | null | undefined): SignatureView => ({
+  const signature = (
+    signer: Signer,
+    userId: number | null | undefined,
+    date: Date | null | undefined,
+  ): SignatureView => ({
     signer,
     name: userId != null ? (names.get(userId) ?? null) : null,
     atText: at(date),
@@ -437,10 +538,9 @@ export async function signingFormView(db: Db, place: SigningPlace, viewerUserId:
   const mid = Object.fromEntries(
     MID_QUESTIONS.map((q) => [q, choiceOf(q, form?.[q] ?? null, facts.midConfirmed)]),
   ) as Record<MidQuestion, Choice | null>;
-  const end = Object.fromEntries(END_QUESTIONS.map((q) => [q, choiceOf(q, form?.[q] ?? null, facts.endSaved)])) as Record<
-    EndQuestion,
-    Choice | null
-  >;
+  const end = Object.fromEntries(
+    END_QUESTIONS.map((q) => [q, choiceOf(q, form?.[q] ?? null, facts.endSaved)]),
+  ) as Record<EndQuestion, Choice | null>;
 
   return {
     id: form?.id ?? NEW_FORM_ID,

@@ -1,6 +1,20 @@
 import { describe, expect, test } from "vitest";
 import type { StudentRelation } from "~/services/placements/index.server";
-import { cardState, factsOf, INTENTS, mayAttempt, planCancel, planEndSave, planMidSave, planResultSubmission, planSign, rightsOf, type EndPartInput, type MidPartInput, type StoredSigningForm } from "./signing-form";
+import {
+  cardState,
+  factsOf,
+  INTENTS,
+  mayAttempt,
+  planCancel,
+  planEndSave,
+  planMidSave,
+  planResultSubmission,
+  planSign,
+  rightsOf,
+  type EndPartInput,
+  type MidPartInput,
+  type StoredSigningForm,
+} from "./signing-form";
 import { choiceOf, isCalendarDate, overallPassed } from "./questions";
 import { endPartSchema, midPartSchema, signSchema } from "./signing-form.schema";
 
@@ -52,8 +66,17 @@ const endSaved: StoredSigningForm = {
 };
 const studentSigned: StoredSigningForm = { ...endSaved, signedByStudentUserId: STUDENT, signedByStudentDate: EARLIER };
 const advisorSigned: StoredSigningForm = { ...endSaved, signedByAdvisorUserId: ADVISOR, signedByAdvisorDate: EARLIER };
-const bothSigned: StoredSigningForm = { ...studentSigned, signedByAdvisorUserId: ADVISOR, signedByAdvisorDate: EARLIER };
-const allSigned: StoredSigningForm = { ...bothSigned, signedByTeacherUserId: TEACHER, signedByTeacherDate: EARLIER, isLocked: true };
+const bothSigned: StoredSigningForm = {
+  ...studentSigned,
+  signedByAdvisorUserId: ADVISOR,
+  signedByAdvisorDate: EARLIER,
+};
+const allSigned: StoredSigningForm = {
+  ...bothSigned,
+  signedByTeacherUserId: TEACHER,
+  signedByTeacherDate: EARLIER,
+  isLocked: true,
+};
 const withoutAdvisor: StoredSigningForm = {
   ...studentSigned,
   signedByTeacherUserId: TEACHER,
@@ -99,30 +122,38 @@ const endInput: EndPartInput = {
 };
 
 /** The outcome as one word: "ok", "notAllowed", a state refusal, or "invalid:<field>:<error>". */
-function outcome(result: { ok: true } | { ok: false; error: string; reason?: string; fieldErrors?: Record<string, string | undefined> }): string {
+function outcome(
+  result:
+    { ok: true } | { ok: false; error: string; reason?: string; fieldErrors?: Record<string, string | undefined> },
+): string {
   if (result.ok) return "ok";
   if (result.error === "state") return result.reason!;
-  if (result.error === "invalid") return `invalid:${Object.entries(result.fieldErrors!).map(([f, e]) => `${f}:${e}`).join(",")}`;
+  if (result.error === "invalid")
+    return `invalid:${Object.entries(result.fieldErrors!)
+      .map(([f, e]) => `${f}:${e}`)
+      .join(",")}`;
   return result.error;
 }
 
-const userOf = (relation: StudentRelation | null) => (relation === "teacher" ? TEACHER : relation === "self" ? STUDENT : ADVISOR);
+const userOf = (relation: StudentRelation | null) =>
+  relation === "teacher" ? TEACHER : relation === "self" ? STUDENT : ADVISOR;
 
 describe("each role trying each action in each state", () => {
   // The teacher's column, state by state. Every other relation is refused every teacher action.
-  const teacherExpected: Record<StateName, { saveMid: string; saveEnd: string; cancel: string; submitResult: string }> = {
-    notCreated: { saveMid: "ok", saveEnd: "notCreated", cancel: "notCreated", submitResult: "notCreated" },
-    started: { saveMid: "ok", saveEnd: "midNotConfirmed", cancel: "ok", submitResult: "notAllSigned" },
-    midConfirmed: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
-    endSaved: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
-    resultsMissing: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
-    studentSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
-    advisorSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
-    bothSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
-    allSigned: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "ok" },
-    withoutAdvisor: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "ok" },
-    submitted: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "alreadySubmitted" },
-  };
+  const teacherExpected: Record<StateName, { saveMid: string; saveEnd: string; cancel: string; submitResult: string }> =
+    {
+      notCreated: { saveMid: "ok", saveEnd: "notCreated", cancel: "notCreated", submitResult: "notCreated" },
+      started: { saveMid: "ok", saveEnd: "midNotConfirmed", cancel: "ok", submitResult: "notAllSigned" },
+      midConfirmed: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
+      endSaved: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
+      resultsMissing: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
+      studentSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
+      advisorSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
+      bothSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
+      allSigned: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "ok" },
+      withoutAdvisor: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "ok" },
+      submitted: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "alreadySubmitted" },
+    };
 
   test.each(STATE_NAMES)("teacher actions in state %s", (name) => {
     const form = STATES[name];
@@ -164,7 +195,8 @@ describe("each role trying each action in each state", () => {
 
   test.each(STATE_NAMES)("signing in state %s", (name) => {
     const form = STATES[name];
-    const sign = (relation: StudentRelation) => outcome(planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW));
+    const sign = (relation: StudentRelation) =>
+      outcome(planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW));
     expect({ teacher: sign("teacher"), self: sign("self"), advisor: sign("advisor") }).toEqual(signExpected[name]);
     for (const other of ["extraAdvisor", "admin", null] as const) {
       expect(outcome(planSign(form, other, ADVISOR, { withoutAdvisor: true }, NOW))).toBe("notAllowed");
@@ -175,7 +207,8 @@ describe("each role trying each action in each state", () => {
     const plans = {
       saveMid: (form: StoredSigningForm | null) => planMidSave(form, relation, midInput, TODAY),
       saveEnd: (form: StoredSigningForm | null) => planEndSave(form, relation, endInput, TODAY),
-      sign: (form: StoredSigningForm | null) => planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW),
+      sign: (form: StoredSigningForm | null) =>
+        planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW),
       cancel: (form: StoredSigningForm | null) => planCancel(form, relation),
       submitResult: (form: StoredSigningForm | null) => planResultSubmission(form, relation),
     };
@@ -220,7 +253,9 @@ describe("the mid-semester part", () => {
         midSemesterCompletedDate: "2026-10-01",
       },
     });
-    expect(planMidSave(empty, "teacher", { ...midInput, midSemesterSpecificCompetenceAreasBegun: "no" }, TODAY)).toMatchObject({
+    expect(
+      planMidSave(empty, "teacher", { ...midInput, midSemesterSpecificCompetenceAreasBegun: "no" }, TODAY),
+    ).toMatchObject({
       ok: true,
       creates: false,
       changes: { midSemesterSpecificCompetenceAreasBegun: false },
@@ -257,22 +292,34 @@ describe("the end-semester part", () => {
   });
 
   test("without a date the end date is today; an empty comment is none", () => {
-    const plan = planEndSave(midConfirmed, "teacher", { ...endInput, endSemesterCompletedDate: undefined, teacherComment: "   " }, TODAY);
+    const plan = planEndSave(
+      midConfirmed,
+      "teacher",
+      { ...endInput, endSemesterCompletedDate: undefined, teacherComment: "   " },
+      TODAY,
+    );
     expect(plan).toMatchObject({ ok: true, changes: { endSemesterCompletedDate: TODAY, teacherComment: null } });
   });
 
   test("the date may be neither after today nor before the mid-semester date", () => {
-    expect(outcome(planEndSave(midConfirmed, "teacher", { ...endInput, endSemesterCompletedDate: "2026-11-23" }, TODAY))).toBe(
-      "invalid:endSemesterCompletedDate:dateInFuture",
-    );
-    expect(outcome(planEndSave(midConfirmed, "teacher", { ...endInput, endSemesterCompletedDate: "2026-09-30" }, TODAY))).toBe(
-      "invalid:endSemesterCompletedDate:endBeforeMid",
-    );
-    expect(planEndSave(midConfirmed, "teacher", { ...endInput, endSemesterCompletedDate: "2026-10-01" }, TODAY).ok).toBe(true);
+    expect(
+      outcome(planEndSave(midConfirmed, "teacher", { ...endInput, endSemesterCompletedDate: "2026-11-23" }, TODAY)),
+    ).toBe("invalid:endSemesterCompletedDate:dateInFuture");
+    expect(
+      outcome(planEndSave(midConfirmed, "teacher", { ...endInput, endSemesterCompletedDate: "2026-09-30" }, TODAY)),
+    ).toBe("invalid:endSemesterCompletedDate:endBeforeMid");
+    expect(
+      planEndSave(midConfirmed, "teacher", { ...endInput, endSemesterCompletedDate: "2026-10-01" }, TODAY).ok,
+    ).toBe(true);
   });
 
   test("passed overall only when attendance, work requirements (or not relevant) and both competence results are passed", () => {
-    const all = { attendancePassed: "yes", workRequirementsPassed: "yes", specificCompetenceAreasPassed: "yes", generalCompetenceAreasPassed: "yes" } as const;
+    const all = {
+      attendancePassed: "yes",
+      workRequirementsPassed: "yes",
+      specificCompetenceAreasPassed: "yes",
+      generalCompetenceAreasPassed: "yes",
+    } as const;
     expect(overallPassed(all)).toBe(true);
     expect(overallPassed({ ...all, workRequirementsPassed: "notRelevant" })).toBe(true);
     for (const question of Object.keys(all) as (keyof typeof all)[]) {
@@ -314,7 +361,12 @@ describe("signing", () => {
     expect(planSign(studentSigned, "teacher", TEACHER, { withoutAdvisor: true }, NOW)).toEqual({
       ok: true,
       signer: "teacher",
-      changes: { signedByTeacherUserId: TEACHER, signedByTeacherDate: NOW, signWithoutAdvisorConfirmedDate: NOW, isLocked: true },
+      changes: {
+        signedByTeacherUserId: TEACHER,
+        signedByTeacherDate: NOW,
+        signWithoutAdvisorConfirmedDate: NOW,
+        isLocked: true,
+      },
       withoutAdvisor: true,
       allSigned: true,
     });
@@ -328,10 +380,14 @@ describe("signing", () => {
     expect(rightsOf(studentSigned, "advisor", ADVISOR).banner).toBeNull();
     expect(rightsOf(studentSigned, "teacher", TEACHER).banner).toBeNull();
     // A colleague signed for the teacher's side: this teacher did not.
-    expect(rightsOf({ ...bothSigned, signedByTeacherUserId: COLLEAGUE, signedByTeacherDate: EARLIER }, "teacher", TEACHER).banner).toBe(
-      "signedByAll",
-    );
-    expect(rightsOf({ ...studentSigned, signedByAdvisorUserId: COLLEAGUE, signedByAdvisorDate: EARLIER }, "advisor", ADVISOR).banner).toBeNull();
+    expect(
+      rightsOf({ ...bothSigned, signedByTeacherUserId: COLLEAGUE, signedByTeacherDate: EARLIER }, "teacher", TEACHER)
+        .banner,
+    ).toBe("signedByAll");
+    expect(
+      rightsOf({ ...studentSigned, signedByAdvisorUserId: COLLEAGUE, signedByAdvisorDate: EARLIER }, "advisor", ADVISOR)
+        .banner,
+    ).toBeNull();
     for (const relation of RELATIONS) {
       expect(rightsOf(allSigned, relation, userOf(relation)).banner).toBe("signedByAll");
       expect(rightsOf(withoutAdvisor, relation, userOf(relation)).banner).toBe("signedByAll");
@@ -339,8 +395,16 @@ describe("signing", () => {
   });
 
   test("why a signer waits is told, and nothing is told to those who do not sign", () => {
-    expect(rightsOf(midConfirmed, "self", STUDENT)).toMatchObject({ signAs: "student", sign: false, signBlocked: "endNotSaved" });
-    expect(rightsOf(endSaved, "teacher", TEACHER)).toMatchObject({ signAs: "teacher", sign: false, signBlocked: "studentNotSigned" });
+    expect(rightsOf(midConfirmed, "self", STUDENT)).toMatchObject({
+      signAs: "student",
+      sign: false,
+      signBlocked: "endNotSaved",
+    });
+    expect(rightsOf(endSaved, "teacher", TEACHER)).toMatchObject({
+      signAs: "teacher",
+      sign: false,
+      signBlocked: "studentNotSigned",
+    });
     expect(rightsOf(endSaved, "advisor", ADVISOR)).toMatchObject({ signAs: "advisor", sign: true, signBlocked: null });
     expect(rightsOf(endSaved, "extraAdvisor", ADVISOR)).toMatchObject({ signAs: null, sign: false, signBlocked: null });
   });
@@ -403,14 +467,27 @@ describe("answers and what is posted", () => {
   });
 
   test("the end part: attendance and the competence results are yes or no; work requirements may be not relevant", () => {
-    const base = { intent: "saveEnd", attendancePassed: "yes", workRequirementsPassed: "notRelevant", specificCompetenceAreasPassed: "no", generalCompetenceAreasPassed: "yes" };
+    const base = {
+      intent: "saveEnd",
+      attendancePassed: "yes",
+      workRequirementsPassed: "notRelevant",
+      specificCompetenceAreasPassed: "no",
+      generalCompetenceAreasPassed: "yes",
+    };
     expect(endPartSchema.safeParse(base).success).toBe(true);
     for (const question of ["attendancePassed", "specificCompetenceAreasPassed", "generalCompetenceAreasPassed"]) {
       const result = endPartSchema.safeParse({ ...base, [question]: "notRelevant" });
-      expect(result.error?.issues[0]).toMatchObject({ path: [question], message: `signing:errors.required.${question}` });
+      expect(result.error?.issues[0]).toMatchObject({
+        path: [question],
+        message: `signing:errors.required.${question}`,
+      });
     }
-    expect(endPartSchema.safeParse({ ...base, teacherComment: "x".repeat(2001) }).error?.issues[0].message).toBe("signing:errors.commentTooLong");
-    expect(endPartSchema.safeParse({ ...base, endSemesterCompletedDate: "31.12.2026" }).error?.issues[0].message).toBe("signing:errors.dateInvalid");
+    expect(endPartSchema.safeParse({ ...base, teacherComment: "x".repeat(2001) }).error?.issues[0].message).toBe(
+      "signing:errors.commentTooLong",
+    );
+    expect(endPartSchema.safeParse({ ...base, endSemesterCompletedDate: "31.12.2026" }).error?.issues[0].message).toBe(
+      "signing:errors.dateInvalid",
+    );
   });
 
   test("the sign form's confirmation is 'yes' or absent", () => {

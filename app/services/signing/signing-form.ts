@@ -117,7 +117,8 @@ export function factsOf(form: StoredSigningForm | null): SigningFacts {
 }
 
 /** The card's summary (student's forms page, the teacher's and supervisor's student pages). */
-export type CardState = "notCreated" | "started" | "midConfirmed" | "endSaved" | "partlySigned" | "signed" | "submitted";
+export type CardState =
+  "notCreated" | "started" | "midConfirmed" | "endSaved" | "partlySigned" | "signed" | "submitted";
 
 export function cardState(form: StoredSigningForm | null): { state: CardState; signedBy: Signer[] } {
   const facts = factsOf(form);
@@ -168,7 +169,11 @@ export type Refusal =
 
 const notAllowed: Refusal = { ok: false, error: "notAllowed" };
 const refused = (reason: StateRefusal): Refusal => ({ ok: false, error: "state", reason });
-const invalid = (field: string, error: FieldError): Refusal => ({ ok: false, error: "invalid", fieldErrors: { [field]: error } });
+const invalid = (field: string, error: FieldError): Refusal => ({
+  ok: false,
+  error: "invalid",
+  fieldErrors: { [field]: error },
+});
 
 // ─── Plans ───────────────────────────────────────────────────────────────────
 
@@ -297,7 +302,10 @@ export function planCancel(form: StoredSigningForm | null, relation: StudentRela
 }
 
 /** Sending the result again, after the exporter failed when the last signature landed. */
-export function planResultSubmission(form: StoredSigningForm | null, relation: StudentRelation | null): { ok: true } | Refusal {
+export function planResultSubmission(
+  form: StoredSigningForm | null,
+  relation: StudentRelation | null,
+): { ok: true } | Refusal {
   if (relation !== "teacher") return notAllowed;
   const facts = factsOf(form);
   if (!facts.exists) return refused("notCreated");
@@ -326,7 +334,11 @@ export interface SigningRights {
   banner: "signedByAll" | "youHaveSigned" | null;
 }
 
-export function rightsOf(form: StoredSigningForm | null, relation: StudentRelation | null, viewerUserId: number): SigningRights {
+export function rightsOf(
+  form: StoredSigningForm | null,
+  relation: StudentRelation | null,
+  viewerUserId: number,
+): SigningRights {
   const facts = factsOf(form);
   const signAs = signerOf(relation);
   const refusal = signRefusal(form, relation);

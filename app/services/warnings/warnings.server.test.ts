@@ -28,7 +28,10 @@ vi.mock("~/services/platform/email.server", async (importOriginal) => ({
   ...(await importOriginal<typeof import("~/services/platform/email.server")>()),
   sendMail: async (mail: Mail) => {
     // What the real sendMail throws when the server refuses, times out or is unreachable.
-    if (mailFails) throw new (await importOriginal<typeof import("~/services/platform/email.server")>()).MailNotSent("unreachable", { cause: new Error("SMTP down") });
+    if (mailFails)
+      throw new (await importOriginal<typeof import("~/services/platform/email.server")>()).MailNotSent("unreachable", {
+        cause: new Error("SMTP down"),
+      });
     sent.push(mail);
   },
 }));
@@ -52,7 +55,11 @@ beforeAll(async () => {
   await seedDemo(db, NOW);
   const i18n = i18next.createInstance();
   await i18n.init({ resources, lng: "nb", interpolation: { escapeValue: false } });
-  mail = { t: i18n.getFixedT("nb", "warnings") as TFunction, origin: "https://praksis.example.org", appName: "Praksis Fjordbyen" };
+  mail = {
+    t: i18n.getFixedT("nb", "warnings") as TFunction,
+    origin: "https://praksis.example.org",
+    appName: "Praksis Fjordbyen",
+  };
   const [row] = await db
     .select({ id: classes.id })
     .from(classes)
@@ -72,17 +79,28 @@ beforeEach(() => {
 });
 
 /** How `viewer` (acting as `role`) stands to the student, by the app's own permission rules. */
-async function accessOf(viewer: string, role: RoleId, student: string): Promise<StudentAccess & { actorUserId: number }> {
+async function accessOf(
+  viewer: string,
+  role: RoleId,
+  student: string,
+): Promise<StudentAccess & { actorUserId: number }> {
   const actorUserId = await userIdOf(db, viewer);
   const access = await requireStudentAccess(db, { userId: actorUserId, role }, classB, await userIdOf(db, student));
   return { ...access, actorUserId };
 }
 
-const as = (a: Awaited<ReturnType<typeof accessOf>>) => ({ access: a, actorUserId: a.actorUserId, ip: "192.0.2.9", now: NOW });
+const as = (a: Awaited<ReturnType<typeof accessOf>>) => ({
+  access: a,
+  actorUserId: a.actorUserId,
+  ip: "192.0.2.9",
+  now: NOW,
+});
 
 async function auditsOf(studentEmail: string, action: string) {
   const subject = await userIdOf(db, studentEmail);
-  return (await db.select().from(auditEvents).where(eq(auditEvents.action, action))).filter((e) => e.subjectUserId === subject);
+  return (await db.select().from(auditEvents).where(eq(auditEvents.action, action))).filter(
+    (e) => e.subjectUserId === subject,
+  );
 }
 
 async function rowsOf(access: StudentAccess) {
@@ -92,17 +110,35 @@ async function rowsOf(access: StudentAccess) {
 describe("writing the draft", () => {
   test("the teacher's first save creates the draft (audited once); later saves change it in place", async () => {
     const teacher = await accessOf("admin@example.org", ROLE.Teacher, "student15@example.org");
-    const first = await saveWarningDraft(db, { ...as(teacher), text: { ...EMPTY, comment: "Første\r\nlinje" }, seenId: null });
+    const first = await saveWarningDraft(db, {
+      ...as(teacher),
+      text: { ...EMPTY, comment: "Første\r\nlinje" },
+      seenId: null,
+    });
     expect(first).toMatchObject({ ok: true, created: true });
     if (!first.ok) return;
-    const second = await saveWarningDraft(db, { ...as(teacher), text: { ...FULL, passRequirement: "" }, seenId: first.warningId });
+    const second = await saveWarningDraft(db, {
+      ...as(teacher),
+      text: { ...FULL, passRequirement: "" },
+      seenId: first.warningId,
+    });
     expect(second).toMatchObject({ ok: true, created: false, warningId: first.warningId });
     const rows = await rowsOf(teacher);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ ...FULL, passRequirement: "", submittedAt: null, teacherUserId: teacher.actorUserId });
+    expect(rows[0]).toMatchObject({
+      ...FULL,
+      passRequirement: "",
+      submittedAt: null,
+      teacherUserId: teacher.actorUserId,
+    });
     const created = await auditsOf("student15@example.org", "warning.created");
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ actorUserId: teacher.actorUserId, classId: classB, ip: "192.0.2.9", details: { warningId: first.warningId } });
+    expect(created[0]).toMatchObject({
+      actorUserId: teacher.actorUserId,
+      classId: classB,
+      ip: "192.0.2.9",
+      details: { warningId: first.warningId },
+    });
     expect(await warningStateOf(db, teacher.referenceId)).toBe("draft");
     expect(sent).toEqual([]);
   });
@@ -110,7 +146,11 @@ describe("writing the draft", () => {
   test("a draft keeps line breaks as \\n, and blank as empty", async () => {
     const teacher = await accessOf("admin@example.org", ROLE.Teacher, "student15@example.org");
     const [row] = await rowsOf(teacher);
-    await saveWarningDraft(db, { ...as(teacher), text: { comment: "a\r\nb", passRequirement: "  ", passRequirementSummary: "c" }, seenId: row.id });
+    await saveWarningDraft(db, {
+      ...as(teacher),
+      text: { comment: "a\r\nb", passRequirement: "  ", passRequirementSummary: "c" },
+      seenId: row.id,
+    });
     const [after] = await rowsOf(teacher);
     expect(after).toMatchObject({ comment: "a\nb", passRequirement: "", passRequirementSummary: "c" });
   });
@@ -136,7 +176,12 @@ describe("writing the draft", () => {
       text: { ...FULL, passRequirementSummary: "x".repeat(WARNING_TEXT_LIMIT + 1) },
       seenId: before.id,
     });
-    expect(outcome).toEqual({ ok: false, error: "invalid", fieldErrors: { passRequirementSummary: "tooLong" }, state: "draft" });
+    expect(outcome).toEqual({
+      ok: false,
+      error: "invalid",
+      fieldErrors: { passRequirementSummary: "tooLong" },
+      state: "draft",
+    });
     const [after] = await rowsOf(teacher);
     expect(after).toEqual(before);
   });
@@ -147,8 +192,14 @@ describe("writing the draft", () => {
       ["student16@example.org", ROLE.Student],
     ] as const) {
       const access = await accessOf(viewer, role, "student16@example.org");
-      expect(await saveWarningDraft(db, { ...as(access), text: FULL, seenId: null })).toMatchObject({ ok: false, error: "notAllowed" });
-      expect(await submitWarning(db, { ...as(access), text: FULL, seenId: null, mail })).toMatchObject({ ok: false, error: "notAllowed" });
+      expect(await saveWarningDraft(db, { ...as(access), text: FULL, seenId: null })).toMatchObject({
+        ok: false,
+        error: "notAllowed",
+      });
+      expect(await submitWarning(db, { ...as(access), text: FULL, seenId: null, mail })).toMatchObject({
+        ok: false,
+        error: "notAllowed",
+      });
       expect(await rowsOf(access)).toEqual([]);
     }
   });
@@ -175,7 +226,12 @@ describe("giving the warning", () => {
   test("needs all three texts; the draft stays as it was", async () => {
     const teacher = await accessOf("admin@example.org", ROLE.Teacher, "student16@example.org");
     const [before] = await rowsOf(teacher);
-    const outcome = await submitWarning(db, { ...as(teacher), text: { ...FULL, passRequirement: " ", comment: "" }, seenId: before.id, mail });
+    const outcome = await submitWarning(db, {
+      ...as(teacher),
+      text: { ...FULL, passRequirement: " ", comment: "" },
+      seenId: before.id,
+      mail,
+    });
     expect(outcome).toEqual({
       ok: false,
       error: "invalid",
@@ -193,11 +249,20 @@ describe("giving the warning", () => {
     const outcome = await submitWarning(db, { ...as(colleague), now: later, text: FULL, seenId: draft.id, mail });
     expect(outcome).toEqual({ ok: true, warningId: draft.id, changed: true, mailSent: true });
     const [given] = await rowsOf(colleague);
-    expect(given).toMatchObject({ ...FULL, submittedAt: later, studentConfirmedWarningAt: null, teacherUserId: colleague.actorUserId });
+    expect(given).toMatchObject({
+      ...FULL,
+      submittedAt: later,
+      studentConfirmedWarningAt: null,
+      teacherUserId: colleague.actorUserId,
+    });
     expect(given.createdAt).toEqual(draft.createdAt);
 
     const [event] = await auditsOf("student16@example.org", "warning.submitted");
-    expect(event).toMatchObject({ actorUserId: colleague.actorUserId, classId: classB, details: { warningId: draft.id, created: false, ...FULL } });
+    expect(event).toMatchObject({
+      actorUserId: colleague.actorUserId,
+      classId: classB,
+      details: { warningId: draft.id, created: false, ...FULL },
+    });
 
     expect(sent).toHaveLength(1);
     expect(sent[0].to).toBe("student16@example.org");
@@ -292,12 +357,23 @@ describe("confirming", () => {
       ["veileder4@example.org", ROLE.Advisor],
     ] as const) {
       const other = await accessOf(viewer, role, "student16@example.org");
-      expect(await confirmWarning(db, { ...as(other), seenId: given.id })).toEqual({ ok: false, error: "notAllowed", state: "given" });
+      expect(await confirmWarning(db, { ...as(other), seenId: given.id })).toEqual({
+        ok: false,
+        error: "notAllowed",
+        state: "given",
+      });
     }
-    expect(await confirmWarning(db, { ...as(student), seenId: given.id + 1000 })).toEqual({ ok: false, error: "gone", state: "given" });
+    expect(await confirmWarning(db, { ...as(student), seenId: given.id + 1000 })).toEqual({
+      ok: false,
+      error: "gone",
+      state: "given",
+    });
 
     const at = new Date(NOW.getTime() + 3_600_000);
-    expect(await confirmWarning(db, { ...as(student), now: at, seenId: given.id })).toEqual({ ok: true, changed: true });
+    expect(await confirmWarning(db, { ...as(student), now: at, seenId: given.id })).toEqual({
+      ok: true,
+      changed: true,
+    });
     const [confirmed] = await rowsOf(student);
     expect(confirmed.studentConfirmedWarningAt).toEqual(at);
     // The teacher's last change of the text stays what it was.
@@ -314,7 +390,11 @@ describe("confirming", () => {
   test("a draft is nothing to confirm, and neither is no warning", async () => {
     const draft = await accessOf("student15@example.org", ROLE.Student, "student15@example.org");
     const [row] = await rowsOf(draft);
-    expect(await confirmWarning(db, { ...as(draft), seenId: row.id })).toEqual({ ok: false, error: "none", state: "draft" });
+    expect(await confirmWarning(db, { ...as(draft), seenId: row.id })).toEqual({
+      ok: false,
+      error: "none",
+      state: "draft",
+    });
     const none = await accessOf("student20@example.org", ROLE.Student, "student20@example.org");
     expect(await confirmWarning(db, { ...as(none), seenId: 1 })).toEqual({ ok: false, error: "none", state: "none" });
     expect((await rowsOf(draft))[0].studentConfirmedWarningAt).toBeNull();
@@ -330,9 +410,17 @@ describe("deleting", () => {
       ["veileder4@example.org", ROLE.Advisor],
     ] as const) {
       const other = await accessOf(viewer, role, "student16@example.org");
-      expect(await deleteWarning(db, { ...as(other), seenId: row.id })).toEqual({ ok: false, error: "notAllowed", state: "confirmed" });
+      expect(await deleteWarning(db, { ...as(other), seenId: row.id })).toEqual({
+        ok: false,
+        error: "notAllowed",
+        state: "confirmed",
+      });
     }
-    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id + 1000 })).toEqual({ ok: false, error: "gone", state: "confirmed" });
+    expect(await deleteWarning(db, { ...as(teacher), seenId: row.id + 1000 })).toEqual({
+      ok: false,
+      error: "gone",
+      state: "confirmed",
+    });
     expect(await rowsOf(teacher)).toHaveLength(1);
 
     expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, deleted: "confirmed" });
@@ -378,7 +466,10 @@ describe("deleting", () => {
     const [row] = await rowsOf(teacher);
     expect(await deleteWarning(db, { ...as(teacher), seenId: row.id })).toEqual({ ok: true, deleted: "draft" });
     expect(await rowsOf(teacher)).toEqual([]);
-    expect((await auditsOf("student15@example.org", "warning.deleted"))[0].details).toMatchObject({ state: "draft", submittedAt: null });
+    expect((await auditsOf("student15@example.org", "warning.deleted"))[0].details).toMatchObject({
+      state: "draft",
+      submittedAt: null,
+    });
   });
 });
 

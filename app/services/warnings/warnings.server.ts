@@ -42,7 +42,11 @@ export interface WarningView {
 type Access = Pick<StudentAccess, "referenceId" | "classId" | "studentUserId" | "relation">;
 
 function textOf(row: Pick<Warning, "comment" | "passRequirement" | "passRequirementSummary">): WarningText {
-  return { comment: row.comment, passRequirement: row.passRequirement, passRequirementSummary: row.passRequirementSummary };
+  return {
+    comment: row.comment,
+    passRequirement: row.passRequirement,
+    passRequirementSummary: row.passRequirementSummary,
+  };
 }
 
 async function rowOf(db: Db, referenceId: number): Promise<Warning | null> {
@@ -60,7 +64,10 @@ export async function warningStateOf(db: Db, referenceId: number): Promise<Warni
 }
 
 /** The warning as the viewer may see it; null when there is none, or only a draft the viewer may not see. */
-export async function warningFor(db: Db, access: Pick<Access, "referenceId" | "relation">): Promise<WarningView | null> {
+export async function warningFor(
+  db: Db,
+  access: Pick<Access, "referenceId" | "relation">,
+): Promise<WarningView | null> {
   const [row] = await db
     .select({ warning: warnings, teacherName: users.displayName })
     .from(warnings)
@@ -122,7 +129,11 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Locks the student's reference row, then reads the warning: the order every change takes. */
 async function lockedWarning(tx: Tx, referenceId: number): Promise<Warning | null> {
-  await tx.select({ id: studentReferences.id }).from(studentReferences).where(eq(studentReferences.id, referenceId)).for("update");
+  await tx
+    .select({ id: studentReferences.id })
+    .from(studentReferences)
+    .where(eq(studentReferences.id, referenceId))
+    .for("update");
   return rowOf(tx, referenceId);
 }
 
@@ -160,7 +171,13 @@ export async function saveWarningDraft(
     }
     const [created] = await tx
       .insert(warnings)
-      .values({ studentReferenceId: input.access.referenceId, teacherUserId: input.actorUserId, ...text, createdAt: now, updatedAt: now })
+      .values({
+        studentReferenceId: input.access.referenceId,
+        teacherUserId: input.actorUserId,
+        ...text,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning({ id: warnings.id, updatedAt: warnings.updatedAt });
     await audit(tx, {
       action: "warning.created",
@@ -175,8 +192,7 @@ export async function saveWarningDraft(
 }
 
 export type SubmitOutcome =
-  | { ok: true; warningId: number; changed: boolean; mailSent: boolean }
-  | Extract<SaveOutcome, { ok: false }>;
+  { ok: true; warningId: number; changed: boolean; mailSent: boolean } | Extract<SaveOutcome, { ok: false }>;
 
 /** What the mail to the student needs from the caller: texts in the student's language, and the app's address. */
 export interface WarningMailContext {
@@ -201,7 +217,9 @@ export async function submitWarning(
     const state = warningState(row);
     if (row && (state === "given" || state === "confirmed") && input.access.relation === "teacher") {
       const repeated = (input.seenId === null || input.seenId === row.id) && sameText(textOf(row), text);
-      return repeated ? { ok: true, warningId: row.id, changed: false, mailSent: false } : { ok: false, error: "alreadyGiven", state };
+      return repeated
+        ? { ok: true, warningId: row.id, changed: false, mailSent: false }
+        : { ok: false, error: "alreadyGiven", state };
     }
     const refused = refusal(input.access, "submit", state);
     if (refused) return { ok: false, error: refused, state };
@@ -245,15 +263,27 @@ export function warningGivenMail(
   return {
     to: input.to,
     subject: t("mail.subject", values),
-    text: [t("mail.greeting", values), "", t("mail.given", values), "", t("mail.howTo", values), values.link, "", t("mail.signature", values)].join(
-      "\n",
-    ),
+    text: [
+      t("mail.greeting", values),
+      "",
+      t("mail.given", values),
+      "",
+      t("mail.howTo", values),
+      values.link,
+      "",
+      t("mail.signature", values),
+    ].join("\n"),
   };
 }
 
 async function mailStudent(db: Db, access: Access, mail: WarningMailContext): Promise<boolean> {
   const [student] = await db
-    .select({ email: users.email, name: users.displayName, subjectCode: subjects.subjectCode, subjectName: subjects.name })
+    .select({
+      email: users.email,
+      name: users.displayName,
+      subjectCode: subjects.subjectCode,
+      subjectName: subjects.name,
+    })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
@@ -280,7 +310,8 @@ async function mailStudent(db: Db, access: Access, mail: WarningMailContext): Pr
 }
 
 /** `deleted`: the state of the warning the delete took away; null when there was none. */
-export type DeleteOutcome = { ok: true; deleted: WarningState | null } | { ok: false; error: "notAllowed" | "gone"; state: WarningState };
+export type DeleteOutcome =
+  { ok: true; deleted: WarningState | null } | { ok: false; error: "notAllowed" | "gone"; state: WarningState };
 
 /**
  * Deletes the warning, in any state: none is left (docs/rules/warnings.md). The trail keeps who deleted
@@ -290,7 +321,8 @@ export async function deleteWarning(db: Db, input: ChangeInput & { seenId: numbe
   return db.transaction(async (tx) => {
     const row = await lockedWarning(tx, input.access.referenceId);
     const state = warningState(row);
-    if (warningDecision(input.access.relation, "delete", state) === "notAllowed") return { ok: false, error: "notAllowed", state };
+    if (warningDecision(input.access.relation, "delete", state) === "notAllowed")
+      return { ok: false, error: "notAllowed", state };
     if (!row) return { ok: true, deleted: null };
     // Another warning than the one confirmed for deletion (deleted and written anew meanwhile).
     if (row.id !== input.seenId) return { ok: false, error: "gone", state };
@@ -313,7 +345,8 @@ export async function deleteWarning(db: Db, input: ChangeInput & { seenId: numbe
   });
 }
 
-export type ConfirmOutcome = { ok: true; changed: boolean } | { ok: false; error: "notAllowed" | "none" | "gone"; state: WarningState };
+export type ConfirmOutcome =
+  { ok: true; changed: boolean } | { ok: false; error: "notAllowed" | "none" | "gone"; state: WarningState };
 
 /**
  * The student confirms having read the given warning — the one their page showed (`seenId`): a
@@ -330,7 +363,10 @@ export async function confirmWarning(db: Db, input: ChangeInput & { seenId: numb
     if (state === "confirmed") return { ok: true, changed: false };
     const now = input.now ?? new Date();
     // updatedAt stays the teacher's last change of the text.
-    await tx.update(warnings).set({ studentConfirmedWarningAt: now, updatedAt: row.updatedAt }).where(eq(warnings.id, row.id));
+    await tx
+      .update(warnings)
+      .set({ studentConfirmedWarningAt: now, updatedAt: row.updatedAt })
+      .where(eq(warnings.id, row.id));
     await audit(tx, {
       action: "warning.confirmed",
       actorUserId: input.actorUserId,

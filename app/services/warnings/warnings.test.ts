@@ -77,7 +77,8 @@ const DECISION: Record<string, WarningDecision> = { ok: "ok", state: "wrongState
 describe("warningDecision", () => {
   test("the table covers every relation, action and state there is", () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...WARNING_RELATIONS].sort());
-    for (const relation of WARNING_RELATIONS) expect(Object.keys(EXPECTED[relation]).sort()).toEqual([...WARNING_ACTIONS].sort());
+    for (const relation of WARNING_RELATIONS)
+      expect(Object.keys(EXPECTED[relation]).sort()).toEqual([...WARNING_ACTIONS].sort());
     expect(WARNING_STATES).toEqual(["none", "draft", "given", "confirmed"]);
   });
 
@@ -110,7 +111,8 @@ describe("warningDecision", () => {
 
 describe("visibleState", () => {
   test("a draft is the teachers' alone: to everyone else there is no warning", () => {
-    const seen = (relation: StudentRelation) => WARNING_STATES.map((state: WarningState) => visibleState(relation, state));
+    const seen = (relation: StudentRelation) =>
+      WARNING_STATES.map((state: WarningState) => visibleState(relation, state));
     expect(seen("teacher")).toEqual(["none", "draft", "given", "confirmed"]);
     for (const relation of ["self", "advisor", "extraAdvisor", "admin"] as const) {
       expect(seen(relation), relation).toEqual(["none", "none", "given", "confirmed"]);
@@ -126,7 +128,11 @@ describe("texts", () => {
     expect(normaliseWarningText(" \r\n\t ")).toBe("");
     expect(normaliseWarningText(undefined)).toBe("");
     expect(normaliseWarningText(null)).toBe("");
-    expect(normaliseWarning({ comment: "a\r\nb" })).toEqual({ comment: "a\nb", passRequirement: "", passRequirementSummary: "" });
+    expect(normaliseWarning({ comment: "a\r\nb" })).toEqual({
+      comment: "a\nb",
+      passRequirement: "",
+      passRequirementSummary: "",
+    });
   });
 
   test("a draft may be empty or partly written", () => {
@@ -141,7 +147,9 @@ describe("texts", () => {
       passRequirement: "required",
       passRequirementSummary: "required",
     });
-    expect(warningErrors({ ...full, passRequirementSummary: "   " }, "submit")).toEqual({ passRequirementSummary: "required" });
+    expect(warningErrors({ ...full, passRequirementSummary: "   " }, "submit")).toEqual({
+      passRequirementSummary: "required",
+    });
   });
 
   test("each text may have 10 000 characters, not 10 001, counted as characters (an emoji is one)", () => {
@@ -151,7 +159,9 @@ describe("texts", () => {
     expect(emoji.length).toBe(2 * WARNING_TEXT_LIMIT);
     for (const purpose of ["draft", "submit"] as const) {
       expect(warningErrors({ ...full, comment: at, passRequirement: emoji }, purpose)).toEqual({});
-      expect(warningErrors({ ...full, passRequirementSummary: over }, purpose)).toEqual({ passRequirementSummary: "tooLong" });
+      expect(warningErrors({ ...full, passRequirementSummary: over }, purpose)).toEqual({
+        passRequirementSummary: "tooLong",
+      });
       expect(warningErrors({ ...full, comment: `${emoji}🙂` }, purpose)).toEqual({ comment: "tooLong" });
     }
   });

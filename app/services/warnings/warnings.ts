@@ -59,7 +59,11 @@ const RULES: Record<WarningAction, Partial<Record<StudentRelation, readonly Warn
 /** ok; notAllowed: never for this person; wrongState: not while the warning is as it is. */
 export type WarningDecision = "ok" | "notAllowed" | "wrongState";
 
-export function warningDecision(relation: StudentRelation, action: WarningAction, state: WarningState): WarningDecision {
+export function warningDecision(
+  relation: StudentRelation,
+  action: WarningAction,
+  state: WarningState,
+): WarningDecision {
   const states = RULES[action][relation];
   if (!states) return "notAllowed";
   return states.includes(state) ? "ok" : "wrongState";
@@ -90,7 +94,10 @@ export type WarningFieldError = "required" | "tooLong";
  * A draft may be partly (or wholly) empty, but no text may pass the limit; giving the warning
  * needs all three texts.
  */
-export function warningErrors(text: WarningText, purpose: "draft" | "submit"): Partial<Record<WarningField, WarningFieldError>> {
+export function warningErrors(
+  text: WarningText,
+  purpose: "draft" | "submit",
+): Partial<Record<WarningField, WarningFieldError>> {
   const errors: Partial<Record<WarningField, WarningFieldError>> = {};
   for (const field of WARNING_FIELDS) {
     if (characters(text[field]) > WARNING_TEXT_LIMIT) errors[field] = "tooLong";
@@ -123,5 +130,9 @@ export function postedWarningText(form: FormData): WarningText {
     const posted = form.get(field);
     return typeof posted === "string" ? posted : "";
   };
-  return normaliseWarning({ comment: value("comment"), passRequirement: value("passRequirement"), passRequirementSummary: value("passRequirementSummary") });
+  return normaliseWarning({
+    comment: value("comment"),
+    passRequirement: value("passRequirement"),
+    passRequirementSummary: value("passRequirementSummary"),
+  });
 }

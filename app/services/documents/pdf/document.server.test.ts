@@ -63,7 +63,12 @@ test("the page header and footer are artifacts on every page, with the page coun
 
   expect(pdf.pages).toBeGreaterThanOrEqual(2);
   pdf.artifactTexts.forEach((artifacts, i) => {
-    expect(artifacts).toEqual(["Fjordbyen høgskole · Praksis Fjordbyen", "Org.nr. 991 258 736", "Laget 22.11.2026 kl. 13:00", `Side ${i + 1} av ${pdf.pages}`]);
+    expect(artifacts).toEqual([
+      "Fjordbyen høgskole · Praksis Fjordbyen",
+      "Org.nr. 991 258 736",
+      "Laget 22.11.2026 kl. 13:00",
+      `Side ${i + 1} av ${pdf.pages}`,
+    ]);
   });
   // Not in the text a screen reader reads.
   expect(pdf.text).not.toContain("991 258 736");
@@ -73,7 +78,11 @@ test("the page header and footer are artifacts on every page, with the page coun
 test("a long table breaks between rows and repeats its header row on the next page, as an artifact", async () => {
   const w = new PdfWriter(setup);
   w.heading(1, "Tabell");
-  const rows = Array.from({ length: 70 }, (_, i) => [`Spørsmål ${i + 1}`, i % 2 ? "Delvis selvstendig" : "Veiledet", "–"]);
+  const rows = Array.from({ length: 70 }, (_, i) => [
+    `Spørsmål ${i + 1}`,
+    i % 2 ? "Delvis selvstendig" : "Veiledet",
+    "–",
+  ]);
   w.table({
     columns: [
       { header: "Spørsmål", width: 2 },

@@ -12,7 +12,14 @@ import { seedDemo } from "~/services/demo/index.server";
 import { institutions } from "~/services/platform/institution.server";
 import { requireStudentAccess, type Viewer, placementOf } from "~/services/placements/index.server";
 import { ROLE } from "~/services/identity";
-import { answersDocument, documentFileName, emptyFormDocument, fullRecordDocument, signingFormDocument, type DocumentSettings } from "./documents.server";
+import {
+  answersDocument,
+  documentFileName,
+  emptyFormDocument,
+  fullRecordDocument,
+  signingFormDocument,
+  type DocumentSettings,
+} from "./documents.server";
 import { fullRecord, givenWarning, mayReadForm, signingFormRecord } from "./records.server";
 
 const now = new Date("2026-11-22T12:00:00Z");
@@ -44,7 +51,17 @@ async function recordFor(viewer: Viewer, code: string, student: string) {
 beforeAll(async () => {
   database = await openTestDatabase();
   await seedDemo(database.db, now);
-  for (const name of ["admin", "laerer1", "laerer3", "veileder1", "veileder3", "student01", "student03", "student04", "student13"]) {
+  for (const name of [
+    "admin",
+    "laerer1",
+    "laerer3",
+    "veileder1",
+    "veileder3",
+    "student01",
+    "student03",
+    "student04",
+    "student13",
+  ]) {
     id[name] = await userIdOf(database.db, `${name}@example.org`);
   }
   for (const row of await database.db.select({ id: forms.id, name: forms.name }).from(forms)) formId[row.name] = row.id;
@@ -59,7 +76,12 @@ describe("the full placement record", () => {
     const record = await recordFor({ userId: id.laerer1, role: ROLE.Teacher }, "SYK1002", "student03");
     const pdf = await readPdf(await fullRecordDocument(record, await settings("nb")));
 
-    expect(pdf.info).toMatchObject({ Title: "Praksismappe – Nora Hansen", Language: "nb-NO", Author: "Fjordbyen høgskole", Creator: "Praksis Fjordbyen" });
+    expect(pdf.info).toMatchObject({
+      Title: "Praksismappe – Nora Hansen",
+      Language: "nb-NO",
+      Author: "Fjordbyen høgskole",
+      Creator: "Praksis Fjordbyen",
+    });
     expect(pdf.viewerPreferences).toMatchObject({ DisplayDocTitle: true });
     const text = pdf.text;
     for (const expected of [
@@ -100,7 +122,13 @@ describe("the full placement record", () => {
     // The institution's organisation number and the page count are on every page, as artifacts.
     expect(pdf.pages).toBeGreaterThan(3);
     for (const [i, artifacts] of pdf.artifactTexts.entries()) {
-      expect(artifacts).toEqual(expect.arrayContaining(["Fjordbyen høgskole · Praksis Fjordbyen", "Org.nr. 991 258 736", `Side ${i + 1} av ${pdf.pages}`]));
+      expect(artifacts).toEqual(
+        expect.arrayContaining([
+          "Fjordbyen høgskole · Praksis Fjordbyen",
+          "Org.nr. 991 258 736",
+          `Side ${i + 1} av ${pdf.pages}`,
+        ]),
+      );
     }
     for (const role of ["Document", "Sect", "H1", "H2", "H3", "H4", "P", "L", "LI", "Table", "TR", "TH", "TD"]) {
       expect(pdf.roles.get(role), role).toBeGreaterThan(0);
@@ -114,7 +142,8 @@ describe("the full placement record", () => {
       "Varsel om fare for ikke bestått praksis",
       "Vurderingsskjema for praksisstudier",
     ]);
-    for (const font of pdf.fonts) expect(font).toEqual({ name: expect.stringMatching(/^[A-Z]{6}\+DejaVuSans(-Bold)?$/), embedded: true });
+    for (const font of pdf.fonts)
+      expect(font).toEqual({ name: expect.stringMatching(/^[A-Z]{6}\+DejaVuSans(-Bold)?$/), embedded: true });
   });
 
   test("as the student: the same answers without the expected levels", async () => {
@@ -128,7 +157,11 @@ describe("the full placement record", () => {
   test("in English for a reader who chose English; the people's own words stay as written", async () => {
     const record = await recordFor({ userId: id.laerer1, role: ROLE.Teacher }, "SYK1002", "student03");
     const pdf = await readPdf(await fullRecordDocument(record, await settings("en")));
-    expect(pdf.info).toMatchObject({ Title: "Placement record – Nora Hansen", Language: "en", Author: "Fjordbyen University College" });
+    expect(pdf.info).toMatchObject({
+      Title: "Placement record – Nora Hansen",
+      Language: "en",
+      Author: "Fjordbyen University College",
+    });
     expect(pdf.text).toContain("Mid-semester assessment");
     expect(pdf.text).toContain("Practice supervisor Marte Solberg");
     expect(pdf.text).toContain("Assessment form for clinical placement");
@@ -141,7 +174,10 @@ describe("the full placement record", () => {
     const record = await recordFor({ userId: id.laerer1, role: ROLE.Teacher }, "SYK2001", "student04");
     expect(record.warning).toBeNull();
     expect(record.signingForm).toBeNull();
-    expect(record.results.map((r) => r.form.name)).toEqual(["Vurdering av kliniske kompetanser", "Legemiddelhåndtering"]);
+    expect(record.results.map((r) => r.form.name)).toEqual([
+      "Vurdering av kliniske kompetanser",
+      "Legemiddelhåndtering",
+    ]);
     const text = (await readPdf(await fullRecordDocument(record, await settings("nb")))).text;
     expect(text).toContain("Ingen svar er sendt ennå.");
     expect(text).toContain("Studenten har ikke fått varsel om fare for ikke bestått praksis.");
@@ -166,12 +202,22 @@ test("a form's answers: the viewer's own draft is shown as a draft", async () =>
 
 test("the signing form reads its answers by the form's own rule: 'Ikke relevant' only where allowed and once the part is saved", async () => {
   const db = database.db;
-  const access = await requireStudentAccess(db, { userId: id.admin, role: ROLE.Admin }, await classOf("SYK2002"), await userIdOf(db, "student19@example.org"));
+  const access = await requireStudentAccess(
+    db,
+    { userId: id.admin, role: ROLE.Admin },
+    await classOf("SYK2002"),
+    await userIdOf(db, "student19@example.org"),
+  );
   const placement = (await placementOf(db, access.referenceId, id.admin))!;
   const s = await settings("nb");
   // The demo's student 19: the mid part confirmed (the feedback talk not relevant), the end part not yet saved.
-  await db.update(signingForms).set({ midSemesterStudentHasGivenFeedback: null }).where(eq(signingForms.studentReferenceId, access.referenceId));
-  let text = (await readPdf(await signingFormDocument(placement, (await signingFormRecord(db, access.referenceId))!, s))).text;
+  await db
+    .update(signingForms)
+    .set({ midSemesterStudentHasGivenFeedback: null })
+    .where(eq(signingForms.studentReferenceId, access.referenceId));
+  let text = (
+    await readPdf(await signingFormDocument(placement, (await signingFormRecord(db, access.referenceId))!, s))
+  ).text;
   expect(text).toContain("Ikke relevant");
   expect(text).not.toContain("Ja Ikke relevant");
   expect(text.match(/Ikke besvart/g)?.length).toBe(5);
@@ -179,9 +225,17 @@ test("the signing form reads its answers by the form's own rule: 'Ikke relevant'
   // The end part saved: work requirements may be not relevant; nothing is unanswered any more.
   await db
     .update(signingForms)
-    .set({ endSemesterCompletedDate: "2026-11-20", attendancePassed: true, workRequirementsPassed: null, specificCompetenceAreasPassed: true, generalCompetenceAreasPassed: false, overallPassed: false })
+    .set({
+      endSemesterCompletedDate: "2026-11-20",
+      attendancePassed: true,
+      workRequirementsPassed: null,
+      specificCompetenceAreasPassed: true,
+      generalCompetenceAreasPassed: false,
+      overallPassed: false,
+    })
     .where(eq(signingForms.studentReferenceId, access.referenceId));
-  text = (await readPdf(await signingFormDocument(placement, (await signingFormRecord(db, access.referenceId))!, s))).text;
+  text = (await readPdf(await signingFormDocument(placement, (await signingFormRecord(db, access.referenceId))!, s)))
+    .text;
   expect(text.match(/Ikke relevant/g)?.length).toBe(2);
   expect(text).not.toContain("Ikke besvart");
 });
@@ -189,7 +243,11 @@ test("the signing form reads its answers by the form's own rule: 'Ikke relevant'
 test("an empty form: every group and question, the labels as boxes to tick, the help texts", async () => {
   const form = (await formForAnswering(database.db, formId["Vurdering av kliniske kompetanser"]))!;
   const pdf = await readPdf(await emptyFormDocument(form, await settings("nb")));
-  expect(pdf.info).toMatchObject({ Title: "Vurdering av kliniske kompetanser", Subject: "Tomt skjema", Language: "nb-NO" });
+  expect(pdf.info).toMatchObject({
+    Title: "Vurdering av kliniske kompetanser",
+    Subject: "Tomt skjema",
+    Language: "nb-NO",
+  });
   const text = pdf.text;
   expect(text).toContain("Studentens egenvurdering");
   expect(text).toContain("1. Hva har du lært så langt i praksisperioden?");
@@ -210,7 +268,9 @@ test("file names: kind, subject code as written, the rest in lower case; an ASCI
     name: "signeringsskjema-SYK2001-høst-2026-sofie-nilsen.pdf",
     ascii: "signeringsskjema-SYK2001-hoest-2026-sofie-nilsen.pdf",
   });
-  expect(documentFileName("praksismappe", [{ code: "SYK2002" }, "Vår 2026", "Ida Ødegård"]).ascii).toBe("praksismappe-SYK2002-vaar-2026-ida-oedegaard.pdf");
+  expect(documentFileName("praksismappe", [{ code: "SYK2002" }, "Vår 2026", "Ida Ødegård"]).ascii).toBe(
+    "praksismappe-SYK2002-vaar-2026-ida-oedegaard.pdf",
+  );
   // Nothing typed by a person can break out of the header or the download folder.
   const odd = documentFileName("skjema", ['../"Søknad"; ', "\r\nX: y", "Zoë"]);
   expect(odd).toEqual({ name: "skjema-søknad-x-y-zoë.pdf", ascii: "skjema-soeknad-x-y-zoe.pdf" });
@@ -224,10 +284,16 @@ describe("what the documents read", () => {
       .select({ id: studentReferences.id })
       .from(studentReferences)
       .where(and(eq(studentReferences.classId, classId), eq(studentReferences.studentUserId, id.student01)));
-    await db.insert(warnings).values({ studentReferenceId: reference.id, teacherUserId: id.laerer1, comment: "Utkast" });
+    await db
+      .insert(warnings)
+      .values({ studentReferenceId: reference.id, teacherUserId: id.laerer1, comment: "Utkast" });
     expect(await givenWarning(db, reference.id)).toBeNull();
     await db.update(warnings).set({ submittedAt: now }).where(eq(warnings.studentReferenceId, reference.id));
-    expect(await givenWarning(db, reference.id)).toMatchObject({ comment: "Utkast", teacherName: "Ingrid Haugen", submittedAt: now });
+    expect(await givenWarning(db, reference.id)).toMatchObject({
+      comment: "Utkast",
+      teacherName: "Ingrid Haugen",
+      submittedAt: now,
+    });
     await db.delete(warnings).where(eq(warnings.studentReferenceId, reference.id));
     expect(await signingFormRecord(db, reference.id)).toBeNull();
   });
@@ -236,7 +302,8 @@ describe("what the documents read", () => {
     const main = formId["Vurdering av kliniske kompetanser"];
     const medication = formId["Legemiddelhåndtering"];
     const wounds = formId["Sårstell og infeksjonsforebygging"];
-    const may = (name: string, role: Viewer["role"], form: number) => mayReadForm(database.db, { userId: id[name], role }, form);
+    const may = (name: string, role: Viewer["role"], form: number) =>
+      mayReadForm(database.db, { userId: id[name], role }, form);
     expect(await may("admin", ROLE.Admin, medication)).toBe(true);
     expect(await may("admin", ROLE.Admin, 999_999)).toBe(false);
     // The admin also teaches SYK2002, which answers the wound-care form, not the medication form.

@@ -27,7 +27,10 @@ export interface DocumentSettings {
 
 const LANG_TAG: Record<Language, string> = { nb: "nb-NO", en: "en" };
 
-function openWriter(s: DocumentSettings, meta: { title: string; subject: string; layout?: "portrait" | "landscape" }): PdfWriter {
+function openWriter(
+  s: DocumentSettings,
+  meta: { title: string; subject: string; layout?: "portrait" | "landscape" },
+): PdfWriter {
   const { t, language, institution } = s;
   const now = s.now ?? new Date();
   const app = appName(institution, language);
@@ -91,7 +94,9 @@ function toAscii(name: string): string {
  */
 export function documentFileName(kind: string, parts: readonly (string | { code: string })[]): DocumentFileName {
   const name =
-    [slug(kind, false), ...parts.map((p) => (typeof p === "string" ? slug(p, false) : slug(p.code, true)))].filter(Boolean).join("-") + ".pdf";
+    [slug(kind, false), ...parts.map((p) => (typeof p === "string" ? slug(p, false) : slug(p.code, true)))]
+      .filter(Boolean)
+      .join("-") + ".pdf";
   return { name, ascii: toAscii(name) };
 }
 
@@ -112,14 +117,23 @@ function placementFacts(w: PdfWriter, placement: Placement, s: DocumentSettings,
     end: day(header.periodEnd, s) ?? "",
   });
   const rows: [string, string][] = [
-    [t("facts.student"), full ? `${placement.student.displayName} (${placement.student.email})` : placement.student.displayName],
+    [
+      t("facts.student"),
+      full ? `${placement.student.displayName} (${placement.student.email})` : placement.student.displayName,
+    ],
     [t("facts.subject"), `${header.subjectCode} ${header.subjectName}`],
     [t("facts.semester"), semester],
   ];
   if (full) {
-    rows.push([t("facts.midSemesterDate"), day(header.midSemesterDate, s) ?? notSet], [t("facts.endSemesterDate"), day(header.endSemesterDate, s) ?? notSet]);
+    rows.push(
+      [t("facts.midSemesterDate"), day(header.midSemesterDate, s) ?? notSet],
+      [t("facts.endSemesterDate"), day(header.endSemesterDate, s) ?? notSet],
+    );
   }
-  rows.push([t("facts.teacher"), placement.teacher?.displayName ?? none], [t("facts.supervisor"), placement.advisor?.displayName ?? none]);
+  rows.push(
+    [t("facts.teacher"), placement.teacher?.displayName ?? none],
+    [t("facts.supervisor"), placement.advisor?.displayName ?? none],
+  );
   if (full) {
     rows.push([t("facts.extraSupervisors"), placement.extraSupervisors.map((p) => p.displayName).join(", ") || none]);
   }
@@ -129,7 +143,11 @@ function placementFacts(w: PdfWriter, placement: Placement, s: DocumentSettings,
 type Half = ResultsView["halves"][number];
 type Column = Half["columns"][number];
 
-const ROLE_KEY = { S: "answers:badges.student", PV: "answers:badges.supervisor", PL: "answers:badges.teacher" } as const;
+const ROLE_KEY = {
+  S: "answers:badges.student",
+  PV: "answers:badges.supervisor",
+  PL: "answers:badges.teacher",
+} as const;
 
 function headingLevel(level: number): 1 | 2 | 3 | 4 {
   return Math.min(4, Math.max(1, level)) as 1 | 2 | 3 | 4;
@@ -157,7 +175,10 @@ function writeResults(w: PdfWriter, results: FormResults, s: DocumentSettings, l
     );
     // Graded questions are numbered through the half, as on the results page.
     const numbers = new Map(
-      half.groups.filter((g) => g.type === "grading").flatMap((g) => g.rows.map((r) => r.questionId)).map((id, i) => [id, i + 1]),
+      half.groups
+        .filter((g) => g.type === "grading")
+        .flatMap((g) => g.rows.map((r) => r.questionId))
+        .map((id, i) => [id, i + 1]),
     );
     for (const group of half.groups) {
       w.heading(headingLevel(level + 1), group.name);
@@ -167,13 +188,23 @@ function writeResults(w: PdfWriter, results: FormResults, s: DocumentSettings, l
   }
 }
 
-function writeGradingGroup(w: PdfWriter, half: Half, group: Half["groups"][number], numbers: Map<number, number>, s: DocumentSettings): void {
+function writeGradingGroup(
+  w: PdfWriter,
+  half: Half,
+  group: Half["groups"][number],
+  numbers: Map<number, number>,
+  s: DocumentSettings,
+): void {
   const { t } = s;
-  const label = (value: string | null) => (value === null ? t("results.noAnswer") : (group.options[Number(value)] ?? value));
+  const label = (value: string | null) =>
+    value === null ? t("results.noAnswer") : (group.options[Number(value)] ?? value);
   const columns: PdfColumn[] = [
     { header: t("answers:results.question"), width: 2.4 },
     ...half.columns.map((c) => ({
-      header: t(c.sentText ? "results.column" : "results.columnDraft", { role: t(ROLE_KEY[c.badge]), name: c.authorName }),
+      header: t(c.sentText ? "results.column" : "results.columnDraft", {
+        role: t(ROLE_KEY[c.badge]),
+        name: c.authorName,
+      }),
       width: 1,
     })),
     ...(half.expectationsShown ? [{ header: t("answers:results.expected"), width: 1 }] : []),
@@ -184,14 +215,19 @@ function writeGradingGroup(w: PdfWriter, half: Half, group: Half["groups"][numbe
     rows: group.rows.map((row) => [
       t("emptyForm.numbered", { number: numbers.get(row.questionId) ?? "", text: row.text }),
       ...row.values.map(label),
-      ...(half.expectationsShown ? [row.expected === null ? t("answers:results.noExpected") : label(row.expected)] : []),
+      ...(half.expectationsShown
+        ? [row.expected === null ? t("answers:results.noExpected") : label(row.expected)]
+        : []),
     ]),
   });
   const commented = group.rows.filter((row) => row.comments.length > 0);
   if (commented.length === 0) return;
   w.paragraph(t("results.comments", { group: group.name }), { bold: true });
   for (const row of commented) {
-    w.paragraph(t("emptyForm.numbered", { number: numbers.get(row.questionId) ?? "", text: row.text }), { small: true, bold: true });
+    w.paragraph(t("emptyForm.numbered", { number: numbers.get(row.questionId) ?? "", text: row.text }), {
+      small: true,
+      bold: true,
+    });
     w.list(
       row.comments.map((c) =>
         c.atText
@@ -209,7 +245,10 @@ function writeTextGroup(w: PdfWriter, half: Half, group: Half["groups"][number],
     const answered = half.columns.flatMap((column, i) => (row.values[i] ? [{ column, text: row.values[i] }] : []));
     if (answered.length === 0) w.paragraph(t("answers:results.noText"), { muted: true });
     for (const { column, text } of answered) {
-      w.paragraph(t("results.textAnswer", { role: t(ROLE_KEY[column.badge]), name: column.authorName }), { small: true, muted: true });
+      w.paragraph(t("results.textAnswer", { role: t(ROLE_KEY[column.badge]), name: column.authorName }), {
+        small: true,
+        muted: true,
+      });
       w.paragraph(text);
     }
   }
@@ -260,7 +299,10 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
       answer("workRequirementsPassed", endSaved),
       answer("specificCompetenceAreasPassed", endSaved),
       answer("generalCompetenceAreasPassed", endSaved),
-      [t("signingForm.overallPassed"), form.overallPassed === null ? t("answer.notAnswered") : yesNo(form.overallPassed ? "yes" : "no", s)],
+      [
+        t("signingForm.overallPassed"),
+        form.overallPassed === null ? t("answer.notAnswered") : yesNo(form.overallPassed ? "yes" : "no", s),
+      ],
     ],
     headers,
   );
@@ -281,7 +323,11 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
       { header: t("signingForm.signedAt"), width: 1.2 },
     ],
     rowHeaders: true,
-    rows: [signature("facts.student", form.student), signature("facts.supervisor", form.advisor), signature("facts.teacher", form.teacher)],
+    rows: [
+      signature("facts.student", form.student),
+      signature("facts.supervisor", form.advisor),
+      signature("facts.teacher", form.teacher),
+    ],
   });
   if (form.signWithoutAdvisorConfirmedAt) {
     w.paragraph(t("signingForm.withoutAdvisor", { date: instant(form.signWithoutAdvisorConfirmedAt, s) ?? "" }));
@@ -290,7 +336,9 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
 
   w.heading(headingLevel(level), t("signingForm.result"));
   w.paragraph(
-    form.resultSubmittedAt ? t("signingForm.submitted", { date: instant(form.resultSubmittedAt, s) ?? "" }) : t("signingForm.notSubmitted"),
+    form.resultSubmittedAt
+      ? t("signingForm.submitted", { date: instant(form.resultSubmittedAt, s) ?? "" })
+      : t("signingForm.notSubmitted"),
   );
 }
 
@@ -316,9 +364,15 @@ export async function emptyFormDocument(form: FormForAnswering, s: DocumentSetti
     const numbered = group.questions.map((q) => ({ ...q, number: ++number }));
     if (group.type === "grading") {
       w.table({
-        columns: [{ header: t("emptyForm.question"), width: 3.2 }, ...group.options.map((label) => ({ header: label, width: 1 }))],
+        columns: [
+          { header: t("emptyForm.question"), width: 3.2 },
+          ...group.options.map((label) => ({ header: label, width: 1 })),
+        ],
         rowHeaders: true,
-        rows: numbered.map((q) => [t("emptyForm.numbered", { number: q.number, text: q.text }), ...group.options.map(() => t("emptyForm.box"))]),
+        rows: numbered.map((q) => [
+          t("emptyForm.numbered", { number: q.number, text: q.text }),
+          ...group.options.map(() => t("emptyForm.box")),
+        ]),
       });
       const helped = numbered.filter((q) => q.helpText);
       if (helped.length > 0) {
@@ -351,18 +405,32 @@ export async function answersDocument(results: FormResults, s: DocumentSettings)
   return w.finish();
 }
 
-export async function warningDocument(placement: Placement, warning: GivenWarning, s: DocumentSettings): Promise<Buffer<ArrayBuffer>> {
+export async function warningDocument(
+  placement: Placement,
+  warning: GivenWarning,
+  s: DocumentSettings,
+): Promise<Buffer<ArrayBuffer>> {
   const { t } = s;
-  const w = openWriter(s, { title: `${t("warning.title")} – ${placement.student.displayName}`, subject: placementLine(placement.header) });
+  const w = openWriter(s, {
+    title: `${t("warning.title")} – ${placement.student.displayName}`,
+    subject: placementLine(placement.header),
+  });
   w.heading(1, t("warning.title"));
   placementFacts(w, placement, s, false);
   writeWarning(w, warning, s, 2);
   return w.finish();
 }
 
-export async function signingFormDocument(placement: Placement, form: SigningFormRecord, s: DocumentSettings): Promise<Buffer<ArrayBuffer>> {
+export async function signingFormDocument(
+  placement: Placement,
+  form: SigningFormRecord,
+  s: DocumentSettings,
+): Promise<Buffer<ArrayBuffer>> {
   const title = s.institution[s.language].signingForm.title;
-  const w = openWriter(s, { title: `${title} – ${placement.student.displayName}`, subject: placementLine(placement.header) });
+  const w = openWriter(s, {
+    title: `${title} – ${placement.student.displayName}`,
+    subject: placementLine(placement.header),
+  });
   w.heading(1, title);
   placementFacts(w, placement, s, false);
   writeSigningForm(w, form, s, 2);

@@ -64,7 +64,11 @@ export function pdfResponse(request: Request, bytes: Uint8Array<ArrayBuffer>, fi
   return new Response(bytes, {
     headers: {
       "Content-Type": "application/pdf",
-      "Content-Disposition": contentDisposition(wantsAttachment(request) ? "attachment" : "inline", fileName.name, fileName.ascii),
+      "Content-Disposition": contentDisposition(
+        wantsAttachment(request) ? "attachment" : "inline",
+        fileName.name,
+        fileName.ascii,
+      ),
       "Content-Length": String(bytes.byteLength),
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
@@ -87,7 +91,9 @@ export interface StudentDocumentContext {
 export async function studentDocument(
   args: Args & { params: { classId?: string; studentUserId?: string } },
   kind: StudentDocumentKind,
-  make: (context: StudentDocumentContext) => Promise<{ bytes: Uint8Array<ArrayBuffer>; fileName: DocumentFileName; details?: Record<string, unknown> }>,
+  make: (
+    context: StudentDocumentContext,
+  ) => Promise<{ bytes: Uint8Array<ArrayBuffer>; fileName: DocumentFileName; details?: Record<string, unknown> }>,
 ): Promise<Response> {
   const viewer = requireViewer(args);
   const classId = idParam(args.params.classId);
@@ -96,7 +102,13 @@ export async function studentDocument(
   const access = await requireStudentAccess(db, viewer, classId, studentUserId);
   const made = await make({ db, viewer, access, settings: documentSettings(args.context) });
   await Promise.all([
-    recordOpening(db, { viewerUserId: viewer.userId, viewerRole: viewer.role, studentUserId, classId, kind: OPENING_OF[kind] }),
+    recordOpening(db, {
+      viewerUserId: viewer.userId,
+      viewerRole: viewer.role,
+      studentUserId,
+      classId,
+      kind: OPENING_OF[kind],
+    }),
     audit(db, {
       action: "document.downloaded",
       actorUserId: viewer.userId,

@@ -190,8 +190,13 @@ export async function fullRecord(db: Db, viewer: Viewer, access: StudentAccess):
   // One form after the other: each reads several queries, and one download must not take many of the
   // pool's connections at once.
   for (const { formId } of classForms) {
-    results.push(await formResults(db, viewer, { classId: access.classId, formId, studentUserId: access.studentUserId }));
+    results.push(
+      await formResults(db, viewer, { classId: access.classId, formId, studentUserId: access.studentUserId }),
+    );
   }
-  const [warning, signingForm] = await Promise.all([givenWarning(db, access.referenceId), signingFormRecord(db, access.referenceId)]);
+  const [warning, signingForm] = await Promise.all([
+    givenWarning(db, access.referenceId),
+    signingFormRecord(db, access.referenceId),
+  ]);
   return { placement, results, warning, signingForm };
 }

@@ -4,7 +4,14 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { dropDatabase, testServerUrl } from "~/test/db";
-import { checkServer, connectionsNeeded, DatabaseStartError, knownMigrations, migrationsFolder, openDatabase } from "./client.server";
+import {
+  checkServer,
+  connectionsNeeded,
+  DatabaseStartError,
+  knownMigrations,
+  migrationsFolder,
+  openDatabase,
+} from "./client.server";
 
 // The database start-up against the test run's PostgreSQL (the embedded 18): the server's checks,
 // one log line per migration applied, a schema newer than the code, MIGRATE_ON_START=false.
@@ -66,17 +73,23 @@ describe("migrations", () => {
     const database = await openDatabase({ url, poolSize: 1, log: lines().log });
     // What a newer version of the app would have left: a migration this code's drizzle/ does not know.
     const later = Date.UTC(2099, 0, 2);
-    await database.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-version', ${later})`);
+    await database.db.execute(
+      sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-version', ${later})`,
+    );
     await database.close();
     const error = await openDatabase({ url, poolSize: 1, log: lines().log }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseStartError);
-    expect((error as Error).message).toMatch(/schema is newer than this version of Praksis: it holds 1 migration that drizzle\/ here does not know \(made 2099-01-02\)/);
+    expect((error as Error).message).toMatch(
+      /schema is newer than this version of Praksis: it holds 1 migration that drizzle\/ here does not know \(made 2099-01-02\)/,
+    );
     expect((error as Error).name).toBe("EnvError");
   });
 
   test("verify (MIGRATE_ON_START=false) applies nothing and names npm run migrate while one is pending; passes once migrated", async () => {
     const url = await emptyDatabase();
-    const error = await openDatabase({ url, poolSize: 1, migrations: "verify", log: lines().log }).catch((e: unknown) => e);
+    const error = await openDatabase({ url, poolSize: 1, migrations: "verify", log: lines().log }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DatabaseStartError);
     expect((error as Error).message).toContain("run `npm run migrate`");
     expect((error as Error).message).toContain(knownMigrations()[0].tag);
@@ -103,19 +116,28 @@ describe("the server's checks", () => {
   test("the test run's PostgreSQL passes: supported, folds Norwegian letters; the connection budget is stated", async () => {
     const url = await emptyDatabase();
     const said = lines();
-    const database = await openDatabase({ url, poolSize: 1, log: said.log, check: { budget: { poolSize: 10, processes: 2 } } });
+    const database = await openDatabase({
+      url,
+      poolSize: 1,
+      log: said.log,
+      check: { budget: { poolSize: 10, processes: 2 } },
+    });
     await database.close();
     const checks = said.said.filter((l) => !l.message.startsWith("migration "));
     expect(checks).toHaveLength(1);
     expect(checks[0].level).toBe("info");
-    expect(checks[0].message).toMatch(/^PostgreSQL 1\d\.\S+, database praksis_start_\d+_\d+ \(UTF8, builtin C\.UTF-8\): this instance may open up to 25 of its \d+ connections \(2 pools of DATABASE_POOL_SIZE 10, one per app process, \+ 5/);
+    expect(checks[0].message).toMatch(
+      /^PostgreSQL 1\d\.\S+, database praksis_start_\d+_\d+ \(UTF8, builtin C\.UTF-8\): this instance may open up to 25 of its \d+ connections \(2 pools of DATABASE_POOL_SIZE 10, one per app process, \+ 5/,
+    );
   });
 
   test("more connections than the server allows is a warning that says what to change", async () => {
     const client = new pg.Client({ connectionString: testServerUrl() });
     await client.connect();
     try {
-      const { rows } = await client.query("select current_setting('max_connections')::int as max, current_setting('superuser_reserved_connections')::int as reserved");
+      const { rows } = await client.query(
+        "select current_setting('max_connections')::int as max, current_setting('superuser_reserved_connections')::int as reserved",
+      );
       const available = rows[0].max - rows[0].reserved;
       const processes = Math.ceil(available / 10);
       const checks = await checkServer(client, { poolSize: 10, processes });
@@ -138,7 +160,9 @@ describe("the server's checks", () => {
     const url = await emptyDatabase("locale_provider libc locale 'C' template template0");
     const error = await openDatabase({ url, poolSize: 1, check: {}, log: lines().log }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseStartError);
-    expect((error as Error).message).toMatch(/the database praksis_start_\d+_\d+ has the locale C, in which lower\('Ø'\) is not 'ø'/);
+    expect((error as Error).message).toMatch(
+      /the database praksis_start_\d+_\d+ has the locale C, in which lower\('Ø'\) is not 'ø'/,
+    );
     expect((error as Error).message).toContain("LOCALE 'C.UTF-8'");
     const check = new pg.Client({ connectionString: url });
     await check.connect();
@@ -148,10 +172,28 @@ describe("the server's checks", () => {
   });
 
   test("a server older than 14 is refused, naming its version", async () => {
-    const facts = { version: 130_011, versionText: "13.11", database: "praksis", encoding: "UTF8", collate: "C.UTF-8", ctype: "C.UTF-8", foldsCase: true, maxConnections: 100, reserved: 3, row: { datlocprovider: "c" } };
+    const facts = {
+      version: 130_011,
+      versionText: "13.11",
+      database: "praksis",
+      encoding: "UTF8",
+      collate: "C.UTF-8",
+      ctype: "C.UTF-8",
+      foldsCase: true,
+      maxConnections: 100,
+      reserved: 3,
+      row: { datlocprovider: "c" },
+    };
     const checks = await checkServer({ query: async () => ({ rows: [facts] }) } as never);
-    expect(checks).toEqual([{ level: "error", message: expect.stringContaining("PostgreSQL 13.11 is older than Praksis supports (14 or newer") }]);
-    const supported = await checkServer({ query: async () => ({ rows: [{ ...facts, version: 140_000, versionText: "14.0" }] }) } as never);
+    expect(checks).toEqual([
+      {
+        level: "error",
+        message: expect.stringContaining("PostgreSQL 13.11 is older than Praksis supports (14 or newer"),
+      },
+    ]);
+    const supported = await checkServer({
+      query: async () => ({ rows: [{ ...facts, version: 140_000, versionText: "14.0" }] }),
+    } as never);
     expect(supported).toEqual([]);
   });
 });
@@ -178,7 +220,9 @@ test("a server that refuses one more connection (max_connections, or the role's 
     await held;
     expect(refused).toBeInstanceOf(Response);
     expect((refused as Response).status).toBe(503);
-    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toMatch(/PostgreSQL is unavailable: .*too many connections for role/);
+    expect(errors.mock.calls.map((c) => c.join(" ")).join("\n")).toMatch(
+      /PostgreSQL is unavailable: .*too many connections for role/,
+    );
   } finally {
     await database.close();
     const name = url.pathname.slice(1);

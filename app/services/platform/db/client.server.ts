@@ -54,7 +54,23 @@ export async function watchDatabase<T>(run: () => Promise<T>): Promise<{ result:
 // Errors that mean "no connection to the server", not a fault of the statement. ENOENT: the Unix
 // socket of the embedded server is gone while the server is down (only pool errors are asked).
 // 53300: the server's max_connections (or the role's connection limit) is reached.
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOENT", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "EPIPE", "53300", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006"]);
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOENT",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "EPIPE",
+  "53300",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08006",
+]);
 
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -73,7 +89,9 @@ let down = false;
 function unavailable(error: unknown): Response {
   if (!down) {
     down = true;
-    dbLog.error(`PostgreSQL is unavailable: ${error instanceof Error ? error.message : String(error)}; answering 503 until it returns`);
+    dbLog.error(
+      `PostgreSQL is unavailable: ${error instanceof Error ? error.message : String(error)}; answering 503 until it returns`,
+    );
   }
   return databaseUnavailable();
 }
@@ -90,7 +108,10 @@ function answered<T>(value: T): T {
 // the Response it is, so it is unwrapped here (once, for every prepared query). A statement on a
 // client already checked out (in a transaction) that loses its server becomes a 503 here too.
 type QueryWithCache = (this: unknown, ...args: unknown[]) => Promise<unknown>;
-const preparedQuery = PgPreparedQuery.prototype as unknown as { queryWithCache: QueryWithCache; unwrapsUnavailable?: boolean };
+const preparedQuery = PgPreparedQuery.prototype as unknown as {
+  queryWithCache: QueryWithCache;
+  unwrapsUnavailable?: boolean;
+};
 if (!preparedQuery.unwrapsUnavailable) {
   const original = preparedQuery.queryWithCache;
   preparedQuery.queryWithCache = async function (this: unknown, ...args: unknown[]) {
@@ -113,11 +134,17 @@ function guardedPool(pool: pg.Pool, size: number): pg.Pool {
   let busySince = 0;
   const failed = (error: unknown): never => {
     if (isConnectionError(error)) {
-      if (error instanceof Error && /timeout exceeded when trying to connect/.test(error.message) && pool.totalCount >= size) {
+      if (
+        error instanceof Error &&
+        /timeout exceeded when trying to connect/.test(error.message) &&
+        pool.totalCount >= size
+      ) {
         // Every connection was in use for the whole wait: overloaded, not down (one line a minute).
         if (Date.now() - busySince > 60_000) {
           busySince = Date.now();
-          dbLog.error(`all ${size} PostgreSQL connections stayed busy for the whole wait: answering 503 (raise DATABASE_POOL_SIZE or add capacity)`);
+          dbLog.error(
+            `all ${size} PostgreSQL connections stayed busy for the whole wait: answering 503 (raise DATABASE_POOL_SIZE or add capacity)`,
+          );
         }
         throw databaseUnavailable();
       }
@@ -128,7 +155,8 @@ function guardedPool(pool: pg.Pool, size: number): pg.Pool {
   return new Proxy(pool, {
     get(target, property, receiver) {
       if (property === "query") {
-        return (...args: unknown[]) => (target.query as (...a: unknown[]) => Promise<unknown>)(...args).then(answered, failed);
+        return (...args: unknown[]) =>
+          (target.query as (...a: unknown[]) => Promise<unknown>)(...args).then(answered, failed);
       }
       if (property === "connect") {
         return (...args: unknown[]) => {
@@ -229,7 +257,10 @@ async function serverFacts(client: Queryable): Promise<ServerFacts> {
  * so searches and e-mail addresses would not ignore case), and, when `budget` says how many
  * connections this instance may open, room for them under max_connections.
  */
-export async function checkServer(client: Queryable, budget?: { poolSize: number; processes: number }): Promise<ServerCheck[]> {
+export async function checkServer(
+  client: Queryable,
+  budget?: { poolSize: number; processes: number },
+): Promise<ServerCheck[]> {
   const facts = await serverFacts(client);
   const checks: ServerCheck[] = [];
   const major = Math.floor(facts.version / 10_000);
@@ -241,7 +272,10 @@ export async function checkServer(client: Queryable, budget?: { poolSize: number
   }
   if (facts.encoding !== "UTF8" || !facts.foldsCase) {
     const libc = facts.ctype === facts.collate ? facts.ctype : `${facts.collate}/${facts.ctype}`;
-    const what = facts.encoding !== "UTF8" ? `the encoding ${facts.encoding}` : `the locale ${facts.locale.startsWith("libc ") ? libc : facts.locale}`;
+    const what =
+      facts.encoding !== "UTF8"
+        ? `the encoding ${facts.encoding}`
+        : `the locale ${facts.locale.startsWith("libc ") ? libc : facts.locale}`;
     checks.push({
       level: "error",
       message:
@@ -280,7 +314,9 @@ export interface MigrationEntry {
 
 /** The migrations this version of the code knows, oldest first (drizzle/meta/_journal.json). */
 export function knownMigrations(folder = migrationsFolder): MigrationEntry[] {
-  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta/_journal.json"), "utf8")) as { entries: MigrationEntry[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta/_journal.json"), "utf8")) as {
+    entries: MigrationEntry[];
+  };
   return journal.entries.map(({ tag, when }) => ({ tag, when }));
 }
 
@@ -293,9 +329,13 @@ export interface MigrationPlan {
 
 export async function migrationPlan(client: Queryable, folder = migrationsFolder): Promise<MigrationPlan> {
   const known = knownMigrations(folder);
-  const { rows: table } = await client.query("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
+  const { rows: table } = await client.query(
+    "select to_regclass('drizzle.__drizzle_migrations') is not null as present",
+  );
   const applied = (table[0] as { present: boolean }).present
-    ? (await client.query("select created_at from drizzle.__drizzle_migrations order by created_at")).rows.map((r: { created_at: string | number }) => Number(r.created_at))
+    ? (await client.query("select created_at from drizzle.__drizzle_migrations order by created_at")).rows.map(
+        (r: { created_at: string | number }) => Number(r.created_at),
+      )
     : [];
   const last = applied.length > 0 ? Math.max(...applied) : -Infinity;
   const knownWhen = new Set(known.map((m) => m.when));
@@ -401,17 +441,29 @@ export async function openDatabase(options: OpenOptions): Promise<Database & { a
 
 /** Which migrations of `drizzle/` the schema has (drizzle keeps them in drizzle.__drizzle_migrations). */
 export async function migrationStatus(db: Db): Promise<{ applied: number; latest: string | null; pending: number }> {
-  const result = await db.execute<{ created_at: string | number }>(sql`select created_at from drizzle.__drizzle_migrations order by created_at`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: { created_at: string | number }[] }).rows) as { created_at: string | number }[];
+  const result = await db.execute<{ created_at: string | number }>(
+    sql`select created_at from drizzle.__drizzle_migrations order by created_at`,
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { created_at: string | number }[] }).rows) as {
+    created_at: string | number;
+  }[];
   const applied = new Set(rows.map((r) => Number(r.created_at)));
   let entries: { when: number; tag: string }[] = [];
   try {
-    entries = (JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: { when: number; tag: string }[] }).entries;
+    entries = (
+      JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as {
+        entries: { when: number; tag: string }[];
+      }
+    ).entries;
   } catch {
     // no journal next to the app: counts only
   }
   const known = entries.filter((e) => applied.has(e.when));
-  return { applied: applied.size, latest: known.at(-1)?.tag ?? null, pending: entries.filter((e) => !applied.has(e.when)).length };
+  return {
+    applied: applied.size,
+    latest: known.at(-1)?.tag ?? null,
+    pending: entries.filter((e) => !applied.has(e.when)).length,
+  };
 }
 
 /** How many rows an insert, update or delete touched (node-postgres's rowCount). */

@@ -74,14 +74,39 @@ async function debianCluster(locale: string, more: string[]): Promise<Cluster> {
   const data = path.join(dir, "data");
   const init = spawnSync(
     `${bin}/initdb`,
-    ["-D", data, "-U", "postgres", "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", `--locale=${locale}`, "--no-sync", "--no-instructions"],
+    [
+      "-D",
+      data,
+      "-U",
+      "postgres",
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      "-E",
+      "UTF8",
+      `--locale=${locale}`,
+      "--no-sync",
+      "--no-instructions",
+    ],
     { ...as, cwd: dir, encoding: "utf8" },
   );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   const port = await freePort();
   const server: ChildProcess = spawn(
     `${bin}/postgres`,
-    ["-D", data, "-c", "listen_addresses=127.0.0.1", "-c", `port=${port}`, "-c", `unix_socket_directories=${dir}`, "-c", "fsync=off", "-c", "full_page_writes=off"],
+    [
+      "-D",
+      data,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      `port=${port}`,
+      "-c",
+      `unix_socket_directories=${dir}`,
+      "-c",
+      "fsync=off",
+      "-c",
+      "full_page_writes=off",
+    ],
     { ...as, cwd: dir, stdio: ["ignore", "ignore", "pipe"] },
   );
   let output = "";
@@ -106,7 +131,8 @@ async function debianCluster(locale: string, more: string[]): Promise<Cluster> {
       break;
     } catch (error) {
       await superuser.end().catch(() => {});
-      if (tries > 400 || server.exitCode !== null) throw new Error(`the Debian PostgreSQL did not start: ${output || String(error)}`);
+      if (tries > 400 || server.exitCode !== null)
+        throw new Error(`the Debian PostgreSQL did not start: ${output || String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
@@ -145,45 +171,84 @@ if (!bin && !asRoot) {
         const { url } = await made();
         const first = lines();
         // As one instance of `npm start` on a 16-core machine: 16 pools of 10, above the default 100.
-        const database = await openDatabase({ url: url("praksis"), poolSize: 2, log: first.log, check: { budget: { poolSize: 10, processes: 16 } } });
+        const database = await openDatabase({
+          url: url("praksis"),
+          poolSize: 2,
+          log: first.log,
+          check: { budget: { poolSize: 10, processes: 16 } },
+        });
         try {
           const { rows } = (await database.db.execute(
             sql`select current_setting('server_version_num')::int / 10000 as major, (select rolsuper from pg_roles where rolname = current_user) as superuser, lower('ØRJAN@ÆRØ.NO') as folded`,
           )) as unknown as pg.QueryResult;
-          expect(rows[0]).toEqual({ major: Number(path.basename(path.dirname(bin!))), superuser: false, folded: "ørjan@ærø.no" });
+          expect(rows[0]).toEqual({
+            major: Number(path.basename(path.dirname(bin!))),
+            superuser: false,
+            folded: "ørjan@ærø.no",
+          });
           // The app's own case-insensitive lookup, on its own tables.
           await database.db.execute(sql`insert into users (display_name, email) values ('Ørjan Ås', 'Ørjan@Ærø.no')`);
-          const found = (await database.db.execute(sql`select display_name from users where lower(email) = lower('ØRJAN@ÆRØ.NO')`)) as unknown as pg.QueryResult;
+          const found = (await database.db.execute(
+            sql`select display_name from users where lower(email) = lower('ØRJAN@ÆRØ.NO')`,
+          )) as unknown as pg.QueryResult;
           expect(found.rows).toEqual([{ display_name: "Ørjan Ås" }]);
         } finally {
           await database.close();
         }
         expect(database.applied).toEqual(knownMigrations().map((m) => m.tag));
-        expect(first.said.filter((l) => l.level === "info").map((l) => l.message)).toEqual(database.applied.map((tag) => `migration ${tag} applied`));
+        expect(first.said.filter((l) => l.level === "info").map((l) => l.message)).toEqual(
+          database.applied.map((tag) => `migration ${tag} applied`),
+        );
         expect(first.said.filter((l) => l.level !== "info")).toEqual([
-          { level: "warn", message: expect.stringContaining("this instance may open up to 165 connections to PostgreSQL (16 pools of DATABASE_POOL_SIZE 10, one per app process, + 5 for npm run reminders and the commands), but the server allows 97 (max_connections 100 − 3 reserved)") },
+          {
+            level: "warn",
+            message: expect.stringContaining(
+              "this instance may open up to 165 connections to PostgreSQL (16 pools of DATABASE_POOL_SIZE 10, one per app process, + 5 for npm run reminders and the commands), but the server allows 97 (max_connections 100 − 3 reserved)",
+            ),
+          },
         ]);
 
         // The next start: nothing to apply; one process's pool fits.
         const second = lines();
-        const again = await openDatabase({ url: url("praksis"), poolSize: 2, log: second.log, check: { budget: { poolSize: 10, processes: 1 } } });
+        const again = await openDatabase({
+          url: url("praksis"),
+          poolSize: 2,
+          log: second.log,
+          check: { budget: { poolSize: 10, processes: 1 } },
+        });
         await again.close();
         expect(again.applied).toEqual([]);
-        expect(second.said).toEqual([{ level: "info", message: expect.stringMatching(/^PostgreSQL 1\d\.\d+ .*database praksis \(UTF8, libc C\.UTF-8\): this instance may open up to 15 of its 97 connections/) }]);
+        expect(second.said).toEqual([
+          {
+            level: "info",
+            message: expect.stringMatching(
+              /^PostgreSQL 1\d\.\d+ .*database praksis \(UTF8, libc C\.UTF-8\): this instance may open up to 15 of its 97 connections/,
+            ),
+          },
+        ]);
       },
     );
 
-    test.runIf(bin)("a database in the cluster's C locale (initdb --locale=C): the start stops before migrating, saying what to do", async () => {
-      const { url } = await made();
-      const error = await openDatabase({ url: url("praksis_c"), poolSize: 1, log: lines().log, check: {} }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(DatabaseStartError);
-      expect((error as Error).message).toContain("the database praksis_c has the locale C, in which lower('Ø') is not 'ø'");
-      expect((error as Error).message).toContain("ENCODING 'UTF8' LOCALE 'C.UTF-8' (or 'nb_NO.UTF-8') TEMPLATE template0");
-      const client = new pg.Client({ connectionString: url("praksis_c") });
-      await client.connect();
-      const { rows } = await client.query("select to_regclass('drizzle.__drizzle_migrations') as migrations");
-      await client.end();
-      expect(rows[0].migrations).toBeNull();
-    });
+    test.runIf(bin)(
+      "a database in the cluster's C locale (initdb --locale=C): the start stops before migrating, saying what to do",
+      async () => {
+        const { url } = await made();
+        const error = await openDatabase({ url: url("praksis_c"), poolSize: 1, log: lines().log, check: {} }).catch(
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(DatabaseStartError);
+        expect((error as Error).message).toContain(
+          "the database praksis_c has the locale C, in which lower('Ø') is not 'ø'",
+        );
+        expect((error as Error).message).toContain(
+          "ENCODING 'UTF8' LOCALE 'C.UTF-8' (or 'nb_NO.UTF-8') TEMPLATE template0",
+        );
+        const client = new pg.Client({ connectionString: url("praksis_c") });
+        await client.connect();
+        const { rows } = await client.query("select to_regclass('drizzle.__drizzle_migrations') as migrations");
+        await client.end();
+        expect(rows[0].migrations).toBeNull();
+      },
+    );
   });
 }

@@ -30,7 +30,12 @@ test("on the embedded database in demo mode (as the launcher sets it) the app mi
   url.pathname = `/${name}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-db-"));
   // In demo mode, as `npm start` sets it for a fresh embedded database (scripts/demo-mode.mjs).
-  Object.assign(process.env, { DATABASE_URL: url.toString(), EMBEDDED_DATABASE: "true", DATA_DIR: dir, DEMO_MODE: "true" });
+  Object.assign(process.env, {
+    DATABASE_URL: url.toString(),
+    EMBEDDED_DATABASE: "true",
+    DATA_DIR: dir,
+    DEMO_MODE: "true",
+  });
   delete process.env.SESSION_SECRET;
   delete process.env.SEED_DEMO;
   vi.spyOn(console, "info").mockImplementation(() => {});
@@ -50,41 +55,38 @@ test("on the embedded database in demo mode (as the launcher sets it) the app mi
   }
 });
 
-test(
-  "with DATABASE_URL of one's own the app uses a node-postgres pool on that server, migrates it and seeds nothing",
-  async () => {
-    const pg = (await import("pg")).default;
-    const server = process.env.TEST_DATABASE_URL!;
-    const name = `praksis_env_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: server });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    process.env.DATABASE_URL = url.toString();
-    process.env.SESSION_SECRET = "x".repeat(40);
-    process.env.SEED_DEMO = "false";
-    vi.spyOn(console, "info").mockImplementation(() => {});
-    const { getDatabase } = await import("./index.server");
-    const database = await getDatabase();
-    try {
-      expect(database.kind).toBe("external");
-      const roles = await database.db.execute(sql`select name from roles order by id`);
-      expect((roles as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
-        "Admin",
-        "Student",
-        "Teacher",
-        "Advisor",
-      ]);
-      const users = await database.db.execute(sql`select count(*)::int as n from users`);
-      expect(Number((users as { rows: { n: number }[] }).rows[0].n)).toBe(0);
-    } finally {
-      await database.close();
-      await dropDatabase(admin, name);
-      await admin.end();
-    }
-  },
-);
+test("with DATABASE_URL of one's own the app uses a node-postgres pool on that server, migrates it and seeds nothing", async () => {
+  const pg = (await import("pg")).default;
+  const server = process.env.TEST_DATABASE_URL!;
+  const name = `praksis_env_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: server });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+  process.env.SESSION_SECRET = "x".repeat(40);
+  process.env.SEED_DEMO = "false";
+  vi.spyOn(console, "info").mockImplementation(() => {});
+  const { getDatabase } = await import("./index.server");
+  const database = await getDatabase();
+  try {
+    expect(database.kind).toBe("external");
+    const roles = await database.db.execute(sql`select name from roles order by id`);
+    expect((roles as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual([
+      "Admin",
+      "Student",
+      "Teacher",
+      "Advisor",
+    ]);
+    const users = await database.db.execute(sql`select count(*)::int as n from users`);
+    expect(Number((users as { rows: { n: number }[] }).rows[0].n)).toBe(0);
+  } finally {
+    await database.close();
+    await dropDatabase(admin, name);
+    await admin.end();
+  }
+});
 
 test("MIGRATE_ON_START=false: the app does not migrate, it stops naming `npm run migrate` while the schema is behind, and starts once migrateDatabase (npm run migrate) has run", async () => {
   const pg = (await import("pg")).default;
@@ -95,10 +97,17 @@ test("MIGRATE_ON_START=false: the app does not migrate, it stops naming `npm run
   await admin.query(`create database ${name}`);
   const url = new URL(server);
   url.pathname = `/${name}`;
-  Object.assign(process.env, { DATABASE_URL: url.toString(), SESSION_SECRET: "x".repeat(40), SEED_DEMO: "false", MIGRATE_ON_START: "false" });
+  Object.assign(process.env, {
+    DATABASE_URL: url.toString(),
+    SESSION_SECRET: "x".repeat(40),
+    SEED_DEMO: "false",
+    MIGRATE_ON_START: "false",
+  });
   const { getDatabase, migrateDatabase } = await import("./index.server");
   try {
-    await expect(getDatabase()).rejects.toThrow(/schema is behind this version of Praksis: \d+ migrations not applied \(0000_init, .*MIGRATE_ON_START=false leaves them to you: run `npm run migrate`/);
+    await expect(getDatabase()).rejects.toThrow(
+      /schema is behind this version of Praksis: \d+ migrations not applied \(0000_init, .*MIGRATE_ON_START=false leaves them to you: run `npm run migrate`/,
+    );
     const applied = await migrateDatabase();
     expect(applied[0]).toBe("0000_init");
     expect(await migrateDatabase()).toEqual([]);

@@ -47,7 +47,10 @@ async function start(): Promise<Database> {
     poolSize: config.DATABASE_POOL_SIZE,
     migrations: config.MIGRATE_ON_START ? "apply" : "verify",
     // Said once per start: by the first app process of `npm start` (the others start after it).
-    check: { budget: { poolSize: config.DATABASE_POOL_SIZE, processes: appProcesses() }, report: !cluster.isWorker || cluster.worker?.id === 1 },
+    check: {
+      budget: { poolSize: config.DATABASE_POOL_SIZE, processes: appProcesses() },
+      report: !cluster.isWorker || cluster.worker?.id === 1,
+    },
   });
   const what = database.kind === "embedded" ? "embedded PostgreSQL" : "PostgreSQL";
   const applied = database.applied.length;

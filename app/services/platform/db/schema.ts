@@ -297,10 +297,7 @@ export const assignmentForms = pgTable(
       .notNull()
       .references(() => forms.id),
   },
-  (t) => [
-    primaryKey({ columns: [t.assignmentId, t.formId] }),
-    index("assignment_forms_form_id_idx").on(t.formId),
-  ],
+  (t) => [primaryKey({ columns: [t.assignmentId, t.formId] }), index("assignment_forms_form_id_idx").on(t.formId)],
 );
 
 // ─── Answers and expectations ────────────────────────────────────────────────
@@ -389,12 +386,7 @@ export const expectations = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    unique("expectations_class_form_question_half_unique").on(
-      t.classId,
-      t.formId,
-      t.questionId,
-      t.isMidSemester,
-    ),
+    unique("expectations_class_form_question_half_unique").on(t.classId, t.formId, t.questionId, t.isMidSemester),
   ],
 );
 
