@@ -77,13 +77,16 @@ async function servePage(page: Page, path: string, body: string): Promise<void> 
   await page.goto(path);
 }
 
-test("the page check itself fails on an axe violation and on a page that scrolls sideways at 320 px", async ({
+test("the page check itself fails on an axe violation, on invalid HTML and on a page that scrolls sideways at 320 px", async ({
   page,
 }, testInfo) => {
   await servePage(page, "/check-the-check/fine", "<p>Ingenting å utsette.</p>");
   await checkPage(page, testInfo, "check-the-check-fine");
   await servePage(page, "/check-the-check/unnamed-button", "<button></button>");
   await expect(checkPage(page, testInfo, "check-the-check-unnamed-button")).rejects.toThrow(/button-name/);
+  // Two elements with one id: axe lets it pass, the HTML check does not.
+  await servePage(page, "/check-the-check/invalid-html", '<p id="to">En</p><p id="to">To</p>');
+  await expect(checkPage(page, testInfo, "check-the-check-invalid-html")).rejects.toThrow(/no-dup-id/);
   await servePage(page, "/check-the-check/wide", '<p style="width: 360px">Bred</p>');
   await expect(checkPage(page, testInfo, "check-the-check-wide")).rejects.toThrow(
     /scrolls sideways on a phone[\s\S]*320 px: the page is \d+ px wide; sticking out: p \\"Bred\\"/,

@@ -13,44 +13,28 @@ export type ErrorSummaryProps = {
   title?: string;
 };
 
-/** Whether focus is in a field a person types in or chooses with (not a button). */
-function inField(element: Element | null): boolean {
-  if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return true;
-  return element instanceof HTMLInputElement && !["submit", "button", "reset", "image"].includes(element.type);
-}
-
 /**
  * The list of a form's errors at the top of the page, each linked to its field.
- * Server-rendered; with JavaScript it takes focus when it appears or its errors change, unless
- * the person is in a field (then the messages change under them as they type).
+ * Server-rendered; with JavaScript it takes focus when it appears, and when its errors change
+ * unless the person is in a field (then the messages change under them as they type).
  * Renders nothing when there are no errors.
  */
 export function ErrorSummary({ errors, title }: ErrorSummaryProps) {
   const { t } = useTranslation("ui");
   const ref = useRef<HTMLDivElement>(null);
-  // A form on the page was sent since the summary last took focus.
-  const submitted = useRef(false);
   const titleId = useId();
   const signature = errors.map((e) => `${e.fieldId}\u0000${e.message}`).join("\u0001");
 
-  useEffect(() => {
-    // A person's post; the form library's own re-check as they type also submits, with a hidden
-    // button named for its intent, and is not one.
-    const sent = (event: Event) => {
-      const submitter = (event as SubmitEvent).submitter;
-      if (!/^__intent__$/i.test(submitter?.getAttribute("name") ?? "")) submitted.current = true;
-    };
-    document.addEventListener("submit", sent, true);
-    return () => document.removeEventListener("submit", sent, true);
-  }, []);
+  // The errors last shown: empty until the summary first appears.
+  const shown = useRef("");
 
   useEffect(() => {
-    // After a post (a button, or Enter in a field) the summary takes focus; not while the person is
-    // in a field otherwise: the form checks again as they type or choose, and taking the focus then
-    // would send the rest of what they type nowhere.
-    if (!signature || (!submitted.current && inField(document.activeElement))) return;
-    submitted.current = false;
-    ref.current?.focus();
+    const appears = !shown.current;
+    shown.current = signature;
+    // It takes focus when it appears (after a post), and when its errors change while the person is
+    // not in a field; in a field the form checks again as they type or choose, and taking the focus
+    // then would send the rest of what they type nowhere.
+    if (signature && (appears || !document.activeElement?.matches("input,textarea,select"))) ref.current?.focus();
   }, [signature]);
 
   if (errors.length === 0) return null;
