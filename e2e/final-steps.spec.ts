@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { checkPage, logIn, readMail, test } from "./support/fixtures";
+import { checkPage, logIn, pressAndWaitForPost, readMail, test } from "./support/fixtures";
 
 /**
  * Nothing final in one click, and the teacher signs what was assessed. William Karlsen (student08,
@@ -143,7 +143,7 @@ test("the check before signing stands above the Sign button; the teacher's signa
     await choose(page, question, "Ja");
   }
   await choose(page, "Er arbeidskravene godkjent?", "Ikke relevant");
-  await page.getByRole("button", { name: "Lagre sluttvurderingen" }).click();
+  await pressAndWaitForPost(page, page.getByRole("button", { name: "Lagre sluttvurderingen" }));
   await expect(flash(page)).toContainText("Signeringsskjemaet er lagret.");
 
   await asStudent(browser, testInfo, async (student) => {

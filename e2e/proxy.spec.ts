@@ -1,5 +1,5 @@
 import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { readCode, requestCode, test } from "./support/fixtures";
+import { pressAndWaitForPost, readCode, requestCode, test } from "./support/fixtures";
 
 /**
  * Going live, as README's "Going live" says: the production build with its production settings
@@ -109,7 +109,8 @@ test("over https behind nginx: log in, answer and save a form, fill in and sign 
     await choose(teacherPage, question, "Ja");
   }
   await choose(teacherPage, "Er arbeidskravene godkjent?", "Ikke relevant");
-  await teacherPage.getByRole("button", { name: "Lagre sluttvurderingen" }).click();
+  // Landed before the page closes: the flash above has the same words as this one.
+  await pressAndWaitForPost(teacherPage, teacherPage.getByRole("button", { name: "Lagre sluttvurderingen" }));
   await expect(flash(teacherPage)).toContainText("Signeringsskjemaet er lagret.");
   await teacherPage.context().close();
 

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { checkPage, logInWithProvider, test } from "./support/fixtures";
+import { checkPage, logInWithProvider, pressAndWaitForPost, test } from "./support/fixtures";
 
 /**
  * The end of a semester for Sofie Nilsen (student05, SYK2001), her teacher Ingrid Haugen (laerer1)
@@ -70,7 +70,7 @@ async function fillMidAndEnd(page: Page) {
   await choose(page, END.work, "Ikke relevant");
   await choose(page, END.specific, "Ja");
   await choose(page, END.general, "Ja");
-  await page.getByRole("button", { name: "Lagre sluttvurderingen" }).click();
+  await pressAndWaitForPost(page, page.getByRole("button", { name: "Lagre sluttvurderingen" }));
   await expect(flash(page)).toContainText("Signeringsskjemaet er lagret.");
 }
 
@@ -118,7 +118,7 @@ test("the teacher fills in the end-semester part; signing waits for the student"
   await choose(page, END.specific, "Ja");
   await choose(page, END.general, "Ja");
   await page.getByLabel("Kommentar fra praksislærer").fill("Sofie har arbeidet godt og nådd læringsutbyttet.");
-  await page.getByRole("button", { name: "Lagre sluttvurderingen" }).click();
+  await pressAndWaitForPost(page, page.getByRole("button", { name: "Lagre sluttvurderingen" }));
   await expect(flash(page)).toContainText("Signeringsskjemaet er lagret.");
   await expect(page.getByText("Samlet resultat: Bestått")).toBeVisible();
   await expect(page.getByLabel("Dato for sluttvurderingen")).not.toHaveValue("");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { AxeResults, RunOptions } from "axe-core";
 import { HtmlValidate, StaticConfigLoader, type ConfigData } from "html-validate";
-import { expect, test as base, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { expect, test as base, type Browser, type Locator, type Page, type TestInfo } from "@playwright/test";
 
 function portOf(baseURL: string | undefined): number {
   return Number(new URL(baseURL ?? "http://127.0.0.1:3100").port);
@@ -415,6 +415,18 @@ function measureReflow(whole: boolean): {
     })
     .sort((a, b) => b.right - a.right);
   return { scrollWidth, clientWidth, offenders: offenders.slice(0, 3).map((o) => o.label), cut };
+}
+
+/**
+ * Presses a button that posts its form and waits until the server has answered the post (with
+ * JavaScript React Router's fetch, without it the document): a flash already on the page from an
+ * earlier post with the same words is not taken for this one's, and what the post saves has landed
+ * before the test goes on (or closes the page).
+ */
+export async function pressAndWaitForPost(page: Page, button: Locator): Promise<void> {
+  const answered = page.waitForResponse((response) => response.request().method() === "POST");
+  await button.click();
+  await answered;
 }
 
 export const test = base;
