@@ -64,18 +64,22 @@ parallel() {
   return $failed
 }
 
-# The type check, and beside it ESLint (it reads the same types: the route types come first), then
-# Prettier's check of every file's layout. A warning fails as an error does.
+# The type check, and beside it ESLint (it reads the same types: the route types come first). A
+# warning fails as an error does.
 types() {
   npx react-router typegen || return 1
   npx tsc &
   local tsc=$! status=0
   npx eslint --max-warnings 0 . || status=1
   wait $tsc || status=1
-  npx prettier --check --log-level warn . || { echo "Prettier would change the files above: npm run format" >&2; status=1; }
   return $status
 }
-css() { npx stylelint "app/**/*.css"; }
+# The CSS lint (seconds), then Prettier's check of every file's layout: in the lane that is free
+# first, so the type check and ESLint are not kept waiting for it.
+css() {
+  npx stylelint "app/**/*.css" || return 1
+  npx prettier --check --log-level warn . || { echo "Prettier would change the files above: npm run format" >&2; return 1; }
+}
 build() {
   # The production build with its service worker, shared by the checks below, the fault tests and e2e;
   # it prints no warning (rolldown's [CODE] warnings, React Router's future flags, Vite's deprecations).
@@ -100,7 +104,7 @@ build_then_faults() {
 }
 
 # The type check needs no build: it runs from the start, beside the build and then the fault tests.
-parallel "types, lint and format" types "CSS against the grade-X browsers" css "the build, then the fault tests, together" build_then_faults
+parallel "types and lint" types "CSS against the grade-X browsers, and every file's layout" css "the build, then the fault tests, together" build_then_faults
 
 # Every test that opens a database gets one of its own on a throwaway PostgreSQL (the npm-shipped
 # binaries; app/test/postgres.global.ts), copied from a template migrated once.
