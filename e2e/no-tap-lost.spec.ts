@@ -226,3 +226,60 @@ test("what is ticked in a confirmation before the page's script starts stays tic
   await expect(page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" })).toBeVisible();
   await expect(page.getByText("Signeringsskjemaet er ikke opprettet ennå.")).toBeVisible();
 });
+
+test("what is ticked in a confirmation while the page's data is still on its way stays ticked, and is posted", async ({
+  page,
+}) => {
+  await logIn(page, "laerer1@example.org");
+  await page.goto("/teacher");
+  await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
+  await page
+    .getByRole("region", { name: "Studentene du er praksislærer for" })
+    .getByRole("link", { name: STUDENT })
+    .click();
+  await page
+    .getByRole("link", { name: /signeringsskjema/i })
+    .first()
+    .click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector("main button[type=submit]")!).some((k) => k.startsWith("__reactProps")),
+  );
+
+  // After a post's answer the page's data is read again; here it takes a second and a half, as it can
+  // on a busy server. Before, the confirmation showed as soon as the post was answered and was made
+  // anew when the data came: the box ticked in between was cleared.
+  let reloaded = () => {};
+  const reloadedOnce = new Promise<void>((resolve) => (reloaded = resolve));
+  await page.route(/\/signingform\.data(\?|$)/, async (route) => {
+    if (route.request().method() !== "GET") return route.continue();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+    reloaded();
+  });
+  for (const [question, choice] of [
+    ["Er arbeidet med de spesifikke kompetanseområdene påbegynt?", "Ja"],
+    ["Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?", "Ikke relevant"],
+  ]) {
+    await page.getByRole("group", { name: question }).getByRole("radio", { name: choice, exact: true }).check();
+  }
+  await page
+    .getByLabel("Dato for midtveisvurderingen")
+    .fill(new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
+  await page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
+  const box = page.getByRole("checkbox", {
+    name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt",
+  });
+  await box.check();
+  await reloadedOnce;
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 200))));
+  await expect(box, "the box was cleared when the page's data came").toBeChecked();
+  await expect(page.getByRole("dialog")).toHaveCount(1);
+
+  // What is posted is what is shown: going back posts the box too, and changes nothing.
+  const posted = page.waitForRequest((request) => request.method() === "POST");
+  await page.getByRole("button", { name: "Nei, gå tilbake" }).click();
+  expect((await posted).postData()).toContain("unsentAcknowledged=yes");
+  await expect(page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" })).toBeVisible();
+  await expect(page.getByText("Signeringsskjemaet er ikke opprettet ennå.")).toBeVisible();
+});

@@ -1,7 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { Button, ButtonGroup, ErrorSummary, LinkButton, Table, Tag, TextField, VisuallyHidden } from "~/components/ui";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -13,6 +13,7 @@ import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { SUBJECT_CODE_MAX, SUBJECT_NAME_MAX } from "~/services/admin";
 import { schema } from "./subjects.schema";
+import { FreshPage } from "~/components/fresh-page";
 import type { Route } from "./+types/subjects";
 import { notFound } from "~/services/platform/ids";
 import enAdminUsers from "~/locales/en/adminUsers.json";
@@ -64,12 +65,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithFlash("/admin/subjects", flash);
 }
 
-/**
- * Mounted afresh on every navigation, so the form's state (typed values, messages) never outlives
- * the page it belongs to: after a save, after "Endre" or "Avbryt".
- */
+/** Mounted afresh on every navigation (after a save, "Endre" or "Avbryt"), with its action's answer (FreshPage). */
 export default function Subjects(props: Route.ComponentProps) {
-  return <SubjectsPage key={useLocation().key} {...props} />;
+  return <FreshPage page={SubjectsPage} props={props} />;
 }
 
 function SubjectsPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import {
   AlertBanner,
@@ -37,6 +37,7 @@ import { requireRole } from "~/services/identity/index.server";
 import { ROLE, ROLE_NAMES, type RoleId } from "~/services/identity";
 import { DISPLAY_NAME_MAX_LENGTH } from "~/services/admin";
 import { schema } from "./user.schema";
+import { FreshPage } from "~/components/fresh-page";
 import type { Route } from "./+types/user";
 import { idParam, notFound } from "~/services/platform/ids";
 import enAdminUsers from "~/locales/en/adminUsers.json";
@@ -170,9 +171,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-/** Mounted afresh on every navigation, so the form's state never outlives the page it belongs to. */
+/** Mounted afresh on every navigation, with the action's answer it was mounted with (FreshPage). */
 export default function User(props: Route.ComponentProps) {
-  return <UserPage key={useLocation().key} {...props} />;
+  return <FreshPage page={UserPage} props={props} />;
 }
 
 function UserPage({ loaderData, actionData }: Route.ComponentProps) {

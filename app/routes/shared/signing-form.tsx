@@ -2,7 +2,7 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useLocation, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { SubmitButton } from "~/components/app/SubmitButton";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
@@ -54,6 +54,7 @@ import {
   validationSummary,
   type Submission,
 } from "~/services/signing/index.server";
+import { FreshPage } from "~/components/fresh-page";
 import type { Route } from "./+types/signing-form";
 import {
   CancelSection,
@@ -285,9 +286,9 @@ export async function action(args: Route.ActionArgs) {
 
 type ActionData = Route.ComponentProps["actionData"];
 
-/** Mounted afresh on every navigation, so a form's state never outlives the page it belongs to. */
+/** Mounted afresh on every navigation, with the action's answer it was mounted with (FreshPage). */
 export default function SigningFormPage(props: Route.ComponentProps) {
-  return <SigningPage key={useLocation().key} {...props} />;
+  return <FreshPage page={SigningPage} props={props} />;
 }
 
 function lastResultFor(actionData: ActionData, intent: Intent) {
