@@ -46,8 +46,9 @@ export default [
   // What Praksis meets of universal design, and whom to contact; linked from every page's footer. No personal data.
   route("accessibility", "routes/shared/accessibility.tsx"),
 
-  // Role areas
-  route("admin", "routes/shared/area-layout.tsx", { id: "admin-area" }, [
+  // Role areas: each area's layout (routes/<area>/area.tsx) lets in only a session acting in its role, and gives
+  // that role to the pages below it; a page shared by several areas (routes/shared/) reads its role from there.
+  route("admin", "routes/admin/area.tsx", { id: "admin-area" }, [
     index("routes/admin/home.tsx"),
     route("semesters", "routes/admin/semesters.tsx"),
     route("semesters/:semesterId", "routes/admin/semester.tsx"),
@@ -65,7 +66,7 @@ export default [
     route("reminders", "routes/admin/reminders.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
   ]),
-  route("student", "routes/shared/area-layout.tsx", { id: "student-area" }, [
+  route("student", "routes/student/area.tsx", { id: "student-area" }, [
     index("routes/student/home.tsx"),
     route("join-class", "routes/student/join-class.tsx"),
     // Who opened the student's record, and a copy of their data (docs/rules/documents.md): with or without a class.
@@ -88,7 +89,7 @@ export default [
     ]),
     route("*", "routes/shared/area-fallback.tsx", { id: "student-fallback" }),
   ]),
-  route("teacher", "routes/shared/area-layout.tsx", { id: "teacher-area" }, [
+  route("teacher", "routes/teacher/area.tsx", { id: "teacher-area" }, [
     index("routes/teacher/home.tsx"),
     route("class/:classId", "routes/teacher/class.tsx"),
     route("class/:classId/students/add", "routes/teacher/add-students.tsx"),
@@ -117,7 +118,7 @@ export default [
     route("form/:formId", "routes/shared/form-read.tsx", { id: "teacher-form-read" }),
     route("*", "routes/shared/area-fallback.tsx", { id: "teacher-fallback" }),
   ]),
-  route("supervisor", "routes/shared/area-layout.tsx", { id: "supervisor-area" }, [
+  route("supervisor", "routes/supervisor/area.tsx", { id: "supervisor-area" }, [
     index("routes/supervisor/home.tsx"),
     route("class/:classId", "routes/supervisor/class.tsx"),
     route("class/:classId/student/:userId", "routes/supervisor/student.tsx"),

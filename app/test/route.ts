@@ -1,8 +1,9 @@
-import { RouterContextProvider, type MiddlewareFunction } from "react-router";
+import { matchRoutes, RouterContextProvider, type MiddlewareFunction, type RouteObject } from "react-router";
 
 /** Route params as a test gives them (every named segment present). */
 type Params = Record<string, string>;
 import { middleware as rootMiddleware } from "~/root";
+import routes from "~/routes";
 import type { Flash } from "~/services/platform/flash.server";
 import { newRequestId, newRequestRecord, requestRecordContext } from "~/services/platform/log.server";
 import { appCookies } from "~/services/platform/request.server";
@@ -40,8 +41,24 @@ function toResponse(result: unknown): Response {
   return Response.json(result ?? null);
 }
 
+// The route modules of app/routes.ts, loaded when a test first reaches one as a layout.
+const routeModules = import.meta.glob<RouteModuleLike>(["../routes/**/*.{ts,tsx}", "!../routes/**/*.test.*"]);
+
 /**
- * Runs the root middleware chain (security, i18n, session) and the route's own middleware around a
+ * The middleware of the layouts app/routes.ts puts a path under (a role area's guard, which gives
+ * the pages below it their role), outermost first, as the framework runs it between the root's and
+ * the page's own.
+ */
+async function layoutMiddlewareOf(pathname: string): Promise<unknown[]> {
+  const layouts = (matchRoutes(routes as RouteObject[], pathname) ?? []).slice(0, -1);
+  const modules = await Promise.all(
+    layouts.map(({ route }) => routeModules[`../${(route as unknown as { file: string }).file}`]?.()),
+  );
+  return modules.flatMap((mod) => mod?.middleware ?? []);
+}
+
+/**
+ * Runs the root middleware chain (security, i18n, session), the layouts' (app/routes.ts) and the route's own middleware around a
  * loader or action, as the framework does, and returns the Response. A thrown Response (a redirect,
  * a 403) is returned like a returned one; any other error is thrown.
  */
@@ -58,7 +75,11 @@ async function runRoute(
   context.set(requestRecordContext, record);
   const url = new URL(request.url);
   const args: HandlerArgs = { request, url, pattern: url.pathname, params, context };
-  const chain = [...rootMiddleware, ...(mod.middleware ?? [])] as unknown as MiddlewareFunction<Response>[];
+  const chain = [
+    ...rootMiddleware,
+    ...(await layoutMiddlewareOf(url.pathname)),
+    ...(mod.middleware ?? []),
+  ] as unknown as MiddlewareFunction<Response>[];
   const dispatch = async (index: number): Promise<Response> => {
     if (index === chain.length) {
       try {

@@ -1,7 +1,6 @@
 import { redirect } from "react-router";
-import { notFound } from "~/services/platform/ids";
-import { requireRole } from "~/services/identity/index.server";
-import { areaOfPath } from "~/services/identity";
+import { requireAreaRole } from "~/services/identity/index.server";
+import { ROLE_HOME } from "~/services/identity";
 import type { Route } from "./+types/area-fallback";
 
 /**
@@ -9,9 +8,7 @@ import type { Route } from "./+types/area-fallback";
  * area; anyone else is sent on as by any page of the area (log-in page, role chooser), not into it.
  */
 function areaHome({ request, context }: Route.LoaderArgs | Route.ActionArgs): string {
-  const role = areaOfPath(new URL(request.url).pathname) ?? notFound();
-  requireRole(request, context, role);
-  return `/${new URL(request.url).pathname.split("/")[1]}`;
+  return ROLE_HOME[requireAreaRole(request, context).activeRole];
 }
 
 export function loader(args: Route.LoaderArgs) {

@@ -30,10 +30,10 @@ import {
 } from "~/services/answering/index.server";
 import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { currentInstitution, guidancePdf } from "~/services/platform/institution.server";
-import { idParam, notFound } from "~/services/platform/ids";
+import { idParam } from "~/services/platform/ids";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
-import { requireRole } from "~/services/identity/index.server";
-import { areaOfPath, ROLE, safeRedirect } from "~/services/identity";
+import { requireAreaRole } from "~/services/identity/index.server";
+import { ROLE, safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/form-page";
 import "~/styles/answers.css";
 import { AnswerQuestion, ReadOnlyQuestion } from "~/components/app/AnswerQuestion";
@@ -43,10 +43,10 @@ export const handle = { titleKey: "answers:page.title" };
 /** Answers save themselves 3 seconds after the last change: nothing typed is lost, and a pause in typing is not a save per key. */
 const AUTOSAVE_DELAY_MS = 3000;
 
-/** The viewer (by the area the URL is in: /student, /teacher, /supervisor or /admin) and the place the URL names. */
+/** The viewer (in the role of the area the page's route entry is in) and the place the URL names. */
 function guard(args: Route.LoaderArgs | Route.ActionArgs) {
-  const role = areaOfPath(new URL(args.request.url).pathname) ?? notFound();
-  const session = requireRole(args.request, args.context, role);
+  const session = requireAreaRole(args.request, args.context);
+  const role = session.activeRole;
   const { params } = args;
   const ids = {
     classId: idParam(params.classId),

@@ -4,8 +4,8 @@ import { PageHeading, Tag, VisuallyHidden } from "~/components/ui";
 import { formToRead } from "~/services/documents/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { idParam, notFound } from "~/services/platform/ids";
-import { requireRole } from "~/services/identity/index.server";
-import { areaOfPath, ROLE, safeRedirect } from "~/services/identity";
+import { requireAreaRole } from "~/services/identity/index.server";
+import { ROLE, safeRedirect } from "~/services/identity";
 import type { Route } from "./+types/form-read";
 import "~/styles/read-pages.css";
 import enDocuments from "~/locales/en/documents.json";
@@ -20,13 +20,13 @@ export const handle = { titleKey: "documents:formRead.title" };
 /**
  * A form as a page to read (`/teacher/form/{formId}`, `/supervisor/form/{formId}`): its
  * groups, questions, help texts and grading labels, so a teacher or supervisor sees what the
- * student will be asked. One module for both areas: the area of the URL decides the role. The same
+ * student will be asked. One module for both areas: the area's route entry gives the role (requireAreaRole). The same
  * rule as the form's PDF (ADR 0010): a form that a class of theirs answers; anyone else gets 404.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const role = areaOfPath(new URL(request.url).pathname);
+  const session = requireAreaRole(request, context);
+  const role = session.activeRole;
   if (role !== ROLE.Teacher && role !== ROLE.Advisor) notFound();
-  const session = requireRole(request, context, role);
   const formId = idParam(params.formId);
   const found = (await formToRead(await getDb(), { userId: session.user.id, role }, formId)) ?? notFound();
   const area = role === ROLE.Teacher ? "teacher" : "supervisor";

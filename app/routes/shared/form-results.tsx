@@ -8,10 +8,10 @@ import { PageHeading, Tag, VisuallyHidden } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
 import { getLanguage } from "~/services/platform/i18n.server";
-import { idParam, notFound } from "~/services/platform/ids";
-import { requireRole } from "~/services/identity/index.server";
+import { idParam } from "~/services/platform/ids";
+import { requireAreaRole } from "~/services/identity/index.server";
 import { formResults, resultsForView, type ResultsView } from "~/services/answering/index.server";
-import { areaOfPath, ROLE } from "~/services/identity";
+import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/form-results";
 import "~/styles/answers.css";
 import enDocuments from "~/locales/en/documents.json";
@@ -23,8 +23,8 @@ provideNamespace("documents", { nb: nbDocuments, en: enDocuments });
 export const handle = { titleKey: "answers:results.title" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const role = areaOfPath(new URL(request.url).pathname) ?? notFound();
-  const session = requireRole(request, context, role);
+  const session = requireAreaRole(request, context);
+  const role = session.activeRole;
   const ids = {
     classId: idParam(params.classId),
     formId: idParam(params.formId),

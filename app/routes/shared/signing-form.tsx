@@ -25,8 +25,8 @@ import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
-import { requireRole } from "~/services/identity/index.server";
-import { areaOfPath, ROLE } from "~/services/identity";
+import { requireAreaRole } from "~/services/identity/index.server";
+import { ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
 import {
   INTENTS,
@@ -82,11 +82,11 @@ const SCHEMAS = {
   submitResult: submitResultSchema,
 } satisfies Record<Intent, z.ZodObject>;
 
-/** The viewer (by the area the URL is in: /student, /teacher or /supervisor) and the student the URL names. */
+/** The viewer (in the role of the area the page's route entry is in: student, teacher or supervisor) and the student the URL names. */
 function guard(args: Route.LoaderArgs | Route.ActionArgs) {
-  const role = areaOfPath(new URL(args.request.url).pathname);
+  const session = requireAreaRole(args.request, args.context);
+  const role = session.activeRole;
   if (role !== ROLE.Student && role !== ROLE.Teacher && role !== ROLE.Advisor) notFound();
-  const session = requireRole(args.request, args.context, role);
   return {
     viewer: { userId: session.user.id, role },
     classId: idParam(args.params.classId),

@@ -62,6 +62,33 @@ export function requireRole(
   return session as CurrentSession & { activeRole: RoleId };
 }
 
+/** The role of the area a page is in, as the area's route entry gives it (areaMiddleware). */
+const areaContext = createContext<RoleId | null>(null);
+
+/**
+ * The guard of a role's area (`app/routes/<area>/area.tsx`, everything below /admin, /student,
+ * /teacher or /supervisor in app/routes.ts): only a session acting in `role` goes on, and the pages
+ * below, some of them shared by several areas, read the role from here (requireAreaRole), never
+ * from the URL.
+ */
+export function areaMiddleware(role: RoleId): MiddlewareFunction<Response> {
+  return async ({ request, context }, next) => {
+    requireRole(request, context, role);
+    context.set(areaContext, role);
+    return next();
+  };
+}
+
+/** The session of a page inside a role's area, acting in the area's role (areaMiddleware). */
+export function requireAreaRole(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): CurrentSession & { activeRole: RoleId } {
+  const role = context.get(areaContext);
+  if (role === null) throw new Error("requireAreaRole: the page is not below a role's area in app/routes.ts");
+  return requireRole(request, context, role);
+}
+
 export function homeOf(session: CurrentSession): string {
   return session.activeRole ? ROLE_HOME[session.activeRole] : "/role";
 }

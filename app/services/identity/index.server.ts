@@ -11,10 +11,12 @@ export {
 export type { LoginUser } from "./auth.server";
 export { debugIdentity } from "./debug-fs.server";
 export {
+  areaMiddleware,
   currentSession,
   homeOf,
   requireApiRole,
   requireApiSession,
+  requireAreaRole,
   requireRole,
   requireSession,
   sessionMiddleware,
