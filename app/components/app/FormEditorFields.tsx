@@ -221,73 +221,22 @@ function GroupFields({
 
       {group.questions.length === 0 ? <p>{t("editor.noQuestions")}</p> : null}
       <ol className="form-editor__questions" id={fieldId(`groups[${g}].questions`)}>
-        {group.questions.map((question, q) => {
-          const context = t("editor.questionContext", { question: q + 1, group: number });
-          const answered = question.id !== null && answeredQuestionIds.includes(question.id);
-          return (
-            <li key={question.key} className="form-editor__question" id={`question-${question.key}`}>
-              <input type="hidden" name={fieldName.question(g, q, "key")} value={question.key} />
-              {question.id === null ? null : (
-                <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />
-              )}
-              <TextField
-                label={
-                  <>
-                    {t("editor.questionLabel", { number: q + 1 })}
-                    {answered ? (
-                      <>
-                        {" "}
-                        <Tag variant="info">{t("editor.answered")}</Tag>
-                      </>
-                    ) : null}
-                  </>
-                }
-                name={fieldName.question(g, q, "text")}
-                id={fieldId(fieldName.question(g, q, "text"))}
-                defaultValue={question.text}
-                maxLength={LIMITS.questionText}
-                error={error(fieldName.question(g, q, "text"))}
-              />
-              <TextArea
-                label={t("editor.helpText")}
-                optional
-                name={fieldName.question(g, q, "helpText")}
-                id={fieldId(fieldName.question(g, q, "helpText"))}
-                rows={2}
-                maxLength={LIMITS.helpText}
-                defaultValue={question.helpText}
-                error={error(fieldName.question(g, q, "helpText"))}
-              />
-              <ButtonGroup className="form-editor__actions">
-                {q > 0 ? (
-                  <ItemButton
-                    intent={`move-question-up:${g}:${q}`}
-                    to={`${path}#question-${question.key}`}
-                    label={t("editor.moveUp")}
-                    context={context}
-                    busy={busy}
-                  />
-                ) : null}
-                {q < group.questions.length - 1 ? (
-                  <ItemButton
-                    intent={`move-question-down:${g}:${q}`}
-                    to={`${path}#question-${question.key}`}
-                    label={t("editor.moveDown")}
-                    context={context}
-                    busy={busy}
-                  />
-                ) : null}
-                <ItemButton
-                  intent={`remove-question:${g}:${q}`}
-                  to={here}
-                  label={t("editor.remove")}
-                  context={context}
-                  busy={busy}
-                />
-              </ButtonGroup>
-            </li>
-          );
-        })}
+        {group.questions.map((question, q) => (
+          <QuestionFields
+            key={question.key}
+            question={question}
+            g={g}
+            q={q}
+            count={group.questions.length}
+            groupNumber={number}
+            answered={question.id !== null && answeredQuestionIds.includes(question.id)}
+            error={error}
+            path={path}
+            here={here}
+            t={t}
+            busy={busy}
+          />
+        ))}
       </ol>
       <ButtonGroup className="form-editor__actions">
         <Button
@@ -300,31 +249,143 @@ function GroupFields({
           {t("editor.addQuestion")} <VisuallyHidden>{t("editor.inGroup", { group: number })}</VisuallyHidden>
         </Button>
       </ButtonGroup>
-      <ButtonGroup className="form-editor__actions form-editor__group-actions">
-        {g > 0 ? (
+      <GroupButtons g={g} last={last} here={here} path={path} t={t} busy={busy} />
+    </section>
+  );
+}
+
+/** The buttons that move a group up or down, or remove it. */
+function GroupButtons({
+  g,
+  last,
+  here,
+  path,
+  t,
+  busy,
+}: {
+  g: number;
+  last: boolean;
+  here: string;
+  path: string;
+  t: TFunction<"adminForms">;
+  busy: boolean;
+}) {
+  const number = g + 1;
+  return (
+    <ButtonGroup className="form-editor__actions form-editor__group-actions">
+      {g > 0 ? (
+        <ItemButton
+          intent={`move-group-up:${g}`}
+          to={here}
+          label={t("editor.moveGroupUp", { group: number })}
+          busy={busy}
+        />
+      ) : null}
+      {last ? null : (
+        <ItemButton
+          intent={`move-group-down:${g}`}
+          to={here}
+          label={t("editor.moveGroupDown", { group: number })}
+          busy={busy}
+        />
+      )}
+      <ItemButton
+        intent={`remove-group:${g}`}
+        to={`${path}#groups`}
+        label={t("editor.removeGroup", { group: number })}
+        busy={busy}
+      />
+    </ButtonGroup>
+  );
+}
+
+/** One question of a group: its text, its help text, and the buttons that move or remove it. */
+function QuestionFields({
+  question,
+  g,
+  q,
+  count,
+  groupNumber,
+  answered,
+  error,
+  path,
+  here,
+  t,
+  busy,
+}: {
+  question: GroupFieldsProps["group"]["questions"][number];
+  g: number;
+  q: number;
+  count: number;
+  groupNumber: number;
+  answered: boolean;
+  error: GroupFieldsProps["error"];
+  path: string;
+  here: string;
+  t: TFunction<"adminForms">;
+  busy: boolean;
+}) {
+  const context = t("editor.questionContext", { question: q + 1, group: groupNumber });
+  return (
+    <li className="form-editor__question" id={`question-${question.key}`}>
+      <input type="hidden" name={fieldName.question(g, q, "key")} value={question.key} />
+      {question.id === null ? null : <input type="hidden" name={fieldName.question(g, q, "id")} value={question.id} />}
+      <TextField
+        label={
+          <>
+            {t("editor.questionLabel", { number: q + 1 })}
+            {answered ? (
+              <>
+                {" "}
+                <Tag variant="info">{t("editor.answered")}</Tag>
+              </>
+            ) : null}
+          </>
+        }
+        name={fieldName.question(g, q, "text")}
+        id={fieldId(fieldName.question(g, q, "text"))}
+        defaultValue={question.text}
+        maxLength={LIMITS.questionText}
+        error={error(fieldName.question(g, q, "text"))}
+      />
+      <TextArea
+        label={t("editor.helpText")}
+        optional
+        name={fieldName.question(g, q, "helpText")}
+        id={fieldId(fieldName.question(g, q, "helpText"))}
+        rows={2}
+        maxLength={LIMITS.helpText}
+        defaultValue={question.helpText}
+        error={error(fieldName.question(g, q, "helpText"))}
+      />
+      <ButtonGroup className="form-editor__actions">
+        {q > 0 ? (
           <ItemButton
-            intent={`move-group-up:${g}`}
-            to={here}
-            label={t("editor.moveGroupUp", { group: number })}
+            intent={`move-question-up:${g}:${q}`}
+            to={`${path}#question-${question.key}`}
+            label={t("editor.moveUp")}
+            context={context}
             busy={busy}
           />
         ) : null}
-        {last ? null : (
+        {q < count - 1 ? (
           <ItemButton
-            intent={`move-group-down:${g}`}
-            to={here}
-            label={t("editor.moveGroupDown", { group: number })}
+            intent={`move-question-down:${g}:${q}`}
+            to={`${path}#question-${question.key}`}
+            label={t("editor.moveDown")}
+            context={context}
             busy={busy}
           />
-        )}
+        ) : null}
         <ItemButton
-          intent={`remove-group:${g}`}
-          to={`${path}#groups`}
-          label={t("editor.removeGroup", { group: number })}
+          intent={`remove-question:${g}:${q}`}
+          to={here}
+          label={t("editor.remove")}
+          context={context}
           busy={busy}
         />
       </ButtonGroup>
-    </section>
+    </li>
   );
 }
 
