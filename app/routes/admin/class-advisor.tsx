@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PageHeading, SummaryList, Tag } from "~/components/ui";
-import { advisorStudentsPage } from "~/services/admin/index.server";
+import { supervisorStudentsPage } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
@@ -21,7 +21,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireRole(request, context, ROLE.Admin);
   const classId = idParam(params.classId);
   const userId = idParam(params.userId);
-  const page = await advisorStudentsPage(await getDb(), classId, userId);
+  const page = await supervisorStudentsPage(await getDb(), classId, userId);
   if (!page) notFound();
   return page;
 }

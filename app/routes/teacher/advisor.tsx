@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import { PageHeading, SummaryList, Tag } from "~/components/ui";
-import { advisorStudentsPage } from "~/services/admin/index.server";
+import { supervisorStudentsPage } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { requireClassTeacher } from "~/services/placements/index.server";
@@ -18,7 +18,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const userId = idParam(params.userId);
   const db = await getDb();
   await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
-  const page = await advisorStudentsPage(db, classId, userId);
+  const page = await supervisorStudentsPage(db, classId, userId);
   if (!page) notFound();
   const { header, supervisor, students } = page;
   return {

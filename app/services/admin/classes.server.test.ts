@@ -20,7 +20,7 @@ import {
 import { openTestDatabase } from "~/test/db";
 import {
   adminClassPage,
-  advisorStudentsPage,
+  supervisorStudentsPage,
   byDisplayName,
   checkEndSemesterDate,
   checkMidSemesterDate,
@@ -373,7 +373,7 @@ describe("creating a response scheme", () => {
 describe("a supervisor's students in a class", () => {
   test("assigned students and those followed as extra supervisor, by name, with their teacher", async () => {
     const classId = await classIdOf(db, "SYK2001");
-    const page = await advisorStudentsPage(db, classId, await userIdOf(db, "veileder1@example.org"));
+    const page = await supervisorStudentsPage(db, classId, await userIdOf(db, "veileder1@example.org"));
     expect(page?.supervisor.displayName).toBe("Marte Solberg");
     expect(page?.header.subjectCode).toBe("SYK2001");
     expect(page?.students.map((s) => [s.displayName, s.relation, s.teacherName])).toEqual([
@@ -389,18 +389,18 @@ describe("a supervisor's students in a class", () => {
   test("a supervisor attached to the class without students yet gets an empty list", async () => {
     const classId = await classIdOf(db, "SYK2001");
     const supervisor = await userIdOf(db, "veileder4@example.org");
-    expect(await advisorStudentsPage(db, classId, supervisor)).toBeNull();
+    expect(await supervisorStudentsPage(db, classId, supervisor)).toBeNull();
     await db.insert(classAdvisors).values({ classId, userId: supervisor });
-    const page = await advisorStudentsPage(db, classId, supervisor);
+    const page = await supervisorStudentsPage(db, classId, supervisor);
     expect(page?.students).toEqual([]);
   });
 
   test("none for someone who is no supervisor of the class, an unknown user or an unknown class", async () => {
     const classId = await classIdOf(db, "SYK2001");
-    expect(await advisorStudentsPage(db, classId, await userIdOf(db, "veileder3@example.org"))).toBeNull();
-    expect(await advisorStudentsPage(db, classId, await userIdOf(db, "laerer1@example.org"))).toBeNull();
-    expect(await advisorStudentsPage(db, classId, 999_999)).toBeNull();
-    expect(await advisorStudentsPage(db, 999_999, await userIdOf(db, "veileder1@example.org"))).toBeNull();
+    expect(await supervisorStudentsPage(db, classId, await userIdOf(db, "veileder3@example.org"))).toBeNull();
+    expect(await supervisorStudentsPage(db, classId, await userIdOf(db, "laerer1@example.org"))).toBeNull();
+    expect(await supervisorStudentsPage(db, classId, 999_999)).toBeNull();
+    expect(await supervisorStudentsPage(db, 999_999, await userIdOf(db, "veileder1@example.org"))).toBeNull();
   });
 });
 

@@ -398,7 +398,7 @@ export async function createScheme(
   });
 }
 
-export interface AdvisorStudent extends ClassPerson {
+export interface SupervisorStudent extends ClassPerson {
   /** Assigned supervisor of the student, or an extra supervisor following them as well. */
   relation: "assigned" | "extra";
   teacherName: string | null;
@@ -408,7 +408,7 @@ export interface AdvisorStudent extends ClassPerson {
  * A supervisor's students in a class (assigned, or followed as an extra supervisor); null when the
  * class or user is unknown, or the user is not a supervisor of that class.
  */
-export async function advisorStudentsPage(db: Db, classId: number, userId: number) {
+export async function supervisorStudentsPage(db: Db, classId: number, userId: number) {
   const header = await classHeader(db, classId);
   if (!header) return null;
   const [supervisor] = await db
@@ -437,7 +437,7 @@ export async function advisorStudentsPage(db: Db, classId: number, userId: numbe
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .where(and(eq(studentReferences.classId, classId), or(eq(studentReferences.advisorUserId, userId), extraOf)));
   if (!attached && rows.length === 0) return null;
-  const students: AdvisorStudent[] = byDisplayName(
+  const students: SupervisorStudent[] = byDisplayName(
     rows.map(({ advisorUserId, ...row }) => ({ ...row, relation: advisorUserId === userId ? "assigned" : "extra" })),
   );
   return { header, supervisor, students };

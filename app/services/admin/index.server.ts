@@ -1,7 +1,7 @@
 // The admin domain's public surface for server code: loaders, actions and other domains' services.
 export {
   adminClassPage,
-  advisorStudentsPage,
+  supervisorStudentsPage,
   byDisplayName,
   classHeader,
   classHeaderView,

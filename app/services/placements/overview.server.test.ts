@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Database } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { adminOverview, classesOfAdvisor, classesOfStudent, classesOfTeacher, splitByCurrent } from "./overview.server";
+import { adminOverview, classesOfSupervisor, classesOfStudent, classesOfTeacher, splitByCurrent } from "./overview.server";
 import { ROLE } from "~/services/identity";
 import { openTestDatabase } from "~/test/db";
 import { userIdOf } from "~/test/app";
@@ -33,7 +33,7 @@ test("a teacher sees the classes they joined; a supervisor sees how many student
   const teacher = await classesOfTeacher(database.db, await userIdOf(database.db, "laerer1@example.org"), "2026-11-22");
   expect(teacher.length).toBeGreaterThan(0);
   expect(teacher.every((c) => c.subjectCode.startsWith("SYK"))).toBe(true);
-  const advisor = await classesOfAdvisor(
+  const advisor = await classesOfSupervisor(
     database.db,
     await userIdOf(database.db, "veileder1@example.org"),
     "2026-11-22",

@@ -66,16 +66,16 @@ export async function classesOfTeacher(db: Db, userId: number, today = osloDate(
     .orderBy(...newestFirst);
 }
 
-export interface AdvisorClassSummary extends ClassSummary {
+export interface SupervisorClassSummary extends ClassSummary {
   ownStudentCount: number;
 }
 
 /** The classes a supervisor is attached to, with how many of the students are theirs. */
-export async function classesOfAdvisor(
+export async function classesOfSupervisor(
   db: Db,
   userId: number,
   today = osloDate(new Date()),
-): Promise<AdvisorClassSummary[]> {
+): Promise<SupervisorClassSummary[]> {
   const ownStudentCount = sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${studentReferences.advisorUserId} = ${userId})`;
   return db
     .select({ ...classColumns(today), ownStudentCount })

@@ -29,7 +29,7 @@ import {
   type SigningSummary,
 } from "./class-progress.server";
 import { currentHalf, deadlineText, type SemesterHalf } from "./deadline";
-import type { AdvisorClassSummary } from "./overview.server";
+import type { SupervisorClassSummary } from "./overview.server";
 import type { Placement } from "./placement.server";
 import { ROLE } from "~/services/identity";
 import { formatDay, osloDate } from "~/services/platform/semesters";
@@ -484,7 +484,7 @@ export async function classesOfSupervisor(
   db: Db,
   userId: number,
   today = osloDate(new Date()),
-): Promise<AdvisorClassSummary[]> {
+): Promise<SupervisorClassSummary[]> {
   const follows = sql`(${studentReferences.advisorUserId} = ${userId} or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${userId}))`;
   return db
     .select({
