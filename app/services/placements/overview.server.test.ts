@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { Database } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { adminOverview, classesOfSupervisor, classesOfStudent, classesOfTeacher, splitByCurrent } from "./overview.server";
+import {
+  adminOverview,
+  classesOfSupervisor,
+  classesOfStudent,
+  classesOfTeacher,
+  splitByCurrent,
+} from "./overview.server";
 import { ROLE } from "~/services/identity";
 import { openTestDatabase } from "~/test/db";
 import { userIdOf } from "~/test/app";
