@@ -152,7 +152,17 @@ export async function reportPage(
   afterId: number,
   limit: number,
 ): Promise<{ rows: ReportRow[]; lastId: number | null }> {
-  const refs = await db
+  const refs = await pageReferences(db, periodId, afterId, limit);
+  if (refs.length === 0) return { rows: [], lastId: null };
+  const facts = await factsOf(db, refs);
+  return { rows: refs.map((ref) => reportRow(ref, facts)), lastId: refs[refs.length - 1].id };
+}
+
+type PageReference = Awaited<ReturnType<typeof pageReferences>>[number];
+
+/** The page's student references, with the names of the student, the subject, the teacher and the supervisor. */
+function pageReferences(db: Db, periodId: number, afterId: number, limit: number) {
+  return db
     .select({
       id: studentReferences.id,
       classId: studentReferences.classId,
@@ -173,8 +183,12 @@ export async function reportPage(
     .where(and(eq(classes.periodId, periodId), gt(studentReferences.id, afterId)))
     .orderBy(asc(studentReferences.id))
     .limit(limit);
-  if (refs.length === 0) return { rows: [], lastId: null };
+}
 
+type PageFacts = Awaited<ReturnType<typeof factsOf>>;
+
+/** What the page's rows say beyond the names, read at once for all of them and kept by reference (or class). */
+async function factsOf(db: Db, refs: PageReference[]) {
   const refIds = refs.map((r) => r.id);
   const classIds = [...new Set(refs.map((r) => r.classId))];
   const [extras, expected, sent, warningRows, signingRows] = await Promise.all([
@@ -194,29 +208,7 @@ export async function reportPage(
       .innerJoin(assignmentForms, eq(assignmentForms.assignmentId, assignments.id))
       .where(inArray(assignments.classId, classIds))
       .groupBy(assignments.classId, assignments.isMidSemester),
-    // Only sent answers count, and only to forms the class's schemes still ask for.
-    db
-      .select({
-        refId: studentReferences.id,
-        isMidSemester: assignments.isMidSemester,
-        authorRoleId: answerSets.authorRoleId,
-        forms: sql<number>`count(distinct (${answerSets.assignmentId}, ${answerSets.formId}))::int`,
-      })
-      .from(answerSets)
-      .innerJoin(
-        assignmentForms,
-        and(eq(assignmentForms.assignmentId, answerSets.assignmentId), eq(assignmentForms.formId, answerSets.formId)),
-      )
-      .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
-      .innerJoin(
-        studentReferences,
-        and(
-          eq(studentReferences.classId, assignments.classId),
-          eq(studentReferences.studentUserId, answerSets.studentUserId),
-        ),
-      )
-      .where(and(inArray(studentReferences.id, refIds), isNotNull(answerSets.sentAt)))
-      .groupBy(studentReferences.id, assignments.isMidSemester, answerSets.authorRoleId),
+    sentCounts(db, refIds),
     db
       .select({
         refId: warnings.studentReferenceId,
@@ -238,41 +230,68 @@ export async function reportPage(
       .from(signingForms)
       .where(inArray(signingForms.studentReferenceId, refIds)),
   ]);
+  return {
+    extrasOf: groupBy(extras, (e) => e.refId),
+    expectedOf: new Map(expected.map((e) => [`${e.classId}:${e.isMidSemester}`, e.forms])),
+    sentOf: new Map(sent.map((s) => [`${s.refId}:${s.isMidSemester}:${s.authorRoleId}`, s.forms])),
+    warningOf: new Map(warningRows.map((w) => [w.refId, w])),
+    signingOf: new Map(signingRows.map((s) => [s.refId, s])),
+  };
+}
 
-  const extrasOf = groupBy(extras, (e) => e.refId);
-  const expectedOf = new Map(expected.map((e) => [`${e.classId}:${e.isMidSemester}`, e.forms]));
-  const sentOf = new Map(sent.map((s) => [`${s.refId}:${s.isMidSemester}:${s.authorRoleId}`, s.forms]));
-  const warningOf = new Map(warningRows.map((w) => [w.refId, w]));
-  const signingOf = new Map(signingRows.map((s) => [s.refId, s]));
+/** How many forms each reference's student, supervisor and teacher have sent per half. */
+function sentCounts(db: Db, refIds: number[]) {
+  // Only sent answers count, and only to forms the class's schemes still ask for.
+  return db
+    .select({
+      refId: studentReferences.id,
+      isMidSemester: assignments.isMidSemester,
+      authorRoleId: answerSets.authorRoleId,
+      forms: sql<number>`count(distinct (${answerSets.assignmentId}, ${answerSets.formId}))::int`,
+    })
+    .from(answerSets)
+    .innerJoin(
+      assignmentForms,
+      and(eq(assignmentForms.assignmentId, answerSets.assignmentId), eq(assignmentForms.formId, answerSets.formId)),
+    )
+    .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
+    .innerJoin(
+      studentReferences,
+      and(
+        eq(studentReferences.classId, assignments.classId),
+        eq(studentReferences.studentUserId, answerSets.studentUserId),
+      ),
+    )
+    .where(and(inArray(studentReferences.id, refIds), isNotNull(answerSets.sentAt)))
+    .groupBy(studentReferences.id, assignments.isMidSemester, answerSets.authorRoleId);
+}
 
-  const rows = refs.map((ref): ReportRow => {
-    const half = (isMidSemester: boolean) => {
-      const count = (roleId: number): SentCount => ({
-        sent: sentOf.get(`${ref.id}:${isMidSemester}:${roleId}`) ?? 0,
-        expected: expectedOf.get(`${ref.classId}:${isMidSemester}`) ?? 0,
-      });
-      return { student: count(ROLE.Student), supervisor: count(ROLE.Advisor), teacher: count(ROLE.Teacher) };
-    };
-    const warning = warningOf.get(ref.id);
-    const signing = signingOf.get(ref.id) ?? null;
-    const others = (extrasOf.get(ref.id) ?? []).filter((e) => e.userId !== ref.advisorUserId).map((e) => e.name);
-    return {
-      studentName: ref.studentName,
-      studentEmail: ref.studentEmail,
-      subjectCode: ref.subjectCode,
-      subjectName: ref.subjectName,
-      teacherName: ref.teacherName,
-      supervisorNames: [...(ref.advisorName ? [ref.advisorName] : []), ...others],
-      mid: half(true),
-      end: half(false),
-      // A draft is the teacher's own until it is submitted.
-      warningGiven: warning?.submittedAt != null,
-      warningConfirmed: warning?.confirmedAt != null,
-      signingForm: signingFormState(signing),
-      overallPassed: signing?.overallPassed ?? null,
-    };
-  });
-  return { rows, lastId: refs[refs.length - 1].id };
+function reportRow(ref: PageReference, { extrasOf, expectedOf, sentOf, warningOf, signingOf }: PageFacts): ReportRow {
+  const half = (isMidSemester: boolean) => {
+    const count = (roleId: number): SentCount => ({
+      sent: sentOf.get(`${ref.id}:${isMidSemester}:${roleId}`) ?? 0,
+      expected: expectedOf.get(`${ref.classId}:${isMidSemester}`) ?? 0,
+    });
+    return { student: count(ROLE.Student), supervisor: count(ROLE.Advisor), teacher: count(ROLE.Teacher) };
+  };
+  const warning = warningOf.get(ref.id);
+  const signing = signingOf.get(ref.id) ?? null;
+  const others = (extrasOf.get(ref.id) ?? []).filter((e) => e.userId !== ref.advisorUserId).map((e) => e.name);
+  return {
+    studentName: ref.studentName,
+    studentEmail: ref.studentEmail,
+    subjectCode: ref.subjectCode,
+    subjectName: ref.subjectName,
+    teacherName: ref.teacherName,
+    supervisorNames: [...(ref.advisorName ? [ref.advisorName] : []), ...others],
+    mid: half(true),
+    end: half(false),
+    // A draft is the teacher's own until it is submitted.
+    warningGiven: warning?.submittedAt != null,
+    warningConfirmed: warning?.confirmedAt != null,
+    signingForm: signingFormState(signing),
+    overallPassed: signing?.overallPassed ?? null,
+  };
 }
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
@@ -293,11 +312,6 @@ export interface SemesterReport {
   stream: ReadableStream<Uint8Array>;
 }
 
-/**
- * Opens the semester report, or null when the semester does not exist. The semester and the first
- * page are read before this returns, so a failing database fails here, while the caller can still
- * answer with an error page; the rest is read as the stream is consumed.
- */
 /** Every student the semester report names has had their row opened by the admin who downloads it. */
 export async function recordReportOpenings(
   db: Db,
@@ -325,6 +339,11 @@ export async function reportStudentIds(db: Db, periodId: number): Promise<number
   return rows.map((r) => r.id).toSorted((a, b) => a - b);
 }
 
+/**
+ * Opens the semester report, or null when the semester does not exist. The semester and the first
+ * page are read before this returns, so a failing database fails here, while the caller can still
+ * answer with an error page; the rest is read as the stream is consumed.
+ */
 export async function openSemesterReport(
   db: Db,
   periodId: number,
