@@ -66,14 +66,76 @@ export async function seedDemo(db: Db, today = new Date()): Promise<{ seeded: bo
   return { seeded, logins: DEMO_LOGINS };
 }
 
+/** The demo's rows, step by step; the order of the inserts gives the ids the tests read. */
 async function insertDemo(tx: Tx, today: Date): Promise<void> {
   const id = await insertPeople(tx);
-  const admin = id(ADMIN);
-  const [teacher1, teacher2, teacher3] = TEACHERS.map(id);
-  const [supervisor1, supervisor2, supervisor3, supervisor4] = SUPERVISORS.map(id);
+  const staff = {
+    admin: id(ADMIN),
+    teachers: TEACHERS.map(id),
+    supervisors: SUPERVISORS.map(id),
+  };
   const studentIds = STUDENTS.map(id);
+  const calendar = demoCalendar(today);
+  const { current, previous } = calendar;
 
-  const { current, previous, classes: dates } = demoCalendar(today);
+  const classRows = await insertClasses(tx, calendar, staff);
+  const refs = await insertPlacements(tx, classRows, studentIds, staff, previous);
+  await insertMemberships(tx, { studentIds, withoutClass: id(STUDENT_WITHOUT_CLASS), calendar, today });
+
+  const mainForm = await insertForm(tx, MAIN_FORM);
+  const medicationForm = await insertForm(tx, MEDICATION_FORM);
+  const woundCareForm = await insertForm(tx, WOUND_CARE_FORM);
+  const { classA, classB, classOld } = classRows;
+  const schemesA = await insertSchemes(tx, classA.id, [mainForm.id, medicationForm.id], instant(current.startDate, 8));
+  const schemesB = await insertSchemes(tx, classB.id, [mainForm.id, woundCareForm.id], instant(current.startDate, 8));
+  const schemesOld = await insertSchemes(tx, classOld.id, [mainForm.id], instant(previous.startDate, 8));
+  await tx
+    .insert(expectations)
+    .values([
+      ...expectationRows(classA.id, mainForm, staff.admin),
+      ...expectationRows(classB.id, mainForm, staff.admin),
+      ...expectationRows(classOld.id, mainForm, staff.admin),
+    ]);
+
+  // Never before the semester began, and never after the seed's own moment (on a semester's first
+  // morning the semester's first hours may still be ahead).
+  const earliest = instant(current.startDate, 8);
+  const daysAgo = (days: number) =>
+    new Date(Math.min(today.getTime(), latest(earliest, new Date(today.getTime() - days * 86_400_000)).getTime()));
+  await insertMidAnswersOfClassA(tx, refs.refsA, mainForm, schemesA.mid, daysAgo);
+
+  // Student 20 (SYK2002) has had everything sent at mid-semester, by all three: the class's
+  // progress shows a finished half beside those behind.
+  await insertCompleteHalf(tx, refs.refsB[7], [mainForm, woundCareForm], schemesB.mid, daysAgo);
+
+  await insertMidConfirmedSigningForm(tx, refs.refsB[6].id, classB.midSemesterDate, today);
+  await insertGivenWarning(tx, refs.refsB[5], daysAgo(3), daysAgo(2));
+
+  await insertHistory(tx, {
+    previous,
+    classOld,
+    refsOld: refs.refsOld,
+    mainForm,
+    schemes: schemesOld,
+    teacherUserId: staff.teachers[0],
+    advisorUserId: staff.supervisors[0],
+  });
+}
+
+interface DemoStaff {
+  admin: number;
+  teachers: number[];
+  supervisors: number[];
+}
+
+type DemoCalendar = ReturnType<typeof demoCalendar>;
+type DemoClasses = Awaited<ReturnType<typeof insertClasses>>;
+
+/** The two semesters, the three subjects, and the classes with their teachers and supervisors. */
+async function insertClasses(tx: Tx, { current, previous, classes: dates }: DemoCalendar, staff: DemoStaff) {
+  const { admin } = staff;
+  const [teacher1, teacher2, teacher3] = staff.teachers;
+  const [supervisor1, supervisor2, supervisor3, supervisor4] = staff.supervisors;
   const [currentPeriod, previousPeriod] = await tx
     .insert(periods)
     .values([current, previous])
@@ -107,7 +169,20 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     { classId: classB.id, userId: supervisor4 },
     { classId: classOld.id, userId: supervisor1 },
   ]);
+  return { classA, classB, classOld };
+}
 
+/** Each student's place in a class (their student reference), with a teacher and a supervisor or not. */
+async function insertPlacements(
+  tx: Tx,
+  { classA, classB, classOld }: DemoClasses,
+  studentIds: number[],
+  staff: DemoStaff,
+  previous: Semester,
+) {
+  const { admin } = staff;
+  const [teacher1, teacher2, teacher3] = staff.teachers;
+  const [supervisor1, supervisor2, supervisor3, supervisor4] = staff.supervisors;
   // Per class: the first ten students alternate between two teachers and two supervisors, the
   // tenth has no supervisor yet (so the student can invite one), the last two have neither.
   const placements = (classId: number, students: number[], teachers: number[], supervisors: number[]) =>
@@ -125,11 +200,10 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     .insert(studentReferences)
     .values(placements(classB.id, studentIds.slice(12, 24), [teacher3, admin], [supervisor3, supervisor4]))
     .returning();
-  const oldStudents = studentIds.slice(0, 4);
   const refsOld = await tx
     .insert(studentReferences)
     .values(
-      oldStudents.map((studentUserId) => ({
+      studentIds.slice(0, 4).map((studentUserId) => ({
         classId: classOld.id,
         studentUserId,
         teacherUserId: teacher1,
@@ -145,7 +219,19 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     userId: supervisor1,
     roleId: ROLE.Advisor,
   });
+  return { refsA, refsB, refsOld };
+}
 
+/** The students' course memberships as Feide would give them (the old class's ended with its semester). */
+async function insertMemberships(
+  tx: Tx,
+  {
+    studentIds,
+    withoutClass,
+    calendar: { current, previous },
+    today,
+  }: { studentIds: number[]; withoutClass: number; calendar: DemoCalendar; today: Date },
+) {
   const membership = (
     userId: number,
     subject: { subjectCode: string; name: string },
@@ -169,36 +255,25 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     .values([
       ...studentIds.slice(0, 12).map((userId) => membership(userId, SUBJECTS.nursingHome, current, true)),
       ...studentIds.slice(12, 24).map((userId) => membership(userId, SUBJECTS.specialist, current, true)),
-      ...oldStudents.map((userId) => membership(userId, SUBJECTS.homeCare, previous, false)),
-      membership(id(STUDENT_WITHOUT_CLASS), SUBJECTS.specialist, current, true),
+      ...studentIds.slice(0, 4).map((userId) => membership(userId, SUBJECTS.homeCare, previous, false)),
+      membership(withoutClass, SUBJECTS.specialist, current, true),
     ]);
+}
 
-  const mainForm = await insertForm(tx, MAIN_FORM);
-  const medicationForm = await insertForm(tx, MEDICATION_FORM);
-  const woundCareForm = await insertForm(tx, WOUND_CARE_FORM);
+type StudentReference = Awaited<ReturnType<typeof insertPlacements>>["refsA"][number];
 
-  const schemesA = await insertSchemes(tx, classA.id, [mainForm.id, medicationForm.id], instant(current.startDate, 8));
-  const schemesB = await insertSchemes(tx, classB.id, [mainForm.id, woundCareForm.id], instant(current.startDate, 8));
-  const schemesOld = await insertSchemes(tx, classOld.id, [mainForm.id], instant(previous.startDate, 8));
-
-  await tx
-    .insert(expectations)
-    .values([
-      ...expectationRows(classA.id, mainForm, admin),
-      ...expectationRows(classB.id, mainForm, admin),
-      ...expectationRows(classOld.id, mainForm, admin),
-    ]);
-
-  // Current semester, class A, mid-semester: some students and their supervisors have started.
-  const earliest = instant(current.startDate, 8);
-  // Never before the semester began, and never after the seed's own moment (on a semester's first
-  // morning the semester's first hours may still be ahead).
-  const daysAgo = (days: number) =>
-    new Date(Math.min(today.getTime(), latest(earliest, new Date(today.getTime() - days * 86_400_000)).getTime()));
+/** Current semester, class A, mid-semester: some students and their supervisors have started. */
+async function insertMidAnswersOfClassA(
+  tx: Tx,
+  refsA: StudentReference[],
+  mainForm: SeededForm,
+  assignmentId: number,
+  daysAgo: (days: number) => Date,
+) {
   for (const [i, ref] of refsA.slice(0, 4).entries()) {
     const sentAt = i < 3 ? daysAgo(10 - i) : null;
     await insertAnswerSet(tx, mainForm, {
-      assignmentId: schemesA.mid,
+      assignmentId,
       studentUserId: ref.studentUserId,
       authorUserId: ref.studentUserId,
       authorRoleId: ROLE.Student,
@@ -214,7 +289,7 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     if (ref.advisorUserId === null) continue;
     const sentAt = i < 2 ? daysAgo(7 - i) : null;
     await insertAnswerSet(tx, mainForm, {
-      assignmentId: schemesA.mid,
+      assignmentId,
       studentUserId: ref.studentUserId,
       authorUserId: ref.advisorUserId,
       authorRoleId: ROLE.Advisor,
@@ -227,7 +302,7 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
   const firstRef = refsA[0];
   if (firstRef.teacherUserId !== null) {
     await insertAnswerSet(tx, mainForm, {
-      assignmentId: schemesA.mid,
+      assignmentId,
       studentUserId: firstRef.studentUserId,
       authorUserId: firstRef.teacherUserId,
       authorRoleId: ROLE.Teacher,
@@ -237,23 +312,6 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
       seed: 2,
     });
   }
-
-  // Student 20 (SYK2002) has had everything sent at mid-semester, by all three: the class's
-  // progress shows a finished half beside those behind.
-  await insertCompleteHalf(tx, refsB[7], [mainForm, woundCareForm], schemesB.mid, daysAgo);
-
-  await insertMidConfirmedSigningForm(tx, refsB[6].id, classB.midSemesterDate, today);
-  await insertGivenWarning(tx, refsB[5], daysAgo(3), daysAgo(2));
-
-  await insertHistory(tx, {
-    previous,
-    classOld,
-    refsOld,
-    mainForm,
-    schemes: schemesOld,
-    teacherUserId: teacher1,
-    advisorUserId: supervisor1,
-  });
 }
 
 export async function insertPeople(tx: Tx): Promise<(person: DemoPerson) => number> {
