@@ -1,14 +1,29 @@
 import type { TFunction } from "i18next";
-import { Form, Link, useLocation, useNavigate } from "react-router";
+import { Form, href, Link, useLocation, useNavigate } from "react-router";
 import { firstError } from "~/components/form-errors";
 import { Button, CheckboxGroup, Dialog, LinkButton, RadioGroup, SummaryList, Table } from "~/components/ui";
 import { ConfirmActions } from "./ConfirmStep";
-import { choicesOf, MID_QUESTIONS, type Choice, type MidQuestion, type Question } from "~/services/signing";
+import {
+  choicesOf,
+  missingParties,
+  MID_QUESTIONS,
+  unsentForms,
+  type Choice,
+  type MidQuestion,
+  type Question,
+  type SendingFacts,
+} from "~/services/signing";
 import type { SigningFormView, TeacherAnswerCount } from "~/services/signing/index.server";
 import type { Party, UnsentForm } from "~/services/signing";
+import type { endPartSchema, midPartSchema, signSchema } from "~/services/signing/signing-form.schema";
+import type { useValidatedForm } from "~/components/use-validated-form";
 
-type T = TFunction<"signing">;
-type TC = TFunction<"signingCheck">;
+export type T = TFunction<"signing">;
+export type TC = TFunction<"signingCheck">;
+/** A form of the page and its fields, as `useValidatedForm` gives them. */
+export type MidForm = ReturnType<typeof useValidatedForm<typeof midPartSchema>>;
+export type EndForm = ReturnType<typeof useValidatedForm<typeof endPartSchema>>;
+export type SignForm = ReturnType<typeof useValidatedForm<typeof signSchema>>;
 type Field = { name: string; id: string; initialValue?: unknown; errors?: string[] };
 
 /** What the teacher's validation section shows: the service's summary, its dates as text. */
@@ -17,6 +32,24 @@ export interface ValidationView {
   archivedCount: number;
   lastArchivedText: string | null;
   submittedText: string | null;
+}
+
+/** The service's summary for the validation section, its dates written with `day`. */
+export function validationView(
+  summary: {
+    teacherAnswerSummary: TeacherAnswerCount[];
+    archivedCount: number;
+    lastArchivedAt: Date | null;
+    resultSubmittedAt: Date | null;
+  },
+  day: (at: Date) => string,
+): ValidationView {
+  return {
+    teacherAnswerSummary: summary.teacherAnswerSummary,
+    archivedCount: summary.archivedCount,
+    lastArchivedText: summary.lastArchivedAt ? day(summary.lastArchivedAt) : null,
+    submittedText: summary.resultSubmittedAt ? day(summary.resultSubmittedAt) : null,
+  };
 }
 
 export function choiceText(t: T, choice: Choice | null): string {
@@ -75,6 +108,37 @@ export interface SendingView {
   /** Forms someone has not sent (both halves): what the teacher's signature acknowledges. */
   unsent: number;
   requireSentForms: boolean;
+}
+
+/** Who has sent each form (the service's facts), each form someone has not sent linked to the teacher's page of it. */
+export function sendingView(
+  facts: SendingFacts,
+  place: { classId: number; studentUserId: number },
+  requireSentForms: boolean,
+): SendingView {
+  const ids = { classId: String(place.classId), studentUserId: String(place.studentUserId) };
+  return {
+    forms: facts.forms.map((form) => {
+      const missing = missingParties(form, facts.hasSupervisor);
+      const formIds = { ...ids, formId: String(form.formId), assignmentId: String(form.assignmentId) };
+      return {
+        key: `${form.assignmentId}-${form.formId}`,
+        name: form.name,
+        isMidSemester: form.isMidSemester,
+        href:
+          missing.length > 0
+            ? href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", formIds)
+            : null,
+        student: form.sent.student,
+        advisor: facts.hasSupervisor ? form.sent.advisor : null,
+        teacher: form.sent.teacher,
+        answered: form.teacherAnswers.answered,
+        questions: form.teacherAnswers.questions,
+      };
+    }),
+    unsent: unsentForms(facts, "sign").length,
+    requireSentForms,
+  };
 }
 
 function SendingTable({ sending, tc }: { sending: SendingView; tc: TC }) {
@@ -240,6 +304,26 @@ export interface MidConfirmView {
   requireSentForms: boolean;
   /** The box was not ticked (a post that came back refused). */
   error: string | null;
+}
+
+/** The confirmation of the mid-semester part as posted (`input`) and as the service checked it. */
+export function midConfirmView(
+  input: Record<MidQuestion, Choice> & { midSemesterCompletedDate: string },
+  check: { unsent: UnsentForm[]; requireSentForms: boolean },
+  dateText: string,
+  unacknowledged: boolean,
+): MidConfirmView {
+  return {
+    answers: {
+      midSemesterSpecificCompetenceAreasBegun: input.midSemesterSpecificCompetenceAreasBegun,
+      midSemesterStudentHasGivenFeedback: input.midSemesterStudentHasGivenFeedback,
+    },
+    date: input.midSemesterCompletedDate,
+    dateText,
+    unsent: check.unsent,
+    requireSentForms: check.requireSentForms,
+    error: unacknowledged ? "signingCheck:errors.acknowledgeUnsent" : null,
+  };
 }
 
 /**
