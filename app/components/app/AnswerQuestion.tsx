@@ -34,7 +34,6 @@ export function AnswerQuestion({
   onResolve: () => void;
 }) {
   const { t } = useTranslation("answers");
-  const hydrated = useHydrated();
   const value = posted ? posted.value : question.value;
   const comment = posted ? posted.comment : question.comment;
   const valueError = error && error !== "commentTooLong" ? t(`errors.${error}`, { limit: COMMENT_LIMIT }) : undefined;
@@ -53,25 +52,7 @@ export function AnswerQuestion({
       {/* Keyed by the token: a new base from the server replaces the input, an autosave updates it in place. */}
       <input type="hidden" name={`b:${question.id}`} defaultValue={token} key={token} />
       {conflict ? (
-        <div className="answer-question__conflict" role={hydrated ? "alert" : undefined}>
-          <p className="answer-question__conflict-title">{t("conflict.heading")}</p>
-          <p>{t("conflict.text", { value: labelOf(conflict.value) })}</p>
-          {conflict.comment ? <p>{t("conflict.comment", { comment: conflict.comment })}</p> : null}
-          <p>{t("conflict.choose")}</p>
-          {hydrated ? (
-            <Button
-              type="button"
-              variant="secondary"
-              onClick={(event) => {
-                const form = event.currentTarget.form;
-                if (form) takeStored(form, question.id, conflict);
-                onResolve();
-              }}
-            >
-              {t("conflict.useStored")}
-            </Button>
-          ) : null}
-        </div>
+        <AnswerConflictBox questionId={question.id} conflict={conflict} labelOf={labelOf} onResolve={onResolve} />
       ) : null}
       {group.type === "grading" ? (
         <RadioGroup
@@ -133,6 +114,43 @@ export function AnswerQuestion({
       )}
       {error && !valueError && !commentError ? (
         <FieldError id={`q-${question.id}-error`} message={t(`errors.${error}`)} />
+      ) : null}
+    </div>
+  );
+}
+
+/** A save in another tab stored something else for this question: what it was, and the choice to take it. */
+function AnswerConflictBox({
+  questionId,
+  conflict,
+  labelOf,
+  onResolve,
+}: {
+  questionId: number;
+  conflict: AutosaveConflict;
+  labelOf: (value: string | null) => string;
+  onResolve: () => void;
+}) {
+  const { t } = useTranslation("answers");
+  const hydrated = useHydrated();
+  return (
+    <div className="answer-question__conflict" role={hydrated ? "alert" : undefined}>
+      <p className="answer-question__conflict-title">{t("conflict.heading")}</p>
+      <p>{t("conflict.text", { value: labelOf(conflict.value) })}</p>
+      {conflict.comment ? <p>{t("conflict.comment", { comment: conflict.comment })}</p> : null}
+      <p>{t("conflict.choose")}</p>
+      {hydrated ? (
+        <Button
+          type="button"
+          variant="secondary"
+          onClick={(event) => {
+            const form = event.currentTarget.form;
+            if (form) takeStored(form, questionId, conflict);
+            onResolve();
+          }}
+        >
+          {t("conflict.useStored")}
+        </Button>
       ) : null}
     </div>
   );
