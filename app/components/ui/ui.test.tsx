@@ -370,6 +370,48 @@ describe("buttons and links", () => {
     expect(more).toMatch(/href="\/teacher\/classes\?offset=20"[^>]*>Last inn flere<\/a>/);
     expect(render(<Pagination />)).toBe("");
   });
+
+  it("renders previous and next pages as a named navigation landmark", () => {
+    const both = render(
+      <Pagination
+        navLabel="Sider i søkeresultatet"
+        className="app-pages"
+        status="Side 2"
+        prev={{ href: "/admin/audit#results-heading", label: "Nyere" }}
+        href="/admin/audit?page=3#results-heading"
+        label="Eldre"
+      />,
+    );
+    expect(both).toMatch(
+      /^<nav class="ui-pagination app-pages" aria-label="Sider i søkeresultatet"><p class="ui-pagination__status">Side 2<\/p><a [^>]*>Nyere<\/a><a [^>]*>Eldre<\/a><\/nav>$/,
+    );
+    expect(both).toMatch(
+      /<a rel="prev" class="ui-button ui-button--secondary ui-pagination__link"[^>]*href="\/admin\/audit#results-heading"[^>]*>Nyere</,
+    );
+    expect(both).toMatch(
+      /<a rel="next" class="ui-button ui-button--secondary ui-pagination__link"[^>]*href="\/admin\/audit\?page=3#results-heading"[^>]*>Eldre</,
+    );
+    // The first page has no previous one; a search path and fragment as an object work as a string does.
+    const first = render(
+      <Pagination
+        navLabel="Sider"
+        status="Viser 1–50 av 120"
+        href={{ search: "?page=2", hash: "progress" }}
+        label="Neste side"
+      />,
+    );
+    expect(first).not.toContain('rel="prev"');
+    expect(first).toMatch(/<a rel="next"[^>]*href="\/teacher\/classes\?page=2#progress"[^>]*>Neste side<\/a><\/nav>$/);
+    // The last page: only the previous one; a single page with nothing to page to still says where it is.
+    const last = render(
+      <Pagination navLabel="Sider" status="Viser 51–60 av 60" prev={{ href: "?page=1", label: "Forrige side" }} />,
+    );
+    expect(last).toMatch(/<a rel="prev"[^>]*>Forrige side<\/a><\/nav>$/);
+    expect(last).not.toContain('rel="next"');
+    expect(render(<Pagination navLabel="Sider" status="Viser 1–3 av 3" />)).toBe(
+      '<nav class="ui-pagination" aria-label="Sider"><p class="ui-pagination__status">Viser 1–3 av 3</p></nav>',
+    );
+  });
 });
 
 describe("content components", () => {
