@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Table } from "~/components/ui";
+import { Pagination, Table } from "~/components/ui";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
 import enPrivacyData from "~/locales/en/privacyData.json";
 import nbPrivacyData from "~/locales/nb/privacyData.json";
@@ -129,21 +129,14 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
           />
         )}
         {page.total > 0 ? (
-          <nav className="ui-pagination app-pages" aria-label={t("myData.pages")}>
-            <p className="ui-pagination__status">
-              {t("myData.shown", { from: page.from, to: page.to, total: page.total })}
-            </p>
-            {page.newer ? (
-              <Link to={page.newer} rel="prev" className="ui-button ui-button--secondary ui-pagination__link">
-                {t("myData.newer")}
-              </Link>
-            ) : null}
-            {page.older ? (
-              <Link to={page.older} rel="next" className="ui-button ui-button--secondary ui-pagination__link">
-                {t("myData.older")}
-              </Link>
-            ) : null}
-          </nav>
+          <Pagination
+            navLabel={t("myData.pages")}
+            className="app-pages"
+            status={t("myData.shown", { from: page.from, to: page.to, total: page.total })}
+            prev={page.newer ? { href: page.newer, label: t("myData.newer") } : undefined}
+            href={page.older ?? undefined}
+            label={t("myData.older")}
+          />
         ) : null}
       </section>
     </div>
