@@ -1,6 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link } from "react-router";
-import { Button, RadioGroup, Select, Table, TextField } from "~/components/ui";
+import { Link } from "react-router";
+import { AuditEntriesTable } from "~/components/app/AuditEntriesTable";
+import { AuditSearchForm } from "~/components/app/AuditSearchForm";
+import { Pagination } from "~/components/ui";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
 import enPrivacyData from "~/locales/en/privacyData.json";
 import nbPrivacyData from "~/locales/nb/privacyData.json";
@@ -90,78 +92,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("privacyData");
   const { query, entries, newer, older, csvHref, actions, exportLimit } = loaderData;
-  const person = (p: { name: string; email: string | null } | null) =>
-    p ? (
-      <>
-        {p.name}
-        {p.email ? (
-          <>
-            <br />
-            <span className="app-audit__email">{p.email}</span>
-          </>
-        ) : null}
-      </>
-    ) : (
-      t("audit.system")
-    );
   return (
     <div className="app-content">
       <h1>{t("audit.title")}</h1>
       <p className="app-lead">{t("audit.intro")}</p>
 
-      <section aria-labelledby="audit-filter-heading" className="app-audit__filter">
-        <h2 id="audit-filter-heading">{t("audit.filterHeading")}</h2>
-        <Form method="get" action="/admin/audit">
-          <TextField
-            label={t("audit.person")}
-            hint={t("audit.personHint")}
-            name="person"
-            type="search"
-            width="20"
-            autoComplete="off"
-            spellCheck={false}
-            defaultValue={query.person}
-          />
-          <RadioGroup
-            legend={t("audit.as")}
-            legendSize="s"
-            name="as"
-            defaultValue={query.as}
-            options={[
-              { value: "either", label: t("audit.asEither") },
-              { value: "actor", label: t("audit.asActor") },
-              { value: "subject", label: t("audit.asSubject") },
-            ]}
-          />
-          <Select
-            label={t("audit.action")}
-            name="action"
-            placeholder={t("audit.allActions")}
-            defaultValue={query.action ?? ""}
-            options={actions}
-          />
-          <div className="app-audit__dates">
-            <TextField
-              label={t("audit.from")}
-              hint={t("audit.dateHint")}
-              name="from"
-              type="date"
-              defaultValue={query.from ?? ""}
-            />
-            <TextField
-              label={t("audit.to")}
-              hint={t("audit.dateHint")}
-              name="to"
-              type="date"
-              defaultValue={query.to ?? ""}
-            />
-          </div>
-          <div className="app-audit__actions">
-            <Button variant="secondary">{t("audit.submit")}</Button>
-            <Link to="/admin/audit">{t("audit.reset")}</Link>
-          </div>
-        </Form>
-      </section>
+      <AuditSearchForm query={query} actions={actions} />
 
       <section aria-labelledby="results-heading">
         <h2 id="results-heading">{t("audit.resultsHeading")}</h2>
@@ -172,65 +108,16 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           <br />
           <span className="app-audit__note">{t("audit.csvText", { max: exportLimit.toLocaleString("nb-NO") })}</span>
         </p>
-        {entries.length === 0 ? (
-          <p>{t("audit.none")}</p>
-        ) : (
-          <Table
-            caption={t("audit.caption")}
-            captionHidden
-            className="app-audit__table"
-            columns={[
-              { header: t("audit.when") },
-              { header: t("audit.actionColumn") },
-              { header: t("audit.actor") },
-              { header: t("audit.subject") },
-              { header: t("audit.details") },
-            ]}
-            rows={entries.map((entry) => ({
-              key: entry.key,
-              cells: [
-                <time key="when" dateTime={entry.iso}>
-                  {entry.when}
-                </time>,
-                <span key="action" data-code={entry.code}>
-                  {entry.action}
-                </span>,
-                person(entry.actor),
-                entry.subject ? person(entry.subject) : "",
-                entry.className || entry.details.length > 0 ? (
-                  <dl key="details" className="app-audit__details">
-                    {entry.className ? (
-                      <div>
-                        <dt>{t("audit.classLabel")}:</dt> <dd>{entry.className}</dd>
-                      </div>
-                    ) : null}
-                    {entry.details.map((line) => (
-                      <div key={line.label}>
-                        <dt>{line.label}:</dt> <dd>{line.value}</dd>
-                      </div>
-                    ))}
-                  </dl>
-                ) : (
-                  ""
-                ),
-              ],
-            }))}
-          />
-        )}
+        {entries.length === 0 ? <p>{t("audit.none")}</p> : <AuditEntriesTable entries={entries} />}
         {newer || older ? (
-          <nav className="ui-pagination app-pages" aria-label={t("audit.pages")}>
-            <p className="ui-pagination__status">{t("audit.page", { page: query.page })}</p>
-            {newer ? (
-              <Link to={newer} rel="prev" className="ui-button ui-button--secondary ui-pagination__link">
-                {t("audit.newer")}
-              </Link>
-            ) : null}
-            {older ? (
-              <Link to={older} rel="next" className="ui-button ui-button--secondary ui-pagination__link">
-                {t("audit.older")}
-              </Link>
-            ) : null}
-          </nav>
+          <Pagination
+            navLabel={t("audit.pages")}
+            className="app-pages"
+            status={t("audit.page", { page: query.page })}
+            prev={newer ? { href: newer, label: t("audit.newer") } : undefined}
+            href={older ?? undefined}
+            label={t("audit.older")}
+          />
         ) : null}
       </section>
     </div>
