@@ -1,13 +1,12 @@
-import { getFormProps } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, href, Link } from "react-router";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
+import { TeacherStudentSupervisors, useSupervisorForms } from "~/components/app/TeacherStudentSupervisors";
 import { WarningCard } from "~/components/app/WarningCard";
-import { errorSummaryItems, firstError } from "~/components/form-errors";
-import { useValidatedForm } from "~/components/use-validated-form";
-import { Button, ErrorSummary, FieldError, PageHeading, Select, Table, VisuallyHidden } from "~/components/ui";
+import { ErrorSummary, PageHeading } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
@@ -38,12 +37,8 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const classId = idParam(args.params.classId);
   const studentUserId = idParam(args.params.userId);
   const db = await getDb();
-  const access = await requireStudentAccess(
-    db,
-    { userId: session.user.id, role: ROLE.Teacher },
-    classId,
-    studentUserId,
-  );
+  const viewer = { userId: session.user.id, role: ROLE.Teacher };
+  const access = await requireStudentAccess(db, viewer, classId, studentUserId);
   return { session, db, access, classId, studentUserId };
 }
 
@@ -78,11 +73,19 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/** A refused post: the form's reply (its messages and what was chosen), marked with the form it answers. */
+function refused<I extends "setSupervisor" | "addExtra" | "removeExtra">(intent: I, result: SubmissionResult) {
+  return data({ intent, result }, { status: 400 });
+}
+
 export async function action(args: Route.ActionArgs) {
   const { session, db, access, classId, studentUserId } = await guard(args);
   const formData = await readFormData(args.request);
   const intent = formData.get("intent");
-  const self = `/teacher/class/${classId}/student/${studentUserId}`;
+  const self = href("/teacher/class/:classId/student/:userId", {
+    classId: String(classId),
+    userId: String(studentUserId),
+  });
   const base = {
     referenceId: access.referenceId,
     classId,
@@ -94,38 +97,34 @@ export async function action(args: Route.ActionArgs) {
 
   if (intent === "setSupervisor") {
     const submission = parseWithZod(formData, { schema: supervisorSchema });
-    if (submission.status !== "success") {
-      return data({ intent: "setSupervisor", result: submission.reply() }, { status: 400 });
-    }
+    if (submission.status !== "success") return refused(intent, submission.reply());
     const chosen = submission.value.advisorUserId;
     const advisorUserId = chosen === "none" ? null : parseId(chosen);
-    if (chosen !== "none" && advisorUserId === null) {
-      const reply = submission.reply({ fieldErrors: { advisorUserId: ["placement:errors.notClassSupervisor"] } });
-      return data({ intent: "setSupervisor", result: reply }, { status: 400 });
-    }
-    const outcome = await setAssignedSupervisor(db, { ...base, advisorUserId });
+    const outcome =
+      chosen !== "none" && advisorUserId === null
+        ? ({ ok: false, error: "notClassSupervisor" } as const)
+        : await setAssignedSupervisor(db, { ...base, advisorUserId });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
-      const reply = submission.reply({ fieldErrors: { advisorUserId: [`placement:errors.${outcome.error}`] } });
-      return data({ intent: "setSupervisor", result: reply }, { status: 400 });
+      const advisorError = [`placement:errors.${outcome.error}`];
+      return refused(intent, submission.reply({ fieldErrors: { advisorUserId: advisorError } }));
     }
     if (!outcome.changed)
       return redirectWithFlash(self, { type: "info", key: "placement:teacher.supervisorUnchanged" });
     const student = await nameOf(studentUserId);
-    return advisorUserId === null
-      ? redirectWithFlash(self, { type: "success", key: "placement:teacher.supervisorCleared", values: { student } })
-      : redirectWithFlash(self, {
-          type: "success",
-          key: "placement:teacher.supervisorSaved",
-          values: { student, supervisor: await nameOf(advisorUserId) },
-        });
+    if (advisorUserId === null)
+      return redirectWithFlash(self, {
+        type: "success",
+        key: "placement:teacher.supervisorCleared",
+        values: { student },
+      });
+    const values = { student, supervisor: await nameOf(advisorUserId) };
+    return redirectWithFlash(self, { type: "success", key: "placement:teacher.supervisorSaved", values });
   }
 
   if (intent === "addExtra") {
     const submission = parseWithZod(formData, { schema: addExtraSchema });
-    if (submission.status !== "success") {
-      return data({ intent: "addExtra", result: submission.reply() }, { status: 400 });
-    }
+    if (submission.status !== "success") return refused(intent, submission.reply());
     const userId = parseId(submission.value.extraUserId);
     const outcome =
       userId === null
@@ -133,36 +132,27 @@ export async function action(args: Route.ActionArgs) {
         : await addExtraSupervisor(db, { ...base, userId });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
-      const reply = submission.reply({ fieldErrors: { extraUserId: [`placement:errors.${outcome.error}`] } });
-      return data({ intent: "addExtra", result: reply }, { status: 400 });
+      const extraError = [`placement:errors.${outcome.error}`];
+      return refused(intent, submission.reply({ fieldErrors: { extraUserId: extraError } }));
     }
-    return redirectWithFlash(self, {
-      type: "success",
-      key: "placement:teacher.extraAdded",
-      values: { supervisor: await nameOf(userId!) },
-    });
+    const values = { supervisor: await nameOf(userId!) };
+    return redirectWithFlash(self, { type: "success", key: "placement:teacher.extraAdded", values });
   }
 
   if (intent === "removeExtra") {
     const submission = parseWithZod(formData, { schema: removeExtraSchema });
-    if (submission.status !== "success") {
-      return data({ intent: "removeExtra", result: submission.reply() }, { status: 400 });
-    }
+    if (submission.status !== "success") return refused(intent, submission.reply());
     const userId = parseId(submission.value.removeUserId);
-    const name = userId === null ? "" : await nameOf(userId);
+    const values = { supervisor: userId === null ? "" : await nameOf(userId) };
     const outcome =
       userId === null
         ? ({ ok: false, error: "notExtra" } as const)
         : await removeExtraSupervisor(db, { ...base, userId });
     if (!outcome.ok) {
-      const reply = submission.reply({ fieldErrors: { removeUserId: [`placement:errors.${outcome.error}`] } });
-      return data({ intent: "removeExtra", result: reply }, { status: 400 });
+      const removeError = [`placement:errors.${outcome.error}`];
+      return refused(intent, submission.reply({ fieldErrors: { removeUserId: removeError } }));
     }
-    return redirectWithFlash(self, {
-      type: "success",
-      key: "placement:teacher.extraRemoved",
-      values: { supervisor: name },
-    });
+    return redirectWithFlash(self, { type: "success", key: "placement:teacher.extraRemoved", values });
   }
 
   throw new Response("Bad Request", { status: 400 });
@@ -170,148 +160,46 @@ export async function action(args: Route.ActionArgs) {
 
 export default function TeacherStudent({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("placement");
-  const busy = useNavigation().state === "submitting";
   const { placement, warning, supervisorChoices, extraCandidates, classHasSupervisors, signingForm } = loaderData;
   const { header, student } = placement;
   const classId = header.classId;
-  const classLink = `/teacher/class/${classId}`;
+  const studentPage = `/teacher/class/${classId}/student/${student.userId}`;
 
-  const [supervisorForm, supervisorFields] = useValidatedForm(
-    () => import("./student.schema").then((m) => m.supervisorSchema),
-    actionData?.intent === "setSupervisor" ? actionData.result : undefined,
-  );
-  const [extraForm, extraFields] = useValidatedForm(
-    () => import("./student.schema").then((m) => m.addExtraSchema),
-    actionData?.intent === "addExtra" ? actionData.result : undefined,
-  );
-  const removeErrors = actionData?.intent === "removeExtra" ? actionData.result.error?.removeUserId : undefined;
-
-  const summary = [
-    ...errorSummaryItems(t, [supervisorFields.advisorUserId, extraFields.extraUserId]),
-    ...(removeErrors?.length ? [{ fieldId: "extra-supervisors", message: firstError(t, removeErrors)! }] : []),
-  ];
-  const chosenSupervisor =
-    supervisorFields.advisorUserId.initialValue ?? (placement.advisor ? String(placement.advisor.userId) : "none");
-
-  // Choosing the student's supervisors: last on the page, after the assessment and who follows the student.
-  const controls = (
-    <>
-      <h2>{t("teacher.supervisorHeading")}</h2>
-      {supervisorChoices.length === 0 ? (
-        <p>
-          {t("teacher.noClassSupervisors")} <Link to={classLink}>{t("teacher.toClassPage")}</Link>
-        </p>
-      ) : (
-        <Form
-          method="post"
-          {...getFormProps(supervisorForm)}
-          key={`supervisor-${placement.advisor?.userId ?? "none"}`}
-          noValidate
-        >
-          <input type="hidden" name="intent" value="setSupervisor" />
-          <Select
-            label={t("teacher.supervisorLabel", { name: student.displayName })}
-            hint={t("teacher.supervisorHint")}
-            name={supervisorFields.advisorUserId.name}
-            id={supervisorFields.advisorUserId.id}
-            options={[
-              { value: "none", label: t("teacher.noSupervisor") },
-              ...supervisorChoices.map((s) => ({ value: String(s.userId), label: `${s.displayName} (${s.email})` })),
-            ]}
-            defaultValue={chosenSupervisor}
-            error={firstError(t, supervisorFields.advisorUserId.errors)}
-          />
-          <Button disabled={busy}>{t("teacher.saveSupervisor")}</Button>
-        </Form>
-      )}
-
-      <h2 id="extra-supervisors" tabIndex={-1}>
-        {t("teacher.extraHeading")}
-      </h2>
-      <p>{t("teacher.extraIntro")}</p>
-      {removeErrors?.length ? <FieldError id="extra-supervisors-error" message={firstError(t, removeErrors)!} /> : null}
-      {placement.extraSupervisors.length === 0 ? (
-        <p>{t("teacher.extraNone")}</p>
-      ) : (
-        <Table
-          caption={t("teacher.extraCaption", { name: student.displayName })}
-          captionHidden
-          rowHeaders
-          columns={[
-            { header: t("teacher.name") },
-            { header: t("teacher.email") },
-            { header: <VisuallyHidden>{t("teacher.actions")}</VisuallyHidden> },
-          ]}
-          rows={placement.extraSupervisors.map((p) => ({
-            key: String(p.userId),
-            cells: [
-              <Link key="name" to={`/teacher/class/${classId}/advisor/${p.userId}`}>
-                {p.displayName}
-              </Link>,
-              p.email,
-              <Form method="post" key="remove" className="placement-inline-form">
-                <input type="hidden" name="intent" value="removeExtra" />
-                <input type="hidden" name="removeUserId" value={p.userId} />
-                <Button variant="secondary" disabled={busy}>
-                  {t("teacher.remove")}
-                  <VisuallyHidden> {t("teacher.removeContext", { name: p.displayName })}</VisuallyHidden>
-                </Button>
-              </Form>,
-            ],
-          }))}
-        />
-      )}
-      {extraCandidates.length === 0 ? (
-        classHasSupervisors ? (
-          <p>{t("teacher.noCandidates")}</p>
-        ) : null
-      ) : (
-        <Form method="post" {...getFormProps(extraForm)} key={`extra-${placement.extraSupervisors.length}`} noValidate>
-          <input type="hidden" name="intent" value="addExtra" />
-          <Select
-            label={t("teacher.extraLabel")}
-            name={extraFields.extraUserId.name}
-            id={extraFields.extraUserId.id}
-            placeholder={t("teacher.extraPlaceholder")}
-            options={extraCandidates.map((s) => ({ value: String(s.userId), label: `${s.displayName} (${s.email})` }))}
-            defaultValue={extraFields.extraUserId.initialValue ?? ""}
-            error={firstError(t, extraFields.extraUserId.errors)}
-          />
-          <Button variant="secondary" disabled={busy}>
-            {t("teacher.addExtra")}
-          </Button>
-        </Form>
-      )}
-    </>
-  );
+  const forms = useSupervisorForms(actionData, {
+    supervisor: () => import("./student.schema").then((m) => m.supervisorSchema),
+    extra: () => import("./student.schema").then((m) => m.addExtraSchema),
+  });
 
   return (
     <div className="app-content">
       <p>
-        <Link to={classLink}>
+        <Link to={`/teacher/class/${classId}`}>
           {t("backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
         </Link>
       </p>
-      <ErrorSummary errors={summary} />
+      <ErrorSummary errors={forms.summary} />
       <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>
         {student.displayName}
       </PageHeading>
 
       <StudentPlacement
         placement={placement}
-        formHref={(f) =>
-          `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`
-        }
-        resultsHref={(f) => `/teacher/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
+        formHref={(f) => `${studentPage}/form/${f.formId}/assignment/${f.assignmentId}`}
+        resultsHref={(f) => `${studentPage}/form/${f.formId}/results`}
         supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
-        controls={controls}
+        controls={
+          // Choosing the student's supervisors: last on the page, after the assessment and who follows the student.
+          <TeacherStudentSupervisors
+            placement={placement}
+            supervisorChoices={supervisorChoices}
+            extraCandidates={extraCandidates}
+            classHasSupervisors={classHasSupervisors}
+            forms={forms}
+          />
+        }
       >
-        <SigningFormCard
-          card={signingForm}
-          href={`/teacher/class/${classId}/student/${student.userId}/signingform`}
-          mayCreate
-        />
-        <WarningCard warning={warning} href={`/teacher/class/${classId}/student/${student.userId}/warning`} />
+        <SigningFormCard card={signingForm} href={`${studentPage}/signingform`} mayCreate />
+        <WarningCard warning={warning} href={`${studentPage}/warning`} />
       </StudentPlacement>
     </div>
   );
