@@ -1,8 +1,9 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
-import { Button, CheckboxGroup, ErrorSummary, PageHeading, Pagination, TextField } from "~/components/ui";
+import { data, Form, href, Link, useNavigation } from "react-router";
+import { TeacherStudentSearch } from "~/components/app/TeacherStudentSearch";
+import { Button, CheckboxGroup, ErrorSummary, PageHeading, Pagination } from "~/components/ui";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
 import { classHeader } from "~/services/admin/index.server";
@@ -43,7 +44,7 @@ function pageUrl(classId: number, q: string, offset: number): string {
   if (q) params.set("q", q);
   if (offset >= STUDENT_PICKER_PAGE_SIZE) params.set("offset", String(offset));
   const query = params.toString();
-  return `/teacher/class/${classId}/students/add${query ? `?${query}` : ""}`;
+  return `${href("/teacher/class/:classId/students/add", { classId: String(classId) })}${query ? `?${query}` : ""}`;
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -106,7 +107,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (assigned.length === 0 && taken.length > 0) {
     return refuse(errorMessage("teacher:errors.allTaken", { names: names(taken) }));
   }
-  const classPage = `/teacher/class/${classId}`;
+  const classPage = href("/teacher/class/:classId", { classId: String(classId) });
   if (assigned.length === 0)
     return redirectWithFlash(classPage, { type: "info", key: "teacher:addStudents.nothingNew" });
   return redirectWithFlash(
@@ -144,29 +145,7 @@ export default function AddStudents({ loaderData, actionData }: Route.ComponentP
       <PageHeading caption={`${subject}, ${periodName}`}>{t("addStudents.heading")}</PageHeading>
       <p className="app-lead">{t("addStudents.intro")}</p>
 
-      <section aria-labelledby="student-search-heading">
-        <h2 id="student-search-heading" className="ui-visually-hidden">
-          {t("addStudents.searchHeading")}
-        </h2>
-        <Form method="get" action={`/teacher/class/${classId}/students/add`} className="teacher-picker-search">
-          <TextField
-            label={t("addStudents.search")}
-            name="q"
-            type="search"
-            width="20"
-            autoComplete="off"
-            spellCheck={false}
-            maxLength={STUDENT_SEARCH_MAX_LENGTH}
-            defaultValue={q}
-          />
-          <Button variant="secondary">{t("addStudents.searchSubmit")}</Button>
-          {q ? (
-            <p>
-              <Link to={`/teacher/class/${classId}/students/add`}>{t("addStudents.showAll")}</Link>
-            </p>
-          ) : null}
-        </Form>
-      </section>
+      <TeacherStudentSearch classId={classId} q={q} />
 
       {students.length === 0 ? (
         <p>{q ? t("addStudents.none") : t("addStudents.noStudents")}</p>
