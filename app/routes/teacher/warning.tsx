@@ -1,22 +1,11 @@
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
-import { SubmitButton } from "~/components/app/SubmitButton";
+import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { TeacherWarningDraftForm } from "~/components/app/TeacherWarningDraftForm";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
-import {
-  autosaveStatusText,
-  guardPagePost,
-  logInAgainHref,
-  useAutosave,
-  type OfflineKeeper,
-} from "~/components/app/useAutosave";
-import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
-import { errorSummaryItems, firstError } from "~/components/form-errors";
-import { useValidatedForm } from "~/components/use-validated-form";
-import { AlertBanner, ButtonGroup, ErrorSummary, PageHeading, TextArea } from "~/components/ui";
-import { useHydrated } from "~/components/ui/internal";
+import { guardPagePost } from "~/components/app/useAutosave";
+import { AlertBanner, PageHeading } from "~/components/ui";
 import { classHeader } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
@@ -28,24 +17,13 @@ import { requireStudentAccess, displayNameOf } from "~/services/placements/index
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
-import {
-  isComplete,
-  normaliseWarning,
-  postedWarningId,
-  WARNING_FIELDS,
-  WARNING_TEXT_LIMIT,
-  type WarningField,
-  type WarningText,
-} from "~/services/warnings";
+import { normaliseWarning, postedWarningId, type WarningText } from "~/services/warnings";
 import { saveWarningDraft, warningFor, warningForView } from "~/services/warnings/index.server";
 import { schema } from "./warning.schema";
 import type { Route } from "./+types/warning";
 import "~/styles/warnings.css";
 
 export const handle = { titleKey: "warnings:title" };
-
-/** The draft saves itself 3 seconds after the last edit, as answers do: nothing typed is lost. */
-const AUTOSAVE_DELAY_MS = 3000;
 
 /**
  * A refused post: the reply (messages and what was typed), the warning the page continues from
@@ -161,9 +139,6 @@ export function shouldRevalidate({
   return actionStatus === 409 ? true : defaultShouldRevalidate;
 }
 
-type LoaderData = Route.ComponentProps["loaderData"];
-type ActionData = Exclude<Route.ComponentProps["actionData"], { pagePostFailed: true }>;
-
 export default function TeacherWarning({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("warnings");
   const { header, studentName, warning, paths } = loaderData;
@@ -203,127 +178,8 @@ export default function TeacherWarning({ loaderData, actionData }: Route.Compone
           </p>
         </>
       ) : (
-        <DraftForm warning={warning} paths={paths} keeper={loaderData.keeper} actionData={reply} />
+        <TeacherWarningDraftForm warning={warning} paths={paths} keeper={loaderData.keeper} actionData={reply} />
       )}
     </div>
-  );
-}
-
-function DraftForm({
-  warning,
-  paths,
-  keeper,
-  actionData,
-}: {
-  warning: LoaderData["warning"];
-  paths: LoaderData["paths"];
-  keeper: LoaderData["keeper"];
-  actionData: ActionData | undefined;
-}) {
-  const { t, i18n } = useTranslation("warnings");
-  const hydrated = useHydrated();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [form, fields] = useValidatedForm(() => import("./warning.schema").then((m) => m.schema), actionData?.result);
-  const [refused, setRefused] = useState<WarningAutosaveRefusal | null>(null);
-  // The draft's keeper for an ended session (ADR 0011) is loaded after the page, like the form's
-  // schema (ADR 0012): the page's first load stays within its weight.
-  const [draftKeeper, setDraftKeeper] = useState<OfflineKeeper | undefined>(undefined);
-  const { key, classId, studentUserId } = keeper;
-  const { keyId, key: secret } = key;
-  useEffect(() => {
-    let live = true;
-    void import("~/components/app/unsentWarning").then(
-      (module) => live && setDraftKeeper(module.warningKeeper({ key: { keyId, key: secret }, classId, studentUserId })),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [keyId, secret, classId, studentUserId]);
-  const { status } = useAutosave(formRef, {
-    endpoint: paths.autosave,
-    delayMs: AUTOSAVE_DELAY_MS,
-    enabled: hydrated && refused === null,
-    adapter: warningAutosave({ onRefused: setRefused }),
-    offline: draftKeeper,
-  });
-
-  const initial = (field: WarningField): string => {
-    const posted = fields[field].initialValue;
-    return typeof posted === "string" ? posted : (warning?.text[field] ?? "");
-  };
-  const [complete, setComplete] = useState(() =>
-    isComplete(normaliseWarning(Object.fromEntries(WARNING_FIELDS.map((f) => [f, initial(f)])))),
-  );
-  const seenId = actionData?.seenId !== undefined ? actionData.seenId : (warning?.id ?? null);
-  const summary = errorSummaryItems(
-    t,
-    WARNING_FIELDS.map((field) => fields[field]),
-    { errors: form.errors, fieldId: "comment" },
-  );
-
-  return (
-    <>
-      <ErrorSummary errors={summary} />
-      {warning ? <WarningFacts warning={warning} /> : null}
-      <p>{t("teacher.intro")}</p>
-      <p>{t("teacher.draftPrivate")}</p>
-      <Form
-        method="post"
-        {...getFormProps(form)}
-        ref={formRef}
-        onInput={(event) =>
-          setComplete(isComplete(normaliseWarning(Object.fromEntries(new FormData(event.currentTarget)))))
-        }
-      >
-        {/* Keyed by the id, so a new one from the server replaces the field; an autosave updates it in place. */}
-        <input type="hidden" name="warningId" defaultValue={seenId ?? ""} key={`warning-${seenId ?? "new"}`} />
-        {WARNING_FIELDS.map((field) => (
-          <TextArea
-            key={field}
-            name={fields[field].name}
-            id={fields[field].id}
-            label={t(`fields.${field}.label`)}
-            hint={t(`fields.${field}.hint`)}
-            rows={field === "passRequirementSummary" ? 4 : 8}
-            maxLength={WARNING_TEXT_LIMIT}
-            defaultValue={initial(field)}
-            error={firstError(t, fields[field].errors)}
-          />
-        ))}
-        {/* The status and the hint are the server's too: the buttons stay where the page showed them. */}
-        <p className="warning-form__status" role="status">
-          {hydrated ? autosaveStatusText(t, status, i18n.language) : null}
-          {hydrated && status.state === "loggedOut" ? (
-            <>
-              {" "}
-              <a href={logInAgainHref()}>{t("autosave.logIn")}</a>
-            </>
-          ) : null}
-        </p>
-        <p id="give-hint">{t("teacher.giveHint")}</p>
-        {!complete ? <p id="complete-hint">{t("teacher.completeHint")}</p> : null}
-        <ButtonGroup>
-          {/* Saving is the page's first button; giving asks once more, on the next page. */}
-          <SubmitButton name="intent" value="save">
-            {t("teacher.save")}
-          </SubmitButton>
-          <SubmitButton
-            name="intent"
-            value="submit"
-            variant="secondary"
-            disabled={hydrated && !complete}
-            aria-describedby={!complete ? "give-hint complete-hint" : "give-hint"}
-          >
-            {t("teacher.give")}
-          </SubmitButton>
-        </ButtonGroup>
-      </Form>
-      {warning ? (
-        <p>
-          <Link to={paths.delete}>{t("teacher.deleteDraft")}</Link>
-        </p>
-      ) : null}
-    </>
   );
 }
