@@ -1,6 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { Form, Link, useNavigation } from "react-router";
-import { Button, Card, LinkButton, RadioGroup, SummaryList, Table, Tag, VisuallyHidden } from "~/components/ui";
+import { href } from "react-router";
+import { StudentCurrentClass } from "~/components/app/StudentCurrentClass";
+import { StudentEarlierClasses } from "~/components/app/StudentEarlierClasses";
+import { StudentJoinClass } from "~/components/app/StudentJoinClass";
+import { StudentTodo } from "~/components/app/StudentTodo";
 import { getDb } from "~/services/platform/db/index.server";
 import { deadlineText } from "~/services/placements";
 import { matchingClasses, requireRole } from "~/services/identity/index.server";
@@ -42,7 +45,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       const list = await studentTodo(db, placement, today);
       todo = {
         warning: list.warning,
-        signingHref: list.signingWaits ? `/student/class/${classId}/student/${userId}/signingform` : null,
+        signingHref: list.signingWaits
+          ? href("/student/class/:classId/student/:studentUserId/signingform", {
+              classId: String(classId),
+              studentUserId: String(userId),
+            })
+          : null,
         forms: list.forms.map((f) => ({
           key: `${f.assignmentId}-${f.formId}`,
           name: f.name,
@@ -89,7 +97,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function StudentHome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("student");
-  const navigation = useNavigation();
   const { name, current, todo, matching, earlier } = loaderData;
 
   return (
@@ -99,162 +106,9 @@ export default function StudentHome({ loaderData }: Route.ComponentProps) {
 
       {todo ? <StudentTodo todo={todo} /> : null}
 
-      {current ? (
-        <>
-          <h2>{t("home.currentHeading")}</h2>
-          <Card
-            title={`${current.subjectCode} ${current.subjectName}`}
-            headingLevel={3}
-            actions={<LinkButton to="/student/forms">{t("home.toForms")}</LinkButton>}
-          >
-            <SummaryList
-              rows={[
-                { key: t("home.semester"), value: current.periodName },
-                { key: t("home.teacher"), value: current.teacher ?? t("home.nobody") },
-                {
-                  key: t("home.supervisors"),
-                  value: current.supervisors.length > 0 ? current.supervisors.join(", ") : t("home.nobody"),
-                },
-                {
-                  key: current.half === "mid" ? t("home.deadlineMid") : t("home.deadlineEnd"),
-                  value: current.deadline ?? t("home.notSet"),
-                },
-              ]}
-            />
-          </Card>
-        </>
-      ) : (
-        <>
-          <h2>{t("home.joinHeading")}</h2>
-          {matching.length === 0 ? (
-            <p>{t("join.noneMatching")}</p>
-          ) : (
-            <>
-              <p>{t("home.joinIntro")}</p>
-              <p>{t("join.onlyMatching")}</p>
-              <Form method="post" action="/student/join-class" noValidate>
-                <RadioGroup
-                  name="classId"
-                  id="classId"
-                  legend={t("join.legend")}
-                  legendSize="s"
-                  required
-                  options={matching.map((c) => ({
-                    value: String(c.classId),
-                    label: `${c.subjectCode} ${c.subjectName}`,
-                    hint: c.periodName,
-                  }))}
-                />
-                <Button disabled={navigation.state === "submitting"}>{t("join.submit")}</Button>
-              </Form>
-            </>
-          )}
-        </>
-      )}
+      {current ? <StudentCurrentClass current={current} /> : <StudentJoinClass matching={matching} />}
 
-      {earlier.length > 0 ? (
-        <>
-          <h2>{t("home.earlierHeading")}</h2>
-          <Table
-            caption={t("home.earlierHeading")}
-            captionHidden
-            rowHeaders
-            columns={[{ header: t("home.subject") }, { header: t("home.semester") }, { header: t("home.documents") }]}
-            rows={earlier.map((c) => {
-              const context = t("home.downloadFor", { subject: c.subjectCode, semester: c.periodName });
-              return {
-                key: String(c.classId),
-                cells: [
-                  `${c.subjectCode} ${c.subjectName}`,
-                  c.periodName,
-                  <ul className="student-downloads" key="documents">
-                    <li>
-                      <Link to={c.fullPdf} reloadDocument>
-                        {t("home.downloadForms")}
-                        <VisuallyHidden> {context}</VisuallyHidden>
-                      </Link>
-                    </li>
-                    {c.signingFormPdf ? (
-                      <li>
-                        <Link to={c.signingFormPdf} reloadDocument>
-                          {t("home.downloadSigningForm")}
-                          <VisuallyHidden> {context}</VisuallyHidden>
-                        </Link>
-                      </li>
-                    ) : null}
-                  </ul>,
-                ],
-              };
-            })}
-          />
-        </>
-      ) : null}
+      <StudentEarlierClasses earlier={earlier} />
     </div>
-  );
-}
-
-type TodoData = NonNullable<Route.ComponentProps["loaderData"]["todo"]>;
-
-/**
- * The student's to-do, first: a warning to read and confirm (once confirmed it keeps its card, so
- * it stays one click away), the signing form waiting for their signature, and each form not sent
- * with its deadline.
- */
-function StudentTodo({ todo }: { todo: TodoData }) {
-  const { t } = useTranslation("todo");
-  const nothing = todo.warning === null && todo.signingHref === null && todo.forms.length === 0;
-  return (
-    <section aria-labelledby="todo-heading" className="app-todo">
-      <h2 id="todo-heading">{t("heading")}</h2>
-      {nothing ? <p>{t("nothing")}</p> : null}
-      {todo.warning ? (
-        <Card
-          title={t("warning.heading")}
-          headingLevel={3}
-          className={todo.warning === "given" ? "app-todo__card app-todo__card--warning" : "app-todo__card"}
-          actions={
-            <LinkButton to="/student/warning" variant={todo.warning === "given" ? "primary" : "secondary"}>
-              {todo.warning === "given" ? t("warning.read") : t("warning.open")}
-            </LinkButton>
-          }
-        >
-          <p>{todo.warning === "given" ? t("warning.given") : t("warning.confirmed")}</p>
-        </Card>
-      ) : null}
-      {todo.signingHref ? (
-        <Card
-          title={t("signing.heading")}
-          headingLevel={3}
-          className="app-todo__card"
-          actions={<LinkButton to={todo.signingHref}>{t("signing.open")}</LinkButton>}
-        >
-          <p>{t("signing.waits")}</p>
-        </Card>
-      ) : null}
-      {todo.forms.length > 0 ? (
-        <>
-          <h3>{t("forms.heading")}</h3>
-          <ul className="app-todo__list">
-            {todo.forms.map((f) => (
-              <li key={f.key}>
-                <Link to={f.href}>
-                  {f.draft ? t("forms.continue") : t("forms.start")}
-                  <VisuallyHidden>:</VisuallyHidden> {f.name}
-                </Link>{" "}
-                ({f.isMidSemester ? t("forms.mid") : t("forms.end")}) –{" "}
-                {f.deadline ? t("forms.deadline", { date: f.deadline }) : t("forms.noDeadline")}
-                {f.behind ? (
-                  <>
-                    {" "}
-                    <Tag variant="warning">{t("forms.behind")}</Tag>
-                  </>
-                ) : null}
-                {f.draft ? <> · {t("forms.draft")}</> : null}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-    </section>
   );
 }
