@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { SummaryList, Table, Tag, VisuallyHidden } from "~/components/ui";
 import type { PlacementView } from "~/services/placements/index.server";
 
@@ -29,23 +29,22 @@ function Person({ person, href }: { person: { userId: number; displayName: strin
   );
 }
 
-/**
- * A student's placement in one class: who follows the student (PL, PV, extra PV), the half the
- * student is in and its deadline, and per half the forms with who has sent them and the viewer's
- * own state, each form linking to where the viewer answers it. Shared by the teacher's and the
- * supervisor's student pages.
- */
-export function StudentPlacement({
-  placement,
+/** One half's forms: who has sent each, the viewer's own state, and where the viewer answers it. */
+function PlacementHalf({
+  isMid,
+  forms,
+  current,
   formHref,
   resultsHref,
-  supervisorHref,
-  children,
-  controls,
-}: StudentPlacementProps) {
+}: {
+  isMid: boolean;
+  forms: FormView[];
+  current: boolean;
+  formHref: StudentPlacementProps["formHref"];
+  resultsHref: StudentPlacementProps["resultsHref"];
+}) {
   const { t } = useTranslation("placement");
-  const { student, teacher, advisor, extraSupervisors, half, schemes } = placement;
-  const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
+  const halfName = isMid ? t("half.mid") : t("half.end");
   const sent = (date: string | null) => (date ? t("forms.sentOn", { date }) : t("forms.notSent"));
   const own = (form: FormView) =>
     form.own.state === "sent"
@@ -53,21 +52,11 @@ export function StudentPlacement({
       : form.own.state === "draft"
         ? t("forms.ownDraft", { date: form.own.atText })
         : t("forms.ownNone");
-
-  // One table per half, even when an admin made several schemes for it.
-  const halves = [true, false]
-    .map((isMid) => ({
-      isMid,
-      forms: schemes.filter((s) => s.isMidSemester === isMid).flatMap((s) => s.forms),
-      hasScheme: schemes.some((s) => s.isMidSemester === isMid),
-    }))
-    .filter((h) => h.hasScheme);
-
-  const halfSection = ({ isMid, forms }: (typeof halves)[number]) => (
-    <section key={String(isMid)} aria-labelledby={`placement-${isMid ? "mid" : "end"}`}>
+  return (
+    <section aria-labelledby={`placement-${isMid ? "mid" : "end"}`}>
       <h2 id={`placement-${isMid ? "mid" : "end"}`}>
-        {halfName(isMid)}
-        {half.half === (isMid ? "mid" : "end") ? (
+        {halfName}
+        {current ? (
           <>
             {" "}
             <Tag variant="success">{t("forms.current")}</Tag>
@@ -78,7 +67,7 @@ export function StudentPlacement({
         <p>{t("forms.noForms")}</p>
       ) : (
         <Table
-          caption={t("forms.caption", { half: halfName(isMid).toLowerCase() })}
+          caption={t("forms.caption", { half: halfName.toLowerCase() })}
           captionHidden
           rowHeaders
           columns={[
@@ -94,7 +83,7 @@ export function StudentPlacement({
               <>
                 <Link to={formHref(form)}>
                   {form.name}
-                  <VisuallyHidden> ({halfName(isMid).toLowerCase()})</VisuallyHidden>
+                  <VisuallyHidden> ({halfName.toLowerCase()})</VisuallyHidden>
                 </Link>
                 <br />
                 <Tag variant={form.isMainForm ? "info" : "neutral"}>
@@ -116,6 +105,105 @@ export function StudentPlacement({
       )}
     </section>
   );
+}
+
+/** Who follows the student (PL, PV, extra PV), and the half the student is in with its deadline. */
+function PlacementPeople({
+  placement,
+  supervisorHref,
+}: {
+  placement: PlacementView;
+  supervisorHref: StudentPlacementProps["supervisorHref"];
+}) {
+  const { t } = useTranslation("placement");
+  const { student, teacher, advisor, extraSupervisors, half } = placement;
+  const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
+  return (
+    <SummaryList
+      rows={[
+        { key: t("people.student"), value: <Person person={student} /> },
+        {
+          key: (
+            <>
+              {t("people.teacher")} <Tag variant="info">{t("people.teacherBadge")}</Tag>
+            </>
+          ),
+          value: teacher ? <Person person={teacher} /> : t("people.none"),
+        },
+        {
+          key: (
+            <>
+              {t("people.supervisor")} <Tag variant="info">{t("people.supervisorBadge")}</Tag>
+            </>
+          ),
+          value: advisor ? <Person person={advisor} href={supervisorHref?.(advisor.userId)} /> : t("people.none"),
+        },
+        {
+          key: (
+            <>
+              {t("people.extraSupervisors")} <Tag variant="info">{t("people.supervisorBadge")}</Tag>
+            </>
+          ),
+          value:
+            extraSupervisors.length === 0 ? (
+              t("people.none")
+            ) : (
+              <ul className="placement-list">
+                {extraSupervisors.map((p) => (
+                  <li key={p.userId}>
+                    <Person person={p} href={supervisorHref?.(p.userId)} />
+                  </li>
+                ))}
+              </ul>
+            ),
+        },
+        {
+          key: t("half.now"),
+          value: half.deadlineText
+            ? t("half.value", { half: halfName(half.half === "mid"), deadline: half.deadlineText })
+            : t("half.noDeadline", { half: halfName(half.half === "mid") }),
+        },
+      ]}
+    />
+  );
+}
+
+/**
+ * A student's placement in one class: who follows the student (PL, PV, extra PV), the half the
+ * student is in and its deadline, and per half the forms with who has sent them and the viewer's
+ * own state, each form linking to where the viewer answers it. Shared by the teacher's and the
+ * supervisor's student pages.
+ */
+export function StudentPlacement({
+  placement,
+  formHref,
+  resultsHref,
+  supervisorHref,
+  children,
+  controls,
+}: StudentPlacementProps) {
+  const { t } = useTranslation("placement");
+  const { student, half, schemes } = placement;
+
+  // One table per half, even when an admin made several schemes for it.
+  const halves = [true, false]
+    .map((isMid) => ({
+      isMid,
+      forms: schemes.filter((s) => s.isMidSemester === isMid).flatMap((s) => s.forms),
+      hasScheme: schemes.some((s) => s.isMidSemester === isMid),
+    }))
+    .filter((h) => h.hasScheme);
+
+  const halfSection = ({ isMid, forms }: (typeof halves)[number]) => (
+    <PlacementHalf
+      key={String(isMid)}
+      isMid={isMid}
+      forms={forms}
+      current={half.half === (isMid ? "mid" : "end")}
+      formHref={formHref}
+      resultsHref={resultsHref}
+    />
+  );
 
   // The current assessment first (its forms, then the signing form and the warning), then who
   // follows the student, the other half, and the viewer's controls last.
@@ -131,56 +219,17 @@ export function StudentPlacement({
       {halves.filter((h) => isCurrent(h.isMid)).map(halfSection)}
       {children}
       <h2>{t("people.heading")}</h2>
-      <SummaryList
-        rows={[
-          { key: t("people.student"), value: <Person person={student} /> },
-          {
-            key: (
-              <>
-                {t("people.teacher")} <Tag variant="info">{t("people.teacherBadge")}</Tag>
-              </>
-            ),
-            value: teacher ? <Person person={teacher} /> : t("people.none"),
-          },
-          {
-            key: (
-              <>
-                {t("people.supervisor")} <Tag variant="info">{t("people.supervisorBadge")}</Tag>
-              </>
-            ),
-            value: advisor ? <Person person={advisor} href={supervisorHref?.(advisor.userId)} /> : t("people.none"),
-          },
-          {
-            key: (
-              <>
-                {t("people.extraSupervisors")} <Tag variant="info">{t("people.supervisorBadge")}</Tag>
-              </>
-            ),
-            value:
-              extraSupervisors.length === 0 ? (
-                t("people.none")
-              ) : (
-                <ul className="placement-list">
-                  {extraSupervisors.map((p) => (
-                    <li key={p.userId}>
-                      <Person person={p} href={supervisorHref?.(p.userId)} />
-                    </li>
-                  ))}
-                </ul>
-              ),
-          },
-          {
-            key: t("half.now"),
-            value: half.deadlineText
-              ? t("half.value", { half: halfName(half.half === "mid"), deadline: half.deadlineText })
-              : t("half.noDeadline", { half: halfName(half.half === "mid") }),
-          },
-        ]}
-      />
-
+      <PlacementPeople placement={placement} supervisorHref={supervisorHref} />
       <p>
         {/* A resource route (a file), so a full document request rather than client navigation. */}
-        <a href={`/api/classes/${placement.header.classId}/students/${student.userId}/full/pdf`}>{t("downloadPdf")}</a>
+        <a
+          href={href("/api/classes/:classId/students/:studentUserId/full/pdf", {
+            classId: String(placement.header.classId),
+            studentUserId: String(student.userId),
+          })}
+        >
+          {t("downloadPdf")}
+        </a>
       </p>
 
       {halves.filter((h) => !isCurrent(h.isMid)).map(halfSection)}
