@@ -1,10 +1,9 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
-import { data, Form, Link, redirect, useNavigate, useNavigation } from "react-router";
-import { Button, ButtonGroup, ErrorSummary, PageHeading, TextField } from "~/components/ui";
-import { errorSummaryItems, firstError } from "~/components/form-errors";
+import { data, href, redirect } from "react-router";
+import { InvitationAccept } from "~/components/app/InvitationAccept";
+import { InvitationOtherUser } from "~/components/app/InvitationOtherUser";
+import { InvitationUnusable } from "~/components/app/InvitationUnusable";
 import { useValidatedForm } from "~/components/use-validated-form";
 import {
   completeLogin,
@@ -19,8 +18,6 @@ import { flashHeader, redirectWithFlash } from "~/services/platform/flash.server
 import { acceptInvitation, lookUpInvitation } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { safeRedirect } from "~/services/identity";
-import { INVITED_PHONE_MAX } from "~/services/placements";
-import { PERSON_NAME_MAX } from "~/services/platform/field-limits";
 import { existingSupervisorSchema, newSupervisorSchema } from "./accept-invitation.schema";
 import type { Route } from "./+types/accept-invitation";
 
@@ -28,8 +25,6 @@ export const handle = { titleKey: "student:accept.title" };
 
 /** Where the mail's link lands after a log-in: a same-site path only, so the link cannot send anyone to another site. */
 const DEFAULT_LANDING = "/supervisor";
-/** A link that cannot be used says so, then sends the visitor to the log-in page after 7 seconds (time to read why). */
-const LEAVE_AFTER_MS = 7000;
 
 function linkOf(url: URL, form?: FormData) {
   const field = (name: string) => {
@@ -38,7 +33,7 @@ function linkOf(url: URL, form?: FormData) {
   };
   const secret = field("verificationGuid");
   const landing = safeRedirect(field("redirect_uri"), DEFAULT_LANDING);
-  const self = `/supervisor/accept-invitation?${new URLSearchParams({ verificationGuid: secret, redirect_uri: landing })}`;
+  const self = `${href("/supervisor/accept-invitation")}?${new URLSearchParams({ verificationGuid: secret, redirect_uri: landing })}`;
   return { secret, landing, self };
 }
 
@@ -149,29 +144,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-/** Without JS only the link; with JS a notice, and the move after 7 seconds. */
-function LeaveSoon() {
-  const { t } = useTranslation("student");
-  const navigate = useNavigate();
-  const [live, setLive] = useState(false);
-  useEffect(() => {
-    setLive(true);
-    const timer = setTimeout(() => void navigate("/"), LEAVE_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [navigate]);
-  return (
-    <>
-      <p role="status">{live ? t("accept.redirecting") : null}</p>
-      <p>
-        <Link to="/">{t("accept.toLogin")}</Link>
-      </p>
-    </>
-  );
-}
-
 export default function AcceptInvitation({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation("student");
-  const navigation = useNavigation();
   // An existing account types nothing, so the browser must not ask for a name and phone number either.
   const existing = loaderData.state === "valid" && !loaderData.isNew;
   const [form, fields] = useValidatedForm(
@@ -179,107 +152,14 @@ export default function AcceptInvitation({ loaderData, actionData }: Route.Compo
       import("./accept-invitation.schema").then((m) => (existing ? m.existingSupervisorSchema : m.newSupervisorSchema)),
     loaderData.state === "valid" ? actionData : undefined,
   );
-
-  if (loaderData.state === "otherUser") {
-    return (
-      <div className="app-content">
-        <PageHeading>{t("accept.otherUserTitle")}</PageHeading>
-        <p>{t("accept.otherUserText", { name: loaderData.signedInAs })}</p>
-        <Form method="post">
-          <input type="hidden" name="intent" value="logout" />
-          <Button>{t("accept.logOut")}</Button>
-        </Form>
-      </div>
-    );
-  }
-
-  if (loaderData.state !== "valid") {
-    return (
-      <div className="app-content">
-        <PageHeading>{t(`accept.${loaderData.state}Title`)}</PageHeading>
-        <p>{t(`accept.${loaderData.state}Text`)}</p>
-        <LeaveSoon />
-      </div>
-    );
-  }
-
-  const { isNew } = loaderData;
-  const summary = errorSummaryItems(t, [fields.fullName, fields.phone], {
-    errors: form.errors,
-    fieldId: isNew ? fields.fullName.id : "accept-submit",
-  });
+  if (loaderData.state === "otherUser") return <InvitationOtherUser signedInAs={loaderData.signedInAs} />;
+  if (loaderData.state !== "valid") return <InvitationUnusable state={loaderData.state} />;
   return (
-    <div className="app-content">
-      <ErrorSummary errors={summary} />
-      <PageHeading>{t("accept.title")}</PageHeading>
-      <p>{t("accept.intro", { student: loaderData.studentName, subject: loaderData.subject })}</p>
-      <p>{isNew ? t("accept.introNew") : t("accept.introExisting", { email: loaderData.email })}</p>
-      <Form method="post" {...getFormProps(form)} noValidate>
-        <input type="hidden" name="verificationGuid" value={loaderData.secret} />
-        <input type="hidden" name="redirect_uri" value={loaderData.landing} />
-        {isNew ? <NewSupervisorFields email={loaderData.email} fields={fields} /> : null}
-        {loaderData.vipps ? <p>{t("accept.vippsHint")}</p> : null}
-        <ButtonGroup>
-          <Button id="accept-submit" name="intent" value="accept" disabled={navigation.state === "submitting"}>
-            {isNew ? t("accept.submit") : t("accept.submitExisting")}
-          </Button>
-          {loaderData.vipps ? (
-            <Button variant="secondary" name="intent" value="accept-vipps" disabled={navigation.state === "submitting"}>
-              {t("accept.submitVipps")}
-            </Button>
-          ) : null}
-        </ButtonGroup>
-      </Form>
-    </div>
-  );
-}
-
-/** Name, the invited address and a phone number: what a new supervisor's account is made of. */
-function NewSupervisorFields({
-  email,
-  fields,
-}: {
-  email: string;
-  fields: ReturnType<typeof useValidatedForm<typeof existingSupervisorSchema>>[1];
-}) {
-  const { t } = useTranslation("student");
-  return (
-    <>
-      <TextField
-        label={t("accept.nameLabel")}
-        name={fields.fullName.name}
-        id={fields.fullName.id}
-        autoComplete="name"
-        required
-        maxLength={PERSON_NAME_MAX}
-        width="30"
-        defaultValue={fields.fullName.initialValue ?? ""}
-        error={firstError(t, fields.fullName.errors)}
-      />
-      <TextField
-        label={t("accept.emailLabel")}
-        hint={t("accept.emailHint")}
-        name="invitedEmail"
-        id="invitedEmail"
-        type="email"
-        readOnly
-        width="30"
-        value={email}
-      />
-      <TextField
-        label={t("accept.phoneLabel")}
-        hint={t("accept.phoneHint")}
-        name={fields.phone.name}
-        id={fields.phone.id}
-        type="tel"
-        autoComplete="tel"
-        inputMode="tel"
-        required
-        maxLength={INVITED_PHONE_MAX}
-        width="20"
-        defaultValue={fields.phone.initialValue ?? ""}
-        error={firstError(t, fields.phone.errors)}
-      />
-    </>
+    <InvitationAccept
+      invitation={loaderData}
+      formProps={getFormProps(form)}
+      formErrors={form.errors}
+      fields={{ fullName: fields.fullName, phone: fields.phone }}
+    />
   );
 }
