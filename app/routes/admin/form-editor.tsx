@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { data, Form, Link, useNavigation } from "react-router";
-import { FormView } from "~/components/app/FormView";
-import { AlertBanner, Button, ButtonGroup, ErrorSummary, LinkButton, PageHeading } from "~/components/ui";
+import { data, href, Link } from "react-router";
+import { AdminFormDelete } from "~/components/app/AdminFormDelete";
+import { AdminFormEditor } from "~/components/app/AdminFormEditor";
+import { AlertBanner, ErrorSummary, PageHeading } from "~/components/ui";
 import { deleteForm, loadForm, saveForm } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
@@ -22,7 +22,6 @@ import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { idParam, notFound } from "~/services/platform/ids";
 import type { Route } from "./+types/form-editor";
-import { DraftFields, DraftHiddenFields } from "~/components/app/FormEditorFields";
 import enAdminForms from "~/locales/en/adminForms.json";
 import nbAdminForms from "~/locales/nb/adminForms.json";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
@@ -87,7 +86,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (result.status === "in-use") {
       return data({ deleteError: { semesters: result.semesters } }, { status: 409 });
     }
-    return redirectWithFlash("/admin/forms", { type: "success", key: "adminForms:delete.deleted" });
+    return redirectWithFlash(href("/admin/forms"), { type: "success", key: "adminForms:delete.deleted" });
   }
 
   const intent = parseIntent(intentValue);
@@ -107,7 +106,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const result = await saveForm(db, formId, draft, actor);
   switch (result.status) {
     case "saved":
-      return redirectWithFlash(`/admin/forms/edit/${result.formId}`, {
+      return redirectWithFlash(href("/admin/forms/edit/:formId", { formId: String(result.formId) }), {
         type: "success",
         key: "adminForms:editor.saved",
       });
@@ -126,14 +125,12 @@ function isEditorState(value: unknown): value is EditorState {
 
 export default function FormEditor({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminForms");
-  const navigation = useNavigation();
   const state = isEditorState(actionData) ? actionData : null;
   const deleteError = actionData && "deleteError" in actionData ? actionData.deleteError : null;
   const draft = state?.draft ?? loaderData.draft;
   const mode = state?.mode ?? "edit";
   const errors = state?.errors ?? {};
   const formError = state?.formError;
-  const busy = navigation.state !== "idle";
   const editPath = loaderData.formId === null ? "/admin/forms/create" : `/admin/forms/edit/${loaderData.formId}`;
 
   const summary = [
@@ -156,81 +153,18 @@ export default function FormEditor({ loaderData, actionData }: Route.ComponentPr
         {loaderData.formId === null ? t("editor.createTitle") : t("editor.editTitle")}
       </PageHeading>
 
-      <Form method="post" action={editPath} className="form-editor" noValidate>
-        <div className="form-editor__mode" role="group" aria-label={t("editor.mode")}>
-          <Button name="intent" value="edit" variant="secondary" aria-pressed={mode === "edit"} disabled={busy}>
-            {t("editor.edit")}
-          </Button>
-          <Button name="intent" value="preview" variant="secondary" aria-pressed={mode === "preview"} disabled={busy}>
-            {t("editor.preview")}
-          </Button>
-        </div>
-
-        {mode === "preview" ? (
-          <>
-            <DraftHiddenFields draft={draft} />
-            <AlertBanner variant="info">{t("editor.previewIntro")}</AlertBanner>
-            <h2 className="form-editor__preview-title">{draft.name}</h2>
-            <FormView
-              groups={draft.groups}
-              idPrefix="preview"
-              inputName={(group, question) => `preview.${group.key}.${question.key}`}
-            />
-          </>
-        ) : (
-          <DraftFields
-            draft={draft}
-            errors={errors}
-            answeredQuestionIds={loaderData.answeredQuestionIds}
-            answeredGroupIds={loaderData.answeredGroupIds}
-            path={editPath}
-            t={t}
-            busy={busy}
-          />
-        )}
-
-        <p className="app-meta">{t("editor.unsaved")}</p>
-        <ButtonGroup>
-          <Button name="intent" value="save" disabled={busy}>
-            {t("editor.save")}
-          </Button>
-          <LinkButton to="/admin/forms" variant="secondary">
-            {t("editor.back")}
-          </LinkButton>
-        </ButtonGroup>
-      </Form>
+      <AdminFormEditor
+        path={editPath}
+        draft={draft}
+        mode={mode}
+        errors={errors}
+        answeredQuestionIds={loaderData.answeredQuestionIds}
+        answeredGroupIds={loaderData.answeredGroupIds}
+      />
 
       {loaderData.formId === null ? null : (
-        <DeleteSection formId={loaderData.formId} confirm={loaderData.confirmDelete} t={t} />
+        <AdminFormDelete formId={loaderData.formId} confirm={loaderData.confirmDelete} />
       )}
     </div>
-  );
-}
-
-/** Deleting: a link to the confirmation (a URL, so it works without JS), then a form post. */
-function DeleteSection({ formId, confirm, t }: { formId: number; confirm: boolean; t: TFunction<"adminForms"> }) {
-  const path = `/admin/forms/edit/${formId}`;
-  return (
-    <section className="form-editor__delete" id="slett" aria-labelledby="delete-heading">
-      <h2 id="delete-heading">{t("delete.heading")}</h2>
-      <p className="app-prose">{t("delete.rule")}</p>
-      {confirm ? (
-        <Form method="post" action={path}>
-          <p className="app-prose">{t("delete.text")}</p>
-          <ButtonGroup>
-            <Button name="intent" value="delete" variant="warning">
-              {t("delete.confirm")}
-            </Button>
-            <LinkButton to={path} variant="secondary">
-              {t("delete.cancel")}
-            </LinkButton>
-          </ButtonGroup>
-        </Form>
-      ) : (
-        <p>
-          <Link to={`${path}?slett#slett`}>{t("delete.link")}</Link>
-        </p>
-      )}
-    </section>
   );
 }
