@@ -93,15 +93,9 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-/** The same page again, refused: the form (`intent`), conform's reply, the mid-semester confirmation if any. */
-function refusedReply(
-  intent: Intent,
-  result: SubmissionResult<string[]>,
-  status: 400 | 409,
-  confirmMid: MidConfirmView | null = null,
-) {
-  return data({ intent, result, confirmMid }, { status });
-}
+/** The same page again, refused: the form (`intent`) and conform's reply (no mid-semester confirmation to show). */
+const refusedReply = (intent: Intent, result: SubmissionResult<string[]>, status: 400 | 409) =>
+  data({ intent, result, confirmMid: null as MidConfirmView | null }, { status });
 
 /** The refusals about forms not sent have their texts with this page's check (signingCheck). */
 const refusedKey = (reason: string) =>
