@@ -1,6 +1,7 @@
 // The bar above the form page's questions: the step, how much is answered or sent, and the reference links.
 import { useTranslation } from "react-i18next";
-import { Progress, VisuallyHidden } from "~/components/ui";
+import { VisuallyHidden } from "~/components/ui";
+import { Progress } from "~/components/ui/Progress";
 import type { FormPageView } from "~/services/answering/index.server";
 
 export function AnswerPageTools({

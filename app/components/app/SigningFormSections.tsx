@@ -1,7 +1,9 @@
 import type { TFunction } from "i18next";
-import { Form, href, Link, useLocation, useNavigate } from "react-router";
+import { Form, Link, useLocation, useNavigate } from "react-router";
+import { href } from "~/components/href";
 import { firstError } from "~/components/form-errors";
-import { Button, CheckboxGroup, Dialog, LinkButton, RadioGroup, SummaryList, Table } from "~/components/ui";
+import { Button, CheckboxGroup, LinkButton, RadioGroup, SummaryList, Table } from "~/components/ui";
+import { Dialog } from "~/components/ui/Dialog";
 import { ConfirmActions } from "./ConfirmStep";
 import {
   choicesOf,

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { href } from "react-router";
+import { href } from "~/components/href";
 import { Card, LinkButton, SummaryList } from "~/components/ui";
 
 /** The student's class this semester: who follows them and the deadline of the half they are in. */

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { Form, href, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { Button, RadioGroup } from "~/components/ui";
 
 /** A student without a class this semester: the classes of their subjects (from Feide) to join. */

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { href } from "react-router";
+import { href } from "~/components/href";
 import { LinkButton, Tag, VisuallyHidden } from "~/components/ui";
 
 interface Person {

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { href, Link } from "react-router";
+import { Link } from "react-router";
+import { href } from "~/components/href";
 import { SummaryList, Table, Tag, VisuallyHidden } from "~/components/ui";
 import type { PlacementView } from "~/services/placements/index.server";
 

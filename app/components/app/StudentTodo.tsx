@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { href, Link } from "react-router";
+import { Link } from "react-router";
+import { href } from "~/components/href";
 import { Card, LinkButton, Tag, VisuallyHidden } from "~/components/ui";
 import type { StudentTodo as StudentTodoOf } from "~/services/placements/index.server";
 

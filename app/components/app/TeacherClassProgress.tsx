@@ -1,7 +1,8 @@
 import { useId, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Pagination, Tag, VisuallyHidden, type TagVariant } from "~/components/ui";
+import { Tag, VisuallyHidden, type TagVariant } from "~/components/ui";
+import { Pagination } from "~/components/ui/Pagination";
 import type {
   AuthorCounts,
   HalfProgress,

@@ -12,7 +12,6 @@ export { Card, type CardProps } from "./Card";
 export { CheckboxGroup, type CheckboxGroupProps } from "./CheckboxGroup";
 export type { ChoiceOption } from "./ChoiceGroup";
 export { Details, type DetailsProps } from "./Details";
-export { Dialog, type DialogProps } from "./Dialog";
 export { ErrorSummary, type ErrorSummaryItem, type ErrorSummaryProps } from "./ErrorSummary";
 export { FieldError, type FieldErrorProps } from "./FieldError";
 export { Fieldset, type FieldsetProps, type LegendSize } from "./Fieldset";
@@ -20,8 +19,8 @@ export { FlashRegion, type FlashMessage, type FlashRegionProps } from "./FlashRe
 export { Header, type HeaderProps } from "./Header";
 export { Hint, Label, type LabelProps } from "./Label";
 export { PageHeading, type PageHeadingProps } from "./PageHeading";
-export { Pagination, type PaginationProps } from "./Pagination";
-export { Progress, type ProgressProps } from "./Progress";
+// Pagination, Progress and Dialog are imported from their own files ("~/components/ui/Pagination"):
+// only a few pages need them, and through this index they would load with every page (ADR 0012).
 export { RadioGroup, type RadioGroupProps } from "./RadioGroup";
 export { Select, type SelectOption, type SelectProps } from "./Select";
 export { SideMenu, type SideMenuGroup, type SideMenuItem, type SideMenuProps } from "./SideMenu";

@@ -6,20 +6,20 @@ import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
 import en from "~/locales/en/ui.json";
 import nb from "~/locales/nb/ui.json";
+import { Dialog } from "./Dialog";
+import { Pagination } from "./Pagination";
+import { Progress } from "./Progress";
 import {
   AlertBanner,
   Button,
   Card,
   CheckboxGroup,
   Details,
-  Dialog,
   ErrorSummary,
   FlashRegion,
   Header,
   LinkButton,
   PageHeading,
-  Pagination,
-  Progress,
   RadioGroup,
   Select,
   SideMenu,

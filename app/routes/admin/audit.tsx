@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { AuditEntriesTable } from "~/components/app/AuditEntriesTable";
 import { AuditSearchForm } from "~/components/app/AuditSearchForm";
-import { Pagination } from "~/components/ui";
+import { Pagination } from "~/components/ui/Pagination";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
 import enPrivacyData from "~/locales/en/privacyData.json";
 import nbPrivacyData from "~/locales/nb/privacyData.json";

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, href, Link } from "react-router";
+import { data, Link } from "react-router";
+import { href } from "~/components/href";
 import { AdminFormDelete } from "~/components/app/AdminFormDelete";
 import { AdminFormEditor } from "~/components/app/AdminFormEditor";
 import { AlertBanner, ErrorSummary, PageHeading } from "~/components/ui";

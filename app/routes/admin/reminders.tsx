@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form } from "react-router";
-import { Button, ErrorSummary, Pagination, Select, Table, Tag, TextField } from "~/components/ui";
+import { Button, ErrorSummary, Select, Table, Tag, TextField } from "~/components/ui";
+import { Pagination } from "~/components/ui/Pagination";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { currentInstitution } from "~/services/platform/institution.server";

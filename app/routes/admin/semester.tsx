@@ -8,7 +8,6 @@ import {
   Button,
   ButtonGroup,
   CheckboxGroup,
-  Dialog,
   ErrorSummary,
   LinkButton,
   PageHeading,
@@ -16,6 +15,7 @@ import {
   Tag,
   type TagVariant,
 } from "~/components/ui";
+import { Dialog } from "~/components/ui/Dialog";
 import { addSubjectsToSemester, findSemester, semesterPage } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash, type Flash } from "~/services/platform/flash.server";

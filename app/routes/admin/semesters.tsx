@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigate, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
-import { AlertBanner, Button, ButtonGroup, Dialog, LinkButton, SummaryList, Table } from "~/components/ui";
+import { AlertBanner, Button, ButtonGroup, LinkButton, SummaryList, Table } from "~/components/ui";
+import { Dialog } from "~/components/ui/Dialog";
 import { createNextSemester, listSemesters, type SemesterRow } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";

@@ -1,7 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, href, Link } from "react-router";
+import { data, Link } from "react-router";
+import { href } from "~/components/href";
 import { AdminUserAccess } from "~/components/app/AdminUserAccess";
 import { AdminUserDetails } from "~/components/app/AdminUserDetails";
 import { AdminUserEditForm } from "~/components/app/AdminUserEditForm";

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
-import { Button, CheckboxGroup, Pagination, Select, Table, Tag, TextField } from "~/components/ui";
+import { Button, CheckboxGroup, Select, Table, Tag, TextField } from "~/components/ui";
+import { Pagination } from "~/components/ui/Pagination";
 import { USER_SEARCH_MAX_LENGTH } from "~/services/admin";
 import { listUsers, USERS_PAGE_SIZE } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";

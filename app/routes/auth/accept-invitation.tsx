@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, href, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { href } from "~/components/href";
 import { InvitationAccept } from "~/components/app/InvitationAccept";
 import { InvitationOtherUser } from "~/components/app/InvitationOtherUser";
 import { InvitationUnusable } from "~/components/app/InvitationUnusable";

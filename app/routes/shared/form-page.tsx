@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { data, href, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { href } from "~/components/href";
 import { AnswerForm, type AnswerRefused } from "~/components/app/AnswerForm";
 import { AnswerPageError } from "~/components/app/AnswerPageError";
 import { AnswerPageHeading } from "~/components/app/AnswerPageHeading";

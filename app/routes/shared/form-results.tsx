@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { href, Link } from "react-router";
+import { Link } from "react-router";
+import { href } from "~/components/href";
 import { ResultsHalf } from "~/components/app/ResultsHalf";
 import { PageHeading } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";

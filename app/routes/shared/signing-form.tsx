@@ -1,6 +1,7 @@
 import type { Submission as ParsedSubmission, SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, href } from "react-router";
+import { data } from "react-router";
+import { href } from "~/components/href";
 import { SIGNING_SCHEMAS } from "~/services/signing/signing-intents.schema";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";

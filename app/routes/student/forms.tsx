@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { href } from "react-router";
+import { href } from "~/components/href";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentCurrentForms, StudentOtherForms } from "~/components/app/StudentFormLists";
 import { StudentPeople } from "~/components/app/StudentPeople";

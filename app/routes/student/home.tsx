@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { href } from "react-router";
+import { href } from "~/components/href";
 import { StudentCurrentClass } from "~/components/app/StudentCurrentClass";
 import { StudentEarlierClasses } from "~/components/app/StudentEarlierClasses";
 import { StudentJoinClass } from "~/components/app/StudentJoinClass";

@@ -1,9 +1,11 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, Form, href, Link, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { TeacherStudentSearch } from "~/components/app/TeacherStudentSearch";
-import { Button, CheckboxGroup, ErrorSummary, PageHeading, Pagination } from "~/components/ui";
+import { Button, CheckboxGroup, ErrorSummary, PageHeading } from "~/components/ui";
+import { Pagination } from "~/components/ui/Pagination";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
 import { classHeader } from "~/services/admin/index.server";

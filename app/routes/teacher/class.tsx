@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { data, href, Link } from "react-router";
+import { data, Link } from "react-router";
+import { href } from "~/components/href";
 import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
 import { TeacherClassJoin } from "~/components/app/TeacherClassJoin";
 import { TeacherClassLeave } from "~/components/app/TeacherClassLeave";
