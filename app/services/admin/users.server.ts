@@ -315,6 +315,73 @@ class Refusal extends Error {
   }
 }
 
+/** What one save changes in each of a user's three kinds of class. */
+type ClassChanges = Record<
+  "studentClasses" | "teacherClasses" | "advisorClasses",
+  { added: number[]; removed: number[] }
+>;
+
+/**
+ * Writes a user's class changes: joins and leaves as student, teacher and supervisor. A teacher or
+ * supervisor who leaves a class stops being the selected (or extra) one of its students there.
+ */
+async function applyClassChanges(tx: Tx, userId: number, changes: ClassChanges): Promise<void> {
+  const { studentClasses, teacherClasses, advisorClasses } = changes;
+  if (studentClasses.removed.length > 0) {
+    await tx
+      .delete(studentReferences)
+      .where(
+        and(eq(studentReferences.studentUserId, userId), inArray(studentReferences.classId, studentClasses.removed)),
+      );
+  }
+  if (studentClasses.added.length > 0) {
+    await tx
+      .insert(studentReferences)
+      .values(studentClasses.added.map((classId) => ({ classId, studentUserId: userId })));
+  }
+  if (teacherClasses.removed.length > 0) {
+    await tx
+      .delete(classTeachers)
+      .where(and(eq(classTeachers.userId, userId), inArray(classTeachers.classId, teacherClasses.removed)));
+    await tx
+      .update(studentReferences)
+      .set({ teacherUserId: null })
+      .where(
+        and(eq(studentReferences.teacherUserId, userId), inArray(studentReferences.classId, teacherClasses.removed)),
+      );
+  }
+  if (teacherClasses.added.length > 0) {
+    await tx.insert(classTeachers).values(teacherClasses.added.map((classId) => ({ classId, userId })));
+  }
+  if (advisorClasses.removed.length > 0) {
+    await tx
+      .delete(classAdvisors)
+      .where(and(eq(classAdvisors.userId, userId), inArray(classAdvisors.classId, advisorClasses.removed)));
+    await tx
+      .update(studentReferences)
+      .set({ advisorUserId: null })
+      .where(
+        and(eq(studentReferences.advisorUserId, userId), inArray(studentReferences.classId, advisorClasses.removed)),
+      );
+    // An extra supervisor of a student is a selected supervisor too.
+    const refsInLeftClasses = tx
+      .select({ id: studentReferences.id })
+      .from(studentReferences)
+      .where(inArray(studentReferences.classId, advisorClasses.removed));
+    await tx
+      .delete(studentExtraSupervisors)
+      .where(
+        and(
+          eq(studentExtraSupervisors.userId, userId),
+          inArray(studentExtraSupervisors.studentReferenceId, refsInLeftClasses),
+        ),
+      );
+  }
+  if (advisorClasses.added.length > 0) {
+    await tx.insert(classAdvisors).values(advisorClasses.added.map((classId) => ({ classId, userId })));
+  }
+}
+
 /**
  * Saves the user page in one transaction: name, roles and the classes per role (docs/rules/admin.md). A
  * teacher or supervisor who leaves a class stops being the selected teacher or supervisor of its
@@ -389,69 +456,7 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
         await tx.insert(userRoles).values(roles.map((roleId) => ({ userId, roleId })));
       }
 
-      const { studentClasses, teacherClasses, advisorClasses } = changes;
-      if (studentClasses.removed.length > 0) {
-        await tx
-          .delete(studentReferences)
-          .where(
-            and(
-              eq(studentReferences.studentUserId, userId),
-              inArray(studentReferences.classId, studentClasses.removed),
-            ),
-          );
-      }
-      if (studentClasses.added.length > 0) {
-        await tx
-          .insert(studentReferences)
-          .values(studentClasses.added.map((classId) => ({ classId, studentUserId: userId })));
-      }
-      if (teacherClasses.removed.length > 0) {
-        await tx
-          .delete(classTeachers)
-          .where(and(eq(classTeachers.userId, userId), inArray(classTeachers.classId, teacherClasses.removed)));
-        await tx
-          .update(studentReferences)
-          .set({ teacherUserId: null })
-          .where(
-            and(
-              eq(studentReferences.teacherUserId, userId),
-              inArray(studentReferences.classId, teacherClasses.removed),
-            ),
-          );
-      }
-      if (teacherClasses.added.length > 0) {
-        await tx.insert(classTeachers).values(teacherClasses.added.map((classId) => ({ classId, userId })));
-      }
-      if (advisorClasses.removed.length > 0) {
-        await tx
-          .delete(classAdvisors)
-          .where(and(eq(classAdvisors.userId, userId), inArray(classAdvisors.classId, advisorClasses.removed)));
-        await tx
-          .update(studentReferences)
-          .set({ advisorUserId: null })
-          .where(
-            and(
-              eq(studentReferences.advisorUserId, userId),
-              inArray(studentReferences.classId, advisorClasses.removed),
-            ),
-          );
-        // An extra supervisor of a student is a selected supervisor too.
-        const refsInLeftClasses = tx
-          .select({ id: studentReferences.id })
-          .from(studentReferences)
-          .where(inArray(studentReferences.classId, advisorClasses.removed));
-        await tx
-          .delete(studentExtraSupervisors)
-          .where(
-            and(
-              eq(studentExtraSupervisors.userId, userId),
-              inArray(studentExtraSupervisors.studentReferenceId, refsInLeftClasses),
-            ),
-          );
-      }
-      if (advisorClasses.added.length > 0) {
-        await tx.insert(classAdvisors).values(advisorClasses.added.map((classId) => ({ classId, userId })));
-      }
+      await applyClassChanges(tx, userId, changes);
 
       if (rolesChanged) {
         await audit(tx, {
