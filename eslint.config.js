@@ -1,6 +1,7 @@
 // ESLint, flat config: typescript-eslint with type information, React's hooks rules and jsx-a11y.
 // Prettier owns the layout (eslint-config-prettier switches off every rule that would disagree).
 // `npm run lint` fails on a warning; `npm run lint -- --fix` mends what can be mended by itself.
+import eslintComments from "@eslint-community/eslint-plugin-eslint-comments/configs";
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import jsxA11y from "eslint-plugin-jsx-a11y";
@@ -88,6 +89,28 @@ export default tseslint.config(
       "@typescript-eslint/no-unnecessary-type-assertion": "off",
       // useDatabaseForTests and its kind are vitest helpers named like hooks, not React's.
       "react-hooks/rules-of-hooks": "off",
+    },
+  },
+  // Sizes a reader holds at once: a route module of about 200 lines (guard, parse, service, answer;
+  // its page in components), a function or component of about 120. One that must be longer says why
+  // beside it: `// eslint-disable-next-line max-lines-per-function -- <why>` (a disable comment
+  // without its reason is an error, below). Tests and e2e flows read top to bottom and are left out.
+  {
+    files: ["app/routes/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: { "max-lines": ["error", { max: 200, skipBlankLines: true, skipComments: true }] },
+  },
+  {
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["**/*.test.{ts,tsx,mjs}", "e2e/**", "bench/**"],
+    rules: { "max-lines-per-function": ["error", { max: 120, skipBlankLines: true, skipComments: true }] },
+  },
+  // Every eslint-disable comment names its rule and says why (`-- why`), and none outlives its use.
+  eslintComments.recommended,
+  {
+    rules: {
+      "@eslint-community/eslint-comments/require-description": ["error", { ignore: ["eslint-enable"] }],
+      "@eslint-community/eslint-comments/no-unused-disable": "error",
     },
   },
   prettier,

@@ -50,6 +50,7 @@ const buildDir = process.env.BUILD_DIR || path.join(appDir, "build");
 if (cluster.isPrimary) await primary();
 else await worker();
 
+// eslint-disable-next-line max-lines-per-function -- the primary's life in order (the database, the workers, the signals, the drain, the stop), sharing its state; its steps are the short functions it calls
 async function primary() {
   // The primary's own lines (and the embedded PostgreSQL's, through console) in the log's format.
   const log = createLog();

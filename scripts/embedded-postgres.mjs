@@ -210,6 +210,7 @@ function readCredentials(file, make) {
  * @param {boolean} [options.restart] start the server again when it dies; default true
  * @param {{info: Function, warn: Function, error: Function}} [options.log]
  */
+// eslint-disable-next-line max-lines-per-function -- one closure over the server's process, its port and its restarts: init, start, watch and stop share them, each a short inner function
 export async function startEmbeddedPostgres(options) {
   const log = options.log ?? noLog;
   const dataDir = path.resolve(options.dataDir);

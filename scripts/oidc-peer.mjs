@@ -226,6 +226,7 @@ ${body}
  *   `name` heads the provider's pages ("Test Feide"); `intro` paragraphs and `choices` (people to
  *   log in as with one press) are shown above the username form.
  */
+// eslint-disable-next-line max-lines-per-function -- one closure over the provider, its accounts and its server: the configuration, the log-in pages, the groups API and the routing, each a short inner function
 export async function startOidcPeer(options = {}) {
   const {
     kind,

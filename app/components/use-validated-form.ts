@@ -27,8 +27,7 @@ export function useValidatedForm<Schema extends ZodObject>(
     return () => {
       live = false;
     };
-    // The loader is a new function each render; the schema it gives is the same.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the loader is a new function each render; the schema it gives is the same
   }, []);
   return useForm<z.input<Schema>, z.output<Schema>>({
     lastResult,

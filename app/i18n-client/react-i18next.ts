@@ -165,7 +165,7 @@ export function useTranslation(ns?: string | string[]) {
   return useMemo(() => {
     const t = i18n.getFixedT(language, namespace);
     return Object.assign([t, i18n, true] as const, { t, i18n, ready: true });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- revision is the store's change count: a new t() when texts arrive
   }, [i18n, language, namespace, revision]);
 }
 

@@ -28,7 +28,7 @@ import {
  * same role="status" region. Files that use it start with `// @vitest-environment happy-dom`.
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each page's component takes its own route's props
 type PageModule = RouteModuleLike & { default: ComponentType<any>; handle?: unknown };
 
 export interface RenderRouteOptions {
@@ -166,6 +166,7 @@ configure({ asyncUtilTimeout: 5000 });
  * goes to a page that shows only the flash (another route's page is not rendered). Query the
  * result with `screen` (by role and label).
  */
+// eslint-disable-next-line max-lines-per-function -- the route stub's table of pages is one piece: the page, its redirect targets, its endpoints and the flash page share the session and the cookie jar
 export async function renderRoute(options: RenderRouteOptions): Promise<RenderedRoute> {
   const { module: mod, path, params = {}, language = "nb" } = options;
   const pattern = options.pattern ?? path.split("?")[0];

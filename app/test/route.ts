@@ -12,8 +12,7 @@ export interface HandlerArgs {
   request: Request;
   url: URL;
   pattern: string;
-  // Each route module names its own params; the helpers pass whatever the test gives.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route module names its own params; the helpers pass whatever the test gives
   params: any;
   context: RouterContextProvider;
 }
