@@ -344,6 +344,10 @@ describe("faults", { concurrency: true }, () => {
           return response;
         }),
       ];
+      // Each of the three has been answered before the database goes (a fixed second was not always
+      // enough on a busy machine: a fresh server's first page can take longer).
+      const warmUntil = Date.now() + 30_000;
+      while (new Set(seen.map((s) => s.name)).size < flows.length && Date.now() < warmUntil) await sleep(100);
       await sleep(1_000);
       phase = "down";
       await postgres.stop();
