@@ -1,7 +1,8 @@
 import type { getFormProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
-import { Form, useNavigation } from "react-router";
-import { Button, ButtonGroup, ErrorSummary, PageHeading, TextField } from "~/components/ui";
+import { Form } from "react-router";
+import { SubmitButton } from "~/components/app/SubmitButton";
+import { ButtonGroup, ErrorSummary, PageHeading, TextField } from "~/components/ui";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { INVITED_PHONE_MAX } from "~/services/placements";
 import { PERSON_NAME_MAX } from "~/services/platform/field-limits";
@@ -41,7 +42,6 @@ export function InvitationAccept({
   fields: { fullName: InvitationField; phone: InvitationField };
 }) {
   const { t } = useTranslation("student");
-  const navigation = useNavigation();
   const { isNew } = invitation;
   const summary = errorSummaryItems(t, [fields.fullName, fields.phone], {
     errors: formErrors,
@@ -59,13 +59,13 @@ export function InvitationAccept({
         {isNew ? <NewSupervisorFields email={invitation.email} fields={fields} /> : null}
         {invitation.vipps ? <p>{t("accept.vippsHint")}</p> : null}
         <ButtonGroup>
-          <Button id="accept-submit" name="intent" value="accept" disabled={navigation.state === "submitting"}>
+          <SubmitButton id="accept-submit" name="intent" value="accept">
             {isNew ? t("accept.submit") : t("accept.submitExisting")}
-          </Button>
+          </SubmitButton>
           {invitation.vipps ? (
-            <Button variant="secondary" name="intent" value="accept-vipps" disabled={navigation.state === "submitting"}>
+            <SubmitButton variant="secondary" name="intent" value="accept-vipps">
               {t("accept.submitVipps")}
-            </Button>
+            </SubmitButton>
           ) : null}
         </ButtonGroup>
       </Form>

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { href } from "~/components/href";
-import { Button, RadioGroup } from "~/components/ui";
+import { SubmitButton } from "~/components/app/SubmitButton";
+import { RadioGroup } from "~/components/ui";
 
 /** A student without a class this semester: the classes of their subjects (from Feide) to join. */
 export function StudentJoinClass({
@@ -10,7 +11,6 @@ export function StudentJoinClass({
   matching: { classId: number; subjectCode: string; subjectName: string; periodName: string }[];
 }) {
   const { t } = useTranslation("student");
-  const navigation = useNavigation();
   return (
     <>
       <h2>{t("home.joinHeading")}</h2>
@@ -33,7 +33,7 @@ export function StudentJoinClass({
                 hint: c.periodName,
               }))}
             />
-            <Button disabled={navigation.state === "submitting"}>{t("join.submit")}</Button>
+            <SubmitButton>{t("join.submit")}</SubmitButton>
           </Form>
         </>
       )}
