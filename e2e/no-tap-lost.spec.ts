@@ -168,10 +168,8 @@ test("a press at DOMContentLoaded on a slow machine posts: the form page, the wa
   });
 });
 
-test("what is ticked in a confirmation before the page's script starts stays ticked once it has", async ({
-  page,
-}, testInfo) => {
-  test.setTimeout(60_000);
+/** The teacher (laerer1) logs in and opens Ella Olsen's signing form from her class. */
+async function teacherOpensSigningForm(page: Page): Promise<void> {
   await logIn(page, "laerer1@example.org");
   await page.goto("/teacher");
   await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
@@ -184,6 +182,26 @@ test("what is ticked in a confirmation before the page's script starts stays tic
     .first()
     .click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
+}
+
+/** The mid-semester part answered, dated a week ago. */
+async function fillMidPart(page: Page): Promise<void> {
+  for (const [question, choice] of [
+    ["Er arbeidet med de spesifikke kompetanseområdene påbegynt?", "Ja"],
+    ["Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?", "Ikke relevant"],
+  ]) {
+    await page.getByRole("group", { name: question }).getByRole("radio", { name: choice, exact: true }).check();
+  }
+  await page
+    .getByLabel("Dato for midtveisvurderingen")
+    .fill(new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
+}
+
+test("what is ticked in a confirmation before the page's script starts stays ticked once it has", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  await teacherOpensSigningForm(page);
   const url = new URL(page.url()).pathname;
 
   // The app's scripts wait until released: the pages stay as the server sent them, as on a slow machine.
@@ -195,15 +213,7 @@ test("what is ticked in a confirmation before the page's script starts stays tic
     await route.continue();
   });
   await page.goto(url, { waitUntil: "domcontentloaded" });
-  for (const [question, choice] of [
-    ["Er arbeidet med de spesifikke kompetanseområdene påbegynt?", "Ja"],
-    ["Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?", "Ikke relevant"],
-  ]) {
-    await page.getByRole("group", { name: question }).getByRole("radio", { name: choice, exact: true }).check();
-  }
-  await page
-    .getByLabel("Dato for midtveisvurderingen")
-    .fill(new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
+  await fillMidPart(page);
   // A plain post: the server's page asks first, with the box for the forms not sent.
   await page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
   const box = page.getByRole("checkbox", {
@@ -230,18 +240,7 @@ test("what is ticked in a confirmation before the page's script starts stays tic
 test("what is ticked in a confirmation while the page's data is still on its way stays ticked, and is posted", async ({
   page,
 }) => {
-  await logIn(page, "laerer1@example.org");
-  await page.goto("/teacher");
-  await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
-  await page
-    .getByRole("region", { name: "Studentene du er praksislærer for" })
-    .getByRole("link", { name: STUDENT })
-    .click();
-  await page
-    .getByRole("link", { name: /signeringsskjema/i })
-    .first()
-    .click();
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Signeringsskjema");
+  await teacherOpensSigningForm(page);
   await page.waitForFunction(() =>
     Object.keys(document.querySelector("main button[type=submit]")!).some((k) => k.startsWith("__reactProps")),
   );
@@ -257,15 +256,7 @@ test("what is ticked in a confirmation while the page's data is still on its way
     await route.continue();
     reloaded();
   });
-  for (const [question, choice] of [
-    ["Er arbeidet med de spesifikke kompetanseområdene påbegynt?", "Ja"],
-    ["Har studenten gitt tilbakemelding på praksisstudiet og veiledningen?", "Ikke relevant"],
-  ]) {
-    await page.getByRole("group", { name: question }).getByRole("radio", { name: choice, exact: true }).check();
-  }
-  await page
-    .getByLabel("Dato for midtveisvurderingen")
-    .fill(new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
+  await fillMidPart(page);
   await page.getByRole("button", { name: "Lagre og bekreft midtveisvurderingen" }).click();
   const box = page.getByRole("checkbox", {
     name: "Jeg bekrefter midtveisvurderingen selv om ikke alle skjemaene er sendt",
