@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { AlertBanner, Button, ButtonGroup, LinkButton, Table, Tag, VisuallyHidden } from "~/components/ui";
 import type { Scheme } from "~/services/admin/index.server";
 
@@ -92,7 +93,13 @@ function SchemeForms({ classId, scheme }: { classId: number; scheme: AdminClassS
           ) : (
             <>
               {" "}
-              <Link to={`/admin/class/${classId}/form/${form.formId}/assignment/${scheme.assignmentId}`}>
+              <Link
+                to={href("/admin/class/:classId/form/:formId/assignment/:assignmentId", {
+                  classId: String(classId),
+                  formId: String(form.formId),
+                  assignmentId: String(scheme.assignmentId),
+                })}
+              >
                 {t("schemes.expectations")}
                 <VisuallyHidden>
                   {" "}
@@ -111,7 +118,7 @@ function SchemeForms({ classId, scheme }: { classId: number; scheme: AdminClassS
 function RemoveScheme({ classId, scheme }: { classId: number; scheme: AdminClassScheme }) {
   const { t } = useTranslation("adminClass");
   const busy = useNavigation().state === "submitting";
-  const page = `/admin/class/${classId}`;
+  const page = href("/admin/class/:classId", { classId: String(classId) });
   if (scheme.answerSets > 0) {
     return (
       <AlertBanner variant="warning" heading={t("schemes.cannotRemoveHeading")} headingLevel={3}>

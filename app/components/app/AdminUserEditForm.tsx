@@ -3,6 +3,7 @@ import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { firstError } from "~/components/form-errors";
 import { Button, CheckboxGroup, Details, FieldError, Fieldset, Hint, Select, TextField } from "~/components/ui";
 import { listValue } from "~/components/use-validated-form";
@@ -65,7 +66,12 @@ export function AdminUserEditForm({
     semesters.length > 0 && (roles.includes(String(roleId)) || stored.roles.includes(roleId));
 
   return (
-    <Form method="post" action={`/admin/users/${userId}`} {...getFormProps(form)} noValidate>
+    <Form
+      method="post"
+      action={href("/admin/users/:userId", { userId: String(userId) })}
+      {...getFormProps(form)}
+      noValidate
+    >
       <input type="hidden" name="intent" value="save" />
       <TextField
         label={t("user.name")}

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { Button, TextField } from "~/components/ui";
 
 /** The admin's correction of a user's mobile number; after a refusal it shows what was typed and why. */
@@ -17,7 +18,7 @@ export function AdminUserPhoneForm({
   return (
     <>
       <h2 id="phone-heading">{t("user.phoneForm.heading")}</h2>
-      <Form method="post" action={`/admin/users/${userId}`} noValidate>
+      <Form method="post" action={href("/admin/users/:userId", { userId: String(userId) })} noValidate>
         <input type="hidden" name="intent" value="phone" />
         <TextField
           label={t("user.phoneForm.label")}
@@ -29,7 +30,7 @@ export function AdminUserPhoneForm({
           autoComplete="off"
           maxLength={32}
           defaultValue={refused ? refused.typed : (stored ?? "")}
-          error={refused ? t(refused.error as never) : undefined}
+          error={refused ? t(refused.error) : undefined}
         />
         <Button variant="secondary" disabled={navigation.state === "submitting"}>
           {t("user.phoneForm.submit")}

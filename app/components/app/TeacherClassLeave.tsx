@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { href } from "~/components/href";
 import { LinkButton } from "~/components/ui";
 
 /**
@@ -20,7 +21,7 @@ export function TeacherClassLeave({ classId, released }: { classId: number; rele
         </p>
       ) : null}
       <p>
-        <LinkButton variant="warning" to={`/teacher/class/${classId}/leave`}>
+        <LinkButton variant="warning" to={href("/teacher/class/:classId/leave", { classId: String(classId) })}>
           {t("class.leave.submit")}
         </LinkButton>
       </p>

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { href } from "~/components/href";
 import { LinkButton } from "~/components/ui";
 import { PeopleTable, type Person } from "./PeopleTable";
 
@@ -32,11 +33,13 @@ export function TeacherClassPeople({
         caption={t("class.mine.caption")}
         empty={t("class.mine.none")}
         people={myStudents}
-        href={(s) => `/teacher/class/${classId}/student/${s.userId}`}
+        href={(s) =>
+          href("/teacher/class/:classId/student/:userId", { classId: String(classId), userId: String(s.userId) })
+        }
         columns={[{ header: t("class.mine.supervisor"), cell: (s) => s.advisorName ?? t("class.people.none") }]}
       />
       <p>
-        <LinkButton variant="secondary" to={`/teacher/class/${classId}/students/add`}>
+        <LinkButton variant="secondary" to={href("/teacher/class/:classId/students/add", { classId: String(classId) })}>
           {t("class.mine.add")}
         </LinkButton>
       </p>
@@ -47,7 +50,9 @@ export function TeacherClassPeople({
         caption={t("class.supervisors.caption")}
         empty={t("class.supervisors.none")}
         people={supervisors}
-        href={(s) => `/teacher/class/${classId}/advisor/${s.userId}`}
+        href={(s) =>
+          href("/teacher/class/:classId/advisor/:userId", { classId: String(classId), userId: String(s.userId) })
+        }
         columns={[
           {
             header: t("class.supervisors.how"),
@@ -58,7 +63,10 @@ export function TeacherClassPeople({
       />
       {supervisors.some((s) => !s.attached) ? <p>{t("class.supervisors.invitedHint")}</p> : null}
       <p>
-        <LinkButton variant="secondary" to={`/teacher/class/${classId}/supervisors/add`}>
+        <LinkButton
+          variant="secondary"
+          to={href("/teacher/class/:classId/supervisors/add", { classId: String(classId) })}
+        >
           {t("class.supervisors.add")}
         </LinkButton>
       </p>

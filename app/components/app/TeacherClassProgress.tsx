@@ -1,6 +1,7 @@
 import { useId, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { Tag, VisuallyHidden, type TagVariant } from "~/components/ui";
 import { Pagination } from "~/components/ui/Pagination";
 import type {
@@ -84,7 +85,7 @@ function ProgressTable({ classId, rows, page, formCount, sort, dir }: ProgressTa
     mid: t("class.progress.mid"),
     end: t("class.progress.end"),
   };
-  const href = (key: SortKey) => {
+  const sortHref = (key: SortKey) => {
     const next: SortDirection = key === sort && dir === "asc" ? "desc" : "asc";
     return { search: `?sort=${key}&dir=${next}`, hash: "progress" };
   };
@@ -109,7 +110,7 @@ function ProgressTable({ classId, rows, page, formCount, sort, dir }: ProgressTa
                   className="ui-table__header"
                   aria-sort={key === sort ? (dir === "asc" ? "ascending" : "descending") : undefined}
                 >
-                  <Link to={href(key)} preventScrollReset className="teacher-progress__sort">
+                  <Link to={sortHref(key)} preventScrollReset className="teacher-progress__sort">
                     {label[key]}
                     {key === sort ? (
                       <span className="teacher-progress__arrow" aria-hidden="true">
@@ -131,7 +132,14 @@ function ProgressTable({ classId, rows, page, formCount, sort, dir }: ProgressTa
             {rows.map((row) => (
               <tr key={row.userId} className={row.isActive ? "ui-table__row" : "ui-table__row ui-table__row--inactive"}>
                 <th scope="row" className="ui-table__header ui-table__header--row">
-                  <Link to={`/teacher/class/${classId}/student/${row.userId}`}>{row.displayName}</Link>
+                  <Link
+                    to={href("/teacher/class/:classId/student/:userId", {
+                      classId: String(classId),
+                      userId: String(row.userId),
+                    })}
+                  >
+                    {row.displayName}
+                  </Link>
                 </th>
                 <td className="ui-table__cell" data-label={label.teacher}>
                   {row.teacherName ?? t("class.progress.noOne")}

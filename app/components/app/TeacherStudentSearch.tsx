@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
+import { href } from "~/components/href";
 import { Button, TextField } from "~/components/ui";
 import { STUDENT_SEARCH_MAX_LENGTH } from "~/services/placements";
 
@@ -14,7 +15,11 @@ export function TeacherStudentSearch({ classId, q }: { classId: number; q: strin
       <h2 id="student-search-heading" className="ui-visually-hidden">
         {t("addStudents.searchHeading")}
       </h2>
-      <Form method="get" action={`/teacher/class/${classId}/students/add`} className="teacher-picker-search">
+      <Form
+        method="get"
+        action={href("/teacher/class/:classId/students/add", { classId: String(classId) })}
+        className="teacher-picker-search"
+      >
         <TextField
           label={t("addStudents.search")}
           name="q"
@@ -28,7 +33,9 @@ export function TeacherStudentSearch({ classId, q }: { classId: number; q: strin
         <Button variant="secondary">{t("addStudents.searchSubmit")}</Button>
         {q ? (
           <p>
-            <Link to={`/teacher/class/${classId}/students/add`}>{t("addStudents.showAll")}</Link>
+            <Link to={href("/teacher/class/:classId/students/add", { classId: String(classId) })}>
+              {t("addStudents.showAll")}
+            </Link>
           </p>
         ) : null}
       </Form>

@@ -1,6 +1,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import type { ZodObject, ZodString } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -75,7 +76,8 @@ export function TeacherStudentSupervisors({
       <h2>{t("teacher.supervisorHeading")}</h2>
       {supervisorChoices.length === 0 ? (
         <p>
-          {t("teacher.noClassSupervisors")} <Link to={`/teacher/class/${classId}`}>{t("teacher.toClassPage")}</Link>
+          {t("teacher.noClassSupervisors")}{" "}
+          <Link to={href("/teacher/class/:classId", { classId: String(classId) })}>{t("teacher.toClassPage")}</Link>
         </p>
       ) : (
         <Form method="post" {...supervisor.form} key={`supervisor-${placement.advisor?.userId ?? "none"}`} noValidate>
@@ -115,7 +117,13 @@ export function TeacherStudentSupervisors({
           rows={placement.extraSupervisors.map((p) => ({
             key: String(p.userId),
             cells: [
-              <Link key="name" to={`/teacher/class/${classId}/advisor/${p.userId}`}>
+              <Link
+                key="name"
+                to={href("/teacher/class/:classId/advisor/:userId", {
+                  classId: String(classId),
+                  userId: String(p.userId),
+                })}
+              >
                 {p.displayName}
               </Link>,
               p.email,

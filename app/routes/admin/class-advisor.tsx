@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { PageHeading, SummaryList, Tag } from "~/components/ui";
 import { supervisorStudentsPage } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
@@ -29,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminClass");
   const { header, supervisor, students } = loaderData;
-  const classLink = `/admin/class/${header.classId}`;
+  const classLink = href("/admin/class/:classId", { classId: String(header.classId) });
   return (
     <div className="app-content">
       <p>
@@ -46,7 +47,10 @@ export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) 
             key: t("advisor.supervisor"),
             value: (
               <>
-                <Link to={`/admin/users/${supervisor.userId}`}>{supervisor.displayName}</Link> ({supervisor.email})
+                <Link to={href("/admin/users/:userId", { userId: String(supervisor.userId) })}>
+                  {supervisor.displayName}
+                </Link>{" "}
+                ({supervisor.email})
                 {supervisor.isActive ? null : (
                   <>
                     {" "}
@@ -75,7 +79,7 @@ export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) 
         caption={t("advisor.studentsCaption", { name: supervisor.displayName })}
         empty={t("advisor.none")}
         people={students}
-        href={(s) => `/admin/users/${s.userId}`}
+        href={(s) => href("/admin/users/:userId", { userId: String(s.userId) })}
         nameHeader={t("people.name")}
         emailHeader={t("people.email")}
         deactivatedLabel={t("people.deactivated")}

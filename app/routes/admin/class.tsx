@@ -183,7 +183,9 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   return (
     <div className="app-content">
       <p>
-        <Link to={`/admin/semesters/${header.periodId}`}>{t("backToSemester", { semester: header.periodName })}</Link>
+        <Link to={href("/admin/semesters/:semesterId", { semesterId: String(header.periodId) })}>
+          {t("backToSemester", { semester: header.periodName })}
+        </Link>
       </p>
       <ErrorSummary errors={summary} />
       <PageHeading caption={header.periodName}>

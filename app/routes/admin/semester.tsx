@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigate, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { listValue, useValidatedForm } from "~/components/use-validated-form";
 import {
@@ -80,7 +81,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           values: { count: result.added.length, codes: result.added.map((c) => c.subjectCode).join(", ") },
         }
       : { type: "info", key: "adminSemesters:semester.nothingAdded" };
-  return redirectWithFlash(`/admin/semesters/${periodId}`, flash);
+  return redirectWithFlash(href("/admin/semesters/:semesterId", { semesterId: String(periodId) }), flash);
 }
 
 export default function Semester({ loaderData, actionData }: Route.ComponentProps) {
@@ -89,7 +90,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const { period, classes, availableSubjects } = loaderData;
   const [form, fields] = useValidatedForm(() => import("./semester.schema").then((m) => m.schema), actionData);
-  const here = `/admin/semesters/${period.id}`;
+  const here = href("/admin/semesters/:semesterId", { semesterId: String(period.id) });
   const addOpen = availableSubjects.length > 0 && (loaderData.addOpen || actionData != null);
 
   return (
@@ -119,7 +120,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
           rows={classes.map((c) => ({
             key: String(c.classId),
             cells: [
-              <Link to={`/admin/class/${c.classId}`}>
+              <Link to={href("/admin/class/:classId", { classId: String(c.classId) })}>
                 {c.subjectCode} {c.subjectName}
               </Link>,
               c.teacherCount,
@@ -179,7 +180,10 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
       <p>{t("report.intro")}</p>
       <p>
         {/* A plain link, not a client-side navigation: the browser downloads the file itself. */}
-        <a className="ui-button ui-button--secondary" href={`/api/periods/${period.id}/students-csv`}>
+        <a
+          className="ui-button ui-button--secondary"
+          href={href("/api/periods/:periodId/students-csv", { periodId: String(period.id) })}
+        >
           {t("report.download", { name: period.name })}
         </a>
       </p>

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigate, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { href } from "~/components/href";
 import { AlertBanner, Button, ButtonGroup, LinkButton, SummaryList, Table } from "~/components/ui";
 import { Dialog } from "~/components/ui/Dialog";
 import { createNextSemester, listSemesters, type SemesterRow } from "~/services/admin/index.server";
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 409 },
     );
   }
-  return redirectWithFlash(`/admin/semesters/${result.period.id}`, {
+  return redirectWithFlash(href("/admin/semesters/:semesterId", { semesterId: String(result.period.id) }), {
     type: "success",
     key: "adminSemesters:create.created",
     values: { name: result.period.name },
@@ -83,7 +84,7 @@ function SemesterTable({ caption, rows }: { caption: string; rows: Route.Compone
       rows={rows.map((row) => ({
         key: String(row.id),
         cells: [
-          <Link to={`/admin/semesters/${row.id}`}>{row.name}</Link>,
+          <Link to={href("/admin/semesters/:semesterId", { semesterId: String(row.id) })}>{row.name}</Link>,
           t("list.dateRange", { start: row.start, end: row.end }),
           row.classCount,
           row.studentCount,
@@ -104,7 +105,7 @@ export default function Semesters({ loaderData, actionData }: Route.ComponentPro
       <h1>{t("list.title")}</h1>
       {error ? (
         <AlertBanner variant="error" role="alert">
-          {t(error.key as never, error.values)}
+          {t(error.key, error.values)}
         </AlertBanner>
       ) : null}
       <p className="app-lead">{t("list.intro")}</p>

@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { Button, ButtonGroup, ErrorSummary, LinkButton, Table, Tag, TextField, VisuallyHidden } from "~/components/ui";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -90,7 +91,7 @@ function SubjectsPage({ loaderData, actionData }: Route.ComponentProps) {
         <Form
           key={editing?.id ?? "new"}
           method="post"
-          action={editing ? `/admin/subjects?edit=${editing.id}` : "/admin/subjects"}
+          action={editing ? `${href("/admin/subjects")}?edit=${editing.id}` : href("/admin/subjects")}
           {...getFormProps(form)}
           noValidate
         >
@@ -154,7 +155,7 @@ function SubjectsPage({ loaderData, actionData }: Route.ComponentProps) {
               editing?.id === subject.id ? (
                 <Tag variant="info">{t("subjects.editing")}</Tag>
               ) : (
-                <Link to={`/admin/subjects?edit=${subject.id}`}>
+                <Link to={`${href("/admin/subjects")}?edit=${subject.id}`}>
                   {t("subjects.edit")}
                   <VisuallyHidden> {subject.subjectCode}</VisuallyHidden>
                 </Link>

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
+import { href } from "~/components/href";
 import { Button, CheckboxGroup, Select, Table, Tag, TextField } from "~/components/ui";
 import { Pagination } from "~/components/ui/Pagination";
 import { USER_SEARCH_MAX_LENGTH } from "~/services/admin";
@@ -133,7 +134,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             key: String(user.id),
             inactive: !user.isActive,
             cells: [
-              <Link key="name" id={`user-${index + 1}`} to={`/admin/users/${user.id}`}>
+              <Link key="name" id={`user-${index + 1}`} to={href("/admin/users/:userId", { userId: String(user.id) })}>
                 {user.displayName}
               </Link>,
               user.email,

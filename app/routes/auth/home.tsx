@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, redirect } from "react-router";
+import { href } from "~/components/href";
 import { Button } from "~/components/ui";
 import { offeredProviders, currentSession, homeOf, requireSession } from "~/services/identity/index.server";
 import { safeRedirect } from "~/services/identity";
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** A plain form post (also with JS): the answer is a redirect to another site. */
 function ProviderButton({ provider, label, redirectTo }: { provider: string; label: string; redirectTo: string }) {
   return (
-    <Form method="post" action={`/auth/${provider}`} reloadDocument className="app-provider-form">
+    <Form method="post" action={href("/auth/:provider", { provider })} reloadDocument className="app-provider-form">
       {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
       <Button className={`app-provider-button app-provider-button--${provider}`}>{label}</Button>
     </Form>
@@ -60,7 +61,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <h2>{t("main.emailHeading")}</h2>
       <p>{t("main.emailText")}</p>
       <p>
-        <Link className="ui-button ui-button--secondary" to={`/login${query}`}>
+        <Link className="ui-button ui-button--secondary" to={`${href("/login")}${query}`}>
           {t("main.emailButton")}
         </Link>
       </p>

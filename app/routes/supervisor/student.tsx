@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { SigningFormCard } from "~/components/app/SigningFormCard";
 import { StudentPlacement } from "~/components/app/StudentPlacement";
 import { WarningCard } from "~/components/app/WarningCard";
@@ -61,11 +62,11 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
   const { t } = useTranslation("supervisor");
   const { placement, relation, signingForm, warning } = loaderData;
   const { header, student } = placement;
-  const classId = header.classId;
+  const ids = { classId: String(header.classId), studentUserId: String(student.userId) };
   return (
     <div className="app-content">
       <p>
-        <Link to={`/supervisor/class/${classId}`}>
+        <Link to={href("/supervisor/class/:classId", ids)}>
           {t("student.backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
         </Link>
       </p>
@@ -76,13 +77,22 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
       <StudentPlacement
         placement={placement}
         formHref={(f) =>
-          `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/assignment/${f.assignmentId}`
+          href("/supervisor/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", {
+            ...ids,
+            formId: String(f.formId),
+            assignmentId: String(f.assignmentId),
+          })
         }
-        resultsHref={(f) => `/supervisor/class/${classId}/student/${student.userId}/form/${f.formId}/results`}
+        resultsHref={(f) =>
+          href("/supervisor/class/:classId/student/:studentUserId/form/:formId/results", {
+            ...ids,
+            formId: String(f.formId),
+          })
+        }
       >
         <SigningFormCard
           card={signingForm}
-          href={`/supervisor/class/${classId}/student/${student.userId}/signingform`}
+          href={href("/supervisor/class/:classId/student/:studentUserId/signingform", ids)}
         />
         <WarningCard warning={warning} />
       </StudentPlacement>

@@ -141,7 +141,9 @@ export default function AddStudents({ loaderData, actionData }: Route.ComponentP
   return (
     <div className="app-content">
       <p>
-        <Link to={`/teacher/class/${classId}`}>{t("addStudents.backToClass", { subject })}</Link>
+        <Link to={href("/teacher/class/:classId", { classId: String(classId) })}>
+          {t("addStudents.backToClass", { subject })}
+        </Link>
       </p>
       <ErrorSummary errors={summary} />
       <PageHeading caption={`${subject}, ${periodName}`}>{t("addStudents.heading")}</PageHeading>

@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { Button, ErrorSummary, PageHeading, TextField } from "~/components/ui";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -81,7 +82,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // teacher is told to pass the word on themselves.
     mailSent = false;
   }
-  return redirectWithFlash(`/teacher/class/${classId}`, {
+  return redirectWithFlash(href("/teacher/class/:classId", { classId: String(classId) }), {
     type: mailSent ? "success" : "info",
     key: mailSent ? "teacher:addSupervisor.added" : "teacher:addSupervisor.addedMailFailed",
     values: { name: user.displayName, email: user.email },
@@ -100,7 +101,9 @@ export default function AddSupervisor({ loaderData, actionData }: Route.Componen
   return (
     <div className="app-content">
       <p>
-        <Link to={`/teacher/class/${classId}`}>{t("addSupervisor.backToClass", { subject })}</Link>
+        <Link to={href("/teacher/class/:classId", { classId: String(classId) })}>
+          {t("addSupervisor.backToClass", { subject })}
+        </Link>
       </p>
       <ErrorSummary errors={summary} />
       <PageHeading caption={`${subject}, ${periodName}`}>{t("addSupervisor.heading")}</PageHeading>

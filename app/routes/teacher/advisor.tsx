@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import { PageHeading, SummaryList, Tag } from "~/components/ui";
 import { supervisorStudentsPage } from "~/services/admin/index.server";
@@ -36,7 +37,9 @@ export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
   return (
     <div className="app-content">
       <p>
-        <Link to={`/teacher/class/${classId}`}>{t("advisor.backToClass", { subject })}</Link>
+        <Link to={href("/teacher/class/:classId", { classId: String(classId) })}>
+          {t("advisor.backToClass", { subject })}
+        </Link>
       </p>
       <PageHeading caption={`${subject}, ${periodName}`}>
         {t("advisor.heading", { name: supervisor.displayName })}
@@ -64,7 +67,9 @@ export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
         caption={t("advisor.caption", { name: supervisor.displayName })}
         empty={t("advisor.none")}
         people={students}
-        href={(s) => `/teacher/class/${classId}/student/${s.userId}`}
+        href={(s) =>
+          href("/teacher/class/:classId/student/:userId", { classId: String(classId), userId: String(s.userId) })
+        }
         nameHeader={t("class.people.name")}
         emailHeader={t("class.people.email")}
         deactivatedLabel={t("class.people.deactivated")}
