@@ -16,11 +16,10 @@ import { formatDay, osloDate } from "~/services/platform/semesters";
 import { INTENTS, mayAttempt, NEW_FORM_ID, type Intent, type Refusal } from "~/services/signing";
 import {
   cancelForm,
-  checkMidPart,
+  midStep,
   requireSentForms,
   resubmitResult,
   saveEndPart,
-  saveMidPart,
   sendingFacts,
   signForm,
   signingFormView,
@@ -147,28 +146,20 @@ export async function action(args: Route.ActionArgs) {
   const value = submission.value;
   switch (value.intent) {
     case "saveMid": {
-      // Two steps, as cancelling: the first post shows what will be confirmed (nothing is kept),
-      // the second (confirmed=yes) confirms it; "back" brings the form back with what was typed.
       const { intent: _, ...input } = value;
-      const step = formData.get("step") === "back" ? "back" : formData.get("confirmed") === "yes" ? "confirm" : "check";
-      if (step === "back") return data({ intent: "saveMid" as const, result: submission.reply(), confirmMid: null });
-      const acknowledged = formData.get("unsentAcknowledged") === "yes";
-      const outcome =
-        step === "confirm" ? await saveMidPart(db, place, actor, { ...input, unsentAcknowledged: acknowledged }) : null;
-      if (outcome?.ok) return done("signing:flash.saved");
-      // Refused for forms not sent: the confirmation is shown again, saying why.
-      const unacknowledged =
-        outcome?.ok === false && outcome.error === "invalid" && outcome.fieldErrors.unsentAcknowledged !== undefined;
-      const notSent = outcome?.ok === false && outcome.error === "state" && outcome.reason === "formsNotSent";
-      if (outcome && !unacknowledged && !notSent) return refused(outcome);
-      const check = await checkMidPart(db, place, actor, input);
-      if (!check.ok) return refused(check);
+      const posted = {
+        step: formData.get("step"),
+        confirmed: formData.get("confirmed"),
+        unsentAcknowledged: formData.get("unsentAcknowledged"),
+      };
+      const step = await midStep(db, place, actor, input, posted);
+      if (step.next === "saved") return done("signing:flash.saved");
+      if (step.next === "refused") return refused(step.refusal);
+      const reply = { intent: "saveMid" as const, result: submission.reply() };
+      if (step.next === "back") return data({ ...reply, confirmMid: null });
       const dateText = formatDay(input.midSemesterCompletedDate, getLanguage(args.context));
-      const confirmMid = midConfirmView(input, check, dateText, unacknowledged);
-      return data(
-        { intent: "saveMid" as const, result: submission.reply(), confirmMid },
-        { status: outcome ? 400 : 200 },
-      );
+      const confirmMid = midConfirmView(input, step.check, dateText, step.unacknowledged);
+      return data({ ...reply, confirmMid }, { status: step.status });
     }
     case "saveEnd": {
       const { intent: _, ...input } = value;

@@ -12,4 +12,6 @@ export {
 } from "./signing-form.server";
 export type { SigningCard, SigningFormView, Submission, TeacherAnswerCount } from "./signing-form.server";
 export { checkMidPart } from "./signing-form.server";
+export { midStep } from "./mid-steps.server";
+export type { MidCheck, MidStepOutcome } from "./mid-steps.server";
 export { requireSentForms, sendingFacts } from "./sending.server";
