@@ -12,7 +12,7 @@ export function TeacherClassJoin({ ended, error }: { ended: boolean; error?: str
   return (
     <section aria-labelledby="join-heading">
       <h2 id="join-heading">{t("class.outsider.heading")}</h2>
-      {error ? <AlertBanner variant="error">{t(error as never)}</AlertBanner> : null}
+      {error ? <AlertBanner variant="error">{t(error)}</AlertBanner> : null}
       {ended ? (
         <p>{t("class.outsider.ended")}</p>
       ) : (

@@ -135,8 +135,8 @@ export default function FormEditor({ loaderData, actionData }: Route.ComponentPr
   const editPath = loaderData.formId === null ? "/admin/forms/create" : `/admin/forms/edit/${loaderData.formId}`;
 
   const summary = [
-    ...Object.entries(errors).map(([name, keys]) => ({ fieldId: fieldId(name), message: t(keys[0] as never) })),
-    ...(formError ? [{ fieldId: "name", message: t(formError as never) }] : []),
+    ...Object.entries(errors).map(([name, keys]) => ({ fieldId: fieldId(name), message: t(keys[0]) })),
+    ...(formError ? [{ fieldId: "name", message: t(formError) }] : []),
   ];
 
   return (

@@ -167,8 +167,8 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const errorItems = [
     ...errorSummaryItems(t, [fields.displayName, fields.roles]),
     ...(studentMessage ? [{ fieldId: studentFieldId, message: studentMessage }] : []),
-    ...(phone ? [{ fieldId: "phoneNumber", message: t(phone.error as never) }] : []),
-    ...(statusError ? [{ fieldId: "access-heading", message: t(statusError as never) }] : []),
+    ...(phone ? [{ fieldId: "phoneNumber", message: t(phone.error) }] : []),
+    ...(statusError ? [{ fieldId: "access-heading", message: t(statusError) }] : []),
   ];
 
   return (
