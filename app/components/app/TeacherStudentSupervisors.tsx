@@ -6,14 +6,7 @@ import type { ZodObject, ZodString } from "zod";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, FieldError, Select, Table, VisuallyHidden } from "~/components/ui";
-import type { PlacementView } from "~/services/placements/index.server";
-
-/** A supervisor to choose in a list: the name and e-mail address show. */
-export interface SupervisorOption {
-  userId: number;
-  displayName: string;
-  email: string;
-}
+import type { PlacementView, SupervisorOption } from "~/services/placements/index.server";
 
 /**
  * The state of the page's supervisor forms (useValidatedForm): the choice of the assigned supervisor,

@@ -17,10 +17,12 @@ import {
   requireStudentAccess,
   placementOf,
   addExtraSupervisor,
+  chosenSupervisor,
   displayNameOf,
   placementForView,
   removeExtraSupervisor,
   setAssignedSupervisor,
+  supervisorChoices,
   supervisorsOfClass,
 } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
@@ -59,17 +61,10 @@ export async function loader(args: Route.LoaderArgs) {
     recordOpening(db, opening),
   ]);
   if (!placement) notFound();
-  // The current supervisor stays choosable even when not attached to the class (an invited one).
-  const current = placement.advisor;
-  const choices =
-    current && !supervisors.some((s) => s.userId === current.userId) ? [current, ...supervisors] : supervisors;
-  const following = new Set([current?.userId, ...placement.extraSupervisors.map((p) => p.userId)]);
   return {
     placement: placementForView(placement, getLanguage(args.context)),
     warning: warning ? warningForView(warning, getLanguage(args.context)) : null,
-    supervisorChoices: choices,
-    extraCandidates: supervisors.filter((s) => !following.has(s.userId)),
-    classHasSupervisors: supervisors.length > 0,
+    ...supervisorChoices(placement, supervisors),
     signingForm: await signingFormCard(db, access.referenceId, getLanguage(args.context)),
   };
 }
@@ -99,12 +94,9 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "setSupervisor") {
     const submission = parseWithZod(formData, { schema: supervisorSchema });
     if (submission.status !== "success") return refused(intent, submission.reply());
-    const chosen = submission.value.advisorUserId;
-    const advisorUserId = chosen === "none" ? null : parseId(chosen);
-    const outcome =
-      chosen !== "none" && advisorUserId === null
-        ? ({ ok: false, error: "notClassSupervisor" } as const)
-        : await setAssignedSupervisor(db, { ...base, advisorUserId });
+    const chosen = chosenSupervisor(submission.value.advisorUserId);
+    const advisorUserId = chosen.ok ? chosen.advisorUserId : null;
+    const outcome = chosen.ok ? await setAssignedSupervisor(db, { ...base, advisorUserId }) : chosen;
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       const advisorError = [`placement:errors.${outcome.error}`];
@@ -163,8 +155,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
   const { t } = useTranslation("placement");
   const { placement, warning, supervisorChoices, extraCandidates, classHasSupervisors, signingForm } = loaderData;
   const { header, student } = placement;
-  const classId = header.classId;
-  const studentPage = `/teacher/class/${classId}/student/${student.userId}`;
+  const ids = { classId: String(header.classId), studentUserId: String(student.userId) };
 
   const forms = useSupervisorForms(actionData, {
     supervisor: () => import("./student.schema").then((m) => m.supervisorSchema),
@@ -174,7 +165,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
   return (
     <div className="app-content">
       <p>
-        <Link to={`/teacher/class/${classId}`}>
+        <Link to={href("/teacher/class/:classId", ids)}>
           {t("backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
         </Link>
       </p>
@@ -185,9 +176,22 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
 
       <StudentPlacement
         placement={placement}
-        formHref={(f) => `${studentPage}/form/${f.formId}/assignment/${f.assignmentId}`}
-        resultsHref={(f) => `${studentPage}/form/${f.formId}/results`}
-        supervisorHref={(userId) => `/teacher/class/${classId}/advisor/${userId}`}
+        formHref={(f) =>
+          href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", {
+            ...ids,
+            formId: String(f.formId),
+            assignmentId: String(f.assignmentId),
+          })
+        }
+        resultsHref={(f) =>
+          href("/teacher/class/:classId/student/:studentUserId/form/:formId/results", {
+            ...ids,
+            formId: String(f.formId),
+          })
+        }
+        supervisorHref={(userId) =>
+          href("/teacher/class/:classId/advisor/:userId", { classId: ids.classId, userId: String(userId) })
+        }
         controls={
           // Choosing the student's supervisors: last on the page, after the assessment and who follows the student.
           <TeacherStudentSupervisors
@@ -199,8 +203,12 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
           />
         }
       >
-        <SigningFormCard card={signingForm} href={`${studentPage}/signingform`} mayCreate />
-        <WarningCard warning={warning} href={`${studentPage}/warning`} />
+        <SigningFormCard
+          card={signingForm}
+          href={href("/teacher/class/:classId/student/:studentUserId/signingform", ids)}
+          mayCreate
+        />
+        <WarningCard warning={warning} href={href("/teacher/class/:classId/student/:studentUserId/warning", ids)} />
       </StudentPlacement>
     </div>
   );

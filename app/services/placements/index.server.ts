@@ -61,6 +61,8 @@ export {
   takeStudents,
 } from "./supervision.server";
 export type { PlacementView } from "./supervision.server";
+export { chosenSupervisor, supervisorChoices } from "./supervisor-choices";
+export type { SupervisorOption } from "./supervisor-choices";
 export {
   joinClassAsTeacher,
   leaveClass,
