@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const outcome = await finishProviderLogin(await getDb(), provider, request, clientAddress(request), wording);
   if (outcome instanceof Response) return outcome;
 
-  const title = t(outcome.title.key as never, outcome.title.values) as string;
+  const title = t(outcome.title.key, outcome.title.values);
   const query = outcome.redirectTo ? `?redirectTo=${encodeURIComponent(outcome.redirectTo)}` : "";
   // The removed state cookies (like every page's, the answer is not cached: the security middleware).
   const headers = new Headers();
@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       pageTitle: title,
       title,
-      message: t(outcome.message.key as never, outcome.message.values) as string,
+      message: t(outcome.message.key, outcome.message.values),
       reason: outcome.reason,
       loginHref: `/${query}`,
       emailHref: `/login${query}`,

@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const { t } = getInstance(context);
       const headers = new Headers();
       for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
-      const refused = t(outcome.message.key as never, outcome.message.values) as string;
+      const refused = t(outcome.message.key, outcome.message.values);
       return data({ reply: null, refused }, { status: outcome.status, headers });
     }
     default: {

@@ -79,6 +79,13 @@ describe("messages", () => {
     expect(failureMessage("feide", new ProviderLoginRefused("no_account")).key).toBe(
       "auth:provider.refused.feide.no_account",
     );
+    // A refusal about a Vipps number has no Feide text: a key that is in the texts, never one that is not.
+    expect(failureMessage("feide", new ProviderLoginRefused("phone_taken")).key).toBe(
+      "auth:provider.refused.feide.no_account",
+    );
+    expect(failureMessage("vipps", new ProviderLoginRefused("phone_taken")).key).toBe(
+      "auth:provider.refused.vipps.phone_taken",
+    );
   });
 
   test.each([

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { TFunction } from "i18next";
 import { createCookie } from "react-router";
+import type { MessageKey } from "~/locales/keys";
 import type { Db } from "~/services/platform/db/client.server";
 import { userRoles, users } from "~/services/platform/db/schema";
 import { audit } from "~/services/platform/audit.server";
@@ -621,19 +622,32 @@ export async function startProviderLogin(
 
 /** A translatable message: an i18n key ("ns:key") and its values. */
 export interface ProviderMessage {
-  key: string;
+  key: MessageKey;
   values: Record<string, string>;
+}
+
+const VIPPS_ONLY_REFUSALS = ["phone_taken", "phone_ambiguous", "code_rate_limited", "code_not_sent"] as const;
+function isVippsOnly(reason: ProviderRefusal): reason is (typeof VIPPS_ONLY_REFUSALS)[number] {
+  return (VIPPS_ONLY_REFUSALS as readonly string[]).includes(reason);
+}
+
+function isKnownProviderError(code: string): code is (typeof KNOWN_PROVIDER_ERRORS)[number] {
+  return (KNOWN_PROVIDER_ERRORS as readonly string[]).includes(code);
 }
 
 /** What the callback page says for a failed provider log-in. */
 export function failureMessage(provider: ProviderName, error: OidcError | ProviderLoginRefused): ProviderMessage {
   const values = { provider: PROVIDER_LABEL[provider] };
   if (error instanceof ProviderLoginRefused) {
-    return { key: `auth:provider.refused.${provider}.${error.reason}`, values };
+    const reason = error.reason;
+    if (provider === "vipps") return { key: `auth:provider.refused.vipps.${reason}`, values };
+    // The refusals about a Vipps number or its e-mail code have no Feide text: Feide never gives them.
+    if (isVippsOnly(reason)) return { key: "auth:provider.refused.feide.no_account", values };
+    return { key: `auth:provider.refused.feide.${reason}`, values };
   }
   if (error.reason === "provider_error") {
     const code = error.providerCode ?? "unknown";
-    if ((KNOWN_PROVIDER_ERRORS as readonly string[]).includes(code)) {
+    if (isKnownProviderError(code)) {
       return { key: `auth:provider.codes.${code}`, values };
     }
     return {
