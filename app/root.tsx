@@ -67,7 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             unsentKeyId: unsentKeyFor(session.user.id).keyId,
           }
         : null,
-      flash: flash ? { type: flash.type, message: t(flash.key as never, flash.values) as string } : null,
+      flash: flash ? { type: flash.type, message: t(flash.key, flash.values) } : null,
       demo: env().demoMode,
       devOutbox: env().devOutbox,
       // MAIL_TRANSPORT=log (a trial): no mail is sent, and every page says so.
@@ -88,7 +88,7 @@ function usePageTitle(appName: string, errorTitle?: string): string {
     const pageTitle = (match.data as { pageTitle?: unknown } | undefined)?.pageTitle;
     if (typeof pageTitle === "string") return `${pageTitle} – ${appName}`;
     const key = (match.handle as { titleKey?: string } | undefined)?.titleKey;
-    if (key) return `${t(key as never)} – ${appName}`;
+    if (key) return `${t(key)} – ${appName}`;
   }
   return appName;
 }
@@ -106,7 +106,7 @@ function AccountMenu({ user, aboutUrl }: { user: NonNullable<RootData["user"]>; 
             heading: t(`roles.${ROLE_NAMES[active]}.name`),
             items: [
               { href: ROLE_HOME[active], label: t("menu.home") },
-              ...ROLE_MENU[active].map((item) => ({ href: item.href, label: t(item.labelKey as never) as string })),
+              ...ROLE_MENU[active].map((item) => ({ href: item.href, label: t(item.labelKey) })),
             ],
           },
         ]

@@ -1,3 +1,4 @@
+import type { KeyOf } from "~/locales/keys";
 import { ROLE, type RoleId, type RoleName } from "~/services/platform/db/role-ids";
 
 export { ROLE, type RoleId, type RoleName };
@@ -13,7 +14,7 @@ export const ROLE_HOME: Record<RoleId, string> = {
 };
 
 /** The pages of each area's side menu, after its home (labels are keys in the common namespace). */
-export const ROLE_MENU: Record<RoleId, { href: string; labelKey: string }[]> = {
+export const ROLE_MENU: Record<RoleId, { href: string; labelKey: KeyOf<"common"> }[]> = {
   1: [
     { href: "/admin/semesters", labelKey: "menu.admin.semesters" },
     { href: "/admin/forms", labelKey: "menu.admin.forms" },
