@@ -31,7 +31,7 @@ import { AdminClassSchemes, REMOVE_PARAM } from "~/components/app/AdminClassSche
 import { ClassDetails } from "~/components/app/ClassDetails";
 import { copySchema, endDateSchema, midDateSchema, schemeSchema } from "./class.schema";
 import type { Route } from "./+types/class";
-import { idParam, notFound } from "~/services/platform/ids";
+import { idParam, notFound, parseId } from "~/services/platform/ids";
 import enAdminClass from "~/locales/en/adminClass.json";
 import nbAdminClass from "~/locales/nb/adminClass.json";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
@@ -102,8 +102,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === "removeScheme") {
     const posted = formData.get("assignmentId");
-    const assignmentId = typeof posted === "string" && /^\d{1,10}$/.test(posted) ? Number(posted) : 0;
-    if (assignmentId < 1 || assignmentId > 2_147_483_647) notFound();
+    const assignmentId = parseId(typeof posted === "string" ? posted : null) ?? notFound();
     const outcome = await removeScheme(db, { ...by, assignmentId });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
@@ -130,11 +129,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return refused(intent, submission.reply({ fieldErrors: { sourceClassId: [key] } }));
     }
     const t = getInstance(context).getFixedT(getLanguage(context), "adminClass");
-    const semester = (await expectationSources(db, classId)).find((s) => s.classId === sourceClassId)?.periodName;
     return redirectWithFlash(`${self}#copy-heading`, {
       type: outcome.copied.length === 0 ? "info" : "success",
       key: "adminClass:copy.message",
-      values: { message: copyResultMessage(t, semester ?? "", outcome) },
+      values: { message: copyResultMessage(t, outcome.sourcePeriodName, outcome) },
     });
   }
 

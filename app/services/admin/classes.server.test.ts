@@ -573,6 +573,8 @@ describe("undoing set-up mistakes", () => {
       ["Vurdering av kliniske kompetanser", false, levelsBefore.length - midCount],
     ]);
     expect(result.notMatched.map((c) => [c.name, c.isMidSemester])).toEqual([["Legemiddelhåndtering", true]]);
+    // The semester copied from, for the admin's message.
+    expect(result.sourcePeriodName).toBe(sources[0].periodName);
     const copied = await db.select().from(expectations).where(eq(expectations.classId, target.id));
     const key = (l: (typeof copied)[number]) => `${l.formId}:${l.questionId}:${l.isMidSemester}=${l.value}`;
     expect(copied.map(key).sort()).toEqual(levelsBefore.map(key).sort());

@@ -568,7 +568,7 @@ export interface CopiedForm {
 }
 
 export type CopyExpectationsResult =
-  | { ok: true; copied: CopiedForm[]; notMatched: Omit<CopiedForm, "questions">[] }
+  | { ok: true; copied: CopiedForm[]; notMatched: Omit<CopiedForm, "questions">[]; sourcePeriodName: string }
   | { ok: false; error: "notFound" | "unknownSource" | "noSchemes" };
 
 /**
@@ -584,7 +584,8 @@ export async function copyExpectations(
   const header = await classHeader(db, input.classId);
   if (!header) return { ok: false, error: "notFound" };
   const sources = await expectationSources(db, input.classId);
-  if (!sources.some((s) => s.classId === input.sourceClassId)) return { ok: false, error: "unknownSource" };
+  const source = sources.find((s) => s.classId === input.sourceClassId);
+  if (!source) return { ok: false, error: "unknownSource" };
   const targets = (await schemesOfClass(db, input.classId)).flatMap((scheme) =>
     scheme.forms
       .filter((f) => !f.deleted)
@@ -650,6 +651,6 @@ export async function copyExpectations(
         ip: input.ip,
       });
     }
-    return { ok: true as const, copied, notMatched };
+    return { ok: true as const, copied, notMatched, sourcePeriodName: source.periodName };
   });
 }
