@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { href } from "~/components/href";
 import { PeopleTable, type Person } from "~/components/app/PeopleTable";
 
 interface Staff extends Person {
@@ -11,7 +12,7 @@ interface Student extends Person {
   advisorName: string | null;
 }
 
-const userPage = (p: Person) => `/admin/users/${p.userId}`;
+const userPage = (p: Person) => href("/admin/users/:userId", { userId: String(p.userId) });
 
 /** The class's teachers, students and supervisors, each a table that links to the person. */
 export function AdminClassPeople({
@@ -62,7 +63,9 @@ export function AdminClassPeople({
         caption={t("people.supervisorsCaption")}
         empty={t("people.noSupervisors")}
         people={supervisors}
-        href={(p) => `/admin/class/${classId}/advisor/${p.userId}`}
+        href={(p) =>
+          href("/admin/class/:classId/advisor/:userId", { classId: String(classId), userId: String(p.userId) })
+        }
         columns={[{ header: t("people.followedStudents"), numeric: true, cell: (p) => p.studentCount }]}
       />
     </>

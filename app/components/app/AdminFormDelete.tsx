@@ -1,11 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
+import { href } from "~/components/href";
 import { Button, ButtonGroup, LinkButton } from "~/components/ui";
 
 /** Deleting: a link to the confirmation (a URL, so it works without JS), then a form post. */
 export function AdminFormDelete({ formId, confirm }: { formId: number; confirm: boolean }) {
   const { t } = useTranslation("adminForms");
-  const path = `/admin/forms/edit/${formId}`;
+  const path = href("/admin/forms/edit/:formId", { formId: String(formId) });
   return (
     <section className="form-editor__delete" id="slett" aria-labelledby="delete-heading">
       <h2 id="delete-heading">{t("delete.heading")}</h2>

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { href } from "~/components/href";
 import { AlertBanner, Button, ButtonGroup, LinkButton } from "~/components/ui";
 
 /**
@@ -16,7 +17,7 @@ export function AdminUserAccess({
   confirmDeactivate: boolean;
 }) {
   const { t } = useTranslation("adminUsers");
-  const page = `/admin/users/${user.id}`;
+  const page = href("/admin/users/:userId", { userId: String(user.id) });
   return (
     <section aria-labelledby="access-heading">
       <h2 id="access-heading" tabIndex={-1}>

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { Card, LinkButton, Table, Tag, VisuallyHidden } from "~/components/ui";
 import { listForms } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
@@ -28,8 +29,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const editPath = (formId: number) => `/admin/forms/edit/${formId}`;
-const pdfPath = (formId: number) => `/api/forms/${formId}/pdf`;
+const editPath = (formId: number) => href("/admin/forms/edit/:formId", { formId: String(formId) });
+const pdfPath = (formId: number) => href("/api/forms/:formId/pdf", { formId: String(formId) });
 
 export default function Forms({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminForms");

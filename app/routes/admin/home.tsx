@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { href } from "~/components/href";
 import { ClassTable } from "~/components/app/ClassTable";
 import { Card, Table } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
@@ -45,7 +46,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
       <ClassTable
         caption={t("home.admin.currentClasses")}
         rows={loaderData.currentClasses}
-        linkTo={(classId) => `/admin/class/${classId}`}
+        linkTo={(classId) => href("/admin/class/:classId", { classId: String(classId) })}
       />
       <h2>{t("home.admin.users")}</h2>
       <Table

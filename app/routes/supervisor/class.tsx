@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, Link, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { ClassDetails, SchemesTable } from "~/components/app/ClassDetails";
 import { PeopleTable } from "~/components/app/PeopleTable";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
@@ -79,7 +80,7 @@ export async function action(args: Route.ActionArgs) {
     });
     return data({ result: reply }, { status: 400 });
   }
-  const self = `/supervisor/class/${classId}`;
+  const self = href("/supervisor/class/:classId", { classId: String(classId) });
   const taken = outcome.taken.join(", ");
   const missed = outcome.missed.join(", ");
   if (outcome.missed.length === 0)
@@ -124,7 +125,9 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
         caption={t("students.caption")}
         empty={t("students.none")}
         people={students}
-        href={(s) => `/supervisor/class/${classId}/student/${s.userId}`}
+        href={(s) =>
+          href("/supervisor/class/:classId/student/:userId", { classId: String(classId), userId: String(s.userId) })
+        }
         nameHeader={t("students.name")}
         emailHeader={t("students.email")}
         deactivatedLabel={t("students.deactivated")}

@@ -1,4 +1,5 @@
 import { ClassesHome } from "~/components/app/ClassesHome";
+import { href } from "~/components/href";
 import { StaffTodo } from "~/components/app/StaffTodo";
 import { getDb } from "~/services/platform/db/index.server";
 import { getLanguage } from "~/services/platform/i18n.server";
@@ -33,7 +34,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function SupervisorHome({ loaderData }: Route.ComponentProps) {
   const { todo, ...home } = loaderData;
   return (
-    <ClassesHome texts="home.supervisor" {...home} showOwn linkTo={(classId) => `/supervisor/class/${classId}`}>
+    <ClassesHome
+      texts="home.supervisor"
+      {...home}
+      showOwn
+      linkTo={(classId) => href("/supervisor/class/:classId", { classId: String(classId) })}
+    >
       <StaffTodo todo={todo} />
     </ClassesHome>
   );

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { href } from "~/components/href";
 import { ClassTable } from "~/components/app/ClassTable";
 import { StaffTodo } from "~/components/app/StaffTodo";
 import { getDb } from "~/services/platform/db/index.server";
@@ -38,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const classLink = (classId: number) => `/teacher/class/${classId}`;
+const classLink = (classId: number) => href("/teacher/class/:classId", { classId: String(classId) });
 
 export default function TeacherHome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("teacher");

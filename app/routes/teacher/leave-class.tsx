@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { href } from "~/components/href";
 import { ConfirmActions } from "~/components/app/ConfirmStep";
 import { PageHeading } from "~/components/ui";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
@@ -37,7 +38,7 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
     classId,
     header,
     subject: `${header.subjectCode} ${header.subjectName}`,
-    self: `/teacher/class/${classId}/leave`,
+    self: href("/teacher/class/:classId/leave", { classId: String(classId) }),
   };
 }
 
@@ -53,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     subject,
     periodName: header.periodName,
-    classPage: `/teacher/class/${classId}`,
+    classPage: href("/teacher/class/:classId", { classId: String(classId) }),
     students,
     seen: idsOf(students),
   };

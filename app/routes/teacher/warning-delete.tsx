@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
 import { Button, ButtonGroup, LinkButton, PageHeading } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
@@ -31,7 +32,10 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
     classId,
     studentUserId,
   );
-  const studentPage = `/teacher/class/${classId}/student/${studentUserId}`;
+  const studentPage = href("/teacher/class/:classId/student/:userId", {
+    classId: String(classId),
+    userId: String(studentUserId),
+  });
   return { session, db, access, studentUserId, studentPage, warningPage: `${studentPage}/warning` };
 }
 

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
+import { href } from "~/components/href";
 import { ConfirmActions } from "~/components/app/ConfirmStep";
 import { WarningContent } from "~/components/app/Warning";
 import { AlertBanner, PageHeading } from "~/components/ui";
@@ -43,7 +44,10 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
     classId,
     studentUserId,
   );
-  const warningPage = `/teacher/class/${classId}/student/${studentUserId}/warning`;
+  const warningPage = href("/teacher/class/:classId/student/:studentUserId/warning", {
+    classId: String(classId),
+    studentUserId: String(studentUserId),
+  });
   return { session, db, access, studentUserId, warningPage, self: `${warningPage}/give` };
 }
 

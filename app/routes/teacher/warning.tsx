@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { href } from "~/components/href";
 import { TeacherWarningDraftForm } from "~/components/app/TeacherWarningDraftForm";
 import { WarningContent, WarningFacts } from "~/components/app/Warning";
 import { guardPagePost } from "~/components/app/useAutosave";
@@ -49,7 +50,10 @@ async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
     classId,
     studentUserId,
   );
-  const studentPage = `/teacher/class/${classId}/student/${studentUserId}`;
+  const studentPage = href("/teacher/class/:classId/student/:userId", {
+    classId: String(classId),
+    userId: String(studentUserId),
+  });
   return { session, db, access, classId, studentUserId, studentPage, self: `${studentPage}/warning` };
 }
 
@@ -76,8 +80,14 @@ export async function loader(args: Route.LoaderArgs) {
     paths: {
       student: studentPage,
       delete: `${self}/delete`,
-      autosave: `/api/classes/${classId}/students/${studentUserId}/warning`,
-      pdf: `/api/classes/${classId}/students/${studentUserId}/warning/pdf`,
+      autosave: href("/api/classes/:classId/students/:studentUserId/warning", {
+        classId: String(classId),
+        studentUserId: String(studentUserId),
+      }),
+      pdf: href("/api/classes/:classId/students/:studentUserId/warning/pdf", {
+        classId: String(classId),
+        studentUserId: String(studentUserId),
+      }),
     },
     // The teacher's own key for the draft the browser keeps until the server has it (ADR 0011):
     // sealed, so nobody else at that browser can read it.
