@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
   const query = readAuditQuery(new URL(request.url).searchParams);
   const fixed = getInstance(context).getFixedT(getLanguage(context), "privacyData");
-  const t: Translate = (key, values) => fixed(key as never, values) as string;
+  const t: Translate<"privacyData"> = (key, values) => fixed(key, values);
   const db = await getDb();
   await audit(db, {
     action: "audit.exported",

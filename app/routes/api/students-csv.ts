@@ -25,7 +25,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
   const periodId = idParam(params.periodId);
   const fixed = getInstance(context).getFixedT(getLanguage(context), "adminSemesters");
-  const t: Translate = (key, values) => fixed(key as never, values) as string;
+  const t: Translate = (key, values) => fixed(key, values);
   const db = await getDb();
 
   let report: SemesterReport | null = null;

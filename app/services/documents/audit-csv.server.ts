@@ -58,7 +58,11 @@ export interface AuditCsv {
   stream: ReadableStream<Uint8Array>;
 }
 
-export function openAuditCsv(db: Db, query: AuditQuery, options: { t: Translate; now?: Date }): AuditCsv {
+export function openAuditCsv(
+  db: Db,
+  query: AuditQuery,
+  options: { t: Translate<"privacyData">; now?: Date },
+): AuditCsv {
   const encoder = new TextEncoder();
   const pages = allAuditEntries(db, query);
   let started = false;

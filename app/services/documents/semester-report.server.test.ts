@@ -24,7 +24,7 @@ async function translator(lng: "nb" | "en"): Promise<Translate> {
   const i18n = i18next.createInstance();
   await i18n.init({ resources, lng, interpolation: { escapeValue: false } });
   const t = i18n.getFixedT(lng, "adminSemesters");
-  return (key, values) => t(key as never, values) as string;
+  return (key, values) => t(key, values);
 }
 
 let nb: Translate;

@@ -19,9 +19,16 @@ import {
   type RoleId,
   type SigningForm,
 } from "~/services/platform/db/schema";
+import type { KeyOf, MessageKey, Namespace } from "~/locales/keys";
 
-/** Texts of the report in the admin's language: keys of the adminSemesters namespace. */
-export type Translate = (key: string, values?: Record<string, string | number>) => string;
+/**
+ * Texts of a CSV file in the admin's language: keys of one namespace (the report's are adminSemesters',
+ * the audit export's privacyData's), or any key with its namespace.
+ */
+export type Translate<NS extends Namespace = "adminSemesters"> = (
+  key: KeyOf<NS> | MessageKey,
+  values?: Record<string, string | number>,
+) => string;
 
 export const REPORT_PAGE_SIZE = 500;
 

@@ -31,7 +31,7 @@ async function settings(language: Language): Promise<DocumentSettings> {
   const i18n = i18next.createInstance();
   await i18n.init({ resources, lng: language, interpolation: { escapeValue: false } });
   const t = i18n.getFixedT(language, "documents");
-  return { t: (key, values) => t(key as never, values) as string, language, institution: institutions.fjordbyen, now };
+  return { t: (key, values) => t(key, values), language, institution: institutions.fjordbyen, now };
 }
 
 async function classOf(code: string): Promise<number> {

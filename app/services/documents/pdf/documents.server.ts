@@ -7,6 +7,7 @@ import { formatDay, formatDayTime } from "~/services/platform/semesters";
 import { choiceOf, type Choice, type Question } from "~/services/signing";
 import { PdfWriter, type PdfColumn } from "./document.server";
 import type { FullRecord, GivenWarning, SigningFormRecord } from "./records.server";
+import type { KeyOf, MessageKey } from "~/locales/keys";
 
 /**
  * The documents (docs/rules/documents.md; ADR 0010), each written from data that the caller has already
@@ -16,7 +17,7 @@ import type { FullRecord, GivenWarning, SigningFormRecord } from "./records.serv
  * institution variant's name, organisation number and signing-form wording.
  */
 
-export type Translate = (key: string, values?: Record<string, string | number>) => string;
+export type Translate = (key: KeyOf<"documents"> | MessageKey, values?: Record<string, string | number>) => string;
 
 export interface DocumentSettings {
   t: Translate;
@@ -311,7 +312,7 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
 
   w.heading(headingLevel(level), t("signingForm.signatures"));
   w.paragraph(s.institution[s.language].signingForm.declaration);
-  const signature = (roleKey: string, signer: SigningFormRecord["student"]): string[] => [
+  const signature = (roleKey: KeyOf<"documents">, signer: SigningFormRecord["student"]): string[] => [
     t(roleKey),
     signer.name ?? t("results.noAnswer"),
     instant(signer.at, s) ?? t("signingForm.notSigned"),

@@ -49,7 +49,7 @@ export function documentSettings(context: Readonly<RouterContextProvider>): Docu
   const language = getLanguage(context);
   const fixed = getInstance(context).getFixedT(language, "documents");
   return {
-    t: (key, values) => fixed(key as never, values) as string,
+    t: (key, values) => fixed(key, values),
     language,
     institution: currentInstitution(),
   };
