@@ -11,7 +11,7 @@ export function errorMessage(key: string, values: Record<string, string>): strin
 /** The text of a message made by errorMessage (or a plain key). */
 export function translateError(t: TFunction, message: string): string {
   const [key, query] = message.split("?", 2);
-  return t(key as never, query ? Object.fromEntries(new URLSearchParams(query)) : undefined) as string;
+  return t(key, query ? Object.fromEntries(new URLSearchParams(query)) : undefined);
 }
 
 /** The first of a field's messages, translated. */

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import resources, { DEFAULT_LANGUAGE, LANGUAGES } from "~/locales";
 import clientEn from "~/locales/en";
 import clientNb from "~/locales/nb";
+import type { Namespace } from "~/locales/keys";
 import enMail from "~/locales/en/mail.json";
 import nbMail from "~/locales/nb/mail.json";
 import enAuthPages from "~/locales/en/authPages.json";
@@ -32,7 +33,10 @@ beforeAll(async () => {
   // What the pages provide themselves (page-namespaces.ts): every namespace not in the chunks.
   for (const namespace of Object.keys(resources.nb)) {
     if (!(namespace in clientNb))
-      provideNamespace(namespace, { nb: resources.nb[namespace as never], en: resources.en[namespace as never] });
+      provideNamespace(namespace, {
+        nb: resources.nb[namespace as Namespace],
+        en: resources.en[namespace as Namespace],
+      });
   }
   // And the part of auth that the log-in providers' pages and /debug/fs provide.
   provideNamespace("auth", { nb: nbAuthPages, en: enAuthPages });
@@ -80,12 +84,12 @@ describe.each(LANGUAGES)("the browser's t in %s", (language) => {
           ? [0, 1, 2, 5].map((count) => ({ ...values, count }))
           : [values, {}];
         for (const options of variants) {
-          const expected = server.getFixedT(language, namespace)(base, options as never);
-          expect(clients[language].getFixedT(language, namespace)(base, options as never), `${namespace}:${base}`).toBe(
+          const expected = server.getFixedT(language, namespace)(base, options);
+          expect(clients[language].getFixedT(language, namespace)(base, options), `${namespace}:${base}`).toBe(
             expected,
           );
-          const prefixed = server.getFixedT(language, "ui")(`${namespace}:${base}`, options as never);
-          expect(clients[language].getFixedT(language, "ui")(`${namespace}:${base}`, options as never)).toBe(prefixed);
+          const prefixed = server.getFixedT(language, "ui")(`${namespace}:${base}`, options);
+          expect(clients[language].getFixedT(language, "ui")(`${namespace}:${base}`, options)).toBe(prefixed);
           compared++;
         }
       }
@@ -102,8 +106,8 @@ describe.each(LANGUAGES)("the browser's t in %s", (language) => {
       ["common", ["nonexistent.key", "menu.home"]],
     ];
     for (const [namespace, key, options] of cases) {
-      expect(clients[language].getFixedT(language, namespace)(key, options as never)).toBe(
-        server.getFixedT(language, namespace)(key, options as never),
+      expect(clients[language].getFixedT(language, namespace)(key, options)).toBe(
+        server.getFixedT(language, namespace)(key, options),
       );
     }
   });

@@ -12,7 +12,7 @@ export async function testI18n(language: Language = "nb"): Promise<I18n> {
   const i18n = createInstance();
   await i18n.use(initReactI18next).init({
     lng: language,
-    resources: resources as never,
+    resources,
     fallbackLng: false,
     defaultNS: "common",
     // As the server's (i18n.server.ts).
@@ -24,7 +24,7 @@ export async function testI18n(language: Language = "nb"): Promise<I18n> {
 
 /** A flash as the root loader gives it to the page: its key translated with its values. */
 export function flashMessage(i18n: I18n, flash: Flash): FlashMessage {
-  return { type: flash.type, message: i18n.t(flash.key as never, flash.values as never) as unknown as string };
+  return { type: flash.type, message: i18n.t(flash.key, flash.values) };
 }
 
 /** The text a person reads of the flash message a response sets (nb unless told), or null. */

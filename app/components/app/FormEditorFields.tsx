@@ -76,7 +76,7 @@ export function DraftFields({ draft, errors, answeredQuestionIds, answeredGroupI
   const newKey = nextKey(draft);
   const error = (name: string) => {
     const key = errors[name]?.[0];
-    return key ? t(key as never) : undefined;
+    return key ? t(key) : undefined;
   };
   return (
     <>

@@ -384,7 +384,7 @@ export function MidConfirmDialog({
             name="unsentAcknowledged"
             id="mid-unsent-acknowledged"
             options={[{ value: "yes", label: tc("mid.label") }]}
-            error={confirm.error ? tc(confirm.error as never) : undefined}
+            error={confirm.error ? tc(confirm.error) : undefined}
           />
         ) : null}
       </ConfirmActions>

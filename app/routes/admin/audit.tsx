@@ -63,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const csvParams = auditQueryParams(query, 1).toString();
   // In words, made here in the reader's language: the page ships the phrases, not the dictionary.
   const fixed = getInstance(context).getFixedT(language, "privacyData");
-  const t: AuditTranslate = (key, values) => fixed(key as never, values as never) as unknown as string;
+  const t: AuditTranslate = (key, values) => fixed(key, values);
   const words = await auditInWords(db, result.entries, t);
   return {
     query,
