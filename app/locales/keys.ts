@@ -26,12 +26,6 @@ export type KeyOf<NS extends Namespace> = Leaves<Texts[NS]>;
 /** A key with its namespace, as a service hands it to a page: "auth:errors.emailInvalid". */
 export type MessageKey = { [NS in Namespace]: `${NS}:${KeyOf<NS>}` }[Namespace];
 
-/** A message key and the values its text takes ({{name}}), as a service hands it to a page. */
-export interface Message {
-  key: MessageKey;
-  values?: Record<string, string | number>;
-}
-
 /**
  * A key built from data at run time (a level, a role, a status): the lookup table lists every
  * key it may give, typed, so a missing text fails `tsc` rather than showing the key.
