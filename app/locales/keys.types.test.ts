@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import type { Flash } from "~/services/platform/flash.server";
 import { keyFrom, type KeyOf, type MessageKey } from "./keys";
 
 // What `tsc` checks: a key that is in no text, or lacks its namespace, does not compile.
@@ -20,5 +21,12 @@ describe("translation key types", () => {
     expect(keyFrom(flash, "unsent")).toBe("auth:loggedOutUnsent");
     // @ts-expect-error the table may give only keys that are in the texts
     expect(keyFrom({ gone: "auth:noSuchKey" }, "gone")).toBe("auth:noSuchKey");
+  });
+
+  test("a flash message's key is one of them", () => {
+    const saved: Flash = { type: "success", key: "signing:flash.saved" };
+    // @ts-expect-error a flash whose key is in no text
+    const wrong: Flash = { type: "error", key: "signing:flash.noSuchKey" };
+    expect([saved, wrong]).toHaveLength(2);
   });
 });

@@ -8,7 +8,7 @@ import { Button, ButtonGroup, ErrorSummary, LinkButton, Table, Tag, TextField, V
 import { useValidatedForm } from "~/components/use-validated-form";
 import { createSubject, findSubject, listSubjects, updateSubject } from "~/services/admin/index.server";
 import { getDb } from "~/services/platform/db/index.server";
-import { redirectWithFlash } from "~/services/platform/flash.server";
+import { redirectWithFlash, type Flash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
@@ -58,8 +58,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: 409,
     });
   }
-  const flash = {
-    type: "success" as const,
+  const flash: Flash = {
+    type: "success",
     key: intent === "update" ? "adminUsers:subjects.updated" : "adminUsers:subjects.created",
     values: { code: result.subject.subjectCode },
   };

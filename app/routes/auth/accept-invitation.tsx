@@ -15,7 +15,7 @@ import {
   startProviderLogin,
 } from "~/services/identity/index.server";
 import { getDb } from "~/services/platform/db/index.server";
-import { flashHeader, redirectWithFlash } from "~/services/platform/flash.server";
+import { flashHeader, redirectWithFlash, type Flash } from "~/services/platform/flash.server";
 import { acceptInvitation, lookUpInvitation } from "~/services/placements/index.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { safeRedirect } from "~/services/identity";
@@ -115,8 +115,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
 
-  const welcome = {
-    type: "success" as const,
+  const welcome: Flash = {
+    type: "success",
     key: "student:accept.acceptedFlash",
     values: { student: lookup.studentName },
   };

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { logout, currentSession } from "~/services/identity/index.server";
 import { getDb } from "~/services/platform/db/index.server";
-import { redirectWithFlash } from "~/services/platform/flash.server";
+import { redirectWithFlash, type Flash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import type { Route } from "./+types/logout";
 
@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     userId: session.user.id,
     ip: clientAddress(request),
   });
-  const flash =
+  const flash: Flash =
     unsent > 0
       ? { type: "info" as const, key: "auth:loggedOutUnsent", values: { count: unsent } }
       : { type: "success" as const, key: "auth:loggedOut" };

@@ -6,6 +6,7 @@ import { SIGNING_SCHEMAS } from "~/services/signing/signing-intents.schema";
 import { getDb } from "~/services/platform/db/index.server";
 import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
+import type { MessageKey } from "~/locales/keys";
 import { getInstance, getLanguage } from "~/services/platform/i18n.server";
 import { idParam, notFound } from "~/services/platform/ids";
 import { currentInstitution } from "~/services/platform/institution.server";
@@ -121,7 +122,7 @@ function refusal(intent: Intent, submission: Parsed, outcome: Refusal) {
   }
 }
 
-const SIGNED_BY_ALL: Record<Submission, string> = {
+const SIGNED_BY_ALL: Record<Submission, MessageKey> = {
   submitted: "signing:flash.signedByAllSubmitted",
   failed: "signing:flash.signedByAllFailed",
   skipped: "signing:flash.signedByAll",
@@ -137,7 +138,8 @@ export async function action(args: Route.ActionArgs) {
   if (!mayAttempt(intent, place.relation)) throw new Response("Forbidden", { status: 403 });
 
   const page = new URL(args.request.url).pathname;
-  const done = (key: string, type: "success" | "info" | "error" = "success") => redirectWithFlash(page, { type, key });
+  const done = (key: MessageKey, type: "success" | "info" | "error" = "success") =>
+    redirectWithFlash(page, { type, key });
   const actor = { userId: viewer.userId, ip: clientAddress(args.request) };
   const submission = parseWithZod(formData, { schema: SIGNING_SCHEMAS[intent] });
   if (submission.status !== "success") return refusedReply(intent, submission.reply(), 400);

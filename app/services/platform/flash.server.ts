@@ -1,10 +1,14 @@
 import { redirect } from "react-router";
+import type { MessageKey } from "~/locales/keys";
 import { appCookies } from "./request.server";
 
-/** A message shown once after a redirect; `key` is an i18n key ("ns:key"), translated where rendered. */
+/**
+ * A message shown once after a redirect; `key` is a translation key ("ns:key", a `MessageKey`, so a
+ * key in no text fails `tsc`), translated where rendered.
+ */
 export interface Flash {
   type: "success" | "error" | "info";
-  key: string;
+  key: MessageKey;
   values?: Record<string, string | number>;
 }
 
