@@ -57,7 +57,7 @@ export default [
     route("forms/create", "routes/admin/form-editor.tsx", { id: "admin-form-create" }),
     route("forms/edit/:formId", "routes/admin/form-editor.tsx", { id: "admin-form-edit" }),
     route("class/:classId", "routes/admin/class.tsx"),
-    route("class/:classId/advisor/:userId", "routes/admin/class-advisor.tsx"),
+    route("class/:classId/supervisor/:userId", "routes/admin/class-supervisor.tsx"),
     // The admin answers a form to set the expected levels (one implementation for the four roles).
     route("class/:classId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", { id: "admin-form" }),
     route("users", "routes/admin/users.tsx"),
@@ -95,7 +95,7 @@ export default [
     route("class/:classId/students/add", "routes/teacher/add-students.tsx"),
     route("class/:classId/supervisors/add", "routes/teacher/add-supervisor.tsx"),
     route("class/:classId/student/:userId", "routes/teacher/student.tsx"),
-    route("class/:classId/advisor/:userId", "routes/teacher/advisor.tsx"),
+    route("class/:classId/supervisor/:userId", "routes/teacher/supervisor.tsx"),
     route(
       "class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId",
       "routes/shared/form-page.tsx",

@@ -16,7 +16,7 @@ import {
   answerSets,
   assignmentForms,
   assignments,
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   expectations,
@@ -99,7 +99,7 @@ beforeAll(async () => {
   const teacher = await userIdOf(db, "laerer1@example.org");
   const supervisor = await userIdOf(db, "veileder1@example.org");
   await db.insert(classTeachers).values({ classId, userId: teacher });
-  await db.insert(classAdvisors).values({ classId, userId: supervisor });
+  await db.insert(classSupervisors).values({ classId, userId: supervisor });
   const students = await db
     .insert(users)
     // The authors, and one more: the student whose results page is read.
@@ -113,7 +113,9 @@ beforeAll(async () => {
   await db.insert(userRoles).values(students.map((s) => ({ userId: s.id, roleId: ROLE.Student })));
   await db
     .insert(studentReferences)
-    .values(students.map((s) => ({ classId, studentUserId: s.id, teacherUserId: teacher, advisorUserId: supervisor })));
+    .values(
+      students.map((s) => ({ classId, studentUserId: s.id, teacherUserId: teacher, supervisorUserId: supervisor })),
+    );
   authors = [];
   for (const s of students.slice(0, AUTHORS))
     authors.push({ userId: s.id, cookie: await cookieActingAs(db, s.email, ROLE.Student) });
@@ -125,7 +127,7 @@ beforeAll(async () => {
   const sentAt = new Date("2026-09-25T10:00:00Z");
   for (const [authorUserId, authorRoleId, seed] of [
     [subjectStudent, ROLE.Student, 1],
-    [supervisor, ROLE.Advisor, 2],
+    [supervisor, ROLE.Supervisor, 2],
     [teacher, ROLE.Teacher, 3],
   ] as const) {
     const [set] = await db

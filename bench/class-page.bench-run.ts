@@ -14,7 +14,7 @@ import {
   answerSets,
   assignmentForms,
   assignments,
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   forms,
@@ -90,7 +90,7 @@ beforeAll(async () => {
       )
       .returning({ id: users.id })
   ).map((u) => u.id);
-  await db.insert(classAdvisors).values(supervisorIds.map((userId) => ({ classId, userId })));
+  await db.insert(classSupervisors).values(supervisorIds.map((userId) => ({ classId, userId })));
   const studentIds = (
     await db
       .insert(users)
@@ -109,7 +109,7 @@ beforeAll(async () => {
         classId,
         studentUserId,
         teacherUserId: i % 11 === 0 ? null : i % 2 === 0 ? teacherId : otherTeacherId,
-        advisorUserId: i % 13 === 0 ? null : supervisorIds[i % SUPERVISORS],
+        supervisorUserId: i % 13 === 0 ? null : supervisorIds[i % SUPERVISORS],
       })),
     )
     .returning();
@@ -147,7 +147,7 @@ beforeAll(async () => {
     };
     if (i % 10 < 8) add(mid.id, used[0], ref.studentUserId, ROLE.Student, true, i % 10 < 7);
     if (i % 10 < 6) add(mid.id, used[1], ref.studentUserId, ROLE.Student, true, true);
-    if (i % 10 < 6) add(mid.id, used[0], ref.advisorUserId, ROLE.Advisor, true, true);
+    if (i % 10 < 6) add(mid.id, used[0], ref.supervisorUserId, ROLE.Supervisor, true, true);
     if (i % 10 < 4) add(mid.id, used[0], ref.teacherUserId, ROLE.Teacher, true, true);
     if (i % 10 < 2) add(end.id, used[0], ref.studentUserId, ROLE.Student, false, true);
   }

@@ -125,14 +125,14 @@ beforeAll(async () => {
     classId: classRows[i % CLASSES].id,
     studentUserId,
     teacherUserId: i % 17 === 0 ? null : teacherIds[i % TEACHERS],
-    advisorUserId: i % 13 === 0 ? null : supervisorIds[i % SUPERVISORS],
+    supervisorUserId: i % 13 === 0 ? null : supervisorIds[i % SUPERVISORS],
   }));
   const refs: {
     id: number;
     classId: number;
     studentUserId: number;
     teacherUserId: number | null;
-    advisorUserId: number | null;
+    supervisorUserId: number | null;
   }[] = [];
   for (let i = 0; i < refRows.length; i += CHUNK) {
     refs.push(
@@ -169,7 +169,7 @@ beforeAll(async () => {
     };
     if (i % 10 < 7) add(scheme.mid, mainForm.id, ref.studentUserId, ROLE.Student, true, i % 10 < 6);
     if (i % 10 < 4) add(scheme.mid, specificForm.id, ref.studentUserId, ROLE.Student, true, true);
-    if (i % 10 < 5) add(scheme.mid, mainForm.id, ref.advisorUserId, ROLE.Advisor, true, true);
+    if (i % 10 < 5) add(scheme.mid, mainForm.id, ref.supervisorUserId, ROLE.Supervisor, true, true);
     if (i % 10 < 3) add(scheme.mid, mainForm.id, ref.teacherUserId, ROLE.Teacher, true, true);
     if (i % 10 < 2) add(scheme.end, mainForm.id, ref.studentUserId, ROLE.Student, false, true);
   }
@@ -181,7 +181,7 @@ beforeAll(async () => {
       .map((ref, i) => ({
         studentReferenceId: ref.id,
         userId: supervisorIds[(i + 7) % SUPERVISORS],
-        roleId: ROLE.Advisor,
+        roleId: ROLE.Supervisor,
       })),
     (chunk) => db.insert(studentExtraSupervisors).values(chunk).onConflictDoNothing(),
   );
@@ -206,7 +206,7 @@ beforeAll(async () => {
         studentReferenceId: ref.id,
         midSemesterCompletedDate: i % 4 === 0 ? null : "2026-10-01",
         signedByStudentDate: i % 4 >= 2 ? sentAt : null,
-        signedByAdvisorDate: i % 4 === 3 ? sentAt : null,
+        signedBySupervisorDate: i % 4 === 3 ? sentAt : null,
         signedByTeacherDate: i % 4 === 3 ? sentAt : null,
         overallPassed: i % 4 === 3 ? i % 8 !== 7 : null,
         isLocked: i % 4 === 3,

@@ -55,7 +55,7 @@ let database: Database;
 function rolesFor(i: number): RoleId[] {
   if (i % 100 === 0) return [ROLE.Admin, ROLE.Teacher];
   if (i % 25 === 0) return [ROLE.Teacher];
-  if (i % 10 === 0) return [ROLE.Advisor];
+  if (i % 10 === 0) return [ROLE.Supervisor];
   return [ROLE.Student];
 }
 

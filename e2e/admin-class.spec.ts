@@ -96,14 +96,14 @@ test("the class page leads to a supervisor's students in the class", async ({ pa
   const own = page.getByRole("region", { name: "Studentene til Hanne Berg i klassen" });
   await expect(own.getByRole("row")).toHaveCount(6);
   await expect(own.getByRole("link", { name: "Leah Strand" })).toHaveAttribute("href", /^\/admin\/users\/\d+$/);
-  await checkPage(page, testInfo, "admin-class-advisor");
+  await checkPage(page, testInfo, "admin-class-supervisor");
   await page.getByRole("link", { name: "Tilbake til SYK2002 Praksis i spesialisthelsetjenesten" }).click();
   await expect(page).toHaveURL(classUrl);
 });
 
 test("an unknown class or a user who is no supervisor of the class is a 404 page", async ({ page }) => {
   await logInAsAdmin(page);
-  for (const path of ["/admin/class/999999", "/admin/class/abc", "/admin/class/1/advisor/999999"]) {
+  for (const path of ["/admin/class/999999", "/admin/class/abc", "/admin/class/1/supervisor/999999"]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "Fant ikke siden" })).toBeVisible();

@@ -103,7 +103,7 @@ test("a teacher sets a student's supervisor, adds an extra supervisor and remove
   ).toBeVisible();
   await expect(page.getByRole("definition").getByRole("link", { name: "Marte Solberg" })).toHaveAttribute(
     "href",
-    new RegExp(`^/teacher/class/${classAId}/advisor/\\d+$`),
+    new RegExp(`^/teacher/class/${classAId}/supervisor/\\d+$`),
   );
 
   // Adding an extra supervisor without choosing one: a clear message.

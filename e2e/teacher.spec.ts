@@ -91,7 +91,7 @@ test("a teacher joins a class, takes students, adds a supervisor, and leaves aga
   const supervisors = page.getByRole("region", { name: "Praksisveiledere i emnet" });
   await expect(supervisors.getByRole("link", { name: "Nina Nyveileder" })).toHaveAttribute(
     "href",
-    /^\/teacher\/class\/\d+\/advisor\/\d+$/,
+    /^\/teacher\/class\/\d+\/supervisor\/\d+$/,
   );
   const mail = (await readMail(baseURL, "ny.pv.laerer2@example.org", since)).replace(/=\r?\n/g, "");
   expect(mail).toContain(`${baseURL}/login`);
@@ -122,7 +122,7 @@ test("a teacher joins a class, takes students, adds a supervisor, and leaves aga
     "href",
     /^\/teacher\/class\/\d+\/student\/\d+$/,
   );
-  await checkPage(page, testInfo, "teacher-advisor");
+  await checkPage(page, testInfo, "teacher-supervisor");
 
   // Leave SYK2002 again: the page says who loses their teacher, and the class is "other" once more.
   await page.goto(classPath);

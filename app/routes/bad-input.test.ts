@@ -336,9 +336,9 @@ test("staff posting an answer to the student's own group (the demo's self-assess
   // questionId is the main form's first question: the self-assessment's, the student's own.
   const posts: [string, Principal, Record<string, string>][] = [
     ["teacher-form", "teacher", {}],
-    ["supervisor-form", "advisor", {}],
+    ["supervisor-form", "supervisor", {}],
     ["routes/api/answers", "teacher", matrix["routes/api/answers"].body ?? {}],
-    ["routes/api/answers", "advisor", matrix["routes/api/answers"].body ?? {}],
+    ["routes/api/answers", "supervisor", matrix["routes/api/answers"].body ?? {}],
   ];
   for (const [id, poster, body] of posts) {
     const row = actionRows.find((r) => r.id === id)!;

@@ -57,7 +57,7 @@ const actions: [string, RouteModuleLike, Record<string, string>, Poster][] = [
   ["/teacher/class/1/students/add", addStudents, { classId: "1" }, ["laerer1@example.org", ROLE.Teacher]],
   ["/teacher/class/1/supervisors/add", addSupervisor, { classId: "1" }, ["laerer1@example.org", ROLE.Teacher]],
   ["/teacher/class/1/student/9", teacherStudent, { classId: "1", userId: "9" }, ["laerer1@example.org", ROLE.Teacher]],
-  ["/supervisor/class/1", supervisorClass, { classId: "1" }, ["veileder1@example.org", ROLE.Advisor]],
+  ["/supervisor/class/1", supervisorClass, { classId: "1" }, ["veileder1@example.org", ROLE.Supervisor]],
   [
     "/student/9/form/1/class/1/assignment/1",
     formPage,
@@ -95,7 +95,7 @@ const actions: [string, RouteModuleLike, Record<string, string>, Poster][] = [
     "/supervisor/class/1/student/9/signingform",
     signingForm,
     { classId: "1", studentUserId: "9" },
-    ["veileder1@example.org", ROLE.Advisor],
+    ["veileder1@example.org", ROLE.Supervisor],
   ],
   [
     "/student/class/1/student/9/signingform",

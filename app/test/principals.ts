@@ -13,10 +13,10 @@ export const PRINCIPALS = {
   admin: ["admin@example.org", ROLE.Admin],
   student: ["student01@example.org", ROLE.Student],
   teacher: ["laerer1@example.org", ROLE.Teacher],
-  advisor: ["veileder1@example.org", ROLE.Advisor],
+  supervisor: ["veileder1@example.org", ROLE.Supervisor],
   otherStudent: ["student02@example.org", ROLE.Student],
   otherTeacher: ["laerer3@example.org", ROLE.Teacher],
-  otherAdvisor: ["veileder2@example.org", ROLE.Advisor],
+  otherSupervisor: ["veileder2@example.org", ROLE.Supervisor],
 } as const satisfies Record<string, readonly [string, RoleId] | null>;
 
 export type Principal = keyof typeof PRINCIPALS;

@@ -162,16 +162,16 @@ const PUBLIC: Rule = { public: true };
 const nobody: Rule = { allow: [] };
 const admin: Rule = { allow: ["admin"] };
 const loggedIn: Rule = {
-  allow: ["admin", "student", "teacher", "advisor", "otherStudent", "otherTeacher", "otherAdvisor"],
+  allow: ["admin", "student", "teacher", "supervisor", "otherStudent", "otherTeacher", "otherSupervisor"],
 };
 /** Everyone entitled to student01: she, her teacher, her supervisor, the admin. */
-const hers: Rule = { allow: ["admin", "student", "teacher", "advisor"] };
+const hers: Rule = { allow: ["admin", "student", "teacher", "supervisor"] };
 const students: Rule = { allow: ["student", "otherStudent"] };
 const student: Rule = { allow: ["student"] };
 const teachers: Rule = { allow: ["teacher", "otherTeacher"] };
 const teacher: Rule = { allow: ["teacher"] };
-const advisors: Rule = { allow: ["advisor", "otherAdvisor"] };
-const advisor: Rule = { allow: ["advisor"] };
+const supervisors: Rule = { allow: ["supervisor", "otherSupervisor"] };
+const supervisor: Rule = { allow: ["supervisor"] };
 const methodNotAllowed: Rule = { public: true, status: 405 };
 
 /** The matrix, by route id. */
@@ -246,7 +246,7 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "admin-form-create": { loader: admin, action: admin, body: { intent: "edit" } },
     "admin-form-edit": { loader: admin, action: admin, body: { intent: "edit" } },
     "routes/admin/class": { loader: admin, action: admin },
-    "routes/admin/class-advisor": { loader: admin, params: { userId: String(ids.veileder1) } },
+    "routes/admin/class-supervisor": { loader: admin, params: { userId: String(ids.veileder1) } },
     "admin-form": { loader: admin, action: admin, body: formPost },
     "routes/admin/users": { loader: admin },
     "routes/admin/audit": { loader: admin },
@@ -278,7 +278,7 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "routes/teacher/add-students": { loader: teacher, action: teacher },
     "routes/teacher/add-supervisor": { loader: teacher, action: teacher },
     "routes/teacher/student": { loader: teacher, action: teacher },
-    "routes/teacher/advisor": { loader: teacher, params: { userId: String(ids.veileder1) } },
+    "routes/teacher/supervisor": { loader: teacher, params: { userId: String(ids.veileder1) } },
     "teacher-form": { loader: teacher, action: teacher, body: formPost },
     "teacher-results": { loader: teacher },
     "teacher-signing-form": { loader: teacher, action: teacher, body: { intent: "sign" } },
@@ -293,17 +293,17 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "teacher-fallback": { loader: teachers, action: teachers },
 
     // Supervisor area
-    "supervisor-area": { loader: advisors },
-    "routes/supervisor/home": { loader: advisors },
+    "supervisor-area": { loader: supervisors },
+    "routes/supervisor/home": { loader: supervisors },
     // A supervisor of the class sees it, and only the students they follow.
-    "routes/supervisor/class": { loader: advisors, action: advisors },
-    "routes/supervisor/student": { loader: advisor },
-    "supervisor-form": { loader: advisor, action: advisor, body: formPost },
-    "supervisor-results": { loader: advisor },
-    "supervisor-signing-form": { loader: advisor, action: advisor, body: { intent: "sign" } },
+    "routes/supervisor/class": { loader: supervisors, action: supervisors },
+    "routes/supervisor/student": { loader: supervisor },
+    "supervisor-form": { loader: supervisor, action: supervisor, body: formPost },
+    "supervisor-results": { loader: supervisor },
+    "supervisor-signing-form": { loader: supervisor, action: supervisor, body: { intent: "sign" } },
     // Both supervisors are attached to class A, which answers the form.
-    "supervisor-form-read": { loader: advisors, params: { formId: String(ids.formOfA) } },
-    "supervisor-fallback": { loader: advisors, action: advisors },
+    "supervisor-form-read": { loader: supervisors, params: { formId: String(ids.formOfA) } },
+    "supervisor-fallback": { loader: supervisors, action: supervisors },
 
     "routes/shared/advisor-redirect": { loader: PUBLIC, action: PUBLIC },
     "routes/shared/not-found": { loader: { public: true, status: 404 }, action: { public: true, status: 404 } },

@@ -98,7 +98,7 @@ export async function generateSchool(
     };
     await people("student", students, ROLE.Student, "Skole Student");
     await people("teacher", teachers, ROLE.Teacher, "Skole Lærer");
-    await people("supervisor", supervisors, ROLE.Advisor, "Skole Veileder");
+    await people("supervisor", supervisors, ROLE.Supervisor, "Skole Veileder");
 
     // 20 subjects in every semester: 120 classes; mid-semester halfway, the end two weeks before the semester ends.
     await run(
@@ -142,21 +142,21 @@ export async function generateSchool(
 
     // Placements: everyone in the current semester; a sixth (by number) in each earlier one.
     await tx.execute(
-      sql`create temporary table school_refs (id int, class_id int, student_id int, teacher_id int, advisor_id int, period_n int, n int) on commit drop`,
+      sql`create temporary table school_refs (id int, class_id int, student_id int, teacher_id int, supervisor_id int, period_n int, n int) on commit drop`,
     );
     await tx.execute(sql`
       with placed as (
         select c.id as class_id, c.period_n, s.id as student_id, s.n,
                (select t.id from school_teachers t where t.n = (c.subject_n * 3 + s.n % 3) % ${teachers}) as teacher_id,
-               (select v.id from school_supervisors v where v.n % ${SUBJECTS} = c.subject_n order by v.n offset (s.n / ${SUBJECTS}) % greatest(1, ${Math.floor(supervisors / SUBJECTS)}) limit 1) as advisor_id
+               (select v.id from school_supervisors v where v.n % ${SUBJECTS} = c.subject_n order by v.n offset (s.n / ${SUBJECTS}) % greatest(1, ${Math.floor(supervisors / SUBJECTS)}) limit 1) as supervisor_id
         from school_students s
         join school_classes c on c.subject_n = s.n % ${SUBJECTS} and (c.period_n = 0 or c.period_n = s.n % ${SEMESTERS})),
       made as (
         insert into student_references (class_id, student_user_id, teacher_user_id, advisor_user_id)
-        select class_id, student_id, teacher_id, advisor_id from placed
+        select class_id, student_id, teacher_id, supervisor_id from placed
         returning id, class_id, student_user_id)
       insert into school_refs
-      select made.id, made.class_id, made.student_user_id, p.teacher_id, p.advisor_id, p.period_n, p.n
+      select made.id, made.class_id, made.student_user_id, p.teacher_id, p.supervisor_id, p.period_n, p.n
       from made join placed p on p.class_id = made.class_id and p.student_id = made.student_user_id`);
     rows.student_references = Number(
       (await rowsOf<{ n: number }>(tx, sql`select count(*)::int as n from school_refs`))[0].n,
@@ -175,7 +175,7 @@ export async function generateSchool(
       join assignments a on a.class_id = r.class_id
       join classes c on c.id = r.class_id
       join periods p on p.id = c.period_id
-      cross join lateral (values (r.student_id, ${sql.raw(String(ROLE.Student))}), (r.advisor_id, ${sql.raw(String(ROLE.Advisor))}), (r.teacher_id, ${sql.raw(String(ROLE.Teacher))})) author(id, role)
+      cross join lateral (values (r.student_id, ${sql.raw(String(ROLE.Student))}), (r.supervisor_id, ${sql.raw(String(ROLE.Supervisor))}), (r.teacher_id, ${sql.raw(String(ROLE.Teacher))})) author(id, role)
       where (r.period_n > 0 or a.is_mid_semester) and author.id is not null`,
     );
     // Every question answered: a level for the grading questions, a sentence for the text ones.
@@ -209,7 +209,7 @@ export async function generateSchool(
       select r.id, true, true, true, true, 'Bestått praksis.', true, r.period_n > 0, c.mid_semester_date, c.end_semester_date, true, true,
              case when r.period_n > 0 then r.teacher_id end, case when r.period_n > 0 then c.end_semester_date + time '10:00' end,
              case when r.period_n > 0 then r.student_id end, case when r.period_n > 0 then c.end_semester_date + time '11:00' end,
-             case when r.period_n > 0 then r.advisor_id end, case when r.period_n > 0 then c.end_semester_date + time '12:00' end,
+             case when r.period_n > 0 then r.supervisor_id end, case when r.period_n > 0 then c.end_semester_date + time '12:00' end,
              case when r.period_n > 0 then c.end_semester_date + time '13:00' end
       from school_refs r join classes c on c.id = r.class_id
       where r.period_n > 0 or r.n % 3 = 0`,

@@ -9,7 +9,7 @@ interface Staff extends Person {
 
 interface Student extends Person {
   teacherName: string | null;
-  advisorName: string | null;
+  supervisorName: string | null;
 }
 
 const userPage = (p: Person) => href("/admin/users/:userId", { userId: String(p.userId) });
@@ -53,7 +53,7 @@ export function AdminClassPeople({
         href={userPage}
         columns={[
           { header: t("people.teacher"), cell: (p) => p.teacherName ?? t("people.none") },
-          { header: t("people.supervisor"), cell: (p) => p.advisorName ?? t("people.none") },
+          { header: t("people.supervisor"), cell: (p) => p.supervisorName ?? t("people.none") },
         ]}
       />
 
@@ -64,7 +64,7 @@ export function AdminClassPeople({
         empty={t("people.noSupervisors")}
         people={supervisors}
         href={(p) =>
-          href("/admin/class/:classId/advisor/:userId", { classId: String(classId), userId: String(p.userId) })
+          href("/admin/class/:classId/supervisor/:userId", { classId: String(classId), userId: String(p.userId) })
         }
         columns={[{ header: t("people.followedStudents"), numeric: true, cell: (p) => p.studentCount }]}
       />

@@ -22,7 +22,7 @@ export interface AdminUserStored {
   roles: RoleId[];
   studentClassIds: number[];
   teacherClassIds: number[];
-  advisorClassIds: number[];
+  supervisorClassIds: number[];
 }
 
 const semesterLabel = (t: TFunction<"adminUsers">, s: SemesterClasses) =>
@@ -59,7 +59,7 @@ export function AdminUserEditForm({
   const roles = typed ? listValue(typed.roles) : stored.roles.map(String);
   const studentSelected = typed ? listValue(typed.studentClasses) : stored.studentClassIds.map(String);
   const teacherSelected = typed ? listValue(typed.teacherClasses) : stored.teacherClassIds.map(String);
-  const advisorSelected = typed ? listValue(typed.advisorClasses) : stored.advisorClassIds.map(String);
+  const supervisorSelected = typed ? listValue(typed.supervisorClasses) : stored.supervisorClassIds.map(String);
 
   // A role's classes show once the user holds it, and stay while a refused save is corrected.
   const withClasses = (roleId: RoleId) =>
@@ -115,10 +115,10 @@ export function AdminUserEditForm({
         </Fieldset>
       ) : null}
 
-      {withClasses(ROLE.Advisor) ? (
-        <Fieldset legend={t("user.advisorClasses")} describedBy="advisor-classes-hint">
-          <Hint id="advisor-classes-hint">{t("user.advisorClassesHint")}</Hint>
-          <ClassCheckboxes name="advisorClasses" semesters={semesters} selected={advisorSelected} />
+      {withClasses(ROLE.Supervisor) ? (
+        <Fieldset legend={t("user.supervisorClasses")} describedBy="supervisor-classes-hint">
+          <Hint id="supervisor-classes-hint">{t("user.supervisorClassesHint")}</Hint>
+          <ClassCheckboxes name="supervisorClasses" semesters={semesters} selected={supervisorSelected} />
         </Fieldset>
       ) : null}
 
@@ -199,7 +199,7 @@ function ClassCheckboxes({
   semesters,
   selected,
 }: {
-  name: "teacherClasses" | "advisorClasses";
+  name: "teacherClasses" | "supervisorClasses";
   semesters: SemesterClasses[];
   selected: string[];
 }) {

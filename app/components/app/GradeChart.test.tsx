@@ -18,11 +18,11 @@ const student: GradeChartSeries = {
   kind: "student",
   values: [1, 2, 5, null],
 };
-const advisor: GradeChartSeries = {
-  key: "advisor-12",
+const supervisor: GradeChartSeries = {
+  key: "supervisor-12",
   label: "Praksisveileder: Kari Nordmann",
   short: "PV",
-  kind: "advisor",
+  kind: "supervisor",
   values: [1, 3, 5, null],
 };
 const teacher: GradeChartSeries = {
@@ -39,7 +39,7 @@ function props(overrides: Partial<GradeChartProps> = {}): GradeChartProps {
     description: "Spørsmål i rader, nivå i kolonner. Tallene står også i tabellen under.",
     levels,
     questions,
-    series: [student, advisor, teacher],
+    series: [student, supervisor, teacher],
     ...overrides,
   };
 }
@@ -120,7 +120,7 @@ describe("GradeChart", () => {
   it("draws one mark per graded question for each series, none for null", () => {
     const html = render(props());
     expect(marks(html, "student")).toHaveLength(3);
-    expect(marks(html, "advisor-12")).toHaveLength(3);
+    expect(marks(html, "supervisor-12")).toHaveLength(3);
     expect(marks(html, "teacher-3")).toHaveLength(3);
     // Nobody graded question 4 (index 3): nothing drawn for it.
     expect(marks(html).filter((m) => m["data-question"] === "3")).toEqual([]);
@@ -131,7 +131,7 @@ describe("GradeChart", () => {
     const columns = columnsOf(html);
     for (const mark of marks(html)) {
       const level = Number(mark["data-level"]);
-      const series = [student, advisor, teacher].find((s) => s.key === mark["data-series"])!;
+      const series = [student, supervisor, teacher].find((s) => s.key === mark["data-series"])!;
       expect(series.values[Number(mark["data-question"])]).toBe(level);
       const { x } = translate(mark);
       const column = columns.get(level)!;
@@ -165,7 +165,7 @@ describe("GradeChart", () => {
     expect(notRelevant.x).toBeGreaterThan(scale[4].x + step);
 
     const notRelevantMarks = marks(html).filter((m) => m["data-level"] === "5");
-    expect(notRelevantMarks.map((m) => m["data-series"])).toEqual(["student", "advisor-12"]);
+    expect(notRelevantMarks.map((m) => m["data-series"])).toEqual(["student", "supervisor-12"]);
     for (const mark of notRelevantMarks) {
       expect(translate(mark).x).toBeGreaterThan(notRelevant.x);
     }
@@ -207,13 +207,13 @@ describe("GradeChart", () => {
   it("wraps many people at one level onto a second line within the row", () => {
     const many: GradeChartSeries[] = [
       student,
-      advisor,
+      supervisor,
       teacher,
       {
-        key: "advisor-40",
+        key: "supervisor-40",
         label: "Ekstra PV",
         short: "PV2",
-        kind: "advisor",
+        kind: "supervisor",
         values: [1, null, null, null],
       },
       {
@@ -282,11 +282,11 @@ describe("GradeChart", () => {
     expect(legend.tag).toBe("ul");
     expect(tagsWith(html, "data-legend").map((a) => a["data-legend"])).toEqual([
       "student",
-      "advisor-12",
+      "supervisor-12",
       "teacher-3",
       "expected",
     ]);
-    for (const label of [student.label, advisor.label, teacher.label]) {
+    for (const label of [student.label, supervisor.label, teacher.label]) {
       expect(html).toContain(`<span class="grade-chart__legend-text">${label}</span>`);
     }
     const legendSymbols = tagsWith(html, "class", "grade-chart__legend-symbol");
@@ -295,20 +295,20 @@ describe("GradeChart", () => {
   });
 
   it("tells people apart by shape and badge, not colour alone", () => {
-    const second: GradeChartSeries = { ...advisor, key: "advisor-40", short: "PV2" };
-    const html = render(props({ series: [student, advisor, teacher, second] }));
+    const second: GradeChartSeries = { ...supervisor, key: "supervisor-40", short: "PV2" };
+    const html = render(props({ series: [student, supervisor, teacher, second] }));
     const shapes = (kind: string) =>
       html.match(new RegExp(`grade-chart__mark--${kind}[^"]*"><(circle|rect|path)`, "g")) ?? [];
     expect(shapes("student")[0]).toMatch(/<circle$/);
-    expect(shapes("advisor")[0]).toMatch(/<rect$/);
+    expect(shapes("supervisor")[0]).toMatch(/<rect$/);
     expect(shapes("teacher")[0]).toMatch(/<path$/);
     for (const badge of ["S", "PV", "PL", "PV2"]) {
       expect(html).toContain(`dy="0.35em">${badge}</text>`);
     }
     // The second supervisor is drawn outlined, the first filled.
-    const advisorMarks = html.match(/grade-chart__mark grade-chart__mark--advisor[^"]*/g) ?? [];
-    expect(advisorMarks.some((c) => c.endsWith("--outlined"))).toBe(true);
-    expect(advisorMarks.some((c) => !c.endsWith("--outlined"))).toBe(true);
+    const supervisorMarks = html.match(/grade-chart__mark grade-chart__mark--supervisor[^"]*/g) ?? [];
+    expect(supervisorMarks.some((c) => c.endsWith("--outlined"))).toBe(true);
+    expect(supervisorMarks.some((c) => !c.endsWith("--outlined"))).toBe(true);
   });
 
   it("labels the rows with the question numbers and the columns with the levels", () => {

@@ -26,7 +26,7 @@ import {
 import type { MarkStyle } from "./GradeChartMark";
 
 export interface GradeChartSeries {
-  /** Stable id, e.g. "student", "advisor-12". */
+  /** Stable id, e.g. "student", "supervisor-12". */
   key: string;
   /** The legend text, translated, e.g. "Student: Emma Andersen". */
   label: string;

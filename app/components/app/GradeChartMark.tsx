@@ -10,7 +10,7 @@ export function MarkShape({ kind, outlined, short }: MarkStyle) {
   let shape;
   if (kind === "student") {
     shape = <circle className={shapeClass} r={half} />;
-  } else if (kind === "advisor") {
+  } else if (kind === "supervisor") {
     const side = half - 1;
     shape = <rect className={shapeClass} x={-side} y={-side} width={side * 2} height={side * 2} rx={3} />;
   } else if (kind === "teacher") {

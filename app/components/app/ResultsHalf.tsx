@@ -5,7 +5,7 @@ import { ResultsGroup, type Group, type Half } from "./ResultsGroup";
 
 const toLevel = (value: string | null) => (value === null || !/^\d+$/.test(value) ? null : Number(value));
 
-const CHART_KIND = { student: "student", advisor: "advisor", teacher: "teacher" } as const;
+const CHART_KIND = { student: "student", supervisor: "supervisor", teacher: "teacher" } as const;
 
 /** Consecutive grading groups with the same labels share one chart (normally all of them: the independence scale). */
 function chartRuns(groups: readonly Group[]): { options: readonly string[]; groups: Group[] }[] {
@@ -33,7 +33,7 @@ function chartSeries(
         ? column.badge === "S"
           ? "student"
           : column.badge === "PV"
-            ? "advisor"
+            ? "supervisor"
             : "teacher"
         : CHART_KIND[column.kind];
     return {

@@ -157,7 +157,7 @@ function failedSection(
     },
     {
       intent: "sign",
-      items: errorSummaryItems(t, [signFields.signWithoutAdvisorConfirmed, signFields.unsentAcknowledged], {
+      items: errorSummaryItems(t, [signFields.signWithoutSupervisorConfirmed, signFields.unsentAcknowledged], {
         errors: signForm.errors,
         fieldId: SECTION_OF.sign,
       }),

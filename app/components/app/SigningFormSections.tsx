@@ -102,7 +102,7 @@ export interface SendingView {
     href: string | null;
     student: boolean;
     /** null: the student has no supervisor, whose part is then not waited for. */
-    advisor: boolean | null;
+    supervisor: boolean | null;
     teacher: boolean;
     answered: number;
     questions: number;
@@ -132,7 +132,7 @@ export function sendingView(
             ? href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", formIds)
             : null,
         student: form.sent.student,
-        advisor: facts.hasSupervisor ? form.sent.advisor : null,
+        supervisor: facts.hasSupervisor ? form.sent.supervisor : null,
         teacher: form.sent.teacher,
         answered: form.teacherAnswers.answered,
         questions: form.teacherAnswers.questions,
@@ -170,7 +170,7 @@ function SendingTable({ sending, tc }: { sending: SendingView; tc: TC }) {
             cells: [
               form.href ? <Link to={form.href}>{name}</Link> : name,
               sent(form.student),
-              sent(form.advisor),
+              sent(form.supervisor),
               form.teacher
                 ? tc("forms.sent")
                 : tc("forms.teacherNotSent", { answered: form.answered, questions: form.questions }),

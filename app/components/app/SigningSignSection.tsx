@@ -39,8 +39,8 @@ export function SigningSignSection({
           value:
             s.atText && s.name
               ? t("sign.signedBy", { name: s.name, at: s.atText })
-              : s.signer === "advisor" && view.withoutAdvisorText
-                ? t("sign.withoutAdvisor", { at: view.withoutAdvisorText })
+              : s.signer === "supervisor" && view.withoutSupervisorText
+                ? t("sign.withoutSupervisor", { at: view.withoutSupervisorText })
                 : t("sign.notSigned"),
         }))}
       />
@@ -73,7 +73,7 @@ function SignatureForm({
   const { rights } = view;
   // Signing needs the confirmation box ticked: with JS the sign button waits for the box; without JS the server refuses an unticked one.
   const hydrated = useHydrated();
-  const [confirmedWithoutAdvisor, setConfirmedWithoutAdvisor] = useState(false);
+  const [confirmedWithoutSupervisor, setConfirmedWithoutSupervisor] = useState(false);
   return (
     <Form
       method="post"
@@ -81,20 +81,21 @@ function SignatureForm({
       noValidate
       onChange={(event) => {
         const target = event.target as unknown as HTMLInputElement;
-        if (target.name === signFields.signWithoutAdvisorConfirmed.name) setConfirmedWithoutAdvisor(target.checked);
+        if (target.name === signFields.signWithoutSupervisorConfirmed.name)
+          setConfirmedWithoutSupervisor(target.checked);
       }}
     >
       <input type="hidden" name="intent" value="sign" />
       <p>{t("sign.intro")}</p>
-      {rights.confirmWithoutAdvisor ? (
+      {rights.confirmWithoutSupervisor ? (
         <CheckboxGroup
           legend={t("sign.confirmLegend")}
           legendSize="s"
           hint={t("sign.confirmHint")}
-          name={signFields.signWithoutAdvisorConfirmed.name}
-          id={signFields.signWithoutAdvisorConfirmed.id}
+          name={signFields.signWithoutSupervisorConfirmed.name}
+          id={signFields.signWithoutSupervisorConfirmed.id}
           options={[{ value: "yes", label: t("sign.confirmLabel") }]}
-          error={firstError(t, signFields.signWithoutAdvisorConfirmed.errors)}
+          error={firstError(t, signFields.signWithoutSupervisorConfirmed.errors)}
         />
       ) : null}
       {unsent ? (
@@ -108,7 +109,7 @@ function SignatureForm({
           error={firstError(t, signFields.unsentAcknowledged.errors)}
         />
       ) : null}
-      <SubmitButton disabled={hydrated && rights.confirmWithoutAdvisor && !confirmedWithoutAdvisor}>
+      <SubmitButton disabled={hydrated && rights.confirmWithoutSupervisor && !confirmedWithoutSupervisor}>
         {t("sign.button")}
       </SubmitButton>
     </Form>

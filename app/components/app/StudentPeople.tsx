@@ -11,12 +11,12 @@ interface Person {
 /** Who follows the student this semester, with their addresses; without a supervisor, the way to invite one. */
 export function StudentPeople({
   teacher,
-  advisor,
+  supervisor,
   extraSupervisors,
   mayInvite,
 }: {
   teacher: Person | null;
-  advisor: Person | null;
+  supervisor: Person | null;
   extraSupervisors: Person[];
   mayInvite: boolean;
 }) {
@@ -36,13 +36,13 @@ export function StudentPeople({
         ) : (
           <li>{t("forms.noTeacher")}</li>
         )}
-        {advisor ? (
+        {supervisor ? (
           <li>
             <Tag variant="info">
               <abbr title={t("forms.supervisorRole")}>PV</abbr>
             </Tag>{" "}
             <VisuallyHidden>{t("forms.supervisorRole")}: </VisuallyHidden>
-            {advisor.displayName} <a href={`mailto:${advisor.email}`}>{advisor.email}</a>
+            {supervisor.displayName} <a href={`mailto:${supervisor.email}`}>{supervisor.email}</a>
           </li>
         ) : null}
         {extraSupervisors.map((p) => (

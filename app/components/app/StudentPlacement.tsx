@@ -97,7 +97,7 @@ function PlacementHalf({
                 </Link>
               </>,
               sent(form.sentBy.student),
-              sent(form.sentBy.advisor),
+              sent(form.sentBy.supervisor),
               sent(form.sentBy.teacher),
               own(form),
             ],
@@ -117,7 +117,7 @@ function PlacementPeople({
   supervisorHref: StudentPlacementProps["supervisorHref"];
 }) {
   const { t } = useTranslation("placement");
-  const { student, teacher, advisor, extraSupervisors, half } = placement;
+  const { student, teacher, supervisor, extraSupervisors, half } = placement;
   const halfName = (isMid: boolean) => (isMid ? t("half.mid") : t("half.end"));
   return (
     <SummaryList
@@ -137,7 +137,11 @@ function PlacementPeople({
               {t("people.supervisor")} <Tag variant="info">{t("people.supervisorBadge")}</Tag>
             </>
           ),
-          value: advisor ? <Person person={advisor} href={supervisorHref?.(advisor.userId)} /> : t("people.none"),
+          value: supervisor ? (
+            <Person person={supervisor} href={supervisorHref?.(supervisor.userId)} />
+          ) : (
+            t("people.none")
+          ),
         },
         {
           key: (

@@ -4,7 +4,7 @@ import { LinkButton } from "~/components/ui";
 import { PeopleTable, type Person } from "./PeopleTable";
 
 /** A student of the teacher's own, with their assigned supervisor (if any). */
-export type TeacherClassStudent = Person & { advisorName: string | null };
+export type TeacherClassStudent = Person & { supervisorName: string | null };
 
 /** A supervisor of the class: attached to it, or invited by a student; and how many of its students they follow. */
 export type TeacherClassSupervisor = Person & { attached: boolean; studentCount: number };
@@ -36,7 +36,7 @@ export function TeacherClassPeople({
         href={(s) =>
           href("/teacher/class/:classId/student/:userId", { classId: String(classId), userId: String(s.userId) })
         }
-        columns={[{ header: t("class.mine.supervisor"), cell: (s) => s.advisorName ?? t("class.people.none") }]}
+        columns={[{ header: t("class.mine.supervisor"), cell: (s) => s.supervisorName ?? t("class.people.none") }]}
       />
       <p>
         <LinkButton variant="secondary" to={href("/teacher/class/:classId/students/add", { classId: String(classId) })}>
@@ -51,7 +51,7 @@ export function TeacherClassPeople({
         empty={t("class.supervisors.none")}
         people={supervisors}
         href={(s) =>
-          href("/teacher/class/:classId/advisor/:userId", { classId: String(classId), userId: String(s.userId) })
+          href("/teacher/class/:classId/supervisor/:userId", { classId: String(classId), userId: String(s.userId) })
         }
         columns={[
           {

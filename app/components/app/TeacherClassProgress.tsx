@@ -23,7 +23,7 @@ export interface TeacherProgressHalf {
 /** One student's row of the progress overview. */
 export type TeacherProgressRow = Pick<
   ProgressRow,
-  "userId" | "displayName" | "isActive" | "teacherName" | "advisorName" | "warning" | "signing"
+  "userId" | "displayName" | "isActive" | "teacherName" | "supervisorName" | "warning" | "signing"
 > & { mid: TeacherProgressHalf; end: TeacherProgressHalf };
 
 /** Which page of the overview is shown, and of how many (the rows themselves apart). */
@@ -145,7 +145,7 @@ function ProgressTable({ classId, rows, page, formCount, sort, dir }: ProgressTa
                   {row.teacherName ?? t("class.progress.noOne")}
                 </td>
                 <td className="ui-table__cell" data-label={label.supervisor}>
-                  {row.advisorName ?? t("class.progress.noOne")}
+                  {row.supervisorName ?? t("class.progress.noOne")}
                 </td>
                 <td className="ui-table__cell" data-label={label.mid}>
                   <HalfCell {...row.mid} total={formCount.mid} texts={texts} />
@@ -212,12 +212,12 @@ function useProgressTexts() {
       } satisfies Record<SigningSummary["state"], string>,
       signer: {
         student: t("todo:overview.signer.student"),
-        advisor: t("todo:overview.signer.advisor"),
+        supervisor: t("todo:overview.signer.supervisor"),
         teacher: t("todo:overview.signer.teacher"),
       } satisfies Record<SigningSummary["waitingFor"][number], string>,
       authors: [
         { key: "student", short: "S", name: t("class.progress.authorStudent") },
-        { key: "advisor", short: "PV", name: t("class.progress.authorAdvisor") },
+        { key: "supervisor", short: "PV", name: t("class.progress.authorSupervisor") },
         { key: "teacher", short: "PL", name: t("class.progress.authorTeacher") },
       ] as const,
       allSent: t("class.progress.allSent"),

@@ -16,7 +16,7 @@ import type { PlacementView, SupervisorOption } from "~/services/placements/inde
 export function useSupervisorForms(
   reply: { intent: string; result: SubmissionResult<string[]> } | undefined,
   schemas: {
-    supervisor: () => Promise<ZodObject<{ advisorUserId: ZodString }>>;
+    supervisor: () => Promise<ZodObject<{ supervisorUserId: ZodString }>>;
     extra: () => Promise<ZodObject<{ extraUserId: ZodString }>>;
   },
 ) {
@@ -31,11 +31,11 @@ export function useSupervisorForms(
   );
   const removeErrors = reply?.intent === "removeExtra" ? reply.result.error?.removeUserId : undefined;
   return {
-    supervisor: { form: getFormProps(supervisorForm), field: supervisorFields.advisorUserId },
+    supervisor: { form: getFormProps(supervisorForm), field: supervisorFields.supervisorUserId },
     extra: { form: getFormProps(extraForm), field: extraFields.extraUserId },
     removeErrors,
     summary: [
-      ...errorSummaryItems(t, [supervisorFields.advisorUserId, extraFields.extraUserId]),
+      ...errorSummaryItems(t, [supervisorFields.supervisorUserId, extraFields.extraUserId]),
       ...(removeErrors?.length ? [{ fieldId: "extra-supervisors", message: firstError(t, removeErrors)! }] : []),
     ],
   };
@@ -73,7 +73,12 @@ export function TeacherStudentSupervisors({
           <Link to={href("/teacher/class/:classId", { classId: String(classId) })}>{t("teacher.toClassPage")}</Link>
         </p>
       ) : (
-        <Form method="post" {...supervisor.form} key={`supervisor-${placement.advisor?.userId ?? "none"}`} noValidate>
+        <Form
+          method="post"
+          {...supervisor.form}
+          key={`supervisor-${placement.supervisor?.userId ?? "none"}`}
+          noValidate
+        >
           <input type="hidden" name="intent" value="setSupervisor" />
           <Select
             label={t("teacher.supervisorLabel", { name: student.displayName })}
@@ -82,7 +87,7 @@ export function TeacherStudentSupervisors({
             id={supervisor.field.id}
             options={[{ value: "none", label: t("teacher.noSupervisor") }, ...supervisorChoices.map(option)]}
             defaultValue={
-              supervisor.field.initialValue ?? (placement.advisor ? String(placement.advisor.userId) : "none")
+              supervisor.field.initialValue ?? (placement.supervisor ? String(placement.supervisor.userId) : "none")
             }
             error={firstError(t, supervisor.field.errors)}
           />
@@ -112,7 +117,7 @@ export function TeacherStudentSupervisors({
             cells: [
               <Link
                 key="name"
-                to={href("/teacher/class/:classId/advisor/:userId", {
+                to={href("/teacher/class/:classId/supervisor/:userId", {
                   classId: String(classId),
                   userId: String(p.userId),
                 })}

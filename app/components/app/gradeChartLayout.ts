@@ -2,7 +2,7 @@
 // are measured, wrapped and shortened without a browser to measure them.
 
 /** Whose mark a series is: each kind has its own shape. */
-export type GradeChartSeriesKind = "student" | "advisor" | "teacher" | "other";
+export type GradeChartSeriesKind = "student" | "supervisor" | "teacher" | "other";
 
 // Geometry in SVG user units; at natural size one unit is one CSS pixel.
 export const NUMBER_RIGHT = 28;

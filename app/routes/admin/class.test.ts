@@ -5,7 +5,7 @@ import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, TEST_ORIGIN, flashOf } from "~/test/route";
 import { addDays, calendar, dateText } from "~/test/calendar";
-import * as advisorPage from "./class-advisor";
+import * as supervisorPage from "./class-supervisor";
 import * as classPage from "./class";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -357,7 +357,10 @@ describe("adding a response scheme", () => {
 
 describe("a supervisor's students in a class", () => {
   const load = (classId: string, userId: string, cookie = admin) =>
-    callLoader(advisorPage, getPage(`/admin/class/${classId}/advisor/${userId}`, { cookie }), { classId, userId });
+    callLoader(supervisorPage, getPage(`/admin/class/${classId}/supervisor/${userId}`, { cookie }), {
+      classId,
+      userId,
+    });
 
   test("lists the supervisor's students, assigned and extra", async () => {
     const supervisor = await userIdOf(db(), "veileder1@example.org");

@@ -22,5 +22,5 @@ export const schema = z.object({
   // One select per semester; "Ingen klasse" posts an empty value.
   studentClasses: z.array(classId.optional()).optional(),
   teacherClasses: z.array(classId).optional(),
-  advisorClasses: z.array(classId).optional(),
+  supervisorClasses: z.array(classId).optional(),
 });

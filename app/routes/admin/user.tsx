@@ -108,7 +108,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       roles: value.roles.map(Number) as RoleId[],
       studentClassIds: (value.studentClasses ?? []).filter((id): id is number => id !== undefined),
       teacherClassIds: value.teacherClasses ?? [],
-      advisorClassIds: value.advisorClasses ?? [],
+      supervisorClassIds: value.supervisorClasses ?? [],
     },
     actor,
   );

@@ -188,9 +188,9 @@ test("saving roles and classes redirects (303) with a message, and the role chan
   const classB = await classId("SYK2002", calendar.current.name);
   const response = await save(userId, {
     displayName: "Lars Bakken",
-    roles: [String(ROLE.Teacher), String(ROLE.Advisor)],
+    roles: [String(ROLE.Teacher), String(ROLE.Supervisor)],
     teacherClasses: [String(classA), String(classB)],
-    advisorClasses: [String(classB)],
+    supervisorClasses: [String(classB)],
   });
   expect(response.status).toBe(303);
   expect(response.headers.get("Location")).toBe(`/admin/users/${userId}`);
@@ -205,7 +205,7 @@ test("saving roles and classes redirects (303) with a message, and the role chan
     .select()
     .from(auditEvents)
     .where(and(eq(auditEvents.action, "user.roles_changed"), eq(auditEvents.subjectUserId, userId)));
-  expect(event.details).toEqual({ before: [ROLE.Teacher], after: [ROLE.Teacher, ROLE.Advisor] });
+  expect(event.details).toEqual({ before: [ROLE.Teacher], after: [ROLE.Teacher, ROLE.Supervisor] });
 });
 
 test("a student's class select posts one value per semester; 'no class' is an empty value", async () => {

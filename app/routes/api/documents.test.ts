@@ -134,7 +134,7 @@ describe("the full placement record", () => {
 
   test.each([
     ["laerer1", ROLE.Teacher, "teacher"],
-    ["veileder1", ROLE.Advisor, "advisor"],
+    ["veileder1", ROLE.Supervisor, "supervisor"],
     ["admin", ROLE.Admin, "admin"],
   ] as const)(
     "%s, who follows the student or administers, gets it with the expected levels",
@@ -153,7 +153,7 @@ describe("the full placement record", () => {
   test.each([
     ["another student", "student02", ROLE.Student],
     ["a teacher of other classes", "laerer3", ROLE.Teacher],
-    ["a supervisor who does not follow the student", "veileder2", ROLE.Advisor],
+    ["a supervisor who does not follow the student", "veileder2", ROLE.Supervisor],
     ["the admin acting as a teacher of another class", "admin", ROLE.Teacher],
   ] as const)("%s gets a 404 like for an unknown student, and nothing is audited", async (_, name, role) => {
     const before = (await downloads()).length;
@@ -203,7 +203,7 @@ describe("the warning", () => {
     for (const [name, role] of [
       ["student03", ROLE.Student],
       ["laerer1", ROLE.Teacher],
-      ["veileder1", ROLE.Advisor],
+      ["veileder1", ROLE.Supervisor],
     ] as const) {
       const response = await load(warningPdf, studentPath("SYK1002", "student03", "warning/pdf"), await as(name, role));
       expect(response.headers.get("Content-Disposition")).toContain(
@@ -237,7 +237,7 @@ describe("the warning", () => {
     for (const [name, role] of [
       ["laerer1", ROLE.Teacher],
       ["student05", ROLE.Student],
-      ["veileder1", ROLE.Advisor],
+      ["veileder1", ROLE.Supervisor],
       ["admin", ROLE.Admin],
     ] as const) {
       expect((await load(warningPdf, path, await as(name, role))).status).toBe(404);
@@ -290,7 +290,7 @@ describe("the signing form", () => {
         await load(
           signingFormPdf,
           studentPath("SYK1002", "student01", "signingform/pdf"),
-          await as("veileder2", ROLE.Advisor),
+          await as("veileder2", ROLE.Supervisor),
         )
       ).status,
     ).toBe(404);
@@ -351,7 +351,9 @@ describe("an empty form", () => {
     expect(pdf.text).toContain("Hjelpetekst");
     expect(pdf.artifactTexts[0]).toContain("Org.nr. 991 258 736");
     expect((await load(formPdf, `/api/forms/${medication}/pdf`, await as("student01", ROLE.Student))).status).toBe(200);
-    expect((await load(formPdf, `/api/forms/${medication}/pdf`, await as("veileder1", ROLE.Advisor))).status).toBe(200);
+    expect((await load(formPdf, `/api/forms/${medication}/pdf`, await as("veileder1", ROLE.Supervisor))).status).toBe(
+      200,
+    );
     expect(await downloads()).toHaveLength(before);
   });
 

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { advisorInvitations, sessions, studentReferences, users } from "~/services/platform/db/schema";
+import { supervisorInvitations, sessions, studentReferences, users } from "~/services/platform/db/schema";
 import { createInvitation, INVITATION_TTL_MS, currentReferenceOf } from "~/services/placements/index.server";
 import { ROLE } from "~/services/identity";
 import { osloDate } from "~/services/platform/semesters";
@@ -49,9 +49,9 @@ const accept = (secret: string, fields: Record<string, string>, cookie?: string,
     ),
   );
 
-async function advisorOf(studentEmail: string) {
+async function supervisorOf(studentEmail: string) {
   const [row] = await db()
-    .select({ advisorUserId: studentReferences.advisorUserId })
+    .select({ supervisorUserId: studentReferences.supervisorUserId })
     .from(studentReferences)
     .where(
       eq(
@@ -59,7 +59,7 @@ async function advisorOf(studentEmail: string) {
         (await currentReferenceOf(db(), await userIdOf(db(), studentEmail), osloDate(new Date())))!.referenceId,
       ),
     );
-  return row.advisorUserId;
+  return row.supervisorUserId;
 }
 
 beforeAll(async () => {
@@ -154,7 +154,7 @@ describe("accepting", () => {
       for (const [name, value] of Object.entries(fields)) expect(reply.initialValue[name]).toBe(value);
     }
     expect((await open(secret)).status).toBe(200);
-    expect(await advisorOf("student22@example.org")).toBeNull();
+    expect(await supervisorOf("student22@example.org")).toBeNull();
   });
 
   test("an unknown intent is a bad request", async () => {
@@ -181,7 +181,7 @@ describe("accepting", () => {
       .from(users)
       .where(sql`lower(${users.email}) = 'nina.pv@example.org'`);
     expect(user).toMatchObject({ displayName: "Nina Pv", phoneNumber: "+4791234567" });
-    expect(await advisorOf("student10@example.org")).toBe(user.id);
+    expect(await supervisorOf("student10@example.org")).toBe(user.id);
     expect(await db().select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
 
     const again = await open(secret);
@@ -215,7 +215,7 @@ describe("accepting", () => {
     const response = await accept(secret, { fullName: "Dina", phone: "91234567" });
     expect([response.status, response.headers.get("Location")]).toEqual([303, pathOf(secret)]);
     expect(response.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
-    expect(await advisorOf("student24@example.org")).toBeNull();
+    expect(await supervisorOf("student24@example.org")).toBeNull();
   });
 
   test("a link to the address of an admin or teacher neither logs anyone in nor changes that account", async () => {
@@ -229,7 +229,7 @@ describe("accepting", () => {
     expect([response.status, response.headers.get("Location")]).toEqual([303, pathOf(secret)]);
     expect(response.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
     expect(await db().select().from(users).where(eq(users.email, "admin@example.org"))).toEqual(before);
-    expect(await advisorOf("student11@example.org")).toBeNull();
+    expect(await supervisorOf("student11@example.org")).toBeNull();
   });
 
   test("an existing supervisor accepts without typing anything, is linked as they are, and then logs in as usual", async () => {
@@ -242,7 +242,7 @@ describe("accepting", () => {
     expect(await flashOf(response)).toMatchObject({ type: "success", key: "student:accept.acceptedLogIn" });
     expect(response.headers.getSetCookie().some((c) => c.startsWith("praksis_session="))).toBe(false);
     expect((await db().select().from(users).where(eq(users.id, before.id)))[0]).toEqual(before);
-    expect(await advisorOf("student22@example.org")).toBe(before.id);
+    expect(await supervisorOf("student22@example.org")).toBe(before.id);
   });
 
   test("with someone else logged in, nothing is accepted; logging out from the page comes back to the link", async () => {
@@ -253,8 +253,8 @@ describe("accepting", () => {
     expect(((await refused.json()) as Reply).error[""]).toEqual(["student:errors.otherUser"]);
     const [invitation] = await db()
       .select()
-      .from(advisorInvitations)
-      .where(eq(advisorInvitations.email, "etter.utlogging@example.org"));
+      .from(supervisorInvitations)
+      .where(eq(supervisorInvitations.email, "etter.utlogging@example.org"));
     expect(invitation.acceptedAt).toBeNull();
 
     const logout = await callAction(
@@ -273,11 +273,11 @@ describe("accepting", () => {
 
   test("the invited user already logged in may accept", async () => {
     const secret = await invite("student12@example.org", "veileder4@example.org");
-    const self = await cookieActingAs(db(), "veileder4@example.org", ROLE.Advisor);
+    const self = await cookieActingAs(db(), "veileder4@example.org", ROLE.Supervisor);
     expect((await open(secret, self)).status).toBe(200);
     const response = await accept(secret, {}, self);
     expect([response.status, response.headers.get("Location")]).toEqual([303, "/supervisor"]);
     expect(await flashOf(response)).toMatchObject({ type: "success", key: "student:accept.acceptedFlash" });
-    expect(await advisorOf("student12@example.org")).toBe(await userIdOf(db(), "veileder4@example.org"));
+    expect(await supervisorOf("student12@example.org")).toBe(await userIdOf(db(), "veileder4@example.org"));
   });
 });

@@ -372,7 +372,7 @@ describe("Vipps", () => {
     const reference = (await currentReferenceOf(db(), studentUserId, osloDate(new Date())))!;
     await db()
       .update(studentReferences)
-      .set({ advisorUserId: null })
+      .set({ supervisorUserId: null })
       .where(eq(studentReferences.id, reference.referenceId));
     await db()
       .delete(studentExtraSupervisors)
@@ -420,7 +420,7 @@ describe("Vipps", () => {
     const reference = (await currentReferenceOf(db(), studentUserId, osloDate(new Date())))!;
     await db()
       .update(studentReferences)
-      .set({ advisorUserId: null })
+      .set({ supervisorUserId: null })
       .where(eq(studentReferences.id, reference.referenceId));
     await db()
       .delete(studentExtraSupervisors)

@@ -79,7 +79,7 @@ test("the chooser lists the user's roles and says when the wanted area needs a r
 test("choosing a role the user does not hold gets 400 and changes nothing", async () => {
   const cookie = await sessionCookieFor(app.database.db, "admin@example.org");
   const before = await activeRoleOf("admin@example.org");
-  for (const roleId of [String(ROLE.Student), String(ROLE.Advisor), "7", "abc", ""]) {
+  for (const roleId of [String(ROLE.Student), String(ROLE.Supervisor), "7", "abc", ""]) {
     const response = await callAction(role, postForm("/role", { roleId }, { cookie }));
     expect(response.status, `roleId=${roleId}`).toBe(400);
     expect(await response.json()).toEqual({ error: "common:role.invalid" });

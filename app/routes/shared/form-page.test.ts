@@ -47,7 +47,7 @@ beforeAll(async () => {
   cookies = {
     student05: await cookieActingAs(db(), "student05@example.org", ROLE.Student),
     student06: await cookieActingAs(db(), "student06@example.org", ROLE.Student),
-    veileder1: await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor),
+    veileder1: await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor),
     laerer1: await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher),
     laerer3: await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher),
     admin: await cookieActingAs(db(), "admin@example.org", ROLE.Admin),

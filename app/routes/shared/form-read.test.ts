@@ -18,8 +18,8 @@ beforeAll(async () => {
   app = await startTestApp();
   cookie.laerer1 = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
   cookie.laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
-  cookie.veileder1 = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
-  cookie.veileder3 = await cookieActingAs(db(), "veileder3@example.org", ROLE.Advisor);
+  cookie.veileder1 = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
+  cookie.veileder3 = await cookieActingAs(db(), "veileder3@example.org", ROLE.Supervisor);
   cookie.student = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
   for (const row of await db().select({ id: forms.id, name: forms.name }).from(forms)) formId[row.name] = row.id;
 });

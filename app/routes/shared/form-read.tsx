@@ -26,7 +26,7 @@ export const handle = { titleKey: "documents:formRead.title" };
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireAreaRole(request, context);
   const role = session.activeRole;
-  if (role !== ROLE.Teacher && role !== ROLE.Advisor) notFound();
+  if (role !== ROLE.Teacher && role !== ROLE.Supervisor) notFound();
   const formId = idParam(params.formId);
   const found = (await formToRead(await getDb(), { userId: session.user.id, role }, formId)) ?? notFound();
   const area = role === ROLE.Teacher ? "teacher" : "supervisor";

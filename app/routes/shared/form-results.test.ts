@@ -60,13 +60,15 @@ test("the student sees their results without expected levels; the teacher and su
 
   const teacher = await (await open("teacher", "laerer1@example.org", ROLE.Teacher, "student01@example.org")).json();
   expect(teacher.view.halves[0].expectationsShown).toBe(true);
-  const supervisor = await open("supervisor", "veileder1@example.org", ROLE.Advisor, "student01@example.org");
+  const supervisor = await open("supervisor", "veileder1@example.org", ROLE.Supervisor, "student01@example.org");
   expect(supervisor.status).toBe(200);
 });
 
 test("someone else's results by URL: 404, never data", async () => {
   expect((await open("student", "student01@example.org", ROLE.Student, "student02@example.org")).status).toBe(404);
   // veileder2 supervises in SYK2001 but not student01.
-  expect((await open("supervisor", "veileder2@example.org", ROLE.Advisor, "student01@example.org")).status).toBe(404);
+  expect((await open("supervisor", "veileder2@example.org", ROLE.Supervisor, "student01@example.org")).status).toBe(
+    404,
+  );
   expect((await open("teacher", "laerer3@example.org", ROLE.Teacher, "student01@example.org")).status).toBe(404);
 });

@@ -35,7 +35,7 @@ async function preferencesOf(email: string) {
 
 test("a visitor sees the language only; a logged-in user also the reminder kinds of their roles, all on", async () => {
   expect((await (await callLoader(settings, getPage("/settings"))).json()).reminders).toBeNull();
-  const cookie = await cookieActingAs(app.database.db, "veileder1@example.org", ROLE.Advisor);
+  const cookie = await cookieActingAs(app.database.db, "veileder1@example.org", ROLE.Supervisor);
   const data = await (await callLoader(settings, getPage("/settings", { cookie }))).json();
   expect(data.reminders).toEqual([
     { kind: "deadline", on: true },
@@ -45,7 +45,7 @@ test("a visitor sees the language only; a logged-in user also the reminder kinds
 });
 
 test("switching kinds off and on with the plain form", async () => {
-  const cookie = await cookieActingAs(app.database.db, "veileder2@example.org", ROLE.Advisor);
+  const cookie = await cookieActingAs(app.database.db, "veileder2@example.org", ROLE.Supervisor);
   const off = await callAction(
     settings,
     postPairs(

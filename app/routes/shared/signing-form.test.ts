@@ -49,8 +49,8 @@ beforeAll(async () => {
   for (const [name, role] of [
     ["laerer1", ROLE.Teacher],
     ["laerer3", ROLE.Teacher],
-    ["veileder1", ROLE.Advisor],
-    ["veileder2", ROLE.Advisor],
+    ["veileder1", ROLE.Supervisor],
+    ["veileder2", ROLE.Supervisor],
     ["student05", ROLE.Student],
     ["student06", ROLE.Student],
     ["student03", ROLE.Student],
@@ -135,7 +135,7 @@ describe("who sees the page", () => {
     });
     expect(s).toMatchObject({ validation: null, back: "/student/forms" });
     const v = await (await open("veileder1")).json();
-    expect(v.view).toMatchObject({ relation: "advisor", rights: { create: false, signAs: "advisor" } });
+    expect(v.view).toMatchObject({ relation: "supervisor", rights: { create: false, signAs: "supervisor" } });
     expect(v.validation).toBeNull();
   });
 
@@ -220,8 +220,8 @@ describe("the whole form through the page", () => {
       error: null,
     });
     expect(confirm.unsent.map((f) => [f.name, f.isMidSemester, f.missing])).toEqual([
-      ["Vurdering av kliniske kompetanser", true, ["student", "advisor", "teacher"]],
-      ["Legemiddelhåndtering", true, ["student", "advisor", "teacher"]],
+      ["Vurdering av kliniske kompetanser", true, ["student", "supervisor", "teacher"]],
+      ["Legemiddelhåndtering", true, ["student", "supervisor", "teacher"]],
     ]);
     expect(await formOf("student05")).toBeUndefined();
     // "Nei, gå tilbake": the form again with what was typed, nothing kept.
@@ -285,10 +285,10 @@ describe("the whole form through the page", () => {
     const unconfirmed = await post("laerer1", { intent: "sign" });
     expect(unconfirmed.status).toBe(400);
     expect(((await unconfirmed.json()) as Reply).result.error).toEqual({
-      signWithoutAdvisorConfirmed: ["signing:errors.confirmWithoutAdvisor"],
+      signWithoutSupervisorConfirmed: ["signing:errors.confirmWithoutSupervisor"],
       unsentAcknowledged: ["signingCheck:errors.acknowledgeUnsent"],
     });
-    expect((await (await open("laerer1")).json()).view.rights.confirmWithoutAdvisor).toBe(true);
+    expect((await (await open("laerer1")).json()).view.rights.confirmWithoutSupervisor).toBe(true);
     // After a signature the end part is what was signed.
     const late = await post("laerer1", endFields);
     expect(late.status).toBe(409);
@@ -297,7 +297,7 @@ describe("the whole form through the page", () => {
 
   test("the supervisor signs, then the teacher: signed by all, locked and submitted; the cards say so", async () => {
     await expectRedirect(await post("veileder1", { intent: "sign" }), "signing:flash.signed");
-    expect((await (await open("laerer1")).json()).view.rights.confirmWithoutAdvisor).toBe(false);
+    expect((await (await open("laerer1")).json()).view.rights.confirmWithoutSupervisor).toBe(false);
     // The forms are not all sent: the teacher's result needs the box ticked.
     const unticked = await post("laerer1", { intent: "sign" });
     expect(unticked.status).toBe(400);
@@ -327,7 +327,7 @@ describe("the whole form through the page", () => {
     );
     expect((await teacherPage.json()).signingForm).toMatchObject({
       state: "submitted",
-      signedBy: ["student", "advisor", "teacher"],
+      signedBy: ["student", "supervisor", "teacher"],
     });
     const supervisorPage = await callLoader(
       supervisorStudent,
@@ -372,7 +372,7 @@ describe("the check before signing", () => {
       name: "Vurdering av kliniske kompetanser",
       isMidSemester: true,
       student: expect.any(Boolean),
-      advisor: expect.any(Boolean),
+      supervisor: expect.any(Boolean),
       teacher: false,
       answered: 0,
       questions: expect.any(Number),
@@ -419,6 +419,6 @@ describe("two posts at the same moment", () => {
     expect(responses.map((r) => r.status)).toEqual([303, 303]);
     const form = await formOf("student03");
     expect(form.signedByStudentDate).not.toBeNull();
-    expect(form.signedByAdvisorDate).not.toBeNull();
+    expect(form.signedBySupervisorDate).not.toBeNull();
   });
 });

@@ -40,7 +40,7 @@ export const handle = { titleKey: "signing:page.title" };
 function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const session = requireAreaRole(args.request, args.context);
   const role = session.activeRole;
-  if (role !== ROLE.Student && role !== ROLE.Teacher && role !== ROLE.Advisor) notFound();
+  if (role !== ROLE.Student && role !== ROLE.Teacher && role !== ROLE.Supervisor) notFound();
   return {
     viewer: { userId: session.user.id, role },
     classId: idParam(args.params.classId),
@@ -170,7 +170,7 @@ export async function action(args: Route.ActionArgs) {
     }
     case "sign": {
       const outcome = await signForm(db, place, actor, {
-        withoutAdvisor: value.signWithoutAdvisorConfirmed === "yes",
+        withoutSupervisor: value.signWithoutSupervisorConfirmed === "yes",
         unsentAcknowledged: value.unsentAcknowledged === "yes",
       });
       if (!outcome.ok) return refused(outcome);

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { advisorInvitations } from "~/services/platform/db/schema";
+import { supervisorInvitations } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
@@ -57,7 +57,7 @@ describe("/student/forms", () => {
     // Student 01 has no signing form this semester, so there is no document to link to.
     expect(body.documents.signingFormPdf).toBeNull();
     expect(body.teacher).toMatchObject({ displayName: "Ingrid Haugen" });
-    expect(body.advisor).toMatchObject({ displayName: "Marte Solberg" });
+    expect(body.supervisor).toMatchObject({ displayName: "Marte Solberg" });
     expect(body.extraSupervisors).toEqual([]);
     expect(body.mayInvite).toBe(false);
     expect([body.half, body.deadline]).toEqual(["end", dateText(calendar.classes.SYK2001.endSemesterDate)]);
@@ -74,11 +74,16 @@ describe("/student/forms", () => {
 
   test("an extra supervisor is listed apart; a student with no supervisor may invite one", async () => {
     const two = await (await callLoader(formsPage, getPage("/student/forms", { cookie: student02 }))).json();
-    expect(two.advisor).toMatchObject({ displayName: "Ole Kristiansen" });
+    expect(two.supervisor).toMatchObject({ displayName: "Ole Kristiansen" });
     expect(two.extraSupervisors.map((p: { displayName: string }) => p.displayName)).toEqual(["Marte Solberg"]);
     expect(two.mayInvite).toBe(false);
     const eleven = await (await callLoader(formsPage, getPage("/student/forms", { cookie: student11 }))).json();
-    expect([eleven.teacher, eleven.advisor, eleven.extraSupervisors, eleven.mayInvite]).toEqual([null, null, [], true]);
+    expect([eleven.teacher, eleven.supervisor, eleven.extraSupervisors, eleven.mayInvite]).toEqual([
+      null,
+      null,
+      [],
+      true,
+    ]);
     // Only the student's own answers count as "own": student11 has begun nothing.
     expect(eleven.other.forms.every((f: { state: string }) => f.state === "none")).toBe(true);
   });
@@ -109,7 +114,7 @@ describe("/student/supervisor/invite", () => {
       if (typed) expect(reply.initialValue.email).toBe(typed);
     }
     expect((await post({})).status).toBe(400);
-    expect(await db().select().from(advisorInvitations)).toEqual([]);
+    expect(await db().select().from(supervisorInvitations)).toEqual([]);
   });
 
   test("the student invites a supervisor: a mail with the link, a message, and the status 'sent'", async () => {
@@ -177,7 +182,10 @@ describe("/student/supervisor/invite", () => {
     expect((await post({ email: "x@example.org" }, teacher)).status).toBe(403);
     const none = await post({ email: "x@example.org" }, student25);
     expect([none.status, none.headers.get("Location")]).toEqual([303, "/student"]);
-    const rows = await db().select().from(advisorInvitations).where(eq(advisorInvitations.email, "x@example.org"));
+    const rows = await db()
+      .select()
+      .from(supervisorInvitations)
+      .where(eq(supervisorInvitations.email, "x@example.org"));
     expect(rows).toEqual([]);
   });
 });

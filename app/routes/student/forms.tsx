@@ -67,7 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       studentUserId: String(userId),
     }),
     teacher: placement.teacher ? person(placement.teacher) : null,
-    advisor: placement.advisor ? person(placement.advisor) : null,
+    supervisor: placement.supervisor ? person(placement.supervisor) : null,
     extraSupervisors: placement.extraSupervisors.map(person),
     mayInvite: !hasSupervisor(placement),
     half: current.half,
@@ -101,7 +101,7 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
 
       <StudentPeople
         teacher={loaderData.teacher}
-        advisor={loaderData.advisor}
+        supervisor={loaderData.supervisor}
         extraSupervisors={loaderData.extraSupervisors}
         mayInvite={loaderData.mayInvite}
       />

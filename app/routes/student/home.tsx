@@ -66,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         subjectName: placement.header.subjectName,
         periodName: placement.header.periodName,
         teacher: placement.teacher?.displayName ?? null,
-        supervisors: [placement.advisor, ...placement.extraSupervisors]
+        supervisors: [placement.supervisor, ...placement.extraSupervisors]
           .filter((p) => p !== null)
           .map((p) => p.displayName),
         half: placement.half.half,

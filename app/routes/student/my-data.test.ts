@@ -35,7 +35,7 @@ beforeAll(async () => {
   emma = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
   otherStudent = await cookieActingAs(db(), "student02@example.org", ROLE.Student);
   laerer1 = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
-  veileder1 = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
+  veileder1 = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
   admin = await cookieActingAs(db(), "admin@example.org", ROLE.Admin);
   laerer1Id = await userIdOf(db(), "laerer1@example.org");
 });

@@ -4,7 +4,7 @@ import { ROLE } from "~/services/identity";
 import type { Route } from "./+types/area";
 
 /** The area of the practice supervisor: every page below /supervisor is for a session acting in that role, which the pages read from here. */
-export const middleware: Route.MiddlewareFunction[] = [areaMiddleware(ROLE.Advisor)];
+export const middleware: Route.MiddlewareFunction[] = [areaMiddleware(ROLE.Supervisor)];
 
 export default function SupervisorArea() {
   return <Outlet />;

@@ -17,13 +17,13 @@ let classB: number;
 
 const db = () => app.database.db;
 
-async function advisorOf(classId: number, email: string): Promise<number | null> {
+async function supervisorOf(classId: number, email: string): Promise<number | null> {
   const studentUserId = await userIdOf(db(), email);
   const [row] = await db()
-    .select({ advisorUserId: studentReferences.advisorUserId })
+    .select({ supervisorUserId: studentReferences.supervisorUserId })
     .from(studentReferences)
     .where(and(eq(studentReferences.classId, classId), eq(studentReferences.studentUserId, studentUserId)));
-  return row.advisorUserId;
+  return row.supervisorUserId;
 }
 
 /** A form post with repeated fields (several checkboxes of one name), as a browser sends it. */
@@ -41,9 +41,9 @@ interface Reply {
 
 beforeAll(async () => {
   app = await startTestApp();
-  marte = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
-  jonas = await cookieActingAs(db(), "veileder4@example.org", ROLE.Advisor);
-  hanne = await cookieActingAs(db(), "veileder3@example.org", ROLE.Advisor);
+  marte = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
+  jonas = await cookieActingAs(db(), "veileder4@example.org", ROLE.Supervisor);
+  hanne = await cookieActingAs(db(), "veileder3@example.org", ROLE.Supervisor);
   classA = await classIdOf(db(), "SYK2001");
   classB = await classIdOf(db(), "SYK2002");
 });
@@ -129,7 +129,7 @@ describe("the supervisor's class page", () => {
     const admin = await cookieActingAs(db(), "admin@example.org", ROLE.Admin);
     const filip = await userIdOf(db(), "student12@example.org");
     for (const cookie of [teacher, student, admin]) expect((await take(cookie, classA, [filip])).status).toBe(403);
-    expect(await advisorOf(classA, "student12@example.org")).toBeNull();
+    expect(await supervisorOf(classA, "student12@example.org")).toBeNull();
   });
 });
 
@@ -152,7 +152,7 @@ describe("taking students", () => {
       values: { names: "Tobias Myhre" },
     });
     const jonasId = await userIdOf(db(), "veileder4@example.org");
-    expect(await advisorOf(classB, "student22@example.org")).toBe(jonasId);
+    expect(await supervisorOf(classB, "student22@example.org")).toBe(jonasId);
     const [event] = await db()
       .select()
       .from(auditEvents)
@@ -167,7 +167,7 @@ describe("taking students", () => {
       key: "supervisor:take.missed",
       values: { names: "Tobias Myhre" },
     });
-    expect(await advisorOf(classB, "student22@example.org")).toBe(jonasId);
+    expect(await supervisorOf(classB, "student22@example.org")).toBe(jonasId);
 
     // A student who already has a supervisor is not taken away from them.
     const mixed = await take(hanne, classB, [mathias, await userIdOf(db(), "student23@example.org")]);
@@ -176,7 +176,7 @@ describe("taking students", () => {
       key: "supervisor:take.some",
       values: { taken: "Ida Ødegård", missed: "Mathias Aas" },
     });
-    expect(await advisorOf(classB, "student20@example.org")).toBe(jonasId);
+    expect(await supervisorOf(classB, "student20@example.org")).toBe(jonasId);
   });
 
   test("nothing chosen, junk, or a student of another class is a 400 with a message, keeping the choice", async () => {
@@ -193,15 +193,15 @@ describe("taking students", () => {
       expect(body.result.error.studentUserIds).toEqual(["supervisor:errors.unknownStudent"]);
       expect([body.result.initialValue.studentUserIds].flat()).toEqual(ids.map(String));
     }
-    expect(await advisorOf(classB, "student24@example.org")).toBeNull();
-    expect(await advisorOf(classA, "student12@example.org")).toBeNull();
+    expect(await supervisorOf(classB, "student24@example.org")).toBeNull();
+    expect(await supervisorOf(classA, "student12@example.org")).toBeNull();
   });
 
   test("an unknown intent is a bad request; a supervisor of another class is a 404", async () => {
     const magnus = await userIdOf(db(), "student24@example.org");
     expect((await take(jonas, classB, [magnus], "delete")).status).toBe(400);
     expect((await take(marte, classB, [magnus])).status).toBe(404);
-    expect(await advisorOf(classB, "student24@example.org")).toBeNull();
+    expect(await supervisorOf(classB, "student24@example.org")).toBeNull();
   });
 
   test("a supervisor who only follows a student (invited) sees no list and may not take students", async () => {
@@ -209,13 +209,13 @@ describe("taking students", () => {
       .insert(users)
       .values({ displayName: "Invitert Iris", email: "iris@example.org" })
       .returning();
-    await db().insert(userRoles).values({ userId: invited.id, roleId: ROLE.Advisor });
+    await db().insert(userRoles).values({ userId: invited.id, roleId: ROLE.Supervisor });
     const magnus = await userIdOf(db(), "student24@example.org");
     await db()
       .update(studentReferences)
-      .set({ advisorUserId: invited.id })
+      .set({ supervisorUserId: invited.id })
       .where(and(eq(studentReferences.classId, classB), eq(studentReferences.studentUserId, magnus)));
-    const cookie = await cookieActingAs(db(), "iris@example.org", ROLE.Advisor);
+    const cookie = await cookieActingAs(db(), "iris@example.org", ROLE.Supervisor);
 
     const page = await (await load(cookie, classB)).json();
     expect(page.attached).toBe(false);

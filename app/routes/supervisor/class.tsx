@@ -34,10 +34,10 @@ provideNamespace("todo", { nb: nbTodo, en: enTodo });
 export const handle = { titleKey: "supervisor:class.title" };
 
 async function guard(args: Route.LoaderArgs | Route.ActionArgs) {
-  const session = requireRole(args.request, args.context, ROLE.Advisor);
+  const session = requireRole(args.request, args.context, ROLE.Supervisor);
   const classId = idParam(args.params.classId);
   const db = await getDb();
-  await requireClassAccess(db, { userId: session.user.id, role: ROLE.Advisor }, classId);
+  await requireClassAccess(db, { userId: session.user.id, role: ROLE.Supervisor }, classId);
   return { session, db, classId };
 }
 

@@ -17,12 +17,12 @@ provideNamespace("todo", { nb: nbTodo, en: enTodo });
 export const handle = { titleKey: "common:home.supervisor.title" };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const session = requireRole(request, context, ROLE.Advisor);
+  const session = requireRole(request, context, ROLE.Supervisor);
   const db = await getDb();
   // Attached classes and classes where the supervisor only follows a student they were invited to.
   const [classes, todo] = await Promise.all([
     classesOfSupervisor(db, session.user.id),
-    staffTodo(db, { userId: session.user.id, role: "advisor", today: osloDate(new Date()) }),
+    staffTodo(db, { userId: session.user.id, role: "supervisor", today: osloDate(new Date()) }),
   ]);
   return {
     name: session.user.displayName,

@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 test("what waits on a supervisor: the forms of their students not sent, a draft to continue, and their classes", async () => {
-  const cookie = await cookieActingAs(app.database.db, "veileder1@example.org", ROLE.Advisor);
+  const cookie = await cookieActingAs(app.database.db, "veileder1@example.org", ROLE.Supervisor);
   await renderRoute({ module: home, path: "/supervisor", cookie });
   expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Mine emner");
 

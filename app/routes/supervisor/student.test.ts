@@ -14,7 +14,7 @@ const db = () => app.database.db;
 
 beforeAll(async () => {
   app = await startTestApp();
-  marte = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
+  marte = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
   classA = await classIdOf(db(), "SYK2001");
   classB = await classIdOf(db(), "SYK2002");
 });
@@ -34,10 +34,10 @@ describe("the supervisor's page of a student", () => {
     const response = await load(marte, classA, await userIdOf(db(), "student01@example.org"));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.relation).toBe("advisor");
+    expect(body.relation).toBe("supervisor");
     expect(body.placement.student.displayName).toBe("Emma Andersen");
     expect(body.placement.teacher.displayName).toBe("Ingrid Haugen");
-    expect(body.placement.advisor.displayName).toBe("Marte Solberg");
+    expect(body.placement.supervisor.displayName).toBe("Marte Solberg");
     const [mid] = body.placement.schemes;
     expect(mid.isMidSemester).toBe(true);
     expect(mid.forms[0]).toMatchObject({ name: "Vurdering av kliniske kompetanser", own: { state: "sent" } });
@@ -50,8 +50,8 @@ describe("the supervisor's page of a student", () => {
     const response = await load(marte, classA, await userIdOf(db(), "student02@example.org"));
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.relation).toBe("extraAdvisor");
-    expect(body.placement.advisor.displayName).toBe("Ole Kristiansen");
+    expect(body.relation).toBe("extraSupervisor");
+    expect(body.placement.supervisor.displayName).toBe("Ole Kristiansen");
     expect(body.placement.extraSupervisors.map((p: { displayName: string }) => p.displayName)).toEqual([
       "Marte Solberg",
     ]);

@@ -24,20 +24,20 @@ provideNamespace("supervisor", { nb: nbSupervisor, en: enSupervisor });
 export const handle = { titleKey: "supervisor:student.title" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const session = requireRole(request, context, ROLE.Advisor);
+  const session = requireRole(request, context, ROLE.Supervisor);
   const classId = idParam(params.classId);
   const studentUserId = idParam(params.userId);
   const db = await getDb();
   // Only the supervisor's own students, assigned or extra; anyone else's is a 404.
   const access = await requireStudentAccess(
     db,
-    { userId: session.user.id, role: ROLE.Advisor },
+    { userId: session.user.id, role: ROLE.Supervisor },
     classId,
     studentUserId,
   );
   const opening = {
     viewerUserId: session.user.id,
-    viewerRole: ROLE.Advisor,
+    viewerRole: ROLE.Supervisor,
     studentUserId,
     classId,
     kind: "studentPage",
@@ -73,7 +73,7 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
       <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>
         {student.displayName}
       </PageHeading>
-      <p>{relation === "advisor" ? t("student.youAreAssigned") : t("student.youAreExtra")}</p>
+      <p>{relation === "supervisor" ? t("student.youAreAssigned") : t("student.youAreExtra")}</p>
       <StudentPlacement
         placement={placement}
         formHref={(f) =>

@@ -37,7 +37,7 @@ beforeAll(async () => {
   laerer2 = await cookieActingAs(db(), "laerer2@example.org", ROLE.Teacher);
   laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
   student = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
-  supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
+  supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
   syk2001 = await classIdOf(db(), "SYK2001");
   syk2002 = await classIdOf(db(), "SYK2002");
 });

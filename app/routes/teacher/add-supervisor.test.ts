@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
-import { auditEvents, classAdvisors, classes, subjects, userRoles, users } from "~/services/platform/db/schema";
+import { auditEvents, classSupervisors, classes, subjects, userRoles, users } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, mailsTo, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
@@ -23,7 +23,7 @@ beforeAll(async () => {
   laerer1 = await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher);
   laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
   student = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
-  supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
+  supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
   const [row] = await db()
     .select({ id: classes.id })
     .from(classes)
@@ -45,9 +45,9 @@ const post = (fields: Record<string, string>, cookie = laerer1, classId: number 
 async function attached(email: string): Promise<boolean> {
   const rows = await db()
     .select()
-    .from(classAdvisors)
-    .innerJoin(users, eq(users.id, classAdvisors.userId))
-    .where(and(eq(classAdvisors.classId, syk2001), eq(sql`lower(${users.email})`, email.toLowerCase())));
+    .from(classSupervisors)
+    .innerJoin(users, eq(users.id, classSupervisors.userId))
+    .where(and(eq(classSupervisors.classId, syk2001), eq(sql`lower(${users.email})`, email.toLowerCase())));
   return rows.length > 0;
 }
 
@@ -92,7 +92,7 @@ describe("adding a supervisor", () => {
     expect(await attached("per.hansen@example.org")).toBe(true);
     const userId = await userIdOf(db(), "per.hansen@example.org");
     const roles = await db().select().from(userRoles).where(eq(userRoles.userId, userId));
-    expect(roles.map((r) => r.roleId)).toEqual([ROLE.Advisor]);
+    expect(roles.map((r) => r.roleId)).toEqual([ROLE.Supervisor]);
     const [mail] = await mailsTo("per.hansen@example.org");
     expect(mail.subject).toBe("Du er praksisveileder i SYK2001 Praksis i sykehjem");
     expect(mail.text).toContain("Hei, Per Hansen!");

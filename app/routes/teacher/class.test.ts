@@ -38,7 +38,7 @@ beforeAll(async () => {
   laerer2 = await cookieActingAs(db(), "laerer2@example.org", ROLE.Teacher);
   laerer3 = await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher);
   student = await cookieActingAs(db(), "student01@example.org", ROLE.Student);
-  supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
+  supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
   syk2001 = await classIdOf(db(), "SYK2001");
   syk2002 = await classIdOf(db(), "SYK2002");
   syk1002 = await classIdOf(db(), "SYK1002");
@@ -56,9 +56,9 @@ const post = (classId: number | string, fields: Record<string, string>, cookie: 
 interface Row {
   displayName: string;
   teacherName: string | null;
-  advisorName: string | null;
-  mid: { counts: { student: number; advisor: number; teacher: number }; state: string };
-  end: { counts: { student: number; advisor: number; teacher: number }; state: string };
+  supervisorName: string | null;
+  mid: { counts: { student: number; supervisor: number; teacher: number }; state: string };
+  end: { counts: { student: number; supervisor: number; teacher: number }; state: string };
 }
 
 describe("the class page", () => {
@@ -86,9 +86,9 @@ describe("the class page", () => {
     const emma = rows.find((r) => r.displayName === "Emma Andersen")!;
     expect(emma).toMatchObject({
       teacherName: "Ingrid Haugen",
-      advisorName: "Marte Solberg",
-      mid: { counts: { student: 1, advisor: 1, teacher: 1 }, state: "behind" },
-      end: { counts: { student: 0, advisor: 0, teacher: 0 }, state: "open" },
+      supervisorName: "Marte Solberg",
+      mid: { counts: { student: 1, supervisor: 1, teacher: 1 }, state: "behind" },
+      end: { counts: { student: 0, supervisor: 0, teacher: 0 }, state: "open" },
     });
   });
 
@@ -104,8 +104,8 @@ describe("the class page", () => {
     // By supervisor: Marte Solberg's students first, those without one last.
     const bySupervisor = (await (await open(syk2001, laerer1, "?sort=supervisor&dir=asc")).json()).members.progress
       .rows as Row[];
-    expect(bySupervisor[0].advisorName).toBe("Marte Solberg");
-    expect(bySupervisor.at(-1)!.advisorName).toBeNull();
+    expect(bySupervisor[0].supervisorName).toBe("Marte Solberg");
+    expect(bySupervisor.at(-1)!.supervisorName).toBeNull();
     const body = await (await open(syk2001, laerer1, "?sort=teacher&dir=desc")).json();
     expect(body).toMatchObject({ sort: "teacher", dir: "desc" });
   });

@@ -77,7 +77,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
             displayName: s.displayName,
             email: s.email,
             isActive: s.isActive,
-            advisorName: s.advisorName,
+            supervisorName: s.supervisorName,
           })),
           supervisors: members.supervisors,
           // One page of the sorted overview: the page costs the same whatever the class size.
@@ -98,7 +98,7 @@ function progressView({ rows, ...page }: ProgressPage<ProgressRow>, state: Judge
       displayName: row.displayName,
       isActive: row.isActive,
       teacherName: row.teacherName,
-      advisorName: row.advisorName,
+      supervisorName: row.supervisorName,
       mid: { counts: row.mid, state: state(row.mid, true, row.midConfirmed) },
       end: { counts: row.end, state: state(row.end, false, row.midConfirmed) },
       warning: row.warning,

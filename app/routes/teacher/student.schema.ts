@@ -5,7 +5,7 @@ export const userIdField = (required: string) =>
   z.string({ error: required }).regex(/^\d{1,10}$/, { error: "placement:errors.notClassSupervisor" });
 
 export const supervisorSchema = z.object({
-  advisorUserId: z
+  supervisorUserId: z
     .string({ error: "placement:errors.supervisorRequired" })
     .regex(/^(none|\d{1,10})$/, { error: "placement:errors.notClassSupervisor" }),
 });

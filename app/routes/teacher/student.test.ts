@@ -72,7 +72,7 @@ describe("the teacher's page of a student", () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.placement.student).toMatchObject({ displayName: "Maja Moen", email: "student11@example.org" });
-    expect(body.placement.advisor).toBeNull();
+    expect(body.placement.supervisor).toBeNull();
     expect(body.placement.header.subjectCode).toBe("SYK2001");
     expect(body.placement.half).toMatchObject({
       half: "end",
@@ -113,23 +113,23 @@ describe("the teacher's page of a student", () => {
   });
 
   test("other roles: a GET goes to the role chooser, a POST is forbidden and changes nothing", async () => {
-    const supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Advisor);
+    const supervisor = await cookieActingAs(db(), "veileder1@example.org", ROLE.Supervisor);
     const asSupervisor = await load(supervisor);
     expect(asSupervisor.status).toBe(302);
     expect(asSupervisor.headers.get("Location")).toMatch(/^\/role\?redirectTo=/);
     const student = await cookieActingAs(db(), "student11@example.org", ROLE.Student);
     const admin = await cookieActingAs(db(), "admin@example.org", ROLE.Admin);
     for (const cookie of [student, admin, supervisor]) {
-      const response = await post({ intent: "setSupervisor", advisorUserId: String(marte) }, cookie);
+      const response = await post({ intent: "setSupervisor", supervisorUserId: String(marte) }, cookie);
       expect(response.status).toBe(403);
     }
-    expect((await referenceOf(classA, maja)).advisorUserId).toBeNull();
+    expect((await referenceOf(classA, maja)).supervisorUserId).toBeNull();
   });
 });
 
 describe("choosing the student's supervisor", () => {
   test("the teacher sets a supervisor of the class, then none; each audited, with a message", async () => {
-    const set = await post({ intent: "setSupervisor", advisorUserId: String(ole) });
+    const set = await post({ intent: "setSupervisor", supervisorUserId: String(ole) });
     expect(set.status).toBe(303);
     expect(set.headers.get("Location")).toBe(path(classA, maja));
     expect(await flashOf(set)).toEqual({
@@ -137,7 +137,7 @@ describe("choosing the student's supervisor", () => {
       key: "placement:teacher.supervisorSaved",
       values: { student: "Maja Moen", supervisor: "Ole Kristiansen" },
     });
-    expect((await referenceOf(classA, maja)).advisorUserId).toBe(ole);
+    expect((await referenceOf(classA, maja)).supervisorUserId).toBe(ole);
     const [event] = await db()
       .select()
       .from(auditEvents)
@@ -147,17 +147,17 @@ describe("choosing the student's supervisor", () => {
       details: { from: null, to: ole },
     });
 
-    const same = await post({ intent: "setSupervisor", advisorUserId: String(ole) });
+    const same = await post({ intent: "setSupervisor", supervisorUserId: String(ole) });
     expect(await flashOf(same)).toMatchObject({ type: "info", key: "placement:teacher.supervisorUnchanged" });
 
-    const cleared = await post({ intent: "setSupervisor", advisorUserId: "none" });
+    const cleared = await post({ intent: "setSupervisor", supervisorUserId: "none" });
     expect(cleared.status).toBe(303);
     expect(await flashOf(cleared)).toMatchObject({ key: "placement:teacher.supervisorCleared" });
-    expect((await referenceOf(classA, maja)).advisorUserId).toBeNull();
+    expect((await referenceOf(classA, maja)).supervisorUserId).toBeNull();
   });
 
   test("a supervisor of another class, a stranger, junk or nothing is a 400 with a message, keeping the choice", async () => {
-    for (const [advisorUserId, key] of [
+    for (const [supervisorUserId, key] of [
       [String(hanne), "placement:errors.notClassSupervisor"],
       [String(maja), "placement:errors.notClassSupervisor"],
       ["999999", "placement:errors.notClassSupervisor"],
@@ -165,19 +165,19 @@ describe("choosing the student's supervisor", () => {
       ["Marte", "placement:errors.notClassSupervisor"],
       ["1".repeat(5000), "placement:errors.notClassSupervisor"],
     ]) {
-      const response = await post({ intent: "setSupervisor", advisorUserId });
-      expect(response.status, advisorUserId.slice(0, 20)).toBe(400);
+      const response = await post({ intent: "setSupervisor", supervisorUserId });
+      expect(response.status, supervisorUserId.slice(0, 20)).toBe(400);
       const body = (await response.json()) as Reply;
       expect(body.intent).toBe("setSupervisor");
-      expect(body.result.error.advisorUserId).toEqual([key]);
-      expect(body.result.initialValue.advisorUserId).toBe(advisorUserId);
+      expect(body.result.error.supervisorUserId).toEqual([key]);
+      expect(body.result.initialValue.supervisorUserId).toBe(supervisorUserId);
     }
     const missing = await post({ intent: "setSupervisor" });
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as Reply).result.error.advisorUserId).toEqual([
+    expect(((await missing.json()) as Reply).result.error.supervisorUserId).toEqual([
       "placement:errors.supervisorRequired",
     ]);
-    expect((await referenceOf(classA, maja)).advisorUserId).toBeNull();
+    expect((await referenceOf(classA, maja)).supervisorUserId).toBeNull();
   });
 
   test("an unknown intent or a body that is no form is a bad request", async () => {
@@ -192,10 +192,10 @@ describe("choosing the student's supervisor", () => {
   });
 
   test("a teacher of another class posting is a 404 and changes nothing", async () => {
-    const response = await post({ intent: "setSupervisor", advisorUserId: String(marte) }, laerer3);
+    const response = await post({ intent: "setSupervisor", supervisorUserId: String(marte) }, laerer3);
     expect(response.status).toBe(404);
     expect(await response.text()).not.toContain("Maja Moen");
-    expect((await referenceOf(classA, maja)).advisorUserId).toBeNull();
+    expect((await referenceOf(classA, maja)).supervisorUserId).toBeNull();
   });
 });
 
@@ -221,7 +221,7 @@ describe("extra supervisors", () => {
     expect(page.extraCandidates.map((p: { displayName: string }) => p.displayName)).toEqual(["Ole Kristiansen"]);
 
     // Making the extra supervisor the assigned one moves them, in one step.
-    expect((await post({ intent: "setSupervisor", advisorUserId: String(marte) })).status).toBe(303);
+    expect((await post({ intent: "setSupervisor", supervisorUserId: String(marte) })).status).toBe(303);
     expect(await extrasOf(classA, maja)).toEqual([]);
     const assigned = await post({ intent: "addExtra", extraUserId: String(marte) });
     expect(assigned.status).toBe(400);
@@ -236,7 +236,7 @@ describe("extra supervisors", () => {
       values: { supervisor: "Ole Kristiansen" },
     });
     expect(await extrasOf(classA, maja)).toEqual([]);
-    expect((await referenceOf(classA, maja)).advisorUserId).toBe(marte);
+    expect((await referenceOf(classA, maja)).supervisorUserId).toBe(marte);
   });
 
   test("bad input: nobody chosen, another class's supervisor, someone who is no extra", async () => {

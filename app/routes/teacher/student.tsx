@@ -94,24 +94,24 @@ export async function action(args: Route.ActionArgs) {
   if (intent === "setSupervisor") {
     const submission = parseWithZod(formData, { schema: supervisorSchema });
     if (submission.status !== "success") return refused(intent, submission.reply());
-    const chosen = chosenSupervisor(submission.value.advisorUserId);
-    const advisorUserId = chosen.ok ? chosen.advisorUserId : null;
-    const outcome = chosen.ok ? await setAssignedSupervisor(db, { ...base, advisorUserId }) : chosen;
+    const chosen = chosenSupervisor(submission.value.supervisorUserId);
+    const supervisorUserId = chosen.ok ? chosen.supervisorUserId : null;
+    const outcome = chosen.ok ? await setAssignedSupervisor(db, { ...base, supervisorUserId }) : chosen;
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
-      const advisorError = [`placement:errors.${outcome.error}`];
-      return refused(intent, submission.reply({ fieldErrors: { advisorUserId: advisorError } }));
+      const supervisorError = [`placement:errors.${outcome.error}`];
+      return refused(intent, submission.reply({ fieldErrors: { supervisorUserId: supervisorError } }));
     }
     if (!outcome.changed)
       return redirectWithFlash(self, { type: "info", key: "placement:teacher.supervisorUnchanged" });
     const student = await nameOf(studentUserId);
-    if (advisorUserId === null)
+    if (supervisorUserId === null)
       return redirectWithFlash(self, {
         type: "success",
         key: "placement:teacher.supervisorCleared",
         values: { student },
       });
-    const values = { student, supervisor: await nameOf(advisorUserId) };
+    const values = { student, supervisor: await nameOf(supervisorUserId) };
     return redirectWithFlash(self, { type: "success", key: "placement:teacher.supervisorSaved", values });
   }
 
@@ -190,7 +190,7 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
           })
         }
         supervisorHref={(userId) =>
-          href("/teacher/class/:classId/advisor/:userId", { classId: ids.classId, userId: String(userId) })
+          href("/teacher/class/:classId/supervisor/:userId", { classId: ids.classId, userId: String(userId) })
         }
         controls={
           // Choosing the student's supervisors: last on the page, after the assessment and who follows the student.

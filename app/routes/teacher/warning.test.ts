@@ -43,8 +43,8 @@ beforeAll(async () => {
     admin: await cookieActingAs(db(), "admin@example.org", ROLE.Teacher),
     laerer3: await cookieActingAs(db(), "laerer3@example.org", ROLE.Teacher),
     laerer1: await cookieActingAs(db(), "laerer1@example.org", ROLE.Teacher),
-    veileder3: await cookieActingAs(db(), "veileder3@example.org", ROLE.Advisor),
-    veileder4: await cookieActingAs(db(), "veileder4@example.org", ROLE.Advisor),
+    veileder3: await cookieActingAs(db(), "veileder3@example.org", ROLE.Supervisor),
+    veileder4: await cookieActingAs(db(), "veileder4@example.org", ROLE.Supervisor),
     student15: await cookieActingAs(db(), "student15@example.org", ROLE.Student),
   };
   ids = Object.fromEntries(

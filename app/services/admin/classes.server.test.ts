@@ -8,7 +8,7 @@ import {
   assignments,
   auditEvents,
   expectations,
-  classAdvisors,
+  classSupervisors,
   classes,
   forms,
   periods,
@@ -193,11 +193,11 @@ describe("the class page", () => {
     expect(names).toEqual(names.toSorted(new Intl.Collator("nb", { numeric: true }).compare));
     expect(students.find((s) => s.email === "student01@example.org")).toMatchObject({
       teacherName: "Ingrid Haugen",
-      advisorName: "Marte Solberg",
+      supervisorName: "Marte Solberg",
     });
     expect(students.find((s) => s.email === "student12@example.org")).toMatchObject({
       teacherName: null,
-      advisorName: null,
+      supervisorName: null,
     });
     // Marte follows five students as assigned supervisor and one more as an extra supervisor.
     expect(supervisors.map((p) => [p.displayName, p.studentCount])).toEqual([
@@ -390,7 +390,7 @@ describe("a supervisor's students in a class", () => {
     const classId = await classIdOf(db, "SYK2001");
     const supervisor = await userIdOf(db, "veileder4@example.org");
     expect(await supervisorStudentsPage(db, classId, supervisor)).toBeNull();
-    await db.insert(classAdvisors).values({ classId, userId: supervisor });
+    await db.insert(classSupervisors).values({ classId, userId: supervisor });
     const page = await supervisorStudentsPage(db, classId, supervisor);
     expect(page?.students).toEqual([]);
   });

@@ -5,7 +5,7 @@ import {
   answerSets,
   assignmentForms,
   assignments,
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   expectations,
@@ -186,7 +186,7 @@ export interface ClassPerson {
 
 export interface ClassStudent extends ClassPerson {
   teacherName: string | null;
-  advisorName: string | null;
+  supervisorName: string | null;
 }
 
 export interface ClassStaff extends ClassPerson {
@@ -205,7 +205,7 @@ export async function peopleOfClass(
       referenceId: studentReferences.id,
       ...person,
       teacherUserId: studentReferences.teacherUserId,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
     })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
@@ -223,12 +223,12 @@ export async function peopleOfClass(
   // A supervisor of the class: attached to it, or following up one of its students (assigned or
   // extra) — an invited supervisor follows a student without being attached to the class.
   const supervisorIds = new Set<number>();
-  for (const ref of refs) if (ref.advisorUserId !== null) supervisorIds.add(ref.advisorUserId);
+  for (const ref of refs) if (ref.supervisorUserId !== null) supervisorIds.add(ref.supervisorUserId);
   for (const extra of extras) supervisorIds.add(extra.userId);
   const attached = await db
-    .select({ userId: classAdvisors.userId })
-    .from(classAdvisors)
-    .where(eq(classAdvisors.classId, classId));
+    .select({ userId: classSupervisors.userId })
+    .from(classSupervisors)
+    .where(eq(classSupervisors.classId, classId));
   for (const row of attached) supervisorIds.add(row.userId);
   const supervisorRows =
     supervisorIds.size === 0
@@ -240,7 +240,7 @@ export async function peopleOfClass(
 
   const names = new Map<number, string>();
   for (const row of [...teacherRows, ...supervisorRows]) names.set(row.userId, row.displayName);
-  const missing = [...new Set(refs.flatMap((r) => [r.teacherUserId, r.advisorUserId]))].filter(
+  const missing = [...new Set(refs.flatMap((r) => [r.teacherUserId, r.supervisorUserId]))].filter(
     (id): id is number => id !== null && !names.has(id),
   );
   if (missing.length > 0) {
@@ -257,7 +257,7 @@ export async function peopleOfClass(
     set.add(referenceId);
     supervised.set(userId, set);
   };
-  for (const ref of refs) if (ref.advisorUserId !== null) follow(ref.advisorUserId, ref.referenceId);
+  for (const ref of refs) if (ref.supervisorUserId !== null) follow(ref.supervisorUserId, ref.referenceId);
   for (const extra of extras) follow(extra.userId, extra.referenceId);
 
   return {
@@ -271,7 +271,7 @@ export async function peopleOfClass(
         email: r.email,
         isActive: r.isActive,
         teacherName: r.teacherUserId === null ? null : (names.get(r.teacherUserId) ?? null),
-        advisorName: r.advisorUserId === null ? null : (names.get(r.advisorUserId) ?? null),
+        supervisorName: r.supervisorUserId === null ? null : (names.get(r.supervisorUserId) ?? null),
       })),
     ),
     supervisors: byDisplayName(
@@ -417,9 +417,9 @@ export async function supervisorStudentsPage(db: Db, classId: number, userId: nu
     .where(eq(users.id, userId));
   if (!supervisor) return null;
   const [attached] = await db
-    .select({ userId: classAdvisors.userId })
-    .from(classAdvisors)
-    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId)));
+    .select({ userId: classSupervisors.userId })
+    .from(classSupervisors)
+    .where(and(eq(classSupervisors.classId, classId), eq(classSupervisors.userId, userId)));
   const teacher = sql<
     string | null
   >`(select ${users.displayName} from ${users} where ${users.id} = ${studentReferences.teacherUserId})`;
@@ -430,15 +430,18 @@ export async function supervisorStudentsPage(db: Db, classId: number, userId: nu
       displayName: users.displayName,
       email: users.email,
       isActive: users.isActive,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
       teacherName: teacher,
     })
     .from(studentReferences)
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
-    .where(and(eq(studentReferences.classId, classId), or(eq(studentReferences.advisorUserId, userId), extraOf)));
+    .where(and(eq(studentReferences.classId, classId), or(eq(studentReferences.supervisorUserId, userId), extraOf)));
   if (!attached && rows.length === 0) return null;
   const students: SupervisorStudent[] = byDisplayName(
-    rows.map(({ advisorUserId, ...row }) => ({ ...row, relation: advisorUserId === userId ? "assigned" : "extra" })),
+    rows.map(({ supervisorUserId, ...row }) => ({
+      ...row,
+      relation: supervisorUserId === userId ? "assigned" : "extra",
+    })),
   );
   return { header, supervisor, students };
 }

@@ -17,7 +17,7 @@ import type { Database } from "~/services/platform/db/client.server";
 import {
   answerSets,
   auditEvents,
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   periods,
@@ -65,7 +65,7 @@ async function currentInput(userId: number, changes: Partial<UserEditInput> = {}
     roles: edit.roles,
     studentClassIds: edit.studentClassIds,
     teacherClassIds: edit.teacherClassIds,
-    advisorClassIds: edit.advisorClassIds,
+    supervisorClassIds: edit.supervisorClassIds,
     ...changes,
   };
 }
@@ -122,7 +122,7 @@ test("the role filter keeps the users who hold the role, other roles too", async
     "laerer3@example.org",
   ]);
   expect(teachers.total).toBe(4);
-  expect((await listUsers(db(), { roleId: ROLE.Advisor })).total).toBe(4);
+  expect((await listUsers(db(), { roleId: ROLE.Supervisor })).total).toBe(4);
   expect((await listUsers(db(), { roleId: ROLE.Student, includeInactive: true })).total).toBe(26);
 });
 
@@ -277,7 +277,7 @@ test("a student without assessments can move to another class; one with answers 
     },
   });
   // Taking the Student role away would take them out of their classes too.
-  const unroled = await updateUser(db(), student01, await currentInput(student01, { roles: [ROLE.Advisor] }), admin);
+  const unroled = await updateUser(db(), student01, await currentInput(student01, { roles: [ROLE.Supervisor] }), admin);
   expect(unroled.ok).toBe(false);
   expect((await getUserForEdit(db(), student01, today))?.studentClassIds).toEqual([classA, old].sort((a, b) => a - b));
   expect((await getUserForEdit(db(), student01, today))?.roles).toEqual([ROLE.Student]);
@@ -319,23 +319,28 @@ test("a teacher who leaves a class is no longer the selected teacher of its stud
 });
 
 test("a supervisor who leaves a class is cleared as selected and extra supervisor there, not elsewhere", async () => {
-  const advisor = await id("veileder1@example.org");
+  const supervisor = await id("veileder1@example.org");
   const old = await classId("SYK1002", "Vår 2026");
   expect(
-    await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.userId, advisor)),
+    await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.userId, supervisor)),
   ).toHaveLength(1);
 
-  const result = await updateUser(db(), advisor, await currentInput(advisor, { advisorClassIds: [old] }), admin);
+  const result = await updateUser(
+    db(),
+    supervisor,
+    await currentInput(supervisor, { supervisorClassIds: [old] }),
+    admin,
+  );
   expect(result.ok).toBe(true);
-  expect(await db().select().from(classAdvisors).where(eq(classAdvisors.userId, advisor))).toEqual([
-    { classId: old, userId: advisor, viaInvitation: false },
+  expect(await db().select().from(classSupervisors).where(eq(classSupervisors.userId, supervisor))).toEqual([
+    { classId: old, userId: supervisor, viaInvitation: false },
   ]);
-  const refs = await db().select().from(studentReferences).where(eq(studentReferences.advisorUserId, advisor));
+  const refs = await db().select().from(studentReferences).where(eq(studentReferences.supervisorUserId, supervisor));
   expect(refs.length).toBeGreaterThan(0);
   expect(refs.every((r) => r.classId === old)).toBe(true);
-  expect(await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.userId, advisor))).toEqual(
-    [],
-  );
+  expect(
+    await db().select().from(studentExtraSupervisors).where(eq(studentExtraSupervisors.userId, supervisor)),
+  ).toEqual([]);
 });
 
 test("role changes are audited with the roles before and after; the name is trimmed", async () => {
@@ -343,12 +348,12 @@ test("role changes are audited with the roles before and after; the name is trim
   const result = await updateUser(
     db(),
     userId,
-    await currentInput(userId, { displayName: "  Mathias Aas-Berg ", roles: [ROLE.Student, ROLE.Advisor] }),
+    await currentInput(userId, { displayName: "  Mathias Aas-Berg ", roles: [ROLE.Student, ROLE.Supervisor] }),
     admin,
   );
   expect(result).toEqual({ ok: true, changed: true });
   const [roles] = await auditsAbout(userId, "user.roles_changed");
-  expect(roles.details).toEqual({ before: [ROLE.Student], after: [ROLE.Student, ROLE.Advisor] });
+  expect(roles.details).toEqual({ before: [ROLE.Student], after: [ROLE.Student, ROLE.Supervisor] });
   const [updated] = await auditsAbout(userId, "user.updated");
   expect(updated.details).toEqual({ displayName: { before: "Mathias Aas", after: "Mathias Aas-Berg" } });
   expect(

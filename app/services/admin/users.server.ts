@@ -4,7 +4,7 @@ import type { Db } from "~/services/platform/db/client.server";
 import {
   answerSets,
   assignments,
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   periods,
@@ -137,7 +137,7 @@ export interface UserForEdit {
   roles: RoleId[];
   studentClassIds: number[];
   teacherClassIds: number[];
-  advisorClassIds: number[];
+  supervisorClassIds: number[];
   /** Every semester with classes: the current one first, then coming ones, then earlier ones, newest first. */
   semesters: SemesterClasses[];
 }
@@ -185,9 +185,9 @@ export async function semestersWithClasses(db: Db, today: Date): Promise<Semeste
 }
 
 async function membershipsOf(db: Db | Tx, userId: number) {
-  const [teacher, advisor, student] = await Promise.all([
+  const [teacher, supervisor, student] = await Promise.all([
     db.select({ classId: classTeachers.classId }).from(classTeachers).where(eq(classTeachers.userId, userId)),
-    db.select({ classId: classAdvisors.classId }).from(classAdvisors).where(eq(classAdvisors.userId, userId)),
+    db.select({ classId: classSupervisors.classId }).from(classSupervisors).where(eq(classSupervisors.userId, userId)),
     db
       .select({ id: studentReferences.id, classId: studentReferences.classId })
       .from(studentReferences)
@@ -195,7 +195,7 @@ async function membershipsOf(db: Db | Tx, userId: number) {
   ]);
   return {
     teacherClassIds: teacher.map((r) => r.classId).sort((a, b) => a - b),
-    advisorClassIds: advisor.map((r) => r.classId).sort((a, b) => a - b),
+    supervisorClassIds: supervisor.map((r) => r.classId).sort((a, b) => a - b),
     studentRefs: student,
   };
 }
@@ -231,7 +231,7 @@ export async function getUserForEdit(db: Db, userId: number, today = new Date())
     roles,
     studentClassIds: memberships.studentRefs.map((r) => r.classId).sort((a, b) => a - b),
     teacherClassIds: memberships.teacherClassIds,
-    advisorClassIds: memberships.advisorClassIds,
+    supervisorClassIds: memberships.supervisorClassIds,
     semesters,
   };
 }
@@ -245,8 +245,8 @@ export interface UserEditInput {
   studentClassIds: number[];
   /** Applied only when `roles` has Teacher. */
   teacherClassIds: number[];
-  /** Applied only when `roles` has Advisor. */
-  advisorClassIds: number[];
+  /** Applied only when `roles` has Supervisor. */
+  supervisorClassIds: number[];
 }
 
 export interface ClassLabel {
@@ -317,7 +317,7 @@ class Refusal extends Error {
 
 /** What one save changes in each of a user's three kinds of class. */
 type ClassChanges = Record<
-  "studentClasses" | "teacherClasses" | "advisorClasses",
+  "studentClasses" | "teacherClasses" | "supervisorClasses",
   { added: number[]; removed: number[] }
 >;
 
@@ -326,7 +326,7 @@ type ClassChanges = Record<
  * supervisor who leaves a class stops being the selected (or extra) one of its students there.
  */
 async function applyClassChanges(tx: Tx, userId: number, changes: ClassChanges): Promise<void> {
-  const { studentClasses, teacherClasses, advisorClasses } = changes;
+  const { studentClasses, teacherClasses, supervisorClasses } = changes;
   if (studentClasses.removed.length > 0) {
     await tx
       .delete(studentReferences)
@@ -353,21 +353,24 @@ async function applyClassChanges(tx: Tx, userId: number, changes: ClassChanges):
   if (teacherClasses.added.length > 0) {
     await tx.insert(classTeachers).values(teacherClasses.added.map((classId) => ({ classId, userId })));
   }
-  if (advisorClasses.removed.length > 0) {
+  if (supervisorClasses.removed.length > 0) {
     await tx
-      .delete(classAdvisors)
-      .where(and(eq(classAdvisors.userId, userId), inArray(classAdvisors.classId, advisorClasses.removed)));
+      .delete(classSupervisors)
+      .where(and(eq(classSupervisors.userId, userId), inArray(classSupervisors.classId, supervisorClasses.removed)));
     await tx
       .update(studentReferences)
-      .set({ advisorUserId: null })
+      .set({ supervisorUserId: null })
       .where(
-        and(eq(studentReferences.advisorUserId, userId), inArray(studentReferences.classId, advisorClasses.removed)),
+        and(
+          eq(studentReferences.supervisorUserId, userId),
+          inArray(studentReferences.classId, supervisorClasses.removed),
+        ),
       );
     // An extra supervisor of a student is a selected supervisor too.
     const refsInLeftClasses = tx
       .select({ id: studentReferences.id })
       .from(studentReferences)
-      .where(inArray(studentReferences.classId, advisorClasses.removed));
+      .where(inArray(studentReferences.classId, supervisorClasses.removed));
     await tx
       .delete(studentExtraSupervisors)
       .where(
@@ -377,8 +380,8 @@ async function applyClassChanges(tx: Tx, userId: number, changes: ClassChanges):
         ),
       );
   }
-  if (advisorClasses.added.length > 0) {
-    await tx.insert(classAdvisors).values(advisorClasses.added.map((classId) => ({ classId, userId })));
+  if (supervisorClasses.added.length > 0) {
+    await tx.insert(classSupervisors).values(supervisorClasses.added.map((classId) => ({ classId, userId })));
   }
 }
 
@@ -394,7 +397,7 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
   const wanted = {
     student: roles.includes(ROLE.Student) ? unique(input.studentClassIds) : [],
     teacher: roles.includes(ROLE.Teacher) ? unique(input.teacherClassIds) : [],
-    advisor: roles.includes(ROLE.Advisor) ? unique(input.advisorClassIds) : [],
+    supervisor: roles.includes(ROLE.Supervisor) ? unique(input.supervisorClassIds) : [],
   };
 
   try {
@@ -411,7 +414,7 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
         throw new Refusal({ kind: "ownAdminRole" });
       }
 
-      const allIds = unique([...wanted.student, ...wanted.teacher, ...wanted.advisor]);
+      const allIds = unique([...wanted.student, ...wanted.teacher, ...wanted.supervisor]);
       const known =
         allIds.length === 0
           ? []
@@ -441,9 +444,9 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
           added: minus(wanted.teacher, before.teacherClassIds),
           removed: minus(before.teacherClassIds, wanted.teacher),
         },
-        advisorClasses: {
-          added: minus(wanted.advisor, before.advisorClassIds),
-          removed: minus(before.advisorClassIds, wanted.advisor),
+        supervisorClasses: {
+          added: minus(wanted.supervisor, before.supervisorClassIds),
+          removed: minus(before.supervisorClassIds, wanted.supervisor),
         },
       };
 

@@ -101,8 +101,8 @@ describe("who may answer where (answeringPlace)", () => {
     expect(student.form.groups.map((g) => g.type)).toContain("text");
     // student05's supervisor is veileder1, teacher laerer1; laerer2 also teaches SYK2001.
     expect(
-      (await placeFor(await viewer("veileder1@example.org", ROLE.Advisor), "student05@example.org")).relation,
-    ).toBe("advisor");
+      (await placeFor(await viewer("veileder1@example.org", ROLE.Supervisor), "student05@example.org")).relation,
+    ).toBe("supervisor");
     expect((await placeFor(await viewer("laerer2@example.org", ROLE.Teacher), "student05@example.org")).relation).toBe(
       "teacher",
     );
@@ -119,7 +119,7 @@ describe("who may answer where (answeringPlace)", () => {
     ).rejects.toMatchObject({ status: 404 });
     // veileder2 supervises in SYK2001, but not student05.
     await expect(
-      placeFor(await viewer("veileder2@example.org", ROLE.Advisor), "student05@example.org"),
+      placeFor(await viewer("veileder2@example.org", ROLE.Supervisor), "student05@example.org"),
     ).rejects.toMatchObject({ status: 404 });
     await expect(
       placeFor(await viewer("laerer3@example.org", ROLE.Teacher), "student05@example.org"),
@@ -469,11 +469,16 @@ describe("who sees whose answers: an author's answers are a private draft until 
     [
       "the student: the supervisor's sent set",
       { relation: "self" },
-      { authorRoleId: ROLE.Advisor, sentAt: sent },
+      { authorRoleId: ROLE.Supervisor, sentAt: sent },
       true,
     ],
     ["the student: the teacher's sent set", { relation: "self" }, { authorRoleId: ROLE.Teacher, sentAt: sent }, true],
-    ["the student: the supervisor's draft", { relation: "self" }, { authorRoleId: ROLE.Advisor, sentAt: null }, false],
+    [
+      "the student: the supervisor's draft",
+      { relation: "self" },
+      { authorRoleId: ROLE.Supervisor, sentAt: null },
+      false,
+    ],
     [
       "the teacher: the student's sent set",
       { relation: "teacher" },
@@ -483,17 +488,17 @@ describe("who sees whose answers: an author's answers are a private draft until 
     ["the teacher: the student's draft", { relation: "teacher" }, { authorRoleId: ROLE.Student, sentAt: null }, false],
     [
       "the supervisor: the teacher's sent set",
-      { relation: "advisor" },
+      { relation: "supervisor" },
       { authorRoleId: ROLE.Teacher, sentAt: sent },
       true,
     ],
     [
       "an extra supervisor: the supervisor's draft",
-      { relation: "extraAdvisor" },
-      { authorRoleId: ROLE.Advisor, sentAt: null },
+      { relation: "extraSupervisor" },
+      { authorRoleId: ROLE.Supervisor, sentAt: null },
       false,
     ],
-    ["the admin: any sent set", { relation: "admin" }, { authorRoleId: ROLE.Advisor, sentAt: sent }, true],
+    ["the admin: any sent set", { relation: "admin" }, { authorRoleId: ROLE.Supervisor, sentAt: sent }, true],
   ];
   test.each(rules)("%s", (_, viewerFacts, set, expected) => {
     expect(
@@ -506,7 +511,7 @@ describe("who sees whose answers: an author's answers are a private draft until 
 
   test("expected levels are for the staff, not the student", () => {
     expect(maySeeExpectations("self")).toBe(false);
-    for (const relation of ["teacher", "advisor", "extraAdvisor", "admin"] as const)
+    for (const relation of ["teacher", "supervisor", "extraSupervisor", "admin"] as const)
       expect(maySeeExpectations(relation)).toBe(true);
   });
 });
@@ -523,7 +528,7 @@ describe("the results side by side", () => {
     const mid = results.halves.find((h) => h.isMidSemester)!;
     expect(mid.columns.map((c) => [c.kind, c.badge])).toEqual([
       ["student", "S"],
-      ["advisor", "PV"],
+      ["supervisor", "PV"],
       ["teacher", "PL"],
     ]);
     expect(mid.columns[0].own).toBe(true);
@@ -549,12 +554,12 @@ describe("the results side by side", () => {
       .select()
       .from(studentReferences)
       .where(and(eq(studentReferences.classId, classId), eq(studentReferences.studentUserId, student03)));
-    const supervisor = await viewer("veileder1@example.org", ROLE.Advisor);
-    expect(ref.advisorUserId).toBe(supervisor.userId);
+    const supervisor = await viewer("veileder1@example.org", ROLE.Supervisor);
+    expect(ref.supervisorUserId).toBe(supervisor.userId);
     const forSupervisor = await formResults(db, supervisor, { classId, formId, studentUserId: student03 });
     expect(forSupervisor.halves.find((h) => h.isMidSemester)!.columns.map((c) => [c.kind, c.own])).toEqual([
       ["student", false],
-      ["advisor", true],
+      ["supervisor", true],
     ]);
 
     // student02 is followed by veileder1 as an extra supervisor: a set sent by them is "other", badge PV.
@@ -578,7 +583,7 @@ describe("the results side by side", () => {
       base: answerToken(EMPTY),
     }));
     expect(
-      await saveAnswers(db, place, { userId: supervisor.userId, roleId: ROLE.Advisor }, all, { send: true }),
+      await saveAnswers(db, place, { userId: supervisor.userId, roleId: ROLE.Supervisor }, all, { send: true }),
     ).toMatchObject({ ok: true, justSent: true });
     const withExtra = await formResults(db, teacher, { classId, formId, studentUserId: student02 });
     const columns = withExtra.halves.find((h) => h.isMidSemester)!.columns;

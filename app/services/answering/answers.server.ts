@@ -477,7 +477,7 @@ export async function saveExpectations(
 
 // ─── Who sees whose answers ──────────────────────────────────────────────────
 
-export type AuthorKind = "student" | "advisor" | "teacher";
+export type AuthorKind = "student" | "supervisor" | "teacher";
 
 /** Which groups an author answers (answering.ts `ownGroups`): the student's, or the staff's. */
 export function answererKind(roleId: RoleId): AnswererKind {
@@ -485,7 +485,7 @@ export function answererKind(roleId: RoleId): AnswererKind {
 }
 
 export function authorKind(roleId: RoleId): AuthorKind {
-  return roleId === ROLE.Student ? "student" : roleId === ROLE.Advisor ? "advisor" : "teacher";
+  return roleId === ROLE.Student ? "student" : roleId === ROLE.Supervisor ? "supervisor" : "teacher";
 }
 
 /**
@@ -499,7 +499,7 @@ export function maySeeSet(
 ): boolean {
   if (set.authorUserId === viewer.userId) return true;
   if (set.sentAt === null) return false;
-  if (viewer.relation === "self") return set.authorRoleId === ROLE.Advisor || set.authorRoleId === ROLE.Teacher;
+  if (viewer.relation === "self") return set.authorRoleId === ROLE.Supervisor || set.authorRoleId === ROLE.Teacher;
   return true;
 }
 

@@ -90,7 +90,7 @@ export interface FormPageView {
   questionText: Record<number, string>;
 }
 
-const BADGES = { student: "S", advisor: "PV", teacher: "PL" } as const;
+const BADGES = { student: "S", supervisor: "PV", teacher: "PL" } as const;
 
 export async function formPageView(
   db: Db,

@@ -20,7 +20,7 @@ import { formatDay, osloDate } from "~/services/platform/semesters";
  * expected level per question, with comments — as far as the viewer may see them (answers.server.ts).
  */
 
-export type ColumnKind = "student" | "advisor" | "teacher" | "other";
+export type ColumnKind = "student" | "supervisor" | "teacher" | "other";
 export type Badge = "S" | "PV" | "PL";
 
 export interface ResultColumn {
@@ -76,21 +76,21 @@ export interface FormResults {
   halves: ResultsHalf[];
 }
 
-const BADGE: Record<VisibleSet["kind"], Badge> = { student: "S", advisor: "PV", teacher: "PL" };
+const BADGE: Record<VisibleSet["kind"], Badge> = { student: "S", supervisor: "PV", teacher: "PL" };
 
 /** Columns in the order people read them: the student, the assigned supervisor, the assigned teacher, then others. */
 export function orderColumns(
   sets: readonly VisibleSet[],
-  people: { studentUserId: number; advisorUserId: number | null; teacherUserId: number | null },
+  people: { studentUserId: number; supervisorUserId: number | null; teacherUserId: number | null },
   viewerUserId: number,
 ): { column: ResultColumn; set: VisibleSet }[] {
   const kindOf = (set: VisibleSet): ColumnKind => {
     if (set.kind === "student" && set.authorUserId === people.studentUserId) return "student";
-    if (set.kind === "advisor" && set.authorUserId === people.advisorUserId) return "advisor";
+    if (set.kind === "supervisor" && set.authorUserId === people.supervisorUserId) return "supervisor";
     if (set.kind === "teacher" && set.authorUserId === people.teacherUserId) return "teacher";
     return "other";
   };
-  const rank: Record<ColumnKind, number> = { student: 0, advisor: 1, teacher: 2, other: 3 };
+  const rank: Record<ColumnKind, number> = { student: 0, supervisor: 1, teacher: 2, other: 3 };
   return sets
     .map((set) => ({
       set,
@@ -160,7 +160,11 @@ export async function formResults(
     const scheme = schemes.find((s) => s.isMidSemester === isMidSemester) ?? null;
     const ordered = orderColumns(
       sets.filter((s) => scheme !== null && s.assignmentId === scheme.assignmentId),
-      { studentUserId: ids.studentUserId, advisorUserId: access.advisorUserId, teacherUserId: access.teacherUserId },
+      {
+        studentUserId: ids.studentUserId,
+        supervisorUserId: access.supervisorUserId,
+        teacherUserId: access.teacherUserId,
+      },
       viewer.userId,
     );
     const expectedOf = (questionId: number) =>

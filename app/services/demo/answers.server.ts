@@ -104,16 +104,16 @@ export function commentFor(isStudent: boolean, seed: number, questionIndex: numb
 /** Every form of one half sent about a student by the student, their supervisor and their teacher. */
 export async function insertCompleteHalf(
   tx: Tx,
-  ref: { studentUserId: number; teacherUserId: number | null; advisorUserId: number | null },
+  ref: { studentUserId: number; teacherUserId: number | null; supervisorUserId: number | null },
   halfForms: SeededForm[],
   assignmentId: number,
   daysAgo: (days: number) => Date,
 ): Promise<void> {
-  if (ref.teacherUserId === null || ref.advisorUserId === null)
+  if (ref.teacherUserId === null || ref.supervisorUserId === null)
     throw new Error("the demo student has no teacher or supervisor");
   const authors = [
     { userId: ref.studentUserId, roleId: ROLE.Student, days: 12 },
-    { userId: ref.advisorUserId, roleId: ROLE.Advisor, days: 11 },
+    { userId: ref.supervisorUserId, roleId: ROLE.Supervisor, days: 11 },
     { userId: ref.teacherUserId, roleId: ROLE.Teacher, days: 10 },
   ];
   for (const [f, form] of halfForms.entries()) {
@@ -167,7 +167,7 @@ export async function insertHistory(
     mainForm: SeededForm;
     schemes: { mid: number; end: number };
     teacherUserId: number;
-    advisorUserId: number;
+    supervisorUserId: number;
   },
 ): Promise<void> {
   const midDate = h.classOld.midSemesterDate ?? h.previous.startDate;
@@ -177,7 +177,7 @@ export async function insertHistory(
       const day = isMidSemester ? midDate : endDate;
       const authors: { userId: number; roleId: RoleId; daysBefore: number }[] = [
         { userId: ref.studentUserId, roleId: ROLE.Student, daysBefore: 3 },
-        { userId: h.advisorUserId, roleId: ROLE.Advisor, daysBefore: 2 },
+        { userId: h.supervisorUserId, roleId: ROLE.Supervisor, daysBefore: 2 },
         { userId: h.teacherUserId, roleId: ROLE.Teacher, daysBefore: 1 },
       ];
       for (const [a, author] of authors.entries()) {
@@ -215,8 +215,8 @@ export async function insertHistory(
       midSemesterStudentHasGivenFeedback: true,
       signedByStudentUserId: ref.studentUserId,
       signedByStudentDate: instant(endDate, 9),
-      signedByAdvisorUserId: h.advisorUserId,
-      signedByAdvisorDate: instant(endDate, 11),
+      signedBySupervisorUserId: h.supervisorUserId,
+      signedBySupervisorDate: instant(endDate, 11),
       signedByTeacherUserId: h.teacherUserId,
       signedByTeacherDate: instant(endDate, 13),
       createdAt: instant(midDate, 9),

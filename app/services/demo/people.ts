@@ -34,17 +34,17 @@ export const SUPERVISORS: DemoPerson[] = [
     email: "veileder1@example.org",
     phoneNumber: "+4741234567",
     phoneVerified: true,
-    roles: [ROLE.Advisor],
+    roles: [ROLE.Supervisor],
   },
-  { name: "Ole Kristiansen", email: "veileder2@example.org", phoneNumber: "+4792345678", roles: [ROLE.Advisor] },
+  { name: "Ole Kristiansen", email: "veileder2@example.org", phoneNumber: "+4792345678", roles: [ROLE.Supervisor] },
   {
     name: "Hanne Berg",
     email: "veileder3@example.org",
     phoneNumber: "+4798765432",
     phoneVerified: true,
-    roles: [ROLE.Advisor],
+    roles: [ROLE.Supervisor],
   },
-  { name: "Jonas Eriksen", email: "veileder4@example.org", phoneNumber: "+4746813579", roles: [ROLE.Advisor] },
+  { name: "Jonas Eriksen", email: "veileder4@example.org", phoneNumber: "+4746813579", roles: [ROLE.Supervisor] },
 ];
 
 export const STUDENT_NAMES = [

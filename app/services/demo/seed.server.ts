@@ -7,7 +7,7 @@ import { phoneDigits } from "~/services/identity";
 import {
   assignmentForms,
   assignments,
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   expectations,
@@ -118,7 +118,7 @@ async function insertDemo(tx: Tx, today: Date): Promise<void> {
     mainForm,
     schemes: schemesOld,
     teacherUserId: staff.teachers[0],
-    advisorUserId: staff.supervisors[0],
+    supervisorUserId: staff.supervisors[0],
   });
 }
 
@@ -162,7 +162,7 @@ async function insertClasses(tx: Tx, { current, previous, classes: dates }: Demo
     { classId: classB.id, userId: admin },
     { classId: classOld.id, userId: teacher1 },
   ]);
-  await tx.insert(classAdvisors).values([
+  await tx.insert(classSupervisors).values([
     { classId: classA.id, userId: supervisor1 },
     { classId: classA.id, userId: supervisor2 },
     { classId: classB.id, userId: supervisor3 },
@@ -190,7 +190,7 @@ async function insertPlacements(
       classId,
       studentUserId,
       teacherUserId: i < 10 ? teachers[i % 2] : null,
-      advisorUserId: i < 9 ? supervisors[i % 2] : null,
+      supervisorUserId: i < 9 ? supervisors[i % 2] : null,
     }));
   const refsA = await tx
     .insert(studentReferences)
@@ -207,7 +207,7 @@ async function insertPlacements(
         classId: classOld.id,
         studentUserId,
         teacherUserId: teacher1,
-        advisorUserId: supervisor1,
+        supervisorUserId: supervisor1,
         createdAt: instant(previous.startDate, 14),
       })),
     )
@@ -217,7 +217,7 @@ async function insertPlacements(
   await tx.insert(studentExtraSupervisors).values({
     studentReferenceId: refsA[1].id,
     userId: supervisor1,
-    roleId: ROLE.Advisor,
+    roleId: ROLE.Supervisor,
   });
   return { refsA, refsB, refsOld };
 }
@@ -286,13 +286,13 @@ async function insertMidAnswersOfClassA(
     });
   }
   for (const [i, ref] of refsA.slice(0, 3).entries()) {
-    if (ref.advisorUserId === null) continue;
+    if (ref.supervisorUserId === null) continue;
     const sentAt = i < 2 ? daysAgo(7 - i) : null;
     await insertAnswerSet(tx, mainForm, {
       assignmentId,
       studentUserId: ref.studentUserId,
-      authorUserId: ref.advisorUserId,
-      authorRoleId: ROLE.Advisor,
+      authorUserId: ref.supervisorUserId,
+      authorRoleId: ROLE.Supervisor,
       isMidSemester: true,
       sentAt,
       at: sentAt ?? daysAgo(1),

@@ -47,7 +47,7 @@ test("the roles migration inserts the four fixed roles", async () => {
     { id: ROLE.Admin, name: "Admin" },
     { id: ROLE.Student, name: "Student" },
     { id: ROLE.Teacher, name: "Teacher" },
-    { id: ROLE.Advisor, name: "Advisor" },
+    { id: ROLE.Supervisor, name: "Advisor" },
   ]);
 });
 
@@ -79,14 +79,14 @@ test("the people: one admin who also teaches, three teachers, four supervisors",
   expect(await countUsersWithRole(ROLE.Admin)).toBe(1);
   // The admin holds the Teacher role too.
   expect(await countUsersWithRole(ROLE.Teacher)).toBe(4);
-  expect(await countUsersWithRole(ROLE.Advisor)).toBe(4);
+  expect(await countUsersWithRole(ROLE.Supervisor)).toBe(4);
   const admin = await database.db.query.users.findFirst({
     where: eq(users.email, "admin@example.org"),
     with: { roles: true },
   });
   expect(admin?.roles.map((r) => r.roleId).toSorted()).toEqual([ROLE.Admin, ROLE.Teacher]);
   const supervisors = await database.db.query.userRoles.findMany({
-    where: eq(userRoles.roleId, ROLE.Advisor),
+    where: eq(userRoles.roleId, ROLE.Supervisor),
     with: { user: true },
   });
   for (const s of supervisors) expect(s.user.phoneNumber).toMatch(/^\+47\d{8}$/);
@@ -96,19 +96,19 @@ test("the current semester holds two classes with twelve students each", async (
   const current = semesterFor(today);
   const period = await database.db.query.periods.findFirst({
     where: eq(periods.name, current.name),
-    with: { classes: { with: { subject: true, studentReferences: true, teachers: true, advisors: true } } },
+    with: { classes: { with: { subject: true, studentReferences: true, teachers: true, supervisors: true } } },
   });
   expect(period).toMatchObject({ startDate: current.startDate, endDate: current.endDate });
   expect(period?.classes.map((c) => c.subject.subjectCode).toSorted()).toEqual(["SYK2001", "SYK2002"]);
   for (const c of period?.classes ?? []) {
     expect(c.studentReferences).toHaveLength(12);
     expect(c.teachers.length).toBeGreaterThan(0);
-    expect(c.advisors.length).toBeGreaterThan(0);
+    expect(c.supervisors.length).toBeGreaterThan(0);
     expect(c.midSemesterDate! > current.startDate && c.midSemesterDate! < c.endSemesterDate!).toBe(true);
     expect(c.endSemesterDate! <= current.endDate).toBe(true);
     // Most students are followed up; a few still wait for a teacher and a supervisor.
     expect(c.studentReferences.filter((r) => r.teacherUserId === null)).toHaveLength(2);
-    expect(c.studentReferences.filter((r) => r.advisorUserId === null)).toHaveLength(3);
+    expect(c.studentReferences.filter((r) => r.supervisorUserId === null)).toHaveLength(3);
   }
   const studentsInCurrentClasses = new Set(
     period?.classes.flatMap((c) => c.studentReferences.map((r) => r.studentUserId)),
@@ -205,7 +205,7 @@ test("answers exist: sent and draft sets in the current semester, grading values
   const sets = await database.db.query.answerSets.findMany({ with: { answers: true } });
   const current = sets.filter((s) => s.createdAt >= new Date(`${semesterFor(today).startDate}T00:00:00Z`));
   expect(current.some((s) => s.sentAt !== null && s.authorRoleId === ROLE.Student)).toBe(true);
-  expect(current.some((s) => s.sentAt !== null && s.authorRoleId === ROLE.Advisor)).toBe(true);
+  expect(current.some((s) => s.sentAt !== null && s.authorRoleId === ROLE.Supervisor)).toBe(true);
   expect(current.some((s) => s.sentAt === null)).toBe(true);
   for (const s of sets) expect(s.answers.length).toBeGreaterThan(0);
 
@@ -242,7 +242,7 @@ test("the previous semester is finished: signed, locked signing forms and a conf
       overallPassed: true,
       isLocked: true,
     });
-    expect(f.signedByTeacherDate && f.signedByStudentDate && f.signedByAdvisorDate).toBeTruthy();
+    expect(f.signedByTeacherDate && f.signedByStudentDate && f.signedBySupervisorDate).toBeTruthy();
   }
 
   const given = (await database.db.select().from(warnings)).filter((w) => refIds.includes(w.studentReferenceId));
@@ -276,7 +276,7 @@ test("this semester, student 19 in SYK2002 has a signing form with the mid-semes
     midSemesterStudentHasGivenFeedback: true,
     endSemesterCompletedDate: null,
     signedByStudentDate: null,
-    signedByAdvisorDate: null,
+    signedBySupervisorDate: null,
     signedByTeacherDate: null,
   });
 });

@@ -65,17 +65,17 @@ describe("a form to read (the teacher's and supervisor's form page)", () => {
     ]);
     // Only the viewer's own classes: laerer3 teaches SYK2002 alone.
     expect((await read("laerer3", ROLE.Teacher, formId[MAIN]))!.classes.map((c) => c.subjectCode)).toEqual(["SYK2002"]);
-    expect((await read("veileder3", ROLE.Advisor, formId[WOUNDS]))!.classes.map((c) => c.subjectCode)).toEqual([
+    expect((await read("veileder3", ROLE.Supervisor, formId[WOUNDS]))!.classes.map((c) => c.subjectCode)).toEqual([
       "SYK2002",
     ]);
   });
 
   test("nobody else: a teacher or supervisor whose classes do not use it, a student id acting as teacher, an unknown form", async () => {
     expect(await read("laerer3", ROLE.Teacher, formId[MEDICATION])).toBeNull();
-    expect(await read("veileder3", ROLE.Advisor, formId[MEDICATION])).toBeNull();
+    expect(await read("veileder3", ROLE.Supervisor, formId[MEDICATION])).toBeNull();
     expect(await read("student01", ROLE.Teacher, formId[MAIN])).toBeNull();
     expect(await read("laerer1", ROLE.Teacher, 999_999)).toBeNull();
-    expect(await read("veileder1", ROLE.Advisor, formId[MEDICATION])).not.toBeNull();
+    expect(await read("veileder1", ROLE.Supervisor, formId[MEDICATION])).not.toBeNull();
   });
 
   test("a deleted form is gone for everyone", async () => {

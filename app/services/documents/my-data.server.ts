@@ -2,7 +2,7 @@ import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, or, sql } fro
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  advisorInvitations,
+  supervisorInvitations,
   answers,
   answerSets,
   assignments,
@@ -114,7 +114,7 @@ async function placements(db: Db, studentUserId: number) {
       endSemesterDate: classes.endSemesterDate,
       joinedAt: studentReferences.createdAt,
       teacher: nameOf(studentReferences.teacherUserId),
-      supervisor: nameOf(studentReferences.advisorUserId),
+      supervisor: nameOf(studentReferences.supervisorUserId),
       extraSupervisors: sql<
         string[]
       >`coalesce((select array_agg(u.display_name order by u.display_name) from ${studentExtraSupervisors} x join ${users} u on u.id = x.user_id where x.student_reference_id = ${studentReferences.id}), '{}')`,
@@ -230,9 +230,9 @@ function signingFormsOf(db: Db, studentUserId: number) {
       signedByTeacher: nameOf(signingForms.signedByTeacherUserId),
       signedByTeacherAt: signingForms.signedByTeacherDate,
       signedByStudentAt: signingForms.signedByStudentDate,
-      signedBySupervisor: nameOf(signingForms.signedByAdvisorUserId),
-      signedBySupervisorAt: signingForms.signedByAdvisorDate,
-      signWithoutSupervisorConfirmedAt: signingForms.signWithoutAdvisorConfirmedDate,
+      signedBySupervisor: nameOf(signingForms.signedBySupervisorUserId),
+      signedBySupervisorAt: signingForms.signedBySupervisorDate,
+      signWithoutSupervisorConfirmedAt: signingForms.signWithoutSupervisorConfirmedDate,
       resultSubmittedAt: signingForms.resultSubmittedAt,
       createdAt: signingForms.createdAt,
       updatedAt: signingForms.updatedAt,
@@ -277,15 +277,15 @@ function invitationsSent(db: Db, studentUserId: number) {
   return db
     .select({
       classId: studentReferences.classId,
-      email: advisorInvitations.email,
-      sentAt: advisorInvitations.createdAt,
-      expiresAt: advisorInvitations.expiresAt,
-      acceptedAt: advisorInvitations.acceptedAt,
+      email: supervisorInvitations.email,
+      sentAt: supervisorInvitations.createdAt,
+      expiresAt: supervisorInvitations.expiresAt,
+      acceptedAt: supervisorInvitations.acceptedAt,
     })
-    .from(advisorInvitations)
-    .innerJoin(studentReferences, eq(studentReferences.id, advisorInvitations.studentReferenceId))
+    .from(supervisorInvitations)
+    .innerJoin(studentReferences, eq(studentReferences.id, supervisorInvitations.studentReferenceId))
     .where(eq(studentReferences.studentUserId, studentUserId))
-    .orderBy(asc(advisorInvitations.createdAt));
+    .orderBy(asc(supervisorInvitations.createdAt));
 }
 
 /** The access list: who opened the student's pages and documents (one entry per person, page and hour). */

@@ -39,8 +39,8 @@ describe("signingFormState", () => {
     midSemesterCompletedDate: null,
     signedByTeacherDate: null,
     signedByStudentDate: null,
-    signedByAdvisorDate: null,
-    signWithoutAdvisorConfirmedDate: null,
+    signedBySupervisorDate: null,
+    signWithoutSupervisorConfirmedDate: null,
   };
   const at = new Date("2026-12-01T10:00:00Z");
 
@@ -52,20 +52,20 @@ describe("signingFormState", () => {
 
   test("partly signed while someone has not signed", () => {
     expect(signingFormState({ ...empty, signedByStudentDate: at })).toBe("partlySigned");
-    expect(signingFormState({ ...empty, signedByAdvisorDate: at })).toBe("partlySigned");
+    expect(signingFormState({ ...empty, signedBySupervisorDate: at })).toBe("partlySigned");
     expect(signingFormState({ ...empty, signedByTeacherDate: at, signedByStudentDate: at })).toBe("partlySigned");
   });
 
   test("signed by all: teacher, student and supervisor, or the teacher confirmed signing without the supervisor", () => {
     expect(
-      signingFormState({ ...empty, signedByTeacherDate: at, signedByStudentDate: at, signedByAdvisorDate: at }),
+      signingFormState({ ...empty, signedByTeacherDate: at, signedByStudentDate: at, signedBySupervisorDate: at }),
     ).toBe("signed");
     expect(
       signingFormState({
         ...empty,
         signedByTeacherDate: at,
         signedByStudentDate: at,
-        signWithoutAdvisorConfirmedDate: at,
+        signWithoutSupervisorConfirmedDate: at,
       }),
     ).toBe("signed");
   });

@@ -80,8 +80,8 @@ type SigningFacts = Pick<
   | "midSemesterCompletedDate"
   | "signedByTeacherDate"
   | "signedByStudentDate"
-  | "signedByAdvisorDate"
-  | "signWithoutAdvisorConfirmedDate"
+  | "signedBySupervisorDate"
+  | "signWithoutSupervisorConfirmedDate"
 >;
 
 /**
@@ -93,9 +93,9 @@ export function signingFormState(form: SigningFacts | null): SigningFormState {
   if (!form) return "none";
   const teacher = form.signedByTeacherDate !== null;
   const student = form.signedByStudentDate !== null;
-  const advisor = form.signedByAdvisorDate !== null || form.signWithoutAdvisorConfirmedDate !== null;
-  if (teacher && student && advisor) return "signed";
-  if (teacher || student || form.signedByAdvisorDate !== null) return "partlySigned";
+  const supervisor = form.signedBySupervisorDate !== null || form.signWithoutSupervisorConfirmedDate !== null;
+  if (teacher && student && supervisor) return "signed";
+  if (teacher || student || form.signedBySupervisorDate !== null) return "partlySigned";
   if (form.midSemesterCompletedDate !== null) return "midConfirmed";
   return "started";
 }
@@ -147,7 +147,7 @@ export function reportFileName(periodName: string, t: Translate): string {
 
 const student = alias(users, "report_student");
 const teacher = alias(users, "report_teacher");
-const advisor = alias(users, "report_advisor");
+const supervisor = alias(users, "report_supervisor");
 
 /**
  * One page of the report: the next `limit` student references of the semester after `afterId`,
@@ -178,15 +178,15 @@ function pageReferences(db: Db, periodId: number, afterId: number, limit: number
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
       teacherName: teacher.displayName,
-      advisorUserId: studentReferences.advisorUserId,
-      advisorName: advisor.displayName,
+      supervisorUserId: studentReferences.supervisorUserId,
+      supervisorName: supervisor.displayName,
     })
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(student, eq(student.id, studentReferences.studentUserId))
     .leftJoin(teacher, eq(teacher.id, studentReferences.teacherUserId))
-    .leftJoin(advisor, eq(advisor.id, studentReferences.advisorUserId))
+    .leftJoin(supervisor, eq(supervisor.id, studentReferences.supervisorUserId))
     .where(and(eq(classes.periodId, periodId), gt(studentReferences.id, afterId)))
     .orderBy(asc(studentReferences.id))
     .limit(limit);
@@ -230,8 +230,8 @@ async function factsOf(db: Db, refs: PageReference[]) {
         midSemesterCompletedDate: signingForms.midSemesterCompletedDate,
         signedByTeacherDate: signingForms.signedByTeacherDate,
         signedByStudentDate: signingForms.signedByStudentDate,
-        signedByAdvisorDate: signingForms.signedByAdvisorDate,
-        signWithoutAdvisorConfirmedDate: signingForms.signWithoutAdvisorConfirmedDate,
+        signedBySupervisorDate: signingForms.signedBySupervisorDate,
+        signWithoutSupervisorConfirmedDate: signingForms.signWithoutSupervisorConfirmedDate,
         overallPassed: signingForms.overallPassed,
       })
       .from(signingForms)
@@ -279,18 +279,18 @@ function reportRow(ref: PageReference, { extrasOf, expectedOf, sentOf, warningOf
       sent: sentOf.get(`${ref.id}:${isMidSemester}:${roleId}`) ?? 0,
       expected: expectedOf.get(`${ref.classId}:${isMidSemester}`) ?? 0,
     });
-    return { student: count(ROLE.Student), supervisor: count(ROLE.Advisor), teacher: count(ROLE.Teacher) };
+    return { student: count(ROLE.Student), supervisor: count(ROLE.Supervisor), teacher: count(ROLE.Teacher) };
   };
   const warning = warningOf.get(ref.id);
   const signing = signingOf.get(ref.id) ?? null;
-  const others = (extrasOf.get(ref.id) ?? []).filter((e) => e.userId !== ref.advisorUserId).map((e) => e.name);
+  const others = (extrasOf.get(ref.id) ?? []).filter((e) => e.userId !== ref.supervisorUserId).map((e) => e.name);
   return {
     studentName: ref.studentName,
     studentEmail: ref.studentEmail,
     subjectCode: ref.subjectCode,
     subjectName: ref.subjectName,
     teacherName: ref.teacherName,
-    supervisorNames: [...(ref.advisorName ? [ref.advisorName] : []), ...others],
+    supervisorNames: [...(ref.supervisorName ? [ref.supervisorName] : []), ...others],
     mid: half(true),
     end: half(false),
     // A draft is the teacher's own until it is submitted.

@@ -353,7 +353,7 @@ describe("finding the user", () => {
         phoneNumber: "+4755555555",
       })
       .returning();
-    await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
+    await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Supervisor });
     const { user, linked } = await loggedIn(
       resolveVippsUser(database.db, vipps("4755555556", null, "vipps-invited"), { invitedUserId: row.id }),
     );
@@ -370,7 +370,7 @@ describe("finding the user", () => {
         .insert(users)
         .values({ displayName: "Same Number", email, phoneNumber: "+4766666666" })
         .returning();
-      await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
+      await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Supervisor });
     };
     await make("same.number1@example.org");
     await make("same.number2@example.org");
@@ -395,7 +395,7 @@ describe("finding the user", () => {
         isActive: false,
       })
       .returning();
-    await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Advisor });
+    await database.db.insert(userRoles).values({ userId: row.id, roleId: ROLE.Supervisor });
     expect(await refusal(resolveVippsUser(database.db, vipps("4733333333", null)))).toBe("deactivated");
   });
 });

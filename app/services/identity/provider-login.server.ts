@@ -264,7 +264,7 @@ function isUniqueViolation(error: unknown): { constraint: string | null } | null
 
 async function supervisorOf(db: Db, row: typeof users.$inferSelect): Promise<LoginUser> {
   const user = await loginUser(db, row);
-  if (!user.roles.includes(ROLE.Advisor)) throw new ProviderLoginRefused("not_supervisor");
+  if (!user.roles.includes(ROLE.Supervisor)) throw new ProviderLoginRefused("not_supervisor");
   if (!user.isActive) throw new ProviderLoginRefused("deactivated");
   return user;
 }
@@ -353,7 +353,7 @@ export async function resolveVippsUser(
       .where(eq(sql`lower(${users.email})`, profile.email))
       .limit(1);
     if (byEmail) {
-      if ((await rolesOf(db, byEmail.id)).includes(ROLE.Advisor)) {
+      if ((await rolesOf(db, byEmail.id)).includes(ROLE.Supervisor)) {
         return { kind: "user", user: await linkVippsIdentity(db, byEmail.id, profile), linked: "email" };
       }
       notSupervisor = true;
@@ -370,7 +370,7 @@ export async function resolveVippsUser(
       .orderBy(users.id);
     const supervisors: (typeof users.$inferSelect)[] = [];
     for (const row of byTyped) {
-      if ((await rolesOf(db, row.id)).includes(ROLE.Advisor)) supervisors.push(row);
+      if ((await rolesOf(db, row.id)).includes(ROLE.Supervisor)) supervisors.push(row);
       else notSupervisor = true;
     }
     const open = supervisors.filter((row) => row.isActive && row.vippsSub === null);

@@ -14,19 +14,19 @@ test("resolveActiveRole picks the only role, and none when there are several", (
 
 test("resolveActiveRole drops a chosen role the user no longer holds", () => {
   expect(resolveActiveRole([ROLE.Teacher], ROLE.Admin)).toBe(ROLE.Teacher);
-  expect(resolveActiveRole([ROLE.Teacher, ROLE.Advisor], ROLE.Admin)).toBeNull();
+  expect(resolveActiveRole([ROLE.Teacher, ROLE.Supervisor], ROLE.Admin)).toBeNull();
 });
 
 test("resolveActiveRole ignores unknown role ids", () => {
-  expect(resolveActiveRole([ROLE.Advisor, 99], null)).toBe(ROLE.Advisor);
-  expect(resolveActiveRole([ROLE.Advisor], 99)).toBe(ROLE.Advisor);
+  expect(resolveActiveRole([ROLE.Supervisor, 99], null)).toBe(ROLE.Supervisor);
+  expect(resolveActiveRole([ROLE.Supervisor], 99)).toBe(ROLE.Supervisor);
 });
 
 test("areaOfPath maps the first path segment to its role", () => {
   expect(areaOfPath("/teacher/class/3")).toBe(ROLE.Teacher);
   expect(areaOfPath("/admin")).toBe(ROLE.Admin);
   expect(areaOfPath("/student/")).toBe(ROLE.Student);
-  expect(areaOfPath("/supervisor/x")).toBe(ROLE.Advisor);
+  expect(areaOfPath("/supervisor/x")).toBe(ROLE.Supervisor);
   expect(areaOfPath("/Teacher")).toBe(ROLE.Teacher);
   expect(areaOfPath("/advisor")).toBeNull();
   expect(areaOfPath("/")).toBeNull();

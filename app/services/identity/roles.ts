@@ -5,7 +5,7 @@ export { ROLE, type RoleId, type RoleName };
 
 export const ROLE_NAMES: Record<RoleId, RoleName> = { 1: "Admin", 2: "Student", 3: "Teacher", 4: "Advisor" };
 
-/** Each role's area. The Advisor's area lives at /supervisor, the word the interface uses; /advisor redirects there. */
+/** Each role's area. The Supervisor's area lives at /supervisor, the word the interface uses; /advisor redirects there. */
 export const ROLE_HOME: Record<RoleId, string> = {
   1: "/admin",
   2: "/student",
@@ -37,7 +37,7 @@ export const AREA_ROLE: Record<string, RoleId> = {
   admin: ROLE.Admin,
   student: ROLE.Student,
   teacher: ROLE.Teacher,
-  supervisor: ROLE.Advisor,
+  supervisor: ROLE.Supervisor,
 };
 
 export function isRoleId(value: number): value is RoleId {

@@ -138,7 +138,7 @@ test("a session ends twelve hours after log-in however busy it is", async () => 
 });
 
 test("a deactivated user's session loads as nothing and is deleted", async () => {
-  const userId = await makeUser([ROLE.Advisor]);
+  const userId = await makeUser([ROLE.Supervisor]);
   const { token } = await createSession(database.db, { userId, now: t0 });
   const session = await loadSession(database.db, token, POLICY, at(1));
   expect(session).not.toBeNull();
@@ -152,10 +152,10 @@ test("a deactivated user's session loads as nothing and is deleted", async () =>
 });
 
 test("a user with one role acts in it at once", async () => {
-  const userId = await makeUser([ROLE.Advisor]);
+  const userId = await makeUser([ROLE.Supervisor]);
   const { token, activeRole } = await createSession(database.db, { userId, now: t0 });
-  expect(activeRole).toBe(ROLE.Advisor);
-  expect((await loadSession(database.db, token, POLICY, t0))?.activeRole).toBe(ROLE.Advisor);
+  expect(activeRole).toBe(ROLE.Supervisor);
+  expect((await loadSession(database.db, token, POLICY, t0))?.activeRole).toBe(ROLE.Supervisor);
 });
 
 test("a user with two roles acts in none until one is chosen", async () => {
@@ -171,7 +171,7 @@ test("a user with two roles acts in none until one is chosen", async () => {
 });
 
 test("a chosen role the user no longer holds is cleared", async () => {
-  const userId = await makeUser([ROLE.Admin, ROLE.Teacher, ROLE.Advisor]);
+  const userId = await makeUser([ROLE.Admin, ROLE.Teacher, ROLE.Supervisor]);
   const { token } = await createSession(database.db, { userId, now: t0 });
   const session = await loadSession(database.db, token, POLICY, t0);
   await setActiveRole(database.db, session!.id, ROLE.Admin);
@@ -180,7 +180,7 @@ test("a chosen role the user no longer holds is cleared", async () => {
   await database.db.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.roleId, ROLE.Admin)));
   const after = await loadSession(database.db, token, POLICY, t0);
   expect(after?.activeRole).toBeNull();
-  expect(after?.user.roles).toEqual([ROLE.Teacher, ROLE.Advisor]);
+  expect(after?.user.roles).toEqual([ROLE.Teacher, ROLE.Supervisor]);
   expect((await sessionRow(session!.id)).activeRoleId).toBeNull();
 });
 

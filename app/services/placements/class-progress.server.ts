@@ -23,7 +23,7 @@ import type { FormDue } from "./deadline";
 /** How many of a half's forms each author has sent. */
 export interface AuthorCounts {
   student: number;
-  advisor: number;
+  supervisor: number;
   teacher: number;
 }
 
@@ -34,8 +34,8 @@ export interface ProgressRow {
   isActive: boolean;
   teacherUserId: number | null;
   teacherName: string | null;
-  advisorUserId: number | null;
-  advisorName: string | null;
+  supervisorUserId: number | null;
+  supervisorName: string | null;
   mid: AuthorCounts;
   end: AuthorCounts;
   /** The teacher has confirmed the mid-semester part of the signing form (the student's mid-semester is over). */
@@ -52,7 +52,7 @@ export interface ProgressRow {
 export interface SigningSummary {
   state: "none" | "started" | "midConfirmed" | "waiting" | "signed";
   /** Who has still to sign, while waiting: the student, the assigned supervisor, the teacher. */
-  waitingFor: ("student" | "advisor" | "teacher")[];
+  waitingFor: ("student" | "supervisor" | "teacher")[];
 }
 
 interface SigningColumns {
@@ -61,10 +61,10 @@ interface SigningColumns {
   resultsSaved: boolean;
   locked: boolean;
   studentSigned: boolean;
-  advisorSigned: boolean;
+  supervisorSigned: boolean;
   teacherSigned: boolean;
-  withoutAdvisor: boolean;
-  hasAdvisor: boolean;
+  withoutSupervisor: boolean;
+  hasSupervisor: boolean;
 }
 
 /**
@@ -74,12 +74,12 @@ interface SigningColumns {
  */
 export function signingSummary(f: SigningColumns): SigningSummary {
   if (!f.exists) return { state: "none", waitingFor: [] };
-  const allSigned = f.studentSigned && f.teacherSigned && (f.advisorSigned || f.withoutAdvisor);
+  const allSigned = f.studentSigned && f.teacherSigned && (f.supervisorSigned || f.withoutSupervisor);
   if (f.locked || allSigned) return { state: "signed", waitingFor: [] };
   if (f.resultsSaved) {
     const waitingFor: SigningSummary["waitingFor"] = [];
     if (!f.studentSigned) waitingFor.push("student");
-    if (!f.advisorSigned && !f.withoutAdvisor && f.hasAdvisor) waitingFor.push("advisor");
+    if (!f.supervisorSigned && !f.withoutSupervisor && f.hasSupervisor) waitingFor.push("supervisor");
     if (!f.teacherSigned) waitingFor.push("teacher");
     return { state: "waiting", waitingFor };
   }
@@ -93,10 +93,10 @@ export const signingColumns = {
   resultsSaved: sql<boolean>`(${signingForms.endSemesterCompletedDate} is not null and ${signingForms.generalCompetenceAreasPassed} is not null and ${signingForms.specificCompetenceAreasPassed} is not null)`,
   locked: sql<boolean>`coalesce(${signingForms.isLocked}, false)`,
   studentSigned: sql<boolean>`(${signingForms.signedByStudentDate} is not null)`,
-  advisorSigned: sql<boolean>`(${signingForms.signedByAdvisorDate} is not null)`,
+  supervisorSigned: sql<boolean>`(${signingForms.signedBySupervisorDate} is not null)`,
   teacherSigned: sql<boolean>`(${signingForms.signedByTeacherDate} is not null)`,
-  withoutAdvisor: sql<boolean>`(${signingForms.signWithoutAdvisorConfirmedDate} is not null)`,
-  hasAdvisor: sql<boolean>`(${studentReferences.advisorUserId} is not null)`,
+  withoutSupervisor: sql<boolean>`(${signingForms.signWithoutSupervisorConfirmedDate} is not null)`,
+  hasSupervisor: sql<boolean>`(${studentReferences.supervisorUserId} is not null)`,
 };
 
 /** A warning's state from its columns (null: none). */
@@ -112,7 +112,7 @@ export function warningSummary(w: { exists: boolean; given: boolean; confirmed: 
 export async function progressOverview(db: Db, classId: number): Promise<ProgressRow[]> {
   const student = alias(users, "student");
   const teacher = alias(users, "teacher");
-  const advisor = alias(users, "advisor");
+  const supervisor = alias(users, "supervisor");
   // One row per form sent about a student by an author role: several supervisors sending the same
   // form count once.
   const sent = db
@@ -142,13 +142,13 @@ export async function progressOverview(db: Db, classId: number): Promise<Progres
       isActive: student.isActive,
       teacherUserId: studentReferences.teacherUserId,
       teacherName: teacher.displayName,
-      advisorUserId: studentReferences.advisorUserId,
-      advisorName: advisor.displayName,
+      supervisorUserId: studentReferences.supervisorUserId,
+      supervisorName: supervisor.displayName,
       midStudent: counted(ROLE.Student, true),
-      midAdvisor: counted(ROLE.Advisor, true),
+      midSupervisor: counted(ROLE.Supervisor, true),
       midTeacher: counted(ROLE.Teacher, true),
       endStudent: counted(ROLE.Student, false),
-      endAdvisor: counted(ROLE.Advisor, false),
+      endSupervisor: counted(ROLE.Supervisor, false),
       endTeacher: counted(ROLE.Teacher, false),
       warningExists: sql<boolean>`(${warnings.id} is not null)`,
       warningGiven: sql<boolean>`(${warnings.submittedAt} is not null)`,
@@ -158,12 +158,12 @@ export async function progressOverview(db: Db, classId: number): Promise<Progres
     .from(studentReferences)
     .innerJoin(student, eq(student.id, studentReferences.studentUserId))
     .leftJoin(teacher, eq(teacher.id, studentReferences.teacherUserId))
-    .leftJoin(advisor, eq(advisor.id, studentReferences.advisorUserId))
+    .leftJoin(supervisor, eq(supervisor.id, studentReferences.supervisorUserId))
     .leftJoin(sent, eq(sent.studentUserId, studentReferences.studentUserId))
     .leftJoin(warnings, eq(warnings.studentReferenceId, studentReferences.id))
     .leftJoin(signingForms, eq(signingForms.studentReferenceId, studentReferences.id))
     .where(eq(studentReferences.classId, classId))
-    .groupBy(studentReferences.id, student.id, teacher.id, advisor.id, warnings.id, signingForms.id);
+    .groupBy(studentReferences.id, student.id, teacher.id, supervisor.id, warnings.id, signingForms.id);
   return byDisplayName(
     rows.map((r) => ({
       userId: r.userId,
@@ -172,10 +172,10 @@ export async function progressOverview(db: Db, classId: number): Promise<Progres
       isActive: r.isActive,
       teacherUserId: r.teacherUserId,
       teacherName: r.teacherName,
-      advisorUserId: r.advisorUserId,
-      advisorName: r.advisorName,
-      mid: { student: r.midStudent, advisor: r.midAdvisor, teacher: r.midTeacher },
-      end: { student: r.endStudent, advisor: r.endAdvisor, teacher: r.endTeacher },
+      supervisorUserId: r.supervisorUserId,
+      supervisorName: r.supervisorName,
+      mid: { student: r.midStudent, supervisor: r.midSupervisor, teacher: r.midTeacher },
+      end: { student: r.endStudent, supervisor: r.endSupervisor, teacher: r.endTeacher },
       midConfirmed: r.midConfirmed,
       warning: warningSummary({ exists: r.warningExists, given: r.warningGiven, confirmed: r.warningConfirmed }),
       signing: signingSummary(r),
@@ -194,7 +194,7 @@ export type HalfProgress = "done" | "behind" | "open" | "closed" | "none";
 
 export function halfProgress(counts: AuthorCounts, formCount: number, due: FormDue): HalfProgress {
   if (formCount === 0) return "none";
-  if (counts.student >= formCount && counts.advisor >= formCount && counts.teacher >= formCount) return "done";
+  if (counts.student >= formCount && counts.supervisor >= formCount && counts.teacher >= formCount) return "done";
   if (due === "closed") return "closed";
   return due === "behind" ? "behind" : "open";
 }
@@ -246,7 +246,7 @@ export function progressPage<T>(
 const collator = new Intl.Collator("nb", { numeric: true, sensitivity: "base" });
 
 function sentTotal(counts: AuthorCounts): number {
-  return counts.student + counts.advisor + counts.teacher;
+  return counts.student + counts.supervisor + counts.teacher;
 }
 
 /**
@@ -268,7 +268,7 @@ export function sortProgress(rows: readonly ProgressRow[], sort: SortKey, dir: S
       case "teacher":
         return compareNames(a.teacherName, b.teacherName);
       case "supervisor":
-        return compareNames(a.advisorName, b.advisorName);
+        return compareNames(a.supervisorName, b.supervisorName);
       case "mid":
         return sign * (sentTotal(a.mid) - sentTotal(b.mid));
       case "end":

@@ -6,7 +6,7 @@ import { audit } from "~/services/platform/audit.server";
 import { claimStudents, type ClaimedStudent, type PlaceConflict } from "./placement-roles.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   studentReferences,
@@ -165,7 +165,7 @@ export async function addSupervisor(
       .onConflictDoNothing()
       .returning({ id: users.id });
     const created = inserted !== undefined;
-    if (created) await tx.insert(userRoles).values({ userId: inserted.id, roleId: ROLE.Advisor });
+    if (created) await tx.insert(userRoles).values({ userId: inserted.id, roleId: ROLE.Supervisor });
     const [user] = await tx
       .select({
         userId: users.id,
@@ -173,22 +173,22 @@ export async function addSupervisor(
         email: users.email,
         phoneNumber: users.phoneNumber,
         isActive: users.isActive,
-        isAdvisor: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${ROLE.Advisor})`,
+        isSupervisor: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${ROLE.Supervisor})`,
       })
       .from(users)
       .where(eq(sql`lower(${users.email})`, email));
     if (!user.isActive) return { ok: false as const, error: "deactivated" as const };
-    if (!user.isAdvisor) return { ok: false as const, error: "notSupervisor" as const };
+    if (!user.isSupervisor) return { ok: false as const, error: "notSupervisor" as const };
     // A supervisor who came through a student's invitation is now attached by a teacher, and may take students.
     const attached = await tx
-      .insert(classAdvisors)
+      .insert(classSupervisors)
       .values({ classId: input.classId, userId: user.userId })
       .onConflictDoUpdate({
-        target: [classAdvisors.classId, classAdvisors.userId],
+        target: [classSupervisors.classId, classSupervisors.userId],
         set: { viaInvitation: false },
-        setWhere: eq(classAdvisors.viaInvitation, true),
+        setWhere: eq(classSupervisors.viaInvitation, true),
       })
-      .returning({ userId: classAdvisors.userId });
+      .returning({ userId: classSupervisors.userId });
     if (attached.length === 0) return { ok: false as const, error: "alreadyAttached" as const };
     await audit(tx, {
       action: "advisor.added_to_class",
@@ -198,7 +198,7 @@ export async function addSupervisor(
       details: { created },
       ip: input.ip,
     });
-    const { isActive: _active, isAdvisor: _advisor, ...person } = user;
+    const { isActive: _active, isSupervisor: _supervisor, ...person } = user;
     return { ok: true as const, user: person, created };
   });
 }

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vit
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
-  advisorInvitations,
+  supervisorInvitations,
   auditEvents,
-  classAdvisors,
+  classSupervisors,
   studentExtraSupervisors,
   studentReferences,
   userRoles,
@@ -96,7 +96,7 @@ async function invite(studentEmail: string, email: string, now = NOW): Promise<s
 /** Makes a seeded student one without a supervisor, who may invite one. */
 async function withoutSupervisor(studentEmail: string): Promise<void> {
   const ref = await referenceOf(studentEmail);
-  await db.update(studentReferences).set({ advisorUserId: null }).where(eq(studentReferences.id, ref.id));
+  await db.update(studentReferences).set({ supervisorUserId: null }).where(eq(studentReferences.id, ref.id));
   await db.delete(studentExtraSupervisors).where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
 }
 
@@ -169,7 +169,10 @@ describe("createInvitation", () => {
     const secret = new URL(link).searchParams.get("verificationGuid")!;
     expect(Buffer.from(secret, "base64url")).toHaveLength(32);
 
-    const [row] = await db.select().from(advisorInvitations).where(eq(advisorInvitations.studentReferenceId, ref.id));
+    const [row] = await db
+      .select()
+      .from(supervisorInvitations)
+      .where(eq(supervisorInvitations.studentReferenceId, ref.id));
     expect(row.tokenHash).toBe(crypto.createHash("sha256").update(secret).digest("hex"));
     expect(row.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(secret);
@@ -193,11 +196,11 @@ describe("createInvitation", () => {
   });
 
   test("refused when the student has a supervisor, assigned or extra", async () => {
-    const withAdvisor = await referenceOf("student01@example.org");
+    const withSupervisor = await referenceOf("student01@example.org");
     expect(
       await createInvitation(db, {
-        referenceId: withAdvisor.id,
-        studentUserId: withAdvisor.studentUserId,
+        referenceId: withSupervisor.id,
+        studentUserId: withSupervisor.studentUserId,
         email: "x@example.org",
         origin: ORIGIN,
       }),
@@ -244,7 +247,7 @@ describe("createInvitation", () => {
       .insert(users)
       .values({ displayName: "Borte Veileder", email: "borte@example.org", isActive: false })
       .returning();
-    await db.update(studentReferences).set({ advisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
+    await db.update(studentReferences).set({ supervisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
     await db.insert(studentExtraSupervisors).values({ studentReferenceId: ref.id, userId: gone.id });
     const outcome = await createInvitation(db, {
       referenceId: ref.id,
@@ -277,7 +280,7 @@ describe("createInvitation", () => {
       logged.mockRestore();
     }
     expect(
-      await db.select().from(advisorInvitations).where(eq(advisorInvitations.email, "borte.post@example.org")),
+      await db.select().from(supervisorInvitations).where(eq(supervisorInvitations.email, "borte.post@example.org")),
     ).toEqual([]);
     expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ email: "forrige10@example.org", state: "sent" });
     expect((await lookUpInvitation(db, earlier, NOW)).state).toBe("valid");
@@ -351,30 +354,30 @@ describe("acceptInvitation", () => {
       ip: "192.0.2.8",
       now: NOW,
     });
-    expect(outcome).toMatchObject({ ok: true, createdUser: true, assignedAs: "advisor" });
+    expect(outcome).toMatchObject({ ok: true, createdUser: true, assignedAs: "supervisor" });
     const user = await userByEmail("nina.ny@example.org");
     expect(user).toMatchObject({ displayName: "Nina Ny", phoneNumber: "+4791234567", isActive: true });
     expect(outcome.ok && outcome.user).toMatchObject({
       id: user.id,
       email: "nina.ny@example.org",
-      roles: [ROLE.Advisor],
+      roles: [ROLE.Supervisor],
     });
-    expect(await rolesOf(user.id)).toEqual([ROLE.Advisor]);
+    expect(await rolesOf(user.id)).toEqual([ROLE.Supervisor]);
 
     const ref = await referenceOf("student10@example.org");
-    expect(ref.advisorUserId).toBe(user.id);
+    expect(ref.supervisorUserId).toBe(user.id);
     // Attached as invited: they follow this student, and may not take the class's other students.
     expect(
       await db
         .select()
-        .from(classAdvisors)
-        .where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, user.id))),
+        .from(classSupervisors)
+        .where(and(eq(classSupervisors.classId, ref.classId), eq(classSupervisors.userId, user.id))),
     ).toEqual([{ classId: ref.classId, userId: user.id, viaInvitation: true }]);
     expect(await isAttachedSupervisor(db, ref.classId, user.id)).toBe(false);
     const [invitation] = await db
       .select()
-      .from(advisorInvitations)
-      .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(secret)));
+      .from(supervisorInvitations)
+      .where(eq(supervisorInvitations.tokenHash, hashInvitationSecret(secret)));
     expect(invitation.acceptedUserId).toBe(user.id);
     expect(invitation.acceptedAt?.getTime()).toBe(NOW.getTime());
     const [event] = await db
@@ -396,17 +399,17 @@ describe("acceptInvitation", () => {
     const secret = await invite("student11@example.org", "VEILEDER3@example.org", new Date("2026-11-21T12:00:00Z"));
     const before = await userByEmail("veileder3@example.org");
     const outcome = await acceptInvitation(db, { secret, name: "Et annet navn", phone: "40000000", now: NOW });
-    expect(outcome).toMatchObject({ ok: true, createdUser: false, assignedAs: "advisor" });
+    expect(outcome).toMatchObject({ ok: true, createdUser: false, assignedAs: "supervisor" });
     const after = await userByEmail("veileder3@example.org");
     expect(after).toMatchObject({ id: before.id, displayName: "Hanne Berg", phoneNumber: before.phoneNumber });
-    expect(await rolesOf(after.id)).toEqual([ROLE.Advisor]);
+    expect(await rolesOf(after.id)).toEqual([ROLE.Supervisor]);
     const ref = await referenceOf("student11@example.org");
-    expect(ref.advisorUserId).toBe(after.id);
+    expect(ref.supervisorUserId).toBe(after.id);
     expect(
       await db
         .select()
-        .from(classAdvisors)
-        .where(and(eq(classAdvisors.classId, ref.classId), eq(classAdvisors.userId, after.id))),
+        .from(classSupervisors)
+        .where(and(eq(classSupervisors.classId, ref.classId), eq(classSupervisors.userId, after.id))),
     ).toHaveLength(1);
   });
 
@@ -422,13 +425,13 @@ describe("acceptInvitation", () => {
     expect(outcome).toEqual({ ok: false, error: "notSupervisor" });
     expect(await userByEmail("laerer3@example.org")).toEqual(before);
     expect(await rolesOf(before.id)).toEqual([ROLE.Teacher]);
-    expect((await referenceOf("student12@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf("student12@example.org")).supervisorUserId).toBeNull();
   });
 
   test("a supervisor who is a student of the class, or the student's own teacher, is refused", async () => {
     // Someone an admin made both student and supervisor, in the same class as the inviting student.
     const classmate = await userIdOf(db, "student13@example.org");
-    await db.insert(userRoles).values({ userId: classmate, roleId: ROLE.Advisor });
+    await db.insert(userRoles).values({ userId: classmate, roleId: ROLE.Supervisor });
     await withoutSupervisor("student14@example.org");
     const fromClassmate = await invite("student14@example.org", "student13@example.org");
     expect(await acceptInvitation(db, { secret: fromClassmate, now: NOW })).toEqual({
@@ -439,28 +442,28 @@ describe("acceptInvitation", () => {
     await withoutSupervisor("student15@example.org");
     const ref = await referenceOf("student15@example.org");
     const teacher = await userIdOf(db, "laerer2@example.org");
-    await db.insert(userRoles).values({ userId: teacher, roleId: ROLE.Advisor });
+    await db.insert(userRoles).values({ userId: teacher, roleId: ROLE.Supervisor });
     await db.update(studentReferences).set({ teacherUserId: teacher }).where(eq(studentReferences.id, ref.id));
     const toOwnTeacher = await invite("student15@example.org", "laerer2@example.org");
     expect(await acceptInvitation(db, { secret: toOwnTeacher, now: NOW })).toEqual({ ok: false, error: "isTeacher" });
-    expect((await referenceOf("student14@example.org")).advisorUserId).toBeNull();
-    expect((await referenceOf("student15@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf("student14@example.org")).supervisorUserId).toBeNull();
+    expect((await referenceOf("student15@example.org")).supervisorUserId).toBeNull();
   });
 
   test("when the teacher chose a supervisor meanwhile, the invited one becomes an extra supervisor, once", async () => {
     const secret = await invite("student22@example.org", "andre22@example.org");
     const ref = await referenceOf("student22@example.org");
     const chosen = await userIdOf(db, "veileder1@example.org");
-    await db.update(studentReferences).set({ advisorUserId: chosen }).where(eq(studentReferences.id, ref.id));
+    await db.update(studentReferences).set({ supervisorUserId: chosen }).where(eq(studentReferences.id, ref.id));
     const outcome = await acceptInvitation(db, { secret, name: "Andre", phone: "92222222", now: NOW });
     expect(outcome).toMatchObject({ ok: true, assignedAs: "extraSupervisor" });
-    expect((await referenceOf("student22@example.org")).advisorUserId).toBe(chosen);
+    expect((await referenceOf("student22@example.org")).supervisorUserId).toBe(chosen);
     const extras = await db
       .select()
       .from(studentExtraSupervisors)
       .where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
     expect(extras).toEqual([
-      { studentReferenceId: ref.id, userId: await userIdOf(db, "andre22@example.org"), roleId: ROLE.Advisor },
+      { studentReferenceId: ref.id, userId: await userIdOf(db, "andre22@example.org"), roleId: ROLE.Supervisor },
     ]);
   });
 
@@ -471,13 +474,13 @@ describe("acceptInvitation", () => {
       .insert(users)
       .values({ displayName: "Sluttet Veileder", email: "sluttet@example.org", isActive: false })
       .returning();
-    await db.update(studentReferences).set({ advisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
+    await db.update(studentReferences).set({ supervisorUserId: gone.id }).where(eq(studentReferences.id, ref.id));
     const secret = await invite("student18@example.org", "etterfolger@example.org");
     expect(await acceptInvitation(db, { secret, name: "Etter Følger", phone: "94444444", now: NOW })).toMatchObject({
       ok: true,
-      assignedAs: "advisor",
+      assignedAs: "supervisor",
     });
-    expect((await referenceOf("student18@example.org")).advisorUserId).toBe(
+    expect((await referenceOf("student18@example.org")).supervisorUserId).toBe(
       await userIdOf(db, "etterfolger@example.org"),
     );
   });
@@ -496,7 +499,7 @@ describe("acceptInvitation", () => {
       await acceptInvitation(db, { secret: right, name: "Riktig Person", phone: "91234568", now: NOW }),
     ).toMatchObject({
       ok: true,
-      assignedAs: "advisor",
+      assignedAs: "supervisor",
     });
   });
 
@@ -516,8 +519,8 @@ describe("acceptInvitation", () => {
       .from(users)
       .where(sql`lower(${users.email}) = 'delt@example.org'`);
     expect(rows).toHaveLength(1);
-    expect((await referenceOf("student16@example.org")).advisorUserId).toBe(rows[0].id);
-    expect((await referenceOf("student17@example.org")).advisorUserId).toBe(rows[0].id);
+    expect((await referenceOf("student16@example.org")).supervisorUserId).toBe(rows[0].id);
+    expect((await referenceOf("student17@example.org")).supervisorUserId).toBe(rows[0].id);
   });
 
   test("a deactivated user is refused and the invitation stays open", async () => {
@@ -527,7 +530,7 @@ describe("acceptInvitation", () => {
       error: "deactivated",
     });
     expect((await lookUpInvitation(db, secret, NOW)).state).toBe("valid");
-    expect((await referenceOf("student24@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf("student24@example.org")).supervisorUserId).toBeNull();
     expect(await rolesOf(await userIdOf(db, "deaktivert@example.org"))).toEqual([ROLE.Student]);
   });
 
@@ -572,13 +575,13 @@ describe("acceptInvitation", () => {
 
     expect(await acceptInvitation(db, { secret, name: "Egen", phone: "91234567", now: NOW })).toMatchObject({
       ok: true,
-      assignedAs: "advisor",
+      assignedAs: "supervisor",
     });
     const changed = (await db.select().from(studentReferences)).filter(
       (after) => JSON.stringify(after) !== JSON.stringify(refsBefore.find((r) => r.id === after.id)),
     );
     expect(changed).toEqual([
-      expect.objectContaining({ studentUserId: newcomer.id, advisorUserId: await userIdOf(db, "egen@example.org") }),
+      expect.objectContaining({ studentUserId: newcomer.id, supervisorUserId: await userIdOf(db, "egen@example.org") }),
     ]);
   });
 

@@ -4,8 +4,8 @@ import { audit } from "~/services/platform/audit.server";
 import { findUserByEmail, type LoginUser, normaliseEmail } from "~/services/identity/index.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  advisorInvitations,
-  classAdvisors,
+  supervisorInvitations,
+  classSupervisors,
   classes,
   studentExtraSupervisors,
   studentReferences,
@@ -70,13 +70,13 @@ interface ReferenceFacts {
   referenceId: number;
   classId: number;
   studentUserId: number;
-  advisorUserId: number | null;
+  supervisorUserId: number | null;
   studentName: string;
   studentEmail: string;
   subjectCode: string;
   subjectName: string;
   /** The assigned supervisor is an active user (a deactivated one supervises nobody). */
-  advisorIsActive: boolean;
+  supervisorIsActive: boolean;
   /** Active extra supervisors. */
   extraSupervisors: number;
 }
@@ -87,12 +87,12 @@ async function referenceFacts(db: Db, referenceId: number): Promise<ReferenceFac
       referenceId: studentReferences.id,
       classId: studentReferences.classId,
       studentUserId: studentReferences.studentUserId,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
       studentName: users.displayName,
       studentEmail: users.email,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
-      advisorIsActive: sql<boolean>`exists (select 1 from ${users} a where a.id = ${studentReferences.advisorUserId} and a.is_active)`,
+      supervisorIsActive: sql<boolean>`exists (select 1 from ${users} a where a.id = ${studentReferences.supervisorUserId} and a.is_active)`,
       extraSupervisors: sql<number>`(select count(*)::int from ${studentExtraSupervisors} join ${users} e on e.id = ${studentExtraSupervisors.userId} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and e.is_active)`,
     })
     .from(studentReferences)
@@ -129,13 +129,13 @@ export async function createInvitation(
       .where(eq(studentReferences.id, facts.referenceId))
       .for("update");
     const current = await referenceFacts(tx, facts.referenceId);
-    if (!current || current.advisorIsActive || current.extraSupervisors > 0)
+    if (!current || current.supervisorIsActive || current.extraSupervisors > 0)
       return { ok: false as const, error: "hasSupervisor" as const };
     const limit = await hitRateLimit(tx, `invitation:student:${input.studentUserId}`, INVITATION_LIMIT, now);
     if (!limit.allowed)
       return { ok: false as const, error: "rateLimited" as const, retryAfterSeconds: limit.retryAfterSeconds };
     const [row] = await tx
-      .insert(advisorInvitations)
+      .insert(supervisorInvitations)
       .values({
         studentReferenceId: facts.referenceId,
         invitedByUserId: input.studentUserId,
@@ -144,7 +144,7 @@ export async function createInvitation(
         expiresAt,
         createdAt: now,
       })
-      .returning({ id: advisorInvitations.id });
+      .returning({ id: supervisorInvitations.id });
     return { ok: true as const, invitationId: row.id };
   });
   if (!created.ok) return created;
@@ -166,7 +166,7 @@ export async function createInvitation(
   } catch (error) {
     if (!(error instanceof MailNotSent)) throw error;
     // Nobody got the link (the mail service logged why): the student is told to try again, and the invitation is gone.
-    await db.delete(advisorInvitations).where(eq(advisorInvitations.id, created.invitationId));
+    await db.delete(supervisorInvitations).where(eq(supervisorInvitations.id, created.invitationId));
     return { ok: false, error: "mailFailed" };
   }
 
@@ -178,14 +178,14 @@ export async function createInvitation(
       .for("update");
     // Ended as of just before each was sent, so an acceptance that read the clock a moment ago cannot slip through.
     await tx
-      .update(advisorInvitations)
-      .set({ expiresAt: sql`${advisorInvitations.createdAt} - interval '1 millisecond'` })
+      .update(supervisorInvitations)
+      .set({ expiresAt: sql`${supervisorInvitations.createdAt} - interval '1 millisecond'` })
       .where(
         and(
-          eq(advisorInvitations.studentReferenceId, facts.referenceId),
-          ne(advisorInvitations.id, created.invitationId),
-          isNull(advisorInvitations.acceptedAt),
-          gt(advisorInvitations.expiresAt, advisorInvitations.createdAt),
+          eq(supervisorInvitations.studentReferenceId, facts.referenceId),
+          ne(supervisorInvitations.id, created.invitationId),
+          isNull(supervisorInvitations.acceptedAt),
+          gt(supervisorInvitations.expiresAt, supervisorInvitations.createdAt),
         ),
       );
     await audit(tx, {
@@ -240,15 +240,15 @@ export async function invitationStatus(
 ): Promise<InvitationStatus | null> {
   const [row] = await db
     .select({
-      email: advisorInvitations.email,
-      expiresAt: advisorInvitations.expiresAt,
-      acceptedAt: advisorInvitations.acceptedAt,
+      email: supervisorInvitations.email,
+      expiresAt: supervisorInvitations.expiresAt,
+      acceptedAt: supervisorInvitations.acceptedAt,
       acceptedByName: users.displayName,
     })
-    .from(advisorInvitations)
-    .leftJoin(users, eq(users.id, advisorInvitations.acceptedUserId))
-    .where(eq(advisorInvitations.studentReferenceId, referenceId))
-    .orderBy(desc(advisorInvitations.createdAt), desc(advisorInvitations.id))
+    .from(supervisorInvitations)
+    .leftJoin(users, eq(users.id, supervisorInvitations.acceptedUserId))
+    .where(eq(supervisorInvitations.studentReferenceId, referenceId))
+    .orderBy(desc(supervisorInvitations.createdAt), desc(supervisorInvitations.id))
     .limit(1);
   if (!row) return null;
   const state: InvitationState = row.acceptedAt ? "accepted" : isExpired(row.expiresAt, now) ? "expired" : "sent";
@@ -279,14 +279,14 @@ async function accountOf(db: Db, email: string): Promise<{ userId: number; accou
     .select({
       userId: users.id,
       isActive: users.isActive,
-      isAdvisor: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${ROLE.Advisor})`,
+      isSupervisor: sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.roleId} = ${ROLE.Supervisor})`,
     })
     .from(users)
     .where(eq(sql`lower(${users.email})`, normaliseEmail(email)));
   if (!row) return null;
   return {
     userId: row.userId,
-    account: !row.isActive ? "deactivated" : row.isAdvisor ? "supervisor" : "notSupervisor",
+    account: !row.isActive ? "deactivated" : row.isSupervisor ? "supervisor" : "notSupervisor",
   };
 }
 
@@ -295,20 +295,20 @@ export async function lookUpInvitation(db: Db, secret: string | null, now = new 
   if (!secret || secret.length > 200) return { state: "unknown" };
   const [row] = await db
     .select({
-      invitationId: advisorInvitations.id,
-      email: advisorInvitations.email,
-      expiresAt: advisorInvitations.expiresAt,
-      acceptedAt: advisorInvitations.acceptedAt,
+      invitationId: supervisorInvitations.id,
+      email: supervisorInvitations.email,
+      expiresAt: supervisorInvitations.expiresAt,
+      acceptedAt: supervisorInvitations.acceptedAt,
       studentName: users.displayName,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
     })
-    .from(advisorInvitations)
-    .innerJoin(studentReferences, eq(studentReferences.id, advisorInvitations.studentReferenceId))
+    .from(supervisorInvitations)
+    .innerJoin(studentReferences, eq(studentReferences.id, supervisorInvitations.studentReferenceId))
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(secret)));
+    .where(eq(supervisorInvitations.tokenHash, hashInvitationSecret(secret)));
   if (!row) return { state: "unknown" };
   if (row.acceptedAt) return { state: "used" };
   if (isExpired(row.expiresAt, now)) return { state: "expired" };
@@ -320,7 +320,7 @@ export type AcceptRefusal =
   "unknown" | "expired" | "used" | "deactivated" | "notSupervisor" | "phoneInvalid" | "nameRequired" | PlaceConflict;
 
 export type AcceptOutcome =
-  | { ok: true; user: LoginUser; createdUser: boolean; assignedAs: "advisor" | "extraSupervisor" | "already" }
+  | { ok: true; user: LoginUser; createdUser: boolean; assignedAs: "supervisor" | "extraSupervisor" | "already" }
   | { ok: false; error: AcceptRefusal };
 
 class Refusal extends Error {
@@ -347,9 +347,9 @@ export async function acceptInvitation(
   try {
     const result = await db.transaction(async (tx) => {
       const [issued] = await tx
-        .select({ id: advisorInvitations.id, studentReferenceId: advisorInvitations.studentReferenceId })
-        .from(advisorInvitations)
-        .where(eq(advisorInvitations.tokenHash, hashInvitationSecret(input.secret)));
+        .select({ id: supervisorInvitations.id, studentReferenceId: supervisorInvitations.studentReferenceId })
+        .from(supervisorInvitations)
+        .where(eq(supervisorInvitations.tokenHash, hashInvitationSecret(input.secret)));
       if (!issued) throw new Refusal("unknown");
       // The student's reference first, then the invitation: the order createInvitation locks in too.
       const [reference] = await tx
@@ -358,8 +358,8 @@ export async function acceptInvitation(
           classId: studentReferences.classId,
           studentUserId: studentReferences.studentUserId,
           teacherUserId: studentReferences.teacherUserId,
-          advisorUserId: studentReferences.advisorUserId,
-          advisorIsActive: sql<boolean>`exists (select 1 from ${users} a where a.id = ${studentReferences.advisorUserId} and a.is_active)`,
+          supervisorUserId: studentReferences.supervisorUserId,
+          supervisorIsActive: sql<boolean>`exists (select 1 from ${users} a where a.id = ${studentReferences.supervisorUserId} and a.is_active)`,
         })
         .from(studentReferences)
         .where(eq(studentReferences.id, issued.studentReferenceId))
@@ -367,8 +367,8 @@ export async function acceptInvitation(
       if (!reference) throw new Refusal("unknown");
       const [invitation] = await tx
         .select()
-        .from(advisorInvitations)
-        .where(eq(advisorInvitations.id, issued.id))
+        .from(supervisorInvitations)
+        .where(eq(supervisorInvitations.id, issued.id))
         .for("update");
       if (!invitation) throw new Refusal("unknown");
       if (invitation.acceptedAt) throw new Refusal("used");
@@ -387,7 +387,7 @@ export async function acceptInvitation(
           .onConflictDoNothing()
           .returning({ id: users.id });
         if (created) {
-          await tx.insert(userRoles).values({ userId: created.id, roleId: ROLE.Advisor });
+          await tx.insert(userRoles).values({ userId: created.id, roleId: ROLE.Supervisor });
           found = { userId: created.id, account: "supervisor" };
           createdUser = true;
         } else {
@@ -399,36 +399,42 @@ export async function acceptInvitation(
       if (found.account === "deactivated" || found.account === "notSupervisor") throw new Refusal(found.account);
       const userId = found.userId;
       const conflict = placeConflict(
-        "advisor",
+        "supervisor",
         { userId, studiesInClass: await studiesInClass(tx, reference.classId, userId), isExtraSupervisor: false },
         reference,
       );
       if (conflict) throw new Refusal(conflict);
 
-      let assignedAs: "advisor" | "extraSupervisor" | "already";
+      let assignedAs: "supervisor" | "extraSupervisor" | "already";
       // A deactivated supervisor supervises nobody: the invited one takes their place.
-      if (reference.advisorUserId === null || (!reference.advisorIsActive && reference.advisorUserId !== userId)) {
-        await tx.update(studentReferences).set({ advisorUserId: userId }).where(eq(studentReferences.id, reference.id));
-        assignedAs = "advisor";
-      } else if (reference.advisorUserId === userId) {
+      if (
+        reference.supervisorUserId === null ||
+        (!reference.supervisorIsActive && reference.supervisorUserId !== userId)
+      ) {
+        await tx
+          .update(studentReferences)
+          .set({ supervisorUserId: userId })
+          .where(eq(studentReferences.id, reference.id));
+        assignedAs = "supervisor";
+      } else if (reference.supervisorUserId === userId) {
         assignedAs = "already";
       } else {
         const added = await tx
           .insert(studentExtraSupervisors)
-          .values({ studentReferenceId: reference.id, userId, roleId: ROLE.Advisor })
+          .values({ studentReferenceId: reference.id, userId, roleId: ROLE.Supervisor })
           .onConflictDoNothing()
           .returning({ userId: studentExtraSupervisors.userId });
         assignedAs = added.length > 0 ? "extraSupervisor" : "already";
       }
       // Attached, but as invited: they follow this student and may not take others (ADR 0006).
       await tx
-        .insert(classAdvisors)
+        .insert(classSupervisors)
         .values({ classId: reference.classId, userId, viaInvitation: true })
         .onConflictDoNothing();
       await tx
-        .update(advisorInvitations)
+        .update(supervisorInvitations)
         .set({ acceptedAt: now, acceptedUserId: userId })
-        .where(eq(advisorInvitations.id, invitation.id));
+        .where(eq(supervisorInvitations.id, invitation.id));
       await audit(tx, {
         action: "invitation.accepted",
         actorUserId: userId,
@@ -438,8 +444,8 @@ export async function acceptInvitation(
         details: {
           invitationId: invitation.id,
           createdUser,
-          assignedAs,
-          replaced: assignedAs === "advisor" ? reference.advisorUserId : null,
+          assignedAs: assignedAs === "supervisor" ? "advisor" : assignedAs, // stored name
+          replaced: assignedAs === "supervisor" ? reference.supervisorUserId : null,
         },
       });
       return { email: invitation.email, createdUser, assignedAs };

@@ -39,12 +39,12 @@ test("a teacher sees the classes they joined; a supervisor sees how many student
   const teacher = await classesOfTeacher(database.db, await userIdOf(database.db, "laerer1@example.org"), "2026-11-22");
   expect(teacher.length).toBeGreaterThan(0);
   expect(teacher.every((c) => c.subjectCode.startsWith("SYK"))).toBe(true);
-  const advisor = await classesOfSupervisor(
+  const supervisor = await classesOfSupervisor(
     database.db,
     await userIdOf(database.db, "veileder1@example.org"),
     "2026-11-22",
   );
-  const current = advisor.filter((c) => c.isCurrent);
+  const current = supervisor.filter((c) => c.isCurrent);
   expect(current.length).toBeGreaterThan(0);
   expect(current.every((c) => c.ownStudentCount > 0 && c.ownStudentCount <= c.studentCount)).toBe(true);
 });

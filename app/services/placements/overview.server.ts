@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   periods,
@@ -76,14 +76,14 @@ export async function classesOfSupervisor(
   userId: number,
   today = osloDate(new Date()),
 ): Promise<SupervisorClassSummary[]> {
-  const ownStudentCount = sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${studentReferences.advisorUserId} = ${userId})`;
+  const ownStudentCount = sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${studentReferences.supervisorUserId} = ${userId})`;
   return db
     .select({ ...classColumns(today), ownStudentCount })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
     .innerJoin(periods, eq(periods.id, classes.periodId))
-    .innerJoin(classAdvisors, eq(classAdvisors.classId, classes.id))
-    .where(eq(classAdvisors.userId, userId))
+    .innerJoin(classSupervisors, eq(classSupervisors.classId, classes.id))
+    .where(eq(classSupervisors.userId, userId))
     .orderBy(...newestFirst);
 }
 

@@ -23,7 +23,7 @@ describe("studentRelation (pure)", () => {
   const facts = (over: Partial<StudentFacts> = {}): StudentFacts => ({
     studentUserId: student,
     teacherUserId: 20,
-    advisorUserId: 30,
+    supervisorUserId: 30,
     viewerTeachesClass: false,
     viewerIsExtraSupervisor: false,
     ...over,
@@ -43,19 +43,19 @@ describe("studentRelation (pure)", () => {
   });
 
   test("a supervisor sees their assigned students and those they follow as extra supervisor, nobody else", () => {
-    expect(studentRelation({ userId: 30, role: ROLE.Advisor }, facts())).toBe("advisor");
-    expect(studentRelation({ userId: 31, role: ROLE.Advisor }, facts({ viewerIsExtraSupervisor: true }))).toBe(
-      "extraAdvisor",
+    expect(studentRelation({ userId: 30, role: ROLE.Supervisor }, facts())).toBe("supervisor");
+    expect(studentRelation({ userId: 31, role: ROLE.Supervisor }, facts({ viewerIsExtraSupervisor: true }))).toBe(
+      "extraSupervisor",
     );
-    expect(studentRelation({ userId: 31, role: ROLE.Advisor }, facts())).toBeNull();
+    expect(studentRelation({ userId: 31, role: ROLE.Supervisor }, facts())).toBeNull();
     // Teaching the class gives a supervisor nothing: the active role decides.
-    expect(studentRelation({ userId: 31, role: ROLE.Advisor }, facts({ viewerTeachesClass: true }))).toBeNull();
+    expect(studentRelation({ userId: 31, role: ROLE.Supervisor }, facts({ viewerTeachesClass: true }))).toBeNull();
   });
 
   test("the same person sees what the role they act in allows", () => {
     // A teacher who is also the student's supervisor: as Teacher only if they teach the class.
     expect(studentRelation({ userId: 30, role: ROLE.Teacher }, facts())).toBeNull();
-    expect(studentRelation({ userId: 30, role: ROLE.Advisor }, facts())).toBe("advisor");
+    expect(studentRelation({ userId: 30, role: ROLE.Supervisor }, facts())).toBe("supervisor");
   });
 
   test("an admin sees every student", () => {
@@ -75,14 +75,14 @@ describe("classAccess (pure)", () => {
     ["Admin", ROLE.Admin, none, "members"],
     ["Teacher in the class", ROLE.Teacher, { ...none, viewerTeachesClass: true }, "members"],
     ["Teacher outside the class", ROLE.Teacher, none, "outsider"],
-    ["Supervisor attached", ROLE.Advisor, { ...none, viewerAdvisesClass: true }, "members"],
+    ["Supervisor attached", ROLE.Supervisor, { ...none, viewerAdvisesClass: true }, "members"],
     [
       "Supervisor following a student (invited)",
-      ROLE.Advisor,
+      ROLE.Supervisor,
       { ...none, viewerFollowsStudentInClass: true },
       "members",
     ],
-    ["Supervisor of another class", ROLE.Advisor, { ...none, viewerTeachesClass: true }, null],
+    ["Supervisor of another class", ROLE.Supervisor, { ...none, viewerTeachesClass: true }, null],
     ["Student of the class", ROLE.Student, { ...none, viewerStudiesInClass: true }, "members"],
     ["Student of another class", ROLE.Student, { ...none, viewerAdvisesClass: true }, null],
   ] as const)("%s → %s", (_name, role, facts, expected) => {
@@ -149,17 +149,17 @@ describe("against the demo data", () => {
 
   test("supervisors: own students only, assigned or extra; other classes are closed", async () => {
     const db = database.db;
-    const veileder1 = { userId: id.veileder1, role: ROLE.Advisor };
-    const veileder2 = { userId: id.veileder2, role: ROLE.Advisor };
+    const veileder1 = { userId: id.veileder1, role: ROLE.Supervisor };
+    const veileder2 = { userId: id.veileder2, role: ROLE.Supervisor };
     // student01 → veileder1 assigned; student02 → veileder2 assigned, veileder1 extra.
-    expect((await studentAccess(db, veileder1, classA, id.student01))?.relation).toBe("advisor");
-    expect((await studentAccess(db, veileder1, classA, id.student02))?.relation).toBe("extraAdvisor");
-    expect((await studentAccess(db, veileder2, classA, id.student02))?.relation).toBe("advisor");
+    expect((await studentAccess(db, veileder1, classA, id.student01))?.relation).toBe("supervisor");
+    expect((await studentAccess(db, veileder1, classA, id.student02))?.relation).toBe("extraSupervisor");
+    expect((await studentAccess(db, veileder2, classA, id.student02))?.relation).toBe("supervisor");
     expect(await studentAccess(db, veileder2, classA, id.student01)).toBeNull();
     expect(await accessToClass(db, veileder1, classA)).toBe("members");
     expect(await accessToClass(db, veileder1, classB)).toBeNull();
     await expect(requireClassAccess(db, veileder1, classB)).rejects.toMatchObject({ status: 404 });
-    expect(await studentAccess(db, { userId: id.veileder3, role: ROLE.Advisor }, classA, id.student01)).toBeNull();
+    expect(await studentAccess(db, { userId: id.veileder3, role: ROLE.Supervisor }, classA, id.student01)).toBeNull();
   });
 
   test("a supervisor who follows a student without being attached to the class sees that class", async () => {
@@ -168,11 +168,11 @@ describe("against the demo data", () => {
       .select({ id: studentReferences.id })
       .from(studentReferences)
       .where(and(eq(studentReferences.classId, classB), eq(studentReferences.studentUserId, id.student13)));
-    await db.update(studentReferences).set({ advisorUserId: id.veileder2 }).where(eq(studentReferences.id, ref.id));
-    const veileder2 = { userId: id.veileder2, role: ROLE.Advisor };
+    await db.update(studentReferences).set({ supervisorUserId: id.veileder2 }).where(eq(studentReferences.id, ref.id));
+    const veileder2 = { userId: id.veileder2, role: ROLE.Supervisor };
     expect(await accessToClass(db, veileder2, classB)).toBe("members");
-    expect((await studentAccess(db, veileder2, classB, id.student13))?.relation).toBe("advisor");
-    await db.update(studentReferences).set({ advisorUserId: id.veileder3 }).where(eq(studentReferences.id, ref.id));
+    expect((await studentAccess(db, veileder2, classB, id.student13))?.relation).toBe("supervisor");
+    await db.update(studentReferences).set({ supervisorUserId: id.veileder3 }).where(eq(studentReferences.id, ref.id));
     expect(await accessToClass(db, veileder2, classB)).toBeNull();
   });
 

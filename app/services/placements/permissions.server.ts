@@ -1,7 +1,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   studentExtraSupervisors,
@@ -32,7 +32,7 @@ export interface Viewer {
 export interface StudentFacts {
   studentUserId: number;
   teacherUserId: number | null;
-  advisorUserId: number | null;
+  supervisorUserId: number | null;
   /** The viewer teaches the class (class_teachers). */
   viewerTeachesClass: boolean;
   /** The viewer follows the student as an extra supervisor. */
@@ -40,7 +40,7 @@ export interface StudentFacts {
 }
 
 /** How the viewer stands to the student; null when they may not see the student at all. */
-export type StudentRelation = "admin" | "self" | "teacher" | "advisor" | "extraAdvisor";
+export type StudentRelation = "admin" | "self" | "teacher" | "supervisor" | "extraSupervisor";
 
 export function studentRelation(viewer: Viewer, facts: StudentFacts): StudentRelation | null {
   switch (viewer.role) {
@@ -50,9 +50,9 @@ export function studentRelation(viewer: Viewer, facts: StudentFacts): StudentRel
       return viewer.userId === facts.studentUserId ? "self" : null;
     case ROLE.Teacher:
       return facts.viewerTeachesClass ? "teacher" : null;
-    case ROLE.Advisor:
-      if (facts.advisorUserId === viewer.userId) return "advisor";
-      return facts.viewerIsExtraSupervisor ? "extraAdvisor" : null;
+    case ROLE.Supervisor:
+      if (facts.supervisorUserId === viewer.userId) return "supervisor";
+      return facts.viewerIsExtraSupervisor ? "extraSupervisor" : null;
     default:
       return null;
   }
@@ -82,7 +82,7 @@ export function classAccess(viewer: Viewer, facts: ClassFacts): ClassAccess {
       return "members";
     case ROLE.Teacher:
       return facts.viewerTeachesClass ? "members" : "outsider";
-    case ROLE.Advisor:
+    case ROLE.Supervisor:
       return facts.viewerAdvisesClass || facts.viewerFollowsStudentInClass ? "members" : null;
     case ROLE.Student:
       return facts.viewerStudiesInClass ? "members" : null;
@@ -97,7 +97,7 @@ export interface StudentAccess {
   classId: number;
   studentUserId: number;
   teacherUserId: number | null;
-  advisorUserId: number | null;
+  supervisorUserId: number | null;
   relation: StudentRelation;
 }
 
@@ -114,7 +114,7 @@ export async function loadStudentFacts(
       classId: studentReferences.classId,
       studentUserId: studentReferences.studentUserId,
       teacherUserId: studentReferences.teacherUserId,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
       viewerTeachesClass: classTeachers.userId,
       viewerIsExtraSupervisor: studentExtraSupervisors.userId,
     })
@@ -155,7 +155,7 @@ export async function studentAccess(
     classId: facts.classId,
     studentUserId: facts.studentUserId,
     teacherUserId: facts.teacherUserId,
-    advisorUserId: facts.advisorUserId,
+    supervisorUserId: facts.supervisorUserId,
     relation,
   };
 }
@@ -179,13 +179,16 @@ export async function loadClassFacts(db: Db, viewerUserId: number, classId: numb
     .select({
       classId: classes.id,
       teaches: classTeachers.userId,
-      advises: classAdvisors.userId,
+      advises: classSupervisors.userId,
       follows: studentReferences.id,
       studies: sqlStudies(viewerUserId),
     })
     .from(classes)
     .leftJoin(classTeachers, and(eq(classTeachers.classId, classes.id), eq(classTeachers.userId, viewerUserId)))
-    .leftJoin(classAdvisors, and(eq(classAdvisors.classId, classes.id), eq(classAdvisors.userId, viewerUserId)))
+    .leftJoin(
+      classSupervisors,
+      and(eq(classSupervisors.classId, classes.id), eq(classSupervisors.userId, viewerUserId)),
+    )
     .leftJoin(studentReferences, and(eq(studentReferences.classId, classes.id), followedBy(viewerUserId)))
     .where(eq(classes.id, classId))
     .limit(1);
@@ -216,7 +219,7 @@ export async function requireClassTeacher(db: Db, viewer: Viewer, classId: numbe
 /** The reference is followed by the user: as assigned supervisor or as an extra supervisor. */
 function followedBy(userId: number) {
   return or(
-    eq(studentReferences.advisorUserId, userId),
+    eq(studentReferences.supervisorUserId, userId),
     sql`exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${userId})`,
   );
 }

@@ -41,7 +41,7 @@ async function newStudentIn(
 }
 
 describe("placeConflict: who may hold which place", () => {
-  const ref = { studentUserId: 1, teacherUserId: 2, advisorUserId: 3 };
+  const ref = { studentUserId: 1, teacherUserId: 2, supervisorUserId: 3 };
   type Person = Parameters<typeof placeConflict>[1];
   const person = (userId: number, studiesInClass = false, isExtraSupervisor = false): Person => ({
     userId,
@@ -50,20 +50,20 @@ describe("placeConflict: who may hold which place", () => {
   });
   const cases: [Place, Person, ReturnType<typeof placeConflict>][] = [
     // The student themself, for either place.
-    ["advisor", person(1, true), "isTheStudent"],
+    ["supervisor", person(1, true), "isTheStudent"],
     ["teacher", person(1, true), "isTheStudent"],
     // A classmate.
-    ["advisor", person(9, true), "studentInClass"],
+    ["supervisor", person(9, true), "studentInClass"],
     ["teacher", person(9, true), "studentInClass"],
     // The student's teacher as supervisor; the supervisor, assigned or extra, as teacher.
-    ["advisor", person(2), "isTeacher"],
+    ["supervisor", person(2), "isTeacher"],
     ["teacher", person(3), "isSupervisor"],
     ["teacher", person(9, false, true), "isSupervisor"],
     // Holding the same place again, an extra supervisor becoming the assigned one, or anyone else: fine.
-    ["advisor", person(3), null],
+    ["supervisor", person(3), null],
     ["teacher", person(2), null],
-    ["advisor", person(9, false, true), null],
-    ["advisor", person(9), null],
+    ["supervisor", person(9, false, true), null],
+    ["supervisor", person(9), null],
     ["teacher", person(9), null],
   ];
   test.each(cases)("%s, %o → %s", (place, who, expected) => {
@@ -71,8 +71,10 @@ describe("placeConflict: who may hold which place", () => {
   });
 
   test("a place nobody holds yet conflicts with nothing but the student and classmates", () => {
-    const open = { studentUserId: 1, teacherUserId: null, advisorUserId: null };
-    expect(placeConflict("advisor", { userId: 2, studiesInClass: false, isExtraSupervisor: false }, open)).toBeNull();
+    const open = { studentUserId: 1, teacherUserId: null, supervisorUserId: null };
+    expect(
+      placeConflict("supervisor", { userId: 2, studiesInClass: false, isExtraSupervisor: false }, open),
+    ).toBeNull();
     expect(placeConflict("teacher", { userId: 3, studiesInClass: false, isExtraSupervisor: false }, open)).toBeNull();
   });
 });
@@ -107,18 +109,18 @@ describe("claimStudents", () => {
     const otherClass = await newStudentIn(await classIdOf(db, "SYK2001"), "Annen Klasse");
     for (const ids of [[gone.userId], [otherClass.userId], [free.userId, 999_999]]) {
       const refused = await db.transaction((tx) =>
-        claimStudents(tx, { classId, studentUserIds: ids, place: "advisor", userId: teacher }),
+        claimStudents(tx, { classId, studentUserIds: ids, place: "supervisor", userId: teacher }),
       );
       expect(refused, JSON.stringify(ids)).toEqual({ ok: false, error: "unknownStudent" });
     }
     const [untouched] = await db.select().from(studentReferences).where(eq(studentReferences.id, gone.referenceId));
-    expect(untouched.advisorUserId).toBeNull();
+    expect(untouched.supervisorUserId).toBeNull();
   });
 
   test("a classmate, or the student's supervisor taking the teacher's place, is refused by name and nothing changes", async () => {
     const classId = await classIdOf(db, "SYK2002");
     const supervisor = await userIdOf(db, "veileder4@example.org");
-    const followed = await newStudentIn(classId, "Fulgt Fredrik", { advisorUserId: supervisor });
+    const followed = await newStudentIn(classId, "Fulgt Fredrik", { supervisorUserId: supervisor });
     const open = await newStudentIn(classId, "Åpen Åse");
     const asTeacher = await db.transaction((tx) =>
       claimStudents(tx, {
@@ -135,7 +137,7 @@ describe("claimStudents", () => {
     const classmate = await newStudentIn(classId, "Medstudent Mia");
     expect(await studiesInClass(db, classId, classmate.userId)).toBe(true);
     const byClassmate = await db.transaction((tx) =>
-      claimStudents(tx, { classId, studentUserIds: [open.userId], place: "advisor", userId: classmate.userId }),
+      claimStudents(tx, { classId, studentUserIds: [open.userId], place: "supervisor", userId: classmate.userId }),
     );
     expect(byClassmate).toEqual({ ok: false, error: "studentInClass", names: ["Åpen Åse"] });
   });

@@ -10,7 +10,7 @@ import { studentExtraSupervisors, studentReferences, users } from "~/services/pl
  * supervisor's grades stay two people's.
  */
 
-export type Place = "teacher" | "advisor";
+export type Place = "teacher" | "supervisor";
 
 /** Why someone may not hold the place; null when they may. */
 export type PlaceConflict = "isTheStudent" | "studentInClass" | "isTeacher" | "isSupervisor";
@@ -23,12 +23,12 @@ export function placeConflict(
     /** The person follows this student as an extra supervisor (role id 4). */
     isExtraSupervisor: boolean;
   },
-  reference: { studentUserId: number; teacherUserId: number | null; advisorUserId: number | null },
+  reference: { studentUserId: number; teacherUserId: number | null; supervisorUserId: number | null },
 ): PlaceConflict | null {
   if (person.userId === reference.studentUserId) return "isTheStudent";
   if (person.studiesInClass) return "studentInClass";
-  if (place === "advisor" && reference.teacherUserId === person.userId) return "isTeacher";
-  if (place === "teacher" && (reference.advisorUserId === person.userId || person.isExtraSupervisor))
+  if (place === "supervisor" && reference.teacherUserId === person.userId) return "isTeacher";
+  if (place === "teacher" && (reference.supervisorUserId === person.userId || person.isExtraSupervisor))
     return "isSupervisor";
   return null;
 }
@@ -66,7 +66,7 @@ export async function claimStudents(
   tx: Db,
   input: { classId: number; studentUserIds: readonly number[]; place: Place; userId: number },
 ): Promise<ClaimOutcome> {
-  const column = input.place === "teacher" ? studentReferences.teacherUserId : studentReferences.advisorUserId;
+  const column = input.place === "teacher" ? studentReferences.teacherUserId : studentReferences.supervisorUserId;
   const ids = [...new Set(input.studentUserIds)];
   const rows = await tx
     .select({
@@ -74,7 +74,7 @@ export async function claimStudents(
       userId: studentReferences.studentUserId,
       displayName: users.displayName,
       teacherUserId: studentReferences.teacherUserId,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
       takerIsExtraSupervisor: sql<boolean>`exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${input.userId})`,
     })
     .from(studentReferences)
@@ -92,7 +92,7 @@ export async function claimStudents(
   if (rows.length !== ids.length) return { ok: false, error: "unknownStudent" };
 
   const studies = await studiesInClass(tx, input.classId, input.userId);
-  const holder = (row: (typeof rows)[number]) => (input.place === "teacher" ? row.teacherUserId : row.advisorUserId);
+  const holder = (row: (typeof rows)[number]) => (input.place === "teacher" ? row.teacherUserId : row.supervisorUserId);
   // Students someone else holds are only reported as taken; the rule is asked of the places this request would fill.
   const conflicts = rows
     .filter((row) => holder(row) === null || holder(row) === input.userId)
@@ -118,7 +118,7 @@ export async function claimStudents(
   if (free.length > 0) {
     await tx
       .update(studentReferences)
-      .set(input.place === "teacher" ? { teacherUserId: input.userId } : { advisorUserId: input.userId })
+      .set(input.place === "teacher" ? { teacherUserId: input.userId } : { supervisorUserId: input.userId })
       .where(and(inArray(studentReferences.id, free), isNull(column)));
   }
   return { ok: true, students };

@@ -46,7 +46,7 @@ test("a placement names the people and shows who has sent which form, per half",
   expect(placement.header.subjectCode).toBe("SYK2001");
   expect(placement.student.userId).toBe(id.student01);
   expect(placement.teacher?.displayName).toBe("Ingrid Haugen");
-  expect(placement.advisor?.displayName).toBe("Marte Solberg");
+  expect(placement.supervisor?.displayName).toBe("Marte Solberg");
   expect(placement.extraSupervisors).toEqual([]);
   expect(placement.schemes.map((s) => s.isMidSemester)).toEqual([true, false]);
 
@@ -55,11 +55,11 @@ test("a placement names the people and shows who has sent which form, per half",
   // The seed: student01, their supervisor and their teacher have all sent the mid-semester main form.
   expect(main.own.state).toBe("sent");
   expect(main.sentBy.student).toBeInstanceOf(Date);
-  expect(main.sentBy.advisor).toBeInstanceOf(Date);
+  expect(main.sentBy.supervisor).toBeInstanceOf(Date);
   expect(main.sentBy.teacher).toBeInstanceOf(Date);
   const specific = mid.forms.find((f) => !f.isMainForm)!;
   expect(specific.own).toEqual({ state: "none", at: null });
-  expect(specific.sentBy).toEqual({ student: null, advisor: null, teacher: null });
+  expect(specific.sentBy).toEqual({ student: null, supervisor: null, teacher: null });
   expect(end.forms.every((f) => f.sentBy.student === null && f.own.state === "none")).toBe(true);
 });
 
@@ -79,7 +79,7 @@ test("own state is the viewer's: a draft is the author's, and others see only wh
 test("extra supervisors are listed, and an extra supervisor's sent form counts as the supervisor's", async () => {
   const ref = await referenceOf("student02@example.org", "SYK2001");
   const placement = (await placementOf(database.db, ref, id.veileder1, "2026-09-01"))!;
-  expect(placement.advisor?.userId).toBe(id.veileder2);
+  expect(placement.supervisor?.userId).toBe(id.veileder2);
   expect(placement.extraSupervisors.map((p) => p.userId)).toEqual([id.veileder1]);
 });
 

@@ -35,7 +35,7 @@ export interface FormProgress {
   /** The viewer's own answer set: not begun, a saved draft, or sent. */
   own: { state: "none" | "draft" | "sent"; at: Date | null };
   /** When the student, a supervisor (assigned or extra) and a teacher sent theirs; null if not yet. */
-  sentBy: { student: Date | null; advisor: Date | null; teacher: Date | null };
+  sentBy: { student: Date | null; supervisor: Date | null; teacher: Date | null };
 }
 
 export interface PlacementScheme {
@@ -49,7 +49,7 @@ export interface Placement {
   header: ClassHeader;
   student: PlacementPerson;
   teacher: PlacementPerson | null;
-  advisor: PlacementPerson | null;
+  supervisor: PlacementPerson | null;
   extraSupervisors: PlacementPerson[];
   /** The half the student is in now and its deadline (see deadline.ts). */
   half: HalfState;
@@ -59,7 +59,7 @@ export interface Placement {
 
 const AUTHOR_KEY: Partial<Record<RoleId, keyof FormProgress["sentBy"]>> = {
   [ROLE.Student]: "student",
-  [ROLE.Advisor]: "advisor",
+  [ROLE.Supervisor]: "supervisor",
   [ROLE.Teacher]: "teacher",
 };
 
@@ -85,7 +85,7 @@ export async function placementOf(
       classId: studentReferences.classId,
       studentUserId: studentReferences.studentUserId,
       teacherUserId: studentReferences.teacherUserId,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
       midConfirmed: signingForms.midSemesterCompletedDate,
     })
     .from(studentReferences)
@@ -99,7 +99,7 @@ export async function placementOf(
     .select({ userId: studentExtraSupervisors.userId })
     .from(studentExtraSupervisors)
     .where(eq(studentExtraSupervisors.studentReferenceId, ref.id));
-  const peopleIds = [ref.studentUserId, ref.teacherUserId, ref.advisorUserId, ...extras.map((e) => e.userId)].filter(
+  const peopleIds = [ref.studentUserId, ref.teacherUserId, ref.supervisorUserId, ...extras.map((e) => e.userId)].filter(
     (id): id is number => id !== null,
   );
   const people = await db
@@ -133,7 +133,7 @@ export async function placementOf(
     const mine = sets.find(
       (s) => s.assignmentId === assignmentId && s.formId === form.formId && s.authorUserId === viewerUserId,
     );
-    const sentBy: FormProgress["sentBy"] = { student: null, advisor: null, teacher: null };
+    const sentBy: FormProgress["sentBy"] = { student: null, supervisor: null, teacher: null };
     for (const set of sets) {
       if (set.assignmentId !== assignmentId || set.formId !== form.formId || !set.sentAt) continue;
       const key = AUTHOR_KEY[set.authorRoleId];
@@ -159,7 +159,7 @@ export async function placementOf(
     header,
     student: person(ref.studentUserId)!,
     teacher: person(ref.teacherUserId),
-    advisor: person(ref.advisorUserId),
+    supervisor: person(ref.supervisorUserId),
     extraSupervisors: byDisplayName(
       extras.map((e) => person(e.userId)).filter((p): p is PlacementPerson => p !== null),
     ),

@@ -130,7 +130,7 @@ describe("joinClass", () => {
     expect(outcome).toMatchObject({ ok: true, classId: syk2002, subjectCode: "SYK2002" });
     const refs = await referencesOf(student25);
     expect(refs).toHaveLength(1);
-    expect(refs[0]).toMatchObject({ classId: syk2002, teacherUserId: null, advisorUserId: null });
+    expect(refs[0]).toMatchObject({ classId: syk2002, teacherUserId: null, supervisorUserId: null });
     const [event] = await db
       .select()
       .from(auditEvents)
@@ -190,7 +190,7 @@ describe("the forms page's grouping", () => {
     isMainForm: true,
     isMidSemester: true,
     own: { state: "none", at: null },
-    sentBy: { student: null, advisor: null, teacher: null },
+    sentBy: { student: null, supervisor: null, teacher: null },
     ...over,
   });
   const schemes: Placement["schemes"] = [
@@ -245,12 +245,12 @@ describe("small rules", () => {
   test("someone supervises the student when there is an active assigned or extra supervisor", () => {
     const person = { userId: 1, displayName: "A", email: "a@example.org", isActive: true };
     const deactivated = { ...person, userId: 2, isActive: false };
-    expect(hasSupervisor({ advisor: null, extraSupervisors: [] })).toBe(false);
-    expect(hasSupervisor({ advisor: person, extraSupervisors: [] })).toBe(true);
-    expect(hasSupervisor({ advisor: null, extraSupervisors: [person] })).toBe(true);
+    expect(hasSupervisor({ supervisor: null, extraSupervisors: [] })).toBe(false);
+    expect(hasSupervisor({ supervisor: person, extraSupervisors: [] })).toBe(true);
+    expect(hasSupervisor({ supervisor: null, extraSupervisors: [person] })).toBe(true);
     // A deactivated supervisor supervises nobody, so the student may invite someone else.
-    expect(hasSupervisor({ advisor: deactivated, extraSupervisors: [deactivated] })).toBe(false);
-    expect(hasSupervisor({ advisor: deactivated, extraSupervisors: [person] })).toBe(true);
+    expect(hasSupervisor({ supervisor: deactivated, extraSupervisors: [deactivated] })).toBe(false);
+    expect(hasSupervisor({ supervisor: deactivated, extraSupervisors: [person] })).toBe(true);
   });
 
   test("the paths of the form page and the documents are those app/routes.ts serves", () => {

@@ -110,8 +110,8 @@ export async function joinClass(
 }
 
 /** Whether someone supervises the student: an active assigned supervisor or an active extra one. */
-export function hasSupervisor(placement: Pick<Placement, "advisor" | "extraSupervisors">): boolean {
-  return placement.advisor?.isActive === true || placement.extraSupervisors.some((p) => p.isActive);
+export function hasSupervisor(placement: Pick<Placement, "supervisor" | "extraSupervisors">): boolean {
+  return placement.supervisor?.isActive === true || placement.extraSupervisors.some((p) => p.isActive);
 }
 
 export interface FormsByHalf {

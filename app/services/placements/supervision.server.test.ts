@@ -4,7 +4,7 @@ import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
   auditEvents,
-  classAdvisors,
+  classSupervisors,
   studentExtraSupervisors,
   studentReferences,
   userRoles,
@@ -52,7 +52,7 @@ async function extrasOf(referenceId: number): Promise<number[]> {
     .select({ userId: studentExtraSupervisors.userId, roleId: studentExtraSupervisors.roleId })
     .from(studentExtraSupervisors)
     .where(eq(studentExtraSupervisors.studentReferenceId, referenceId));
-  for (const row of rows) expect(row.roleId).toBe(ROLE.Advisor);
+  for (const row of rows) expect(row.roleId).toBe(ROLE.Supervisor);
   return rows.map((r) => r.userId).toSorted((a, b) => a - b);
 }
 
@@ -70,8 +70,8 @@ async function newSupervisor(name: string, classId: number | null, active = true
     .insert(users)
     .values({ displayName: name, email: `${name.toLowerCase().replace(/\W/g, "")}@example.org`, isActive: active })
     .returning();
-  await db.insert(userRoles).values({ userId: user.id, roleId: ROLE.Advisor });
-  if (classId !== null) await db.insert(classAdvisors).values({ classId, userId: user.id });
+  await db.insert(userRoles).values({ userId: user.id, roleId: ROLE.Supervisor });
+  if (classId !== null) await db.insert(classSupervisors).values({ classId, userId: user.id });
   return user.id;
 }
 
@@ -111,24 +111,24 @@ describe("setting a student's supervisor", () => {
       actorUserId: teacher,
     };
 
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({
+    expect(await setAssignedSupervisor(db, { ...input, supervisorUserId: supervisor })).toEqual({
       ok: true,
       changed: true,
     });
-    expect((await referenceOf(classA, "setstudent@example.org")).advisorUserId).toBe(supervisor);
+    expect((await referenceOf(classA, "setstudent@example.org")).supervisorUserId).toBe(supervisor);
     expect(await lastAudit("student.advisor_assigned", student.userId)).toMatchObject({
       actorUserId: teacher,
       classId: classA,
       details: { from: null, to: supervisor },
     });
 
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({
+    expect(await setAssignedSupervisor(db, { ...input, supervisorUserId: supervisor })).toEqual({
       ok: true,
       changed: false,
     });
 
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: null })).toEqual({ ok: true, changed: true });
-    expect((await referenceOf(classA, "setstudent@example.org")).advisorUserId).toBeNull();
+    expect(await setAssignedSupervisor(db, { ...input, supervisorUserId: null })).toEqual({ ok: true, changed: true });
+    expect((await referenceOf(classA, "setstudent@example.org")).supervisorUserId).toBeNull();
     expect(await lastAudit("student.advisor_assigned", student.userId)).toMatchObject({
       details: { from: supervisor, to: null },
     });
@@ -145,19 +145,19 @@ describe("setting a student's supervisor", () => {
       actorUserId: teacher,
     };
     const inactive = await newSupervisor("Inaktiv Veileder", classA, false);
-    for (const advisorUserId of [
+    for (const supervisorUserId of [
       await userIdOf(db, "veileder3@example.org"),
       inactive,
       await userIdOf(db, "student13@example.org"),
       await newSupervisor("Uten Klasse", null),
       999_999,
     ]) {
-      expect(await setAssignedSupervisor(db, { ...input, advisorUserId }), String(advisorUserId)).toEqual({
+      expect(await setAssignedSupervisor(db, { ...input, supervisorUserId }), String(supervisorUserId)).toEqual({
         ok: false,
         error: "notClassSupervisor",
       });
     }
-    expect((await referenceOf(classA, "refusedstudent@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf(classA, "refusedstudent@example.org")).supervisorUserId).toBeNull();
   });
 
   test("a reference of another class is not found", async () => {
@@ -169,10 +169,10 @@ describe("setting a student's supervisor", () => {
       classId: classA,
       studentUserId: ref.studentUserId,
       actorUserId: 1,
-      advisorUserId: null,
+      supervisorUserId: null,
     });
     expect(result).toEqual({ ok: false, error: "notFound" });
-    expect((await referenceOf(classB, "student13@example.org")).advisorUserId).toBe(ref.advisorUserId);
+    expect((await referenceOf(classB, "student13@example.org")).supervisorUserId).toBe(ref.supervisorUserId);
   });
 
   test("an extra supervisor who becomes the assigned one is no longer an extra", async () => {
@@ -188,7 +188,7 @@ describe("setting a student's supervisor", () => {
     };
     expect(await addExtraSupervisor(db, { ...input, userId: supervisor })).toEqual({ ok: true });
     expect(await extrasOf(student.referenceId)).toEqual([supervisor]);
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: supervisor })).toEqual({
+    expect(await setAssignedSupervisor(db, { ...input, supervisorUserId: supervisor })).toEqual({
       ok: true,
       changed: true,
     });
@@ -203,8 +203,8 @@ describe("who may follow a student (placement-roles.server.ts)", () => {
     const student = await newStudent("Fulgt Fiona", classA);
     // Someone an admin made a supervisor of the class who is also a student in it.
     const classmate = await newStudent("Medstudent Marius", classA);
-    await db.insert(userRoles).values({ userId: classmate.userId, roleId: ROLE.Advisor });
-    await db.insert(classAdvisors).values({ classId: classA, userId: classmate.userId });
+    await db.insert(userRoles).values({ userId: classmate.userId, roleId: ROLE.Supervisor });
+    await db.insert(classSupervisors).values({ classId: classA, userId: classmate.userId });
     // The student's practice teacher, also a supervisor of the class.
     const both = await newSupervisor("Dobbel Dina", classA);
     await db
@@ -218,11 +218,11 @@ describe("who may follow a student (placement-roles.server.ts)", () => {
       studentUserId: student.userId,
       actorUserId: teacher,
     };
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: classmate.userId })).toEqual({
+    expect(await setAssignedSupervisor(db, { ...input, supervisorUserId: classmate.userId })).toEqual({
       ok: false,
       error: "studentInClass",
     });
-    expect(await setAssignedSupervisor(db, { ...input, advisorUserId: both })).toEqual({
+    expect(await setAssignedSupervisor(db, { ...input, supervisorUserId: both })).toEqual({
       ok: false,
       error: "isTeacher",
     });
@@ -231,7 +231,7 @@ describe("who may follow a student (placement-roles.server.ts)", () => {
       error: "studentInClass",
     });
     expect(await addExtraSupervisor(db, { ...input, userId: both })).toEqual({ ok: false, error: "isTeacher" });
-    expect((await referenceOf(classA, "fulgtfiona@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf(classA, "fulgtfiona@example.org")).supervisorUserId).toBeNull();
     expect(await extrasOf(student.referenceId)).toEqual([]);
 
     // Taking students: the teacher-supervisor is told which of them are their own students.
@@ -242,7 +242,7 @@ describe("who may follow a student (placement-roles.server.ts)", () => {
       error: "isTeacher",
       names: ["Fulgt Fiona"],
     });
-    expect((await referenceOf(classA, "fulgtfiona@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf(classA, "fulgtfiona@example.org")).supervisorUserId).toBeNull();
   });
 });
 
@@ -286,7 +286,7 @@ describe("extra supervisors", () => {
       studentUserId: student.userId,
       actorUserId: teacher,
     };
-    await setAssignedSupervisor(db, { ...input, advisorUserId: assigned });
+    await setAssignedSupervisor(db, { ...input, supervisorUserId: assigned });
     expect(await addExtraSupervisor(db, { ...input, userId: extra })).toEqual({ ok: true });
 
     expect(await addExtraSupervisor(db, { ...input, userId: assigned })).toEqual({ ok: false, error: "isAssigned" });
@@ -342,7 +342,7 @@ describe("the supervisor's class page", () => {
     const student = await newStudent("Invited Student", classB);
     await db
       .update(studentReferences)
-      .set({ advisorUserId: invited })
+      .set({ supervisorUserId: invited })
       .where(eq(studentReferences.id, student.referenceId));
     const page = await supervisorClassPage(db, classB, invited);
     expect(page!.attached).toBe(false);
@@ -366,15 +366,15 @@ describe("taking students", () => {
     const two = await newStudent("Take Two", classB);
     await db
       .insert(studentExtraSupervisors)
-      .values({ studentReferenceId: two.referenceId, userId: supervisor, roleId: ROLE.Advisor });
+      .values({ studentReferenceId: two.referenceId, userId: supervisor, roleId: ROLE.Supervisor });
     const result = await takeStudents(db, {
       classId: classB,
       supervisorUserId: supervisor,
       studentUserIds: [two.userId, one.userId, one.userId],
     });
     expect(result).toEqual({ ok: true, taken: ["Take One", "Take Two"], missed: [] });
-    expect((await referenceOf(classB, "takeone@example.org")).advisorUserId).toBe(supervisor);
-    expect((await referenceOf(classB, "taketwo@example.org")).advisorUserId).toBe(supervisor);
+    expect((await referenceOf(classB, "takeone@example.org")).supervisorUserId).toBe(supervisor);
+    expect((await referenceOf(classB, "taketwo@example.org")).supervisorUserId).toBe(supervisor);
     expect(await extrasOf(two.referenceId)).toEqual([]);
     expect(await lastAudit("student.advisor_assigned", one.userId)).toMatchObject({
       actorUserId: supervisor,
@@ -398,9 +398,9 @@ describe("taking students", () => {
     expect(winners).toHaveLength(1);
     const losers = outcomes.filter((r) => r?.missed.includes("Contested Carl"));
     expect(losers).toHaveLength(1);
-    const owner = (await referenceOf(classB, "contestedcarl@example.org")).advisorUserId;
+    const owner = (await referenceOf(classB, "contestedcarl@example.org")).supervisorUserId;
     expect(owner).toBe(winners[0] === outcomes[0] ? first : second);
-    expect((await referenceOf(classB, "freefrida@example.org")).advisorUserId).toBe(second);
+    expect((await referenceOf(classB, "freefrida@example.org")).supervisorUserId).toBe(second);
 
     // Later, the student is simply taken already; for the one who has them, they stay theirs.
     const loser = owner === first ? second : first;
@@ -408,7 +408,7 @@ describe("taking students", () => {
       takeStudents(db, { classId: classB, supervisorUserId, studentUserIds: [contested.userId] });
     expect(await again(loser)).toEqual({ ok: true, taken: [], missed: ["Contested Carl"] });
     expect(await again(owner!)).toEqual({ ok: true, taken: ["Contested Carl"], missed: [] });
-    expect((await referenceOf(classB, "contestedcarl@example.org")).advisorUserId).toBe(owner);
+    expect((await referenceOf(classB, "contestedcarl@example.org")).supervisorUserId).toBe(owner);
   });
 
   test("a supervisor not attached to the class, no students, or a student of another class is refused", async () => {
@@ -435,8 +435,8 @@ describe("taking students", () => {
         studentUserIds: [student.userId, classAStudent],
       }),
     ).toEqual({ ok: false, error: "unknownStudent" });
-    expect((await referenceOf(classB, "nottaken@example.org")).advisorUserId).toBeNull();
-    expect((await referenceOf(classA, "student12@example.org")).advisorUserId).toBeNull();
+    expect((await referenceOf(classB, "nottaken@example.org")).supervisorUserId).toBeNull();
+    expect((await referenceOf(classA, "student12@example.org")).supervisorUserId).toBeNull();
   });
 });
 
@@ -454,7 +454,7 @@ describe("the placement as a page shows it", () => {
     expect(mainForm.own.atText).toMatch(/^\d{1,2}\.\d{1,2}\.2026$/);
     expect(mainForm.sentBy.student).toMatch(/^\d{1,2}\.\d{1,2}\.2026$/);
     expect(mainForm.sentBy.teacher).toMatch(/^\d{1,2}\.\d{1,2}\.2026$/);
-    expect(view.schemes[0].forms[1].sentBy).toEqual({ student: null, advisor: null, teacher: null });
+    expect(view.schemes[0].forms[1].sentBy).toEqual({ student: null, supervisor: null, teacher: null });
     expect(placementForView(placement!, "en").schemes[0].forms[0].own.atText).toMatch(/^\d{1,2} [A-Z][a-z]{2} 2026$/);
   });
 });

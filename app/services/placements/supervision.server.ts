@@ -11,7 +11,7 @@ import {
 import type { Db } from "~/services/platform/db/client.server";
 import {
   answerSets,
-  classAdvisors,
+  classSupervisors,
   classes,
   periods,
   signingForms,
@@ -69,7 +69,7 @@ export function placementForView(placement: Placement, language: Language) {
         own: { state: form.own.state, atText: day(form.own.at) },
         sentBy: {
           student: day(form.sentBy.student),
-          advisor: day(form.sentBy.advisor),
+          supervisor: day(form.sentBy.supervisor),
           teacher: day(form.sentBy.teacher),
         },
       })),
@@ -91,9 +91,9 @@ export interface SupervisorChoice {
 export async function supervisorsOfClass(db: Db, classId: number): Promise<SupervisorChoice[]> {
   const rows = await db
     .select({ userId: users.id, displayName: users.displayName, email: users.email })
-    .from(classAdvisors)
-    .innerJoin(users, eq(users.id, classAdvisors.userId))
-    .where(and(eq(classAdvisors.classId, classId), eq(users.isActive, true)));
+    .from(classSupervisors)
+    .innerJoin(users, eq(users.id, classSupervisors.userId))
+    .where(and(eq(classSupervisors.classId, classId), eq(users.isActive, true)));
   return byDisplayName(rows);
 }
 
@@ -106,18 +106,18 @@ export async function displayNameOf(db: Db, userId: number): Promise<string> {
 /** An active supervisor of the class; the membership row stays locked until commit, so a detachment waits. */
 async function isChoosableSupervisor(tx: Db, classId: number, userId: number): Promise<boolean> {
   const [row] = await tx
-    .select({ userId: classAdvisors.userId })
-    .from(classAdvisors)
-    .innerJoin(users, eq(users.id, classAdvisors.userId))
-    .where(and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId), eq(users.isActive, true)))
-    .for("share", { of: classAdvisors });
+    .select({ userId: classSupervisors.userId })
+    .from(classSupervisors)
+    .innerJoin(users, eq(users.id, classSupervisors.userId))
+    .where(and(eq(classSupervisors.classId, classId), eq(classSupervisors.userId, userId), eq(users.isActive, true)))
+    .for("share", { of: classSupervisors });
   return row !== undefined;
 }
 
 const referenceColumns = {
   studentUserId: studentReferences.studentUserId,
   teacherUserId: studentReferences.teacherUserId,
-  advisorUserId: studentReferences.advisorUserId,
+  supervisorUserId: studentReferences.supervisorUserId,
 };
 
 interface ReferenceInput {
@@ -136,10 +136,10 @@ async function supervisorConflict(
   tx: Db,
   classId: number,
   userId: number,
-  reference: { studentUserId: number; teacherUserId: number | null; advisorUserId: number | null },
+  reference: { studentUserId: number; teacherUserId: number | null; supervisorUserId: number | null },
 ): Promise<PlaceConflict | null> {
   const person = { userId, studiesInClass: await studiesInClass(tx, classId, userId), isExtraSupervisor: false };
-  return placeConflict("advisor", person, reference);
+  return placeConflict("supervisor", person, reference);
 }
 
 /**
@@ -150,7 +150,7 @@ async function supervisorConflict(
  */
 export async function setAssignedSupervisor(
   db: Db,
-  input: ReferenceInput & { advisorUserId: number | null },
+  input: ReferenceInput & { supervisorUserId: number | null },
 ): Promise<SetSupervisorResult> {
   return db.transaction(async (tx) => {
     const [ref] = await tx
@@ -159,25 +159,25 @@ export async function setAssignedSupervisor(
       .where(and(eq(studentReferences.id, input.referenceId), eq(studentReferences.classId, input.classId)))
       .for("update");
     if (!ref) return { ok: false as const, error: "notFound" as const };
-    if (ref.advisorUserId === input.advisorUserId) return { ok: true as const, changed: false };
-    if (input.advisorUserId !== null) {
-      if (!(await isChoosableSupervisor(tx, input.classId, input.advisorUserId))) {
+    if (ref.supervisorUserId === input.supervisorUserId) return { ok: true as const, changed: false };
+    if (input.supervisorUserId !== null) {
+      if (!(await isChoosableSupervisor(tx, input.classId, input.supervisorUserId))) {
         return { ok: false as const, error: "notClassSupervisor" as const };
       }
-      const conflict = await supervisorConflict(tx, input.classId, input.advisorUserId, ref);
+      const conflict = await supervisorConflict(tx, input.classId, input.supervisorUserId, ref);
       if (conflict) return { ok: false as const, error: conflict };
     }
     await tx
       .update(studentReferences)
-      .set({ advisorUserId: input.advisorUserId })
+      .set({ supervisorUserId: input.supervisorUserId })
       .where(eq(studentReferences.id, input.referenceId));
-    if (input.advisorUserId !== null) {
+    if (input.supervisorUserId !== null) {
       await tx
         .delete(studentExtraSupervisors)
         .where(
           and(
             eq(studentExtraSupervisors.studentReferenceId, input.referenceId),
-            eq(studentExtraSupervisors.userId, input.advisorUserId),
+            eq(studentExtraSupervisors.userId, input.supervisorUserId),
           ),
         );
     }
@@ -186,7 +186,7 @@ export async function setAssignedSupervisor(
       actorUserId: input.actorUserId,
       subjectUserId: input.studentUserId,
       classId: input.classId,
-      details: { from: ref.advisorUserId, to: input.advisorUserId },
+      details: { from: ref.supervisorUserId, to: input.supervisorUserId },
       ip: input.ip,
     });
     return { ok: true as const, changed: true };
@@ -209,12 +209,12 @@ export async function addExtraSupervisor(db: Db, input: ReferenceInput & { userI
     if (!(await isChoosableSupervisor(tx, input.classId, input.userId))) {
       return { ok: false as const, error: "notClassSupervisor" as const };
     }
-    if (ref.advisorUserId === input.userId) return { ok: false as const, error: "isAssigned" as const };
+    if (ref.supervisorUserId === input.userId) return { ok: false as const, error: "isAssigned" as const };
     const conflict = await supervisorConflict(tx, input.classId, input.userId, ref);
     if (conflict) return { ok: false as const, error: conflict };
     const inserted = await tx
       .insert(studentExtraSupervisors)
-      .values({ studentReferenceId: input.referenceId, userId: input.userId, roleId: ROLE.Advisor })
+      .values({ studentReferenceId: input.referenceId, userId: input.userId, roleId: ROLE.Supervisor })
       .onConflictDoNothing()
       .returning({ userId: studentExtraSupervisors.userId });
     if (inserted.length === 0) return { ok: false as const, error: "alreadyExtra" as const };
@@ -286,10 +286,14 @@ function visibleWarning(state: ProgressRow["warning"]): ProgressRow["warning"] {
  */
 export async function isAttachedSupervisor(db: Db, classId: number, userId: number, lock?: "share"): Promise<boolean> {
   const query = db
-    .select({ userId: classAdvisors.userId })
-    .from(classAdvisors)
+    .select({ userId: classSupervisors.userId })
+    .from(classSupervisors)
     .where(
-      and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, userId), eq(classAdvisors.viaInvitation, false)),
+      and(
+        eq(classSupervisors.classId, classId),
+        eq(classSupervisors.userId, userId),
+        eq(classSupervisors.viaInvitation, false),
+      ),
     );
   const [row] = lock ? await query.for(lock) : await query;
   return row !== undefined;
@@ -321,7 +325,7 @@ export async function supervisorClassPage(
       displayName: users.displayName,
       email: users.email,
       isActive: users.isActive,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
       teacherName,
       midConfirmed: signingForms.midSemesterCompletedDate,
       warningExists: sql<boolean>`(${warnings.id} is not null)`,
@@ -334,7 +338,10 @@ export async function supervisorClassPage(
     .leftJoin(signingForms, eq(signingForms.studentReferenceId, studentReferences.id))
     .leftJoin(warnings, eq(warnings.studentReferenceId, studentReferences.id))
     .where(
-      and(eq(studentReferences.classId, classId), or(eq(studentReferences.advisorUserId, supervisorUserId), isExtra)),
+      and(
+        eq(studentReferences.classId, classId),
+        or(eq(studentReferences.supervisorUserId, supervisorUserId), isExtra),
+      ),
     );
 
   const assignmentIds = schemes.map((s) => s.assignmentId);
@@ -368,7 +375,7 @@ export async function supervisorClassPage(
   const students: OwnStudent[] = byDisplayName(
     rows.map(
       ({
-        advisorUserId,
+        supervisorUserId: assignedUserId,
         midConfirmed,
         warningExists,
         warningGiven,
@@ -385,7 +392,7 @@ export async function supervisorClassPage(
         ).length;
         return {
           ...row,
-          relation: advisorUserId === supervisorUserId ? ("assigned" as const) : ("extra" as const),
+          relation: assignedUserId === supervisorUserId ? ("assigned" as const) : ("extra" as const),
           half,
           formsSent,
           formsTotal: due.length,
@@ -408,7 +415,7 @@ export async function supervisorClassPage(
           .where(
             and(
               eq(studentReferences.classId, classId),
-              isNull(studentReferences.advisorUserId),
+              isNull(studentReferences.supervisorUserId),
               eq(users.isActive, true),
             ),
           ),
@@ -438,7 +445,7 @@ export async function takeStudents(
     if (!(await isAttachedSupervisor(tx, input.classId, input.supervisorUserId, "share"))) {
       return { ok: false as const, error: "notAttached" as const };
     }
-    const claim = await claimStudents(tx, { ...input, place: "advisor", userId: input.supervisorUserId });
+    const claim = await claimStudents(tx, { ...input, place: "supervisor", userId: input.supervisorUserId });
     if (!claim.ok) return claim;
     const won = claim.students.filter((s) => s.heldBy === null);
     if (won.length > 0) {
@@ -485,7 +492,7 @@ export async function classesOfSupervisor(
   userId: number,
   today = osloDate(new Date()),
 ): Promise<SupervisorClassSummary[]> {
-  const follows = sql`(${studentReferences.advisorUserId} = ${userId} or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${userId}))`;
+  const follows = sql`(${studentReferences.supervisorUserId} = ${userId} or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${userId}))`;
   return db
     .select({
       classId: classes.id,
@@ -503,7 +510,7 @@ export async function classesOfSupervisor(
     .innerJoin(periods, eq(periods.id, classes.periodId))
     .where(
       or(
-        sql`exists (select 1 from ${classAdvisors} where ${classAdvisors.classId} = ${classes.id} and ${classAdvisors.userId} = ${userId})`,
+        sql`exists (select 1 from ${classSupervisors} where ${classSupervisors.classId} = ${classes.id} and ${classSupervisors.userId} = ${userId})`,
         sql`exists (select 1 from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${follows})`,
       ),
     )

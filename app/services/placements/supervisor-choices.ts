@@ -14,10 +14,10 @@ export interface SupervisorOption {
  * already extra).
  */
 export function supervisorChoices(
-  placement: { advisor: SupervisorOption | null; extraSupervisors: readonly SupervisorOption[] },
+  placement: { supervisor: SupervisorOption | null; extraSupervisors: readonly SupervisorOption[] },
   classSupervisors: readonly SupervisorOption[],
 ): { supervisorChoices: SupervisorOption[]; extraCandidates: SupervisorOption[]; classHasSupervisors: boolean } {
-  const current = placement.advisor;
+  const current = placement.supervisor;
   const attached = current !== null && classSupervisors.some((s) => s.userId === current.userId);
   const following = new Set([current?.userId, ...placement.extraSupervisors.map((p) => p.userId)]);
   return {
@@ -33,8 +33,8 @@ export function supervisorChoices(
  */
 export function chosenSupervisor(
   posted: string,
-): { ok: true; advisorUserId: number | null } | { ok: false; error: "notClassSupervisor" } {
-  if (posted === "none") return { ok: true, advisorUserId: null };
-  const advisorUserId = parseId(posted);
-  return advisorUserId === null ? { ok: false, error: "notClassSupervisor" } : { ok: true, advisorUserId };
+): { ok: true; supervisorUserId: number | null } | { ok: false; error: "notClassSupervisor" } {
+  if (posted === "none") return { ok: true, supervisorUserId: null };
+  const supervisorUserId = parseId(posted);
+  return supervisorUserId === null ? { ok: false, error: "notClassSupervisor" } : { ok: true, supervisorUserId };
 }

@@ -10,7 +10,7 @@ import {
   answerSets,
   assignments,
   auditEvents,
-  classAdvisors,
+  classSupervisors,
   classTeachers,
   forms,
   periods,
@@ -155,15 +155,15 @@ describe("the progress overview", () => {
     // Student 01: all three sent the main form at mid-semester (the medication form not yet).
     expect(row("Emma Andersen")).toMatchObject({
       teacherName: "Ingrid Haugen",
-      advisorName: "Marte Solberg",
-      mid: { student: 1, advisor: 1, teacher: 1 },
-      end: { student: 0, advisor: 0, teacher: 0 },
+      supervisorName: "Marte Solberg",
+      mid: { student: 1, supervisor: 1, teacher: 1 },
+      end: { student: 0, supervisor: 0, teacher: 0 },
     });
     // Student 02: student and supervisor sent; student 03: the supervisor's is a draft; 04 a draft of their own.
-    expect(row("Noah Johansen").mid).toEqual({ student: 1, advisor: 1, teacher: 0 });
-    expect(row("Nora Hansen").mid).toEqual({ student: 1, advisor: 0, teacher: 0 });
-    expect(row("Jakob Pedersen").mid).toEqual({ student: 0, advisor: 0, teacher: 0 });
-    expect(row("Maja Moen")).toMatchObject({ teacherName: null, advisorName: null });
+    expect(row("Noah Johansen").mid).toEqual({ student: 1, supervisor: 1, teacher: 0 });
+    expect(row("Nora Hansen").mid).toEqual({ student: 1, supervisor: 0, teacher: 0 });
+    expect(row("Jakob Pedersen").mid).toEqual({ student: 0, supervisor: 0, teacher: 0 });
+    expect(row("Maja Moen")).toMatchObject({ teacherName: null, supervisorName: null });
     // By name, numerically and the Norwegian way.
     expect(rows.map((r) => r.displayName)).toEqual(
       rows.map((r) => r.displayName).toSorted((a, b) => a.localeCompare(b, "nb")),
@@ -191,7 +191,7 @@ describe("the progress overview", () => {
           assignmentId: midScheme.id,
           studentUserId: emma,
           authorUserId: await id("veileder2@example.org"),
-          authorRoleId: ROLE.Advisor,
+          authorRoleId: ROLE.Supervisor,
           isMidSemester: true,
           sentAt,
         },
@@ -200,29 +200,29 @@ describe("the progress overview", () => {
           assignmentId: midScheme.id,
           studentUserId: emma,
           authorUserId: await id("veileder1@example.org"),
-          authorRoleId: ROLE.Advisor,
+          authorRoleId: ROLE.Supervisor,
           isMidSemester: true,
           sentAt,
         },
       ]);
     const emmaRow = async () => (await progressOverview(db(), syk2001)).find((r) => r.userId === emma)!;
-    expect((await emmaRow()).mid).toEqual({ student: 1, advisor: 2, teacher: 1 });
+    expect((await emmaRow()).mid).toEqual({ student: 1, supervisor: 2, teacher: 1 });
     await db().update(forms).set({ deletedAt: sentAt }).where(eq(forms.id, medication.id));
-    expect((await emmaRow()).mid).toEqual({ student: 1, advisor: 1, teacher: 1 });
+    expect((await emmaRow()).mid).toEqual({ student: 1, supervisor: 1, teacher: 1 });
     await db().update(forms).set({ deletedAt: null }).where(eq(forms.id, medication.id));
     // Emma's answers in last semester's class are not this class's.
-    expect((await emmaRow()).end).toEqual({ student: 0, advisor: 0, teacher: 0 });
+    expect((await emmaRow()).end).toEqual({ student: 0, supervisor: 0, teacher: 0 });
   });
 
   test("a half is done when all three sent every form; otherwise as its forms stand for the student (formDue)", () => {
-    expect(halfProgress({ student: 2, advisor: 2, teacher: 2 }, 2, "behind")).toBe("done");
-    expect(halfProgress({ student: 2, advisor: 2, teacher: 2 }, 2, "closed")).toBe("done");
-    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, "behind")).toBe("behind");
-    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, "open")).toBe("open");
+    expect(halfProgress({ student: 2, supervisor: 2, teacher: 2 }, 2, "behind")).toBe("done");
+    expect(halfProgress({ student: 2, supervisor: 2, teacher: 2 }, 2, "closed")).toBe("done");
+    expect(halfProgress({ student: 2, supervisor: 1, teacher: 2 }, 2, "behind")).toBe("behind");
+    expect(halfProgress({ student: 2, supervisor: 1, teacher: 2 }, 2, "open")).toBe("open");
     // Not behind once the teacher has confirmed the mid-semester part, nor before the half has begun.
-    expect(halfProgress({ student: 2, advisor: 1, teacher: 2 }, 2, "closed")).toBe("closed");
-    expect(halfProgress({ student: 0, advisor: 0, teacher: 0 }, 2, "later")).toBe("open");
-    expect(halfProgress({ student: 0, advisor: 0, teacher: 0 }, 0, "behind")).toBe("none");
+    expect(halfProgress({ student: 2, supervisor: 1, teacher: 2 }, 2, "closed")).toBe("closed");
+    expect(halfProgress({ student: 0, supervisor: 0, teacher: 0 }, 2, "later")).toBe("open");
+    expect(halfProgress({ student: 0, supervisor: 0, teacher: 0 }, 0, "behind")).toBe("none");
   });
 
   test("sorts by name, teacher, supervisor or progress, either way; unknown parameters mean by name", () => {
@@ -233,10 +233,10 @@ describe("the progress overview", () => {
       isActive: true,
       teacherUserId: teacherName ? 1 : null,
       teacherName,
-      advisorUserId: null,
-      advisorName: null,
-      mid: { student: mid, advisor: 0, teacher: 0 },
-      end: { student: 0, advisor: 0, teacher: 0 },
+      supervisorUserId: null,
+      supervisorName: null,
+      mid: { student: mid, supervisor: 0, teacher: 0 },
+      end: { student: 0, supervisor: 0, teacher: 0 },
       midConfirmed: false,
       warning: "none",
       signing: { state: "none", waitingFor: [] },
@@ -298,7 +298,7 @@ describe("the progress overview", () => {
       .returning();
     await db()
       .update(studentReferences)
-      .set({ advisorUserId: invited.id })
+      .set({ supervisorUserId: invited.id })
       .where(
         and(
           eq(studentReferences.classId, syk2002),
@@ -413,11 +413,11 @@ describe("adding a supervisor", () => {
     });
     if (!outcome.ok) return;
     const roles = await db().select().from(userRoles).where(eq(userRoles.userId, outcome.user.userId));
-    expect(roles.map((r) => r.roleId)).toEqual([ROLE.Advisor]);
+    expect(roles.map((r) => r.roleId)).toEqual([ROLE.Supervisor]);
     const attached = await db()
       .select()
-      .from(classAdvisors)
-      .where(and(eq(classAdvisors.classId, syk2001), eq(classAdvisors.userId, outcome.user.userId)));
+      .from(classSupervisors)
+      .where(and(eq(classSupervisors.classId, syk2001), eq(classSupervisors.userId, outcome.user.userId)));
     expect(attached).toHaveLength(1);
     const [event] = await db()
       .select()
@@ -460,8 +460,8 @@ describe("adding a supervisor", () => {
       .insert(users)
       .values({ displayName: "Invitert Ivar", email: "invitert.ivar@example.org" })
       .returning();
-    await db().insert(userRoles).values({ userId: invited.id, roleId: ROLE.Advisor });
-    await db().insert(classAdvisors).values({ classId: syk2002, userId: invited.id, viaInvitation: true });
+    await db().insert(userRoles).values({ userId: invited.id, roleId: ROLE.Supervisor });
+    await db().insert(classSupervisors).values({ classId: syk2002, userId: invited.id, viaInvitation: true });
     const before = (await supervisorsOfClass(db(), syk2002)).find((s) => s.userId === invited.id);
     expect(before?.attached).toBe(false);
     const outcome = await addSupervisor(db(), {
@@ -471,7 +471,7 @@ describe("adding a supervisor", () => {
       actorUserId: await actor(),
     });
     expect(outcome).toMatchObject({ ok: true, created: false, user: { displayName: "Invitert Ivar" } });
-    expect(await db().select().from(classAdvisors).where(eq(classAdvisors.userId, invited.id))).toEqual([
+    expect(await db().select().from(classSupervisors).where(eq(classSupervisors.userId, invited.id))).toEqual([
       { classId: syk2002, userId: invited.id, viaInvitation: false },
     ]);
     expect((await supervisorsOfClass(db(), syk2002)).find((s) => s.userId === invited.id)?.attached).toBe(true);
@@ -501,8 +501,8 @@ describe("adding a supervisor", () => {
     expect(outcome).toEqual({ ok: false, error: "notSupervisor" });
     expect((await db().select().from(users).where(eq(users.id, admin.id)))[0]).toEqual(admin);
     const roles = await db().select().from(userRoles).where(eq(userRoles.userId, admin.id));
-    expect(roles.map((r) => r.roleId)).not.toContain(ROLE.Advisor);
-    const attached = await db().select().from(classAdvisors).where(eq(classAdvisors.userId, admin.id));
+    expect(roles.map((r) => r.roleId)).not.toContain(ROLE.Supervisor);
+    const attached = await db().select().from(classSupervisors).where(eq(classSupervisors.userId, admin.id));
     expect(attached).toEqual([]);
   });
 
@@ -516,8 +516,10 @@ describe("adding a supervisor", () => {
     expect(outcome).toEqual({ ok: false, error: "deactivated" });
     const attached = await db()
       .select()
-      .from(classAdvisors)
-      .where(and(eq(classAdvisors.classId, syk2001), eq(classAdvisors.userId, await id("deaktivert@example.org"))));
+      .from(classSupervisors)
+      .where(
+        and(eq(classSupervisors.classId, syk2001), eq(classSupervisors.userId, await id("deaktivert@example.org"))),
+      );
     expect(attached).toEqual([]);
     expect(
       await addSupervisor(db(), { classId: 999_999, name: "X", email: "x@example.org", actorUserId: await actor() }),

@@ -9,7 +9,7 @@ import {
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  classAdvisors,
+  classSupervisors,
   classes,
   classTeachers,
   periods,
@@ -183,16 +183,16 @@ export async function supervisorsOfClass(db: Db, classId: number): Promise<Class
       displayName: users.displayName,
       email: users.email,
       isActive: users.isActive,
-      attached: sql<boolean>`(${classAdvisors.userId} is not null and not ${classAdvisors.viaInvitation})`,
-      studentCount: sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classId} and (${studentReferences.advisorUserId} = ${users.id} or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${users.id})))`,
+      attached: sql<boolean>`(${classSupervisors.userId} is not null and not ${classSupervisors.viaInvitation})`,
+      studentCount: sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classId} and (${studentReferences.supervisorUserId} = ${users.id} or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = ${studentReferences.id} and ${studentExtraSupervisors.userId} = ${users.id})))`,
     })
     .from(users)
     // The join also makes drizzle name every column with its table, which the subqueries rely on.
-    .leftJoin(classAdvisors, and(eq(classAdvisors.classId, classId), eq(classAdvisors.userId, users.id)))
+    .leftJoin(classSupervisors, and(eq(classSupervisors.classId, classId), eq(classSupervisors.userId, users.id)))
     .where(
       or(
-        sql`${classAdvisors.userId} is not null`,
-        sql`${users.id} in (select ${studentReferences.advisorUserId} from ${studentReferences} where ${studentReferences.classId} = ${classId})`,
+        sql`${classSupervisors.userId} is not null`,
+        sql`${users.id} in (select ${studentReferences.supervisorUserId} from ${studentReferences} where ${studentReferences.classId} = ${classId})`,
         sql`${users.id} in (select ${studentExtraSupervisors.userId} from ${studentExtraSupervisors} inner join ${studentReferences} on ${studentReferences.id} = ${studentExtraSupervisors.studentReferenceId} where ${studentReferences.classId} = ${classId})`,
       ),
     );

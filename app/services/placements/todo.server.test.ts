@@ -32,7 +32,8 @@ async function todoOf(student: string, classId: number) {
 }
 
 const teacher = async (name: string) => staffTodo(db(), { userId: await id(name), role: "teacher", today: TODAY });
-const supervisor = async (name: string) => staffTodo(db(), { userId: await id(name), role: "advisor", today: TODAY });
+const supervisor = async (name: string) =>
+  staffTodo(db(), { userId: await id(name), role: "supervisor", today: TODAY });
 
 beforeAll(async () => {
   database = await openTestDatabase();
@@ -188,6 +189,6 @@ describe("the class overview's warning and signing columns", () => {
       midConfirmed: true,
       signing: { state: "midConfirmed", waitingFor: [] },
     });
-    expect(row("Mathias Aas")).toMatchObject({ mid: { student: 2, advisor: 2, teacher: 2 }, midConfirmed: false });
+    expect(row("Mathias Aas")).toMatchObject({ mid: { student: 2, supervisor: 2, teacher: 2 }, midConfirmed: false });
   });
 });

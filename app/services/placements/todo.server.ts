@@ -143,10 +143,10 @@ const student = (r: StudentRow): TodoStudent => ({
  */
 export async function staffTodo(
   db: Db,
-  input: { userId: number; role: "teacher" | "advisor"; today: string },
+  input: { userId: number; role: "teacher" | "supervisor"; today: string },
 ): Promise<StaffTodo> {
   const { userId, role, today } = input;
-  const roleId = role === "teacher" ? ROLE.Teacher : ROLE.Advisor;
+  const roleId = role === "teacher" ? ROLE.Teacher : ROLE.Supervisor;
   const mine =
     role === "teacher"
       ? sql`sr.teacher_user_id = ${userId}`

@@ -54,7 +54,7 @@ test("an opening is kept once per viewer, student, kind and hour: reloads and ra
 
   // Another kind of page, another viewer: each its own row.
   await recordOpening(db(), { ...opening, kind: "results" });
-  await recordOpening(db(), { ...opening, viewerUserId: supervisor, viewerRole: ROLE.Advisor });
+  await recordOpening(db(), { ...opening, viewerUserId: supervisor, viewerRole: ROLE.Supervisor });
   expect(await rowsAbout(otherStudent)).toHaveLength(3);
 
   // The same page an hour later is a new opening.
@@ -101,7 +101,7 @@ test("a student's openings: newest first, with who and in which role, a page at 
       Array.from({ length: 30 }, (_, i) => ({
         studentUserId: someone.id,
         viewerUserId: i % 2 === 0 ? teacher : supervisor,
-        viewerRole: i % 2 === 0 ? ROLE.Teacher : ROLE.Advisor,
+        viewerRole: i % 2 === 0 ? ROLE.Teacher : ROLE.Supervisor,
         kind: "studentPage",
         hour: new Date(base + i * 3_600_000),
         at: new Date(base + i * 3_600_000 + 60_000),
@@ -112,7 +112,7 @@ test("a student's openings: newest first, with who and in which role, a page at 
   expect(first.entries).toHaveLength(25);
   expect(first.entries[0]).toMatchObject({
     viewerName: "Vera Veileder",
-    viewerRole: ROLE.Advisor,
+    viewerRole: ROLE.Supervisor,
     kind: "studentPage",
     subjectCode: null,
   });

@@ -8,7 +8,7 @@ import { formatDay } from "~/services/platform/semesters";
  * Warnings never carry their text (it belongs behind the log-in).
  */
 
-export type Party = "student" | "advisor" | "teacher";
+export type Party = "student" | "supervisor" | "teacher";
 
 export type OccasionContent =
   | {
@@ -74,7 +74,9 @@ export function renderReminder(content: OccasionContent, recipientName: string, 
       subject = t("reminders:mail.deadline.subject", values);
       blocks.push({ p: t(`reminders:mail.deadline.intro_${content.half}`, values) });
       const own = content.items.length === 1 && content.items[0].student === null;
-      blocks.push({ p: t(own ? "reminders:mail.deadline.studentForms" : "reminders:mail.deadline.advisorStudents") });
+      blocks.push({
+        p: t(own ? "reminders:mail.deadline.studentForms" : "reminders:mail.deadline.supervisorStudents"),
+      });
       blocks.push({
         list: content.items.map((i) =>
           i.student === null ? i.forms.join(", ") : `${i.student}: ${i.forms.join(", ")}`,

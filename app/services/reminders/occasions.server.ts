@@ -46,7 +46,7 @@ interface FormRow {
   teacher_ids: number[];
   form_name: string;
   student_sent: boolean;
-  advisor_sent: boolean;
+  supervisor_sent: boolean;
   teacher_sent: boolean;
   mid_confirmed: boolean;
 }
@@ -75,7 +75,7 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
              (case when sr.teacher_user_id is not null then array[sr.teacher_user_id]
                    else coalesce((select array_agg(ct.user_id order by ct.user_id) from class_teachers ct where ct.class_id = sr.class_id), '{}'::int[]) end) as teacher_ids,
              f.name as form_name,
-             ${sent(ROLE.Student)} as student_sent, ${sent(ROLE.Advisor)} as advisor_sent, ${sent(ROLE.Teacher)} as teacher_sent,
+             ${sent(ROLE.Student)} as student_sent, ${sent(ROLE.Supervisor)} as supervisor_sent, ${sent(ROLE.Teacher)} as teacher_sent,
              (sf.mid_semester_completed_date is not null) as mid_confirmed
         from halves h
         join classes c on c.id = h.class_id
@@ -114,7 +114,7 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
         }));
         if (content.kind === "deadline") content.items[0].forms.push(row.form_name);
       }
-      if (!row.advisor_sent && row.advisor_user_id !== null) {
+      if (!row.supervisor_sent && row.advisor_user_id !== null) {
         const content = take("deadline", row.advisor_user_id, key, () => ({
           kind: "deadline",
           half,
@@ -133,7 +133,7 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
     } else if (phase === "digest") {
       const missing: Party[] = [];
       if (!row.student_sent) missing.push("student");
-      if (!row.advisor_sent) missing.push("advisor");
+      if (!row.supervisor_sent) missing.push("supervisor");
       if (!row.teacher_sent) missing.push("teacher");
       if (missing.length === 0) continue;
       for (const teacherId of row.teacher_ids) {
@@ -214,9 +214,9 @@ interface SigningRow {
   subject_name: string;
   end_date: string;
   student_signed_on: string | null;
-  advisor_signed: boolean;
+  supervisor_signed: boolean;
   teacher_signed: boolean;
-  without_advisor: boolean;
+  without_supervisor: boolean;
   cycle: number;
 }
 
@@ -237,9 +237,9 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
                    else coalesce((select array_agg(ct.user_id order by ct.user_id) from class_teachers ct where ct.class_id = sr.class_id), '{}'::int[]) end) as teacher_ids, s.subject_code, s.name as subject_name,
                sf.end_semester_completed_date::text as end_date,
                (sf.signed_by_student_date at time zone 'Europe/Oslo')::date::text as student_signed_on,
-               sf.signed_by_advisor_date is not null as advisor_signed,
+               sf.signed_by_advisor_date is not null as supervisor_signed,
                sf.signed_by_teacher_date is not null as teacher_signed,
-               sf.sign_without_advisor_confirmed_date is not null as without_advisor,
+               sf.sign_without_advisor_confirmed_date is not null as without_supervisor,
                (select count(*) from signing_form_archive ar where ar.student_reference_id = sr.id)::int as cycle
           from signing_forms sf
           join student_references sr on sr.id = sf.student_reference_id
@@ -258,12 +258,18 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
   for (const row of rows) {
     const subject = subjectOf(row);
     const path = (area: string) => `/${area}/class/${row.class_id}/student/${row.student_user_id}/signingform`;
-    const add = (signer: "student" | "advisor" | "teacher", recipientUserId: number, since: string, area: string) => {
+    const add = (
+      signer: "student" | "supervisor" | "teacher",
+      recipientUserId: number,
+      since: string,
+      area: string,
+    ) => {
       const round = signingRound(since, today, days.signingRepeatDays);
       out.push({
         kind: "signing",
         recipientUserId,
-        occasionKey: `${row.reference_id}:c${row.cycle}:${signer}:r${round}`,
+        // The key is stored; the supervisor's signing reminders keep their earlier name in it.
+        occasionKey: `${row.reference_id}:c${row.cycle}:${signer === "supervisor" ? "advisor" : signer}:r${round}`, // stored name
         content: {
           kind: "signing",
           subject,
@@ -276,8 +282,8 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
     };
     const studentSigned = row.student_signed_on !== null;
     if (!studentSigned) add("student", row.student_user_id, row.end_date, "student");
-    if (!row.advisor_signed && !row.without_advisor && row.advisor_user_id !== null)
-      add("advisor", row.advisor_user_id, row.end_date, "supervisor");
+    if (!row.supervisor_signed && !row.without_supervisor && row.advisor_user_id !== null)
+      add("supervisor", row.advisor_user_id, row.end_date, "supervisor");
     if (studentSigned && !row.teacher_signed)
       for (const teacherId of row.teacher_ids) add("teacher", teacherId, row.student_signed_on!, "teacher");
   }

@@ -81,7 +81,7 @@ async function studentsOf(classId: number) {
     .select({
       id: users.id,
       email: users.email,
-      advisorUserId: studentReferences.advisorUserId,
+      supervisorUserId: studentReferences.supervisorUserId,
       teacherUserId: studentReferences.teacherUserId,
     })
     .from(studentReferences)
@@ -139,7 +139,7 @@ describe("deadline reminders (a)", () => {
       .set({ midSemesterDate: addDays(TODAY, 7) })
       .where(eq(classes.id, classA));
     const students = await studentsOf(classA);
-    const supervisors = [...new Set(students.map((s) => s.advisorUserId).filter((id): id is number => id !== null))];
+    const supervisors = [...new Set(students.map((s) => s.supervisorUserId).filter((id): id is number => id !== null))];
     const first = await run();
     expect(first.sent).toBe(students.length + supervisors.length);
     for (const s of students) expect(to(s.email)).toHaveLength(1);
@@ -293,9 +293,9 @@ describe("warning notices (b)", () => {
       passRequirementSummary: "Kort",
       submittedAt: new Date(NOW.getTime() - 3_600_000),
     });
-    const [advisor] = await db.select({ email: users.email }).from(users).where(eq(users.id, ref.advisorUserId!));
+    const [supervisor] = await db.select({ email: users.email }).from(users).where(eq(users.id, ref.supervisorUserId!));
     await run();
-    expect(sent.map((m) => m.to)).toEqual([advisor.email]);
+    expect(sent.map((m) => m.to)).toEqual([supervisor.email]);
     expect(sent[0].subject).toBe("Et varsel er gitt i SYK2001 Praksis i sykehjem");
     expect(sent[0].text).toContain("logg inn for å lese det");
     expect(sent[0].text).not.toContain("Hemmelig");
@@ -320,10 +320,10 @@ describe("signing reminders (c)", () => {
 
   test("each party the form waits for, at once and again after N days; the teacher once the student has signed", async () => {
     const ref = await savedForm("student13@example.org");
-    const [advisor] = await db.select({ email: users.email }).from(users).where(eq(users.id, ref.advisorUserId!));
+    const [supervisor] = await db.select({ email: users.email }).from(users).where(eq(users.id, ref.supervisorUserId!));
     const [teacher] = await db.select({ email: users.email }).from(users).where(eq(users.id, ref.teacherUserId!));
     await run();
-    expect(sent.map((m) => m.to).sort()).toEqual(["student13@example.org", advisor.email].sort());
+    expect(sent.map((m) => m.to).sort()).toEqual(["student13@example.org", supervisor.email].sort());
     expect(to("student13@example.org")[0].text).toContain(
       `/student/class/${classB}/student/${ref.studentUserId}/signingform`,
     );
@@ -342,7 +342,7 @@ describe("signing reminders (c)", () => {
     sent.length = 0;
     // Seven days on: the supervisor is reminded again (round 2); the student has signed.
     await run(new Date(NOW.getTime() + 7 * 86_400_000));
-    expect(sent.map((m) => m.to)).toEqual([advisor.email]);
+    expect(sent.map((m) => m.to)).toEqual([supervisor.email]);
     expect(sent[0].text).toContain("Dette er påminnelse nummer 2.");
   });
 

@@ -17,7 +17,7 @@ import {
 describe("kinds and opt-outs", () => {
   test("each role sees the kinds it can receive", () => {
     expect(kindsForRoles([ROLE.Student])).toEqual(["deadline", "signing"]);
-    expect(kindsForRoles([ROLE.Advisor])).toEqual(["deadline", "warning", "signing"]);
+    expect(kindsForRoles([ROLE.Supervisor])).toEqual(["deadline", "warning", "signing"]);
     expect(kindsForRoles([ROLE.Teacher])).toEqual(["digest", "signing"]);
     expect(kindsForRoles([ROLE.Admin, ROLE.Teacher])).toEqual(["digest", "signing", "admin"]);
     expect(kindsForRoles([])).toEqual([]);

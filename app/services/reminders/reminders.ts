@@ -26,13 +26,13 @@ export function kindsForRoles(roleIds: readonly number[]): ReminderKind[] {
   return REMINDER_KINDS.filter((kind) => {
     switch (kind) {
       case "deadline":
-        return has(ROLE.Student) || has(ROLE.Advisor);
+        return has(ROLE.Student) || has(ROLE.Supervisor);
       case "digest":
         return has(ROLE.Teacher);
       case "warning":
-        return has(ROLE.Advisor);
+        return has(ROLE.Supervisor);
       case "signing":
-        return has(ROLE.Student) || has(ROLE.Advisor) || has(ROLE.Teacher);
+        return has(ROLE.Student) || has(ROLE.Supervisor) || has(ROLE.Teacher);
       case "admin":
         return has(ROLE.Admin);
     }

@@ -78,7 +78,7 @@ export async function sendingFacts(
       isMidSemester: form.isMidSemester,
       sent: {
         student: form.sentBy.student !== null,
-        advisor: form.sentBy.advisor !== null,
+        supervisor: form.sentBy.supervisor !== null,
         teacher: form.sentBy.teacher !== null,
       },
       teacherAnswers: { answered: count, questions: own.size },

@@ -13,14 +13,14 @@ const form = (formId: number, isMidSemester: boolean, sent: Partial<FormSending[
   formId,
   name: `Skjema ${formId}`,
   isMidSemester,
-  sent: { student: false, advisor: false, teacher: false, ...sent },
+  sent: { student: false, supervisor: false, teacher: false, ...sent },
   teacherAnswers: { answered: 0, questions: 3 },
 });
 
 const facts: SendingFacts = {
   hasSupervisor: true,
   forms: [
-    form(10, true, { student: true, advisor: true, teacher: true }),
+    form(10, true, { student: true, supervisor: true, teacher: true }),
     form(11, true, { student: true }),
     form(10, false, {}),
   ],
@@ -28,18 +28,18 @@ const facts: SendingFacts = {
 
 describe("forms not sent", () => {
   test("who has not sent a form; the supervisor only when the student has one", () => {
-    expect(missingParties(facts.forms[1], true)).toEqual(["advisor", "teacher"]);
+    expect(missingParties(facts.forms[1], true)).toEqual(["supervisor", "teacher"]);
     expect(missingParties(facts.forms[1], false)).toEqual(["teacher"]);
     expect(missingParties(facts.forms[0], true)).toEqual([]);
   });
 
   test("the mid-semester confirmation looks at its half, the signature at every form", () => {
     expect(unsentForms(facts, "mid").map((f) => [f.formId, f.isMidSemester, f.missing])).toEqual([
-      [11, true, ["advisor", "teacher"]],
+      [11, true, ["supervisor", "teacher"]],
     ]);
     expect(unsentForms(facts, "sign").map((f) => [f.formId, f.isMidSemester, f.missing])).toEqual([
-      [11, true, ["advisor", "teacher"]],
-      [10, false, ["student", "advisor", "teacher"]],
+      [11, true, ["supervisor", "teacher"]],
+      [10, false, ["student", "supervisor", "teacher"]],
     ]);
     expect(unsentForms({ ...facts, forms: [facts.forms[0]] }, "sign")).toEqual([]);
   });
@@ -60,7 +60,7 @@ describe("forms not sent", () => {
 
   test("the audit row keeps ids, the half and who had not sent; no names", () => {
     expect(acknowledgedForAudit(unsentForms(facts, "mid"))).toEqual([
-      { formId: 11, assignmentId: 1, half: "mid", missing: ["advisor", "teacher"] },
+      { formId: 11, assignmentId: 1, half: "mid", missing: ["supervisor", "teacher"] },
     ]);
   });
 });

@@ -7,8 +7,8 @@
  */
 
 /** Who sends a form about the student. */
-export type Party = "student" | "advisor" | "teacher";
-export const PARTIES: readonly Party[] = ["student", "advisor", "teacher"];
+export type Party = "student" | "supervisor" | "teacher";
+export const PARTIES: readonly Party[] = ["student", "supervisor", "teacher"];
 
 export interface FormSending {
   assignmentId: number;
@@ -44,7 +44,7 @@ export type SendingStep = "mid" | "sign";
 
 /** The parties whose part of the form is not sent; the supervisor's only when the student has one. */
 export function missingParties(form: FormSending, hasSupervisor: boolean): Party[] {
-  return PARTIES.filter((party) => !form.sent[party] && (party !== "advisor" || hasSupervisor));
+  return PARTIES.filter((party) => !form.sent[party] && (party !== "supervisor" || hasSupervisor));
 }
 
 /** The forms of the step with a part not sent, in the order of the facts (mid-semester first). */

@@ -30,7 +30,7 @@ export const endPartSchema = z.object({
 /** Whether the confirmation is needed is the form's state, decided by `planSign`. */
 export const signSchema = z.object({
   intent: z.literal("sign"),
-  signWithoutAdvisorConfirmed: z.literal("yes", { error: "signing:errors.confirmWithoutAdvisor" }).optional(),
+  signWithoutSupervisorConfirmed: z.literal("yes", { error: "signing:errors.confirmWithoutSupervisor" }).optional(),
   /** The teacher signs though not every form is sent (sending.ts decides whether it is needed). */
   unsentAcknowledged: z.literal("yes", { error: "signingCheck:errors.acknowledgeUnsent" }).optional(),
 });

@@ -108,7 +108,7 @@ async function people(student: string, supervisor: string, teacher = "laerer1") 
   return {
     teacher: await placeOf(teacher, ROLE.Teacher, student),
     student: await placeOf(student, ROLE.Student, student),
-    advisor: await placeOf(supervisor, ROLE.Advisor, student),
+    supervisor: await placeOf(supervisor, ROLE.Supervisor, student),
   };
 }
 
@@ -123,11 +123,11 @@ describe("who reaches the form", () => {
   test("the class's teachers, the student, the assigned and extra supervisors; anyone else gets a 404", async () => {
     expect((await placeOf("laerer2", ROLE.Teacher, "student05")).relation).toBe("teacher");
     expect((await placeOf("student05", ROLE.Student, "student05")).relation).toBe("self");
-    expect((await placeOf("veileder1", ROLE.Advisor, "student05")).relation).toBe("advisor");
-    expect((await placeOf("veileder1", ROLE.Advisor, "student02")).relation).toBe("extraAdvisor");
+    expect((await placeOf("veileder1", ROLE.Supervisor, "student05")).relation).toBe("supervisor");
+    expect((await placeOf("veileder1", ROLE.Supervisor, "student02")).relation).toBe("extraSupervisor");
     for (const [who, role, student] of [
       ["laerer3", ROLE.Teacher, "student05"],
-      ["veileder2", ROLE.Advisor, "student05"],
+      ["veileder2", ROLE.Supervisor, "student05"],
       ["student06", ROLE.Student, "student05"],
     ] as const) {
       const refused = await placeOf(who, role, student).catch((e: unknown) => e);
@@ -160,7 +160,7 @@ describe("a whole form", () => {
     });
 
     // Nobody signs before the end part is saved.
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({
+    expect(await signForm(db, p.student, p.student.actor, { withoutSupervisor: false }, { now: NOW })).toEqual({
       ok: false,
       error: "state",
       reason: "endNotSaved",
@@ -174,7 +174,7 @@ describe("a whole form", () => {
     });
     expect(await auditsOf("signing_form.saved", form.id)).toHaveLength(1);
 
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({
+    expect(await signForm(db, p.student, p.student.actor, { withoutSupervisor: false }, { now: NOW })).toEqual({
       ok: true,
       signer: "student",
       allSigned: false,
@@ -186,9 +186,11 @@ describe("a whole form", () => {
       midDateText: "1.10.2026",
       submittedText: null,
     });
-    expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({
+    expect(
+      await signForm(db, p.supervisor, p.supervisor.actor, { withoutSupervisor: false }, { now: NOW }),
+    ).toMatchObject({
       ok: true,
-      signer: "advisor",
+      signer: "supervisor",
     });
     const later = new Date("2026-11-22T13:00:00Z");
     expect(
@@ -196,7 +198,7 @@ describe("a whole form", () => {
         db,
         p.teacher,
         p.teacher.actor,
-        { withoutAdvisor: false, unsentAcknowledged: true },
+        { withoutSupervisor: false, unsentAcknowledged: true },
         { now: later },
       ),
     ).toEqual({
@@ -210,10 +212,10 @@ describe("a whole form", () => {
     expect(done).toMatchObject({
       isLocked: true,
       signedByStudentUserId: p.student.actor.userId,
-      signedByAdvisorUserId: p.advisor.actor.userId,
+      signedBySupervisorUserId: p.supervisor.actor.userId,
       signedByTeacherUserId: p.teacher.actor.userId,
       signedByTeacherDate: later,
-      signWithoutAdvisorConfirmedDate: null,
+      signWithoutSupervisorConfirmedDate: null,
     });
     expect(done.resultSubmittedAt).not.toBeNull();
     const submissions = await db
@@ -236,7 +238,7 @@ describe("a whole form", () => {
       error: "state",
       reason: "locked",
     });
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: later })).toMatchObject({
+    expect(await signForm(db, p.student, p.student.actor, { withoutSupervisor: false }, { now: later })).toMatchObject({
       reason: "alreadySigned",
     });
     const [mainForm] = await db
@@ -275,32 +277,44 @@ describe("a whole form", () => {
     expect(view.resultSubmittedText).toMatch(/^\d{1,2}\.\d{1,2}\.\d{4}$/);
     expect(view.signatures.map((s) => [s.signer, s.name])).toEqual([
       ["student", "Nora Hansen"],
-      ["advisor", "Marte Solberg"],
+      ["supervisor", "Marte Solberg"],
       ["teacher", "Ingrid Haugen"],
     ]);
   });
 
   test("the teacher signs without the supervisor only with the confirmation, whose date is kept; the supervisor cannot sign after", async () => {
     const p = await readyToSign("student07", "veileder1");
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW })).toMatchObject({
+    expect(await signForm(db, p.student, p.student.actor, { withoutSupervisor: false }, { now: NOW })).toMatchObject({
       ok: true,
     });
     expect(
-      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false, unsentAcknowledged: true }, { now: NOW }),
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutSupervisor: false, unsentAcknowledged: true },
+        { now: NOW },
+      ),
     ).toEqual({
       ok: false,
       error: "invalid",
-      fieldErrors: { signWithoutAdvisorConfirmed: "confirmWithoutAdvisor" },
+      fieldErrors: { signWithoutSupervisorConfirmed: "confirmWithoutSupervisor" },
     });
     expect(
-      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }, { now: NOW }),
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutSupervisor: true, unsentAcknowledged: true },
+        { now: NOW },
+      ),
     ).toMatchObject({ ok: true, allSigned: true });
     expect(await storedForm(db, p.teacher.referenceId)).toMatchObject({
       isLocked: true,
-      signWithoutAdvisorConfirmedDate: NOW,
-      signedByAdvisorDate: null,
+      signWithoutSupervisorConfirmedDate: NOW,
+      signedBySupervisorDate: null,
     });
-    expect(await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }, { now: NOW })).toEqual({
+    expect(await signForm(db, p.supervisor, p.supervisor.actor, { withoutSupervisor: false }, { now: NOW })).toEqual({
       ok: false,
       error: "state",
       reason: "locked",
@@ -309,26 +323,26 @@ describe("a whole form", () => {
 
   test("the roles that may not: a supervisor or student saving or cancelling, an extra supervisor signing", async () => {
     const p = await people("student02", "veileder2");
-    const extra = await placeOf("veileder1", ROLE.Advisor, "student02");
-    for (const place of [p.student, p.advisor, extra]) {
+    const extra = await placeOf("veileder1", ROLE.Supervisor, "student02");
+    for (const place of [p.student, p.supervisor, extra]) {
       expect(await saveMidPart(db, place, place.actor, mid)).toEqual({ ok: false, error: "notAllowed" });
       expect(await cancelForm(db, place, place.actor)).toEqual({ ok: false, error: "notAllowed" });
     }
     await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW });
     await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW });
-    expect(await signForm(db, extra, extra.actor, { withoutAdvisor: false })).toEqual({
+    expect(await signForm(db, extra, extra.actor, { withoutSupervisor: false })).toEqual({
       ok: false,
       error: "notAllowed",
     });
-    expect(await saveEndPart(db, p.advisor, p.advisor.actor, end)).toEqual({ ok: false, error: "notAllowed" });
+    expect(await saveEndPart(db, p.supervisor, p.supervisor.actor, end)).toEqual({ ok: false, error: "notAllowed" });
   });
 });
 
 describe("the result's hand-over", () => {
   test("a failing exporter loses no signature: the form is locked, not submitted, the failure audited; sending again works once", async () => {
     const p = await readyToSign("student08", "veileder2");
-    await signForm(db, p.student, p.student.actor, { withoutAdvisor: false });
-    await signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false });
+    await signForm(db, p.student, p.student.actor, { withoutSupervisor: false });
+    await signForm(db, p.supervisor, p.supervisor.actor, { withoutSupervisor: false });
     const failing: ResultExporter = {
       name: "fs",
       submit: () => Promise.reject(new Error("FS svarer ikke")),
@@ -339,7 +353,7 @@ describe("the result's hand-over", () => {
         db,
         p.teacher,
         p.teacher.actor,
-        { withoutAdvisor: false, unsentAcknowledged: true },
+        { withoutSupervisor: false, unsentAcknowledged: true },
         { exporter: failing },
       ),
     ).toMatchObject({
@@ -350,7 +364,7 @@ describe("the result's hand-over", () => {
     expect(logged).toHaveBeenCalledWith(expect.stringContaining("[result] submission to fs failed: FS svarer ikke"));
     const form = (await storedForm(db, p.teacher.referenceId))!;
     expect(form).toMatchObject({ isLocked: true, resultSubmittedAt: null });
-    expect(form.signedByStudentDate && form.signedByAdvisorDate && form.signedByTeacherDate).toBeTruthy();
+    expect(form.signedByStudentDate && form.signedBySupervisorDate && form.signedByTeacherDate).toBeTruthy();
     expect((await auditsOf("result.submission_failed", form.id))[0].details).toMatchObject({
       exporter: "fs",
       error: "FS svarer ikke",
@@ -373,9 +387,9 @@ describe("the result's hand-over", () => {
 describe("cancelling", () => {
   test("archives the form as it was, empties it, and the teacher starts over; the summary says it was archived", async () => {
     const p = await readyToSign("student09", "veileder1");
-    await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW });
+    await signForm(db, p.student, p.student.actor, { withoutSupervisor: false }, { now: NOW });
     const before = (await storedForm(db, p.teacher.referenceId))!;
-    expect(await cancelForm(db, p.advisor, p.advisor.actor)).toEqual({ ok: false, error: "notAllowed" });
+    expect(await cancelForm(db, p.supervisor, p.supervisor.actor)).toEqual({ ok: false, error: "notAllowed" });
     expect((await validationSummary(db, p.teacher, p.teacher.actor.userId)).assessmentResultArchived).toBe(false);
 
     const at = new Date("2026-11-22T15:00:00Z");
@@ -405,7 +419,7 @@ describe("cancelling", () => {
       error: "state",
       reason: "notCreated",
     });
-    expect(await signForm(db, p.student, p.student.actor, { withoutAdvisor: false })).toEqual({
+    expect(await signForm(db, p.student, p.student.actor, { withoutSupervisor: false })).toEqual({
       ok: false,
       error: "state",
       reason: "notCreated",
@@ -478,13 +492,13 @@ describe("two people at once", () => {
   test("the student and the supervisor sign at the same moment: both signatures are kept", async () => {
     const p = await readyToSign("student01", "veileder1");
     const [a, b] = await Promise.all([
-      signForm(db, p.student, p.student.actor, { withoutAdvisor: false }),
-      signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }),
+      signForm(db, p.student, p.student.actor, { withoutSupervisor: false }),
+      signForm(db, p.supervisor, p.supervisor.actor, { withoutSupervisor: false }),
     ]);
     expect([a.ok, b.ok]).toEqual([true, true]);
     const form = (await storedForm(db, p.teacher.referenceId))!;
     expect(form.signedByStudentUserId).toBe(p.student.actor.userId);
-    expect(form.signedByAdvisorUserId).toBe(p.advisor.actor.userId);
+    expect(form.signedBySupervisorUserId).toBe(p.supervisor.actor.userId);
     expect(form.isLocked).toBe(false);
   });
 
@@ -497,7 +511,7 @@ describe("two people at once", () => {
     const changed: EndPartInput = { ...end, generalCompetenceAreasPassed: "no" };
     const [save, sign] = await Promise.all([
       saveEndPart(db, teacher, teacher.actor, changed, { now: NOW }),
-      signForm(db, student, student.actor, { withoutAdvisor: false }, { now: NOW }),
+      signForm(db, student, student.actor, { withoutSupervisor: false }, { now: NOW }),
     ]);
     expect(sign.ok).toBe(true);
     const form = (await storedForm(db, teacher.referenceId))!;
@@ -512,21 +526,21 @@ describe("two people at once", () => {
 
   test("the teacher signs without the supervisor while the supervisor signs: locked either way, the result submitted once", async () => {
     const p = await readyToSign("student05", "veileder1");
-    await signForm(db, p.student, p.student.actor, { withoutAdvisor: false });
-    const [teacher, advisor] = await Promise.all([
-      signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true, unsentAcknowledged: true }),
-      signForm(db, p.advisor, p.advisor.actor, { withoutAdvisor: false }),
+    await signForm(db, p.student, p.student.actor, { withoutSupervisor: false });
+    const [teacher, supervisor] = await Promise.all([
+      signForm(db, p.teacher, p.teacher.actor, { withoutSupervisor: true, unsentAcknowledged: true }),
+      signForm(db, p.supervisor, p.supervisor.actor, { withoutSupervisor: false }),
     ]);
     expect(teacher).toMatchObject({ ok: true, allSigned: true, submission: "submitted" });
     const form = (await storedForm(db, p.teacher.referenceId))!;
     expect(form.isLocked).toBe(true);
-    if (advisor.ok) {
+    if (supervisor.ok) {
       // The supervisor came first: nobody signed without them.
-      expect(form.signedByAdvisorUserId).toBe(p.advisor.actor.userId);
-      expect(form.signWithoutAdvisorConfirmedDate).toBeNull();
+      expect(form.signedBySupervisorUserId).toBe(p.supervisor.actor.userId);
+      expect(form.signWithoutSupervisorConfirmedDate).toBeNull();
     } else {
-      expect(advisor).toEqual({ ok: false, error: "state", reason: "locked" });
-      expect(form.signWithoutAdvisorConfirmedDate).not.toBeNull();
+      expect(supervisor).toEqual({ ok: false, error: "state", reason: "locked" });
+      expect(form.signWithoutSupervisorConfirmedDate).not.toBeNull();
     }
     expect(
       await db.select().from(resultSubmissions).where(eq(resultSubmissions.studentReferenceId, p.teacher.referenceId)),
@@ -551,7 +565,7 @@ describe("two people at once", () => {
     const p = await readyToSign("student06", "veileder2");
     const [cancel, sign] = await Promise.all([
       cancelForm(db, p.teacher, p.teacher.actor),
-      signForm(db, p.student, p.student.actor, { withoutAdvisor: false }),
+      signForm(db, p.student, p.student.actor, { withoutSupervisor: false }),
     ]);
     expect(cancel.ok).toBe(true);
     expect(await storedForm(db, p.teacher.referenceId)).toBeNull();
@@ -583,7 +597,7 @@ describe("forms not sent: the check before confirming the mid-semester part and 
     const facts = await sendingFacts(db, laerer1, laerer1.actor.userId);
     expect(facts.hasSupervisor).toBe(true);
     // (The validation summary's test above may have sent a teacher's end-semester form for her.)
-    expect(facts.forms.map((f) => [f.name, f.isMidSemester, f.sent.student, f.sent.advisor])).toEqual([
+    expect(facts.forms.map((f) => [f.name, f.isMidSemester, f.sent.student, f.sent.supervisor])).toEqual([
       [MAIN, true, true, true],
       [MEDICATION, true, false, false],
       [MAIN, false, false, false],
@@ -650,17 +664,38 @@ describe("forms not sent: the check before confirming the mid-semester part and 
     expect(await saveMidPart(db, p.teacher, p.teacher.actor, mid, { now: NOW })).toEqual({ ok: true, created: true });
     expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW })).toEqual({ ok: true });
     expect(
-      await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: true }),
+      await signForm(
+        db,
+        p.student,
+        p.student.actor,
+        { withoutSupervisor: false },
+        { now: NOW, requireSentForms: true },
+      ),
     ).toMatchObject({ ok: true });
     expect(
-      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: false }, { now: NOW, requireSentForms: false }),
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutSupervisor: false },
+        { now: NOW, requireSentForms: false },
+      ),
     ).toEqual({
       ok: false,
       error: "invalid",
-      fieldErrors: { signWithoutAdvisorConfirmed: "confirmWithoutAdvisor", unsentAcknowledged: "acknowledgeUnsent" },
+      fieldErrors: {
+        signWithoutSupervisorConfirmed: "confirmWithoutSupervisor",
+        unsentAcknowledged: "acknowledgeUnsent",
+      },
     });
     expect(
-      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: false }),
+      await signForm(
+        db,
+        p.teacher,
+        p.teacher.actor,
+        { withoutSupervisor: true },
+        { now: NOW, requireSentForms: false },
+      ),
     ).toEqual({
       ok: false,
       error: "invalid",
@@ -671,7 +706,7 @@ describe("forms not sent: the check before confirming the mid-semester part and 
         db,
         p.teacher,
         p.teacher.actor,
-        { withoutAdvisor: true, unsentAcknowledged: true },
+        { withoutSupervisor: true, unsentAcknowledged: true },
         { now: NOW, requireSentForms: true },
       ),
     ).toEqual({
@@ -685,7 +720,7 @@ describe("forms not sent: the check before confirming the mid-semester part and 
         db,
         p.teacher,
         p.teacher.actor,
-        { withoutAdvisor: true, unsentAcknowledged: true },
+        { withoutSupervisor: true, unsentAcknowledged: true },
         { now: NOW, requireSentForms: false },
       ),
     ).toMatchObject({
@@ -730,9 +765,9 @@ describe("forms not sent: the check before confirming the mid-semester part and 
       created: true,
     });
     expect(await saveEndPart(db, p.teacher, p.teacher.actor, end, { now: NOW })).toEqual({ ok: true });
-    await signForm(db, p.student, p.student.actor, { withoutAdvisor: false }, { now: NOW });
+    await signForm(db, p.student, p.student.actor, { withoutSupervisor: false }, { now: NOW });
     expect(
-      await signForm(db, p.teacher, p.teacher.actor, { withoutAdvisor: true }, { now: NOW, requireSentForms: true }),
+      await signForm(db, p.teacher, p.teacher.actor, { withoutSupervisor: true }, { now: NOW, requireSentForms: true }),
     ).toMatchObject({ ok: true, allSigned: true });
     const form = (await storedForm(db, p.teacher.referenceId))!;
     expect(

@@ -180,7 +180,7 @@ export async function saveMidPart(
         .onConflictDoNothing({ target: signingForms.studentReferenceId })
         .returning({ id: signingForms.id });
       if (created) {
-        await audit(tx, {
+        await auditSigning(tx, {
           action: "signing_form.created",
           ...auditBase(place, actor),
           details: {
@@ -201,7 +201,7 @@ export async function saveMidPart(
       .update(signingForms)
       .set({ ...plan.changes, updatedAt: now })
       .where(eq(signingForms.id, form!.id));
-    await audit(tx, {
+    await auditSigning(tx, {
       action: "signing_form.saved",
       ...auditBase(place, actor),
       details: {
@@ -232,7 +232,7 @@ export async function saveEndPart(
       .update(signingForms)
       .set({ ...plan.changes, updatedAt: now })
       .where(eq(signingForms.id, form!.id));
-    await audit(tx, {
+    await auditSigning(tx, {
       action: "signing_form.saved",
       ...auditBase(place, actor),
       details: { signingFormId: form!.id, part: "end", overallPassed: plan.changes.overallPassed },
@@ -278,7 +278,7 @@ async function handOver(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     logFor("result").error(`submission to ${exporter.name} failed: ${message}`);
-    await audit(db, {
+    await auditSigning(db, {
       action: "result.submission_failed",
       ...auditBase(place, actor),
       details: { exporter: exporter.name, signingFormId: form.id, error: message },
@@ -299,7 +299,7 @@ export async function signForm(
   db: Db,
   place: SigningPlace,
   actor: Actor,
-  input: { withoutAdvisor: boolean; unsentAcknowledged?: boolean },
+  input: { withoutSupervisor: boolean; unsentAcknowledged?: boolean },
   options: { now?: Date; exporter?: ResultExporter; requireSentForms?: boolean } = {},
 ): Promise<SignOutcome> {
   const now = options.now ?? new Date();
@@ -327,13 +327,13 @@ export async function signForm(
       .set({ ...plan.changes, updatedAt: now })
       .where(eq(signingForms.id, form!.id))
       .returning();
-    await audit(tx, {
+    await auditSigning(tx, {
       action: "signing_form.signed",
       ...auditBase(place, actor),
       details: {
         signingFormId: updated.id,
         as: plan.signer,
-        withoutAdvisor: plan.withoutAdvisor,
+        withoutSupervisor: plan.withoutSupervisor,
         allSigned: plan.allSigned,
         ...acknowledgement(sending.unsent),
       },
@@ -360,6 +360,32 @@ export async function resubmitResult(
   return { ok: true, submission: await handOver(db, place, form!, actor, options.exporter ?? databaseExporter) };
 }
 
+/** The archive keeps the form's fields under the names it has always stored (docs/glossary.md). */
+const ARCHIVED_NAMES: Record<string, string> = {
+  signedBySupervisorUserId: "signedByAdvisorUserId", // stored name
+  signedBySupervisorDate: "signedByAdvisorDate", // stored name
+  signWithoutSupervisorConfirmedDate: "signWithoutAdvisorConfirmedDate", // stored name
+};
+
+function archivedData(form: Record<string, unknown>): Record<string, unknown> {
+  const plain = JSON.parse(JSON.stringify(form)) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(plain).map(([key, value]) => [ARCHIVED_NAMES[key] ?? key, value]));
+}
+
+/** Signing details in audit rows keep the names they have always been stored under (docs/glossary.md). */
+const AUDIT_NAMES: Record<string, string> = { supervisor: "advisor", withoutSupervisor: "withoutAdvisor" }; // stored name
+
+function storedAuditNames(value: unknown, key = ""): unknown {
+  if (value === "supervisor" && (key === "as" || key === "missing")) return AUDIT_NAMES.supervisor;
+  if (Array.isArray(value)) return value.map((item) => storedAuditNames(item, key));
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [AUDIT_NAMES[k] ?? k, storedAuditNames(v, k)]));
+}
+
+function auditSigning(executor: Parameters<typeof audit>[0], entry: Parameters<typeof audit>[1]) {
+  return audit(executor, { ...entry, details: storedAuditNames(entry.details) as Record<string, unknown> | undefined });
+}
+
 /** The teacher cancels: the form as it was goes to the archive, and the student's form starts over empty. */
 export async function cancelForm(
   db: Db,
@@ -375,14 +401,14 @@ export async function cancelForm(
     const { id, studentReferenceId, ...kept } = form!;
     await tx.insert(signingFormArchive).values({
       studentReferenceId,
-      data: JSON.parse(JSON.stringify({ id, ...kept })) as Record<string, unknown>,
+      data: archivedData({ id, ...kept }),
       archivedAt: now,
       archivedByUserId: actor.userId,
       reason: "cancelled",
     });
     await tx.delete(signingForms).where(eq(signingForms.id, id));
     const facts = factsOf(form);
-    await audit(tx, {
+    await auditSigning(tx, {
       action: "signing_form.cancelled",
       ...auditBase(place, actor),
       details: {
@@ -515,7 +541,7 @@ export async function signingFormView(db: Db, place: SigningPlace, viewerUserId:
   const signerIds = [
     form?.signedByTeacherUserId,
     form?.signedByStudentUserId,
-    form?.signedByAdvisorUserId,
+    form?.signedBySupervisorUserId,
     place.studentUserId,
   ].filter((id): id is number => id != null);
   const names = new Map(
@@ -569,10 +595,10 @@ export async function signingFormView(db: Db, place: SigningPlace, viewerUserId:
     },
     signatures: [
       signature("student", form?.signedByStudentUserId, form?.signedByStudentDate),
-      signature("advisor", form?.signedByAdvisorUserId, form?.signedByAdvisorDate),
+      signature("supervisor", form?.signedBySupervisorUserId, form?.signedBySupervisorDate),
       signature("teacher", form?.signedByTeacherUserId, form?.signedByTeacherDate),
     ],
-    withoutAdvisorText: at(form?.signWithoutAdvisorConfirmedDate),
+    withoutSupervisorText: at(form?.signWithoutSupervisorConfirmedDate),
     allSigned: facts.allSigned,
     signedByAllText: facts.allSigned ? at(form?.signedByTeacherDate) : null,
     resultSubmittedText: day(form?.resultSubmittedAt ? osloDate(form.resultSubmittedAt) : null),

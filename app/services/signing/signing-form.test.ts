@@ -24,7 +24,7 @@ const EARLIER = new Date("2026-11-20T12:00:00Z");
 const TEACHER = 101;
 const COLLEAGUE = 102;
 const STUDENT = 201;
-const ADVISOR = 301;
+const SUPERVISOR = 301;
 
 const empty: StoredSigningForm = {
   id: 7,
@@ -43,9 +43,9 @@ const empty: StoredSigningForm = {
   signedByTeacherDate: null,
   signedByStudentUserId: null,
   signedByStudentDate: null,
-  signedByAdvisorUserId: null,
-  signedByAdvisorDate: null,
-  signWithoutAdvisorConfirmedDate: null,
+  signedBySupervisorUserId: null,
+  signedBySupervisorDate: null,
+  signWithoutSupervisorConfirmedDate: null,
   resultSubmittedAt: null,
 };
 
@@ -65,11 +65,15 @@ const endSaved: StoredSigningForm = {
   endSemesterCompletedDate: "2026-11-20",
 };
 const studentSigned: StoredSigningForm = { ...endSaved, signedByStudentUserId: STUDENT, signedByStudentDate: EARLIER };
-const advisorSigned: StoredSigningForm = { ...endSaved, signedByAdvisorUserId: ADVISOR, signedByAdvisorDate: EARLIER };
+const supervisorSigned: StoredSigningForm = {
+  ...endSaved,
+  signedBySupervisorUserId: SUPERVISOR,
+  signedBySupervisorDate: EARLIER,
+};
 const bothSigned: StoredSigningForm = {
   ...studentSigned,
-  signedByAdvisorUserId: ADVISOR,
-  signedByAdvisorDate: EARLIER,
+  signedBySupervisorUserId: SUPERVISOR,
+  signedBySupervisorDate: EARLIER,
 };
 const allSigned: StoredSigningForm = {
   ...bothSigned,
@@ -77,11 +81,11 @@ const allSigned: StoredSigningForm = {
   signedByTeacherDate: EARLIER,
   isLocked: true,
 };
-const withoutAdvisor: StoredSigningForm = {
+const withoutSupervisor: StoredSigningForm = {
   ...studentSigned,
   signedByTeacherUserId: TEACHER,
   signedByTeacherDate: EARLIER,
-  signWithoutAdvisorConfirmedDate: EARLIER,
+  signWithoutSupervisorConfirmedDate: EARLIER,
   isLocked: true,
 };
 const submitted: StoredSigningForm = { ...allSigned, resultSubmittedAt: NOW };
@@ -95,16 +99,16 @@ const STATES = {
   endSaved,
   resultsMissing,
   studentSigned,
-  advisorSigned,
+  supervisorSigned,
   bothSigned,
   allSigned,
-  withoutAdvisor,
+  withoutSupervisor,
   submitted,
 } satisfies Record<string, StoredSigningForm | null>;
 type StateName = keyof typeof STATES;
 const STATE_NAMES = Object.keys(STATES) as StateName[];
 
-const RELATIONS: (StudentRelation | null)[] = ["teacher", "self", "advisor", "extraAdvisor", "admin", null];
+const RELATIONS: (StudentRelation | null)[] = ["teacher", "self", "supervisor", "extraSupervisor", "admin", null];
 const NOT_TEACHER = RELATIONS.filter((r) => r !== "teacher");
 
 const midInput: MidPartInput = {
@@ -136,7 +140,7 @@ function outcome(
 }
 
 const userOf = (relation: StudentRelation | null) =>
-  relation === "teacher" ? TEACHER : relation === "self" ? STUDENT : ADVISOR;
+  relation === "teacher" ? TEACHER : relation === "self" ? STUDENT : SUPERVISOR;
 
 describe("each role trying each action in each state", () => {
   // The teacher's column, state by state. Every other relation is refused every teacher action.
@@ -148,10 +152,10 @@ describe("each role trying each action in each state", () => {
       endSaved: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
       resultsMissing: { saveMid: "midConfirmed", saveEnd: "ok", cancel: "ok", submitResult: "notAllSigned" },
       studentSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
-      advisorSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
+      supervisorSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
       bothSigned: { saveMid: "midConfirmed", saveEnd: "endFrozen", cancel: "ok", submitResult: "notAllSigned" },
       allSigned: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "ok" },
-      withoutAdvisor: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "ok" },
+      withoutSupervisor: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "ok" },
       submitted: { saveMid: "locked", saveEnd: "locked", cancel: "ok", submitResult: "alreadySubmitted" },
     };
 
@@ -179,27 +183,29 @@ describe("each role trying each action in each state", () => {
   );
 
   // Signing, per state: the teacher (with the confirmation ticked), the student, the assigned supervisor.
-  const signExpected: Record<StateName, { teacher: string; self: string; advisor: string }> = {
-    notCreated: { teacher: "notCreated", self: "notCreated", advisor: "notCreated" },
-    started: { teacher: "endNotSaved", self: "endNotSaved", advisor: "endNotSaved" },
-    midConfirmed: { teacher: "endNotSaved", self: "endNotSaved", advisor: "endNotSaved" },
-    endSaved: { teacher: "studentNotSigned", self: "ok", advisor: "ok" },
-    resultsMissing: { teacher: "resultsMissing", self: "resultsMissing", advisor: "resultsMissing" },
-    studentSigned: { teacher: "ok", self: "alreadySigned", advisor: "ok" },
-    advisorSigned: { teacher: "studentNotSigned", self: "ok", advisor: "alreadySigned" },
-    bothSigned: { teacher: "ok", self: "alreadySigned", advisor: "alreadySigned" },
-    allSigned: { teacher: "alreadySigned", self: "alreadySigned", advisor: "alreadySigned" },
-    withoutAdvisor: { teacher: "alreadySigned", self: "alreadySigned", advisor: "locked" },
-    submitted: { teacher: "alreadySigned", self: "alreadySigned", advisor: "alreadySigned" },
+  const signExpected: Record<StateName, { teacher: string; self: string; supervisor: string }> = {
+    notCreated: { teacher: "notCreated", self: "notCreated", supervisor: "notCreated" },
+    started: { teacher: "endNotSaved", self: "endNotSaved", supervisor: "endNotSaved" },
+    midConfirmed: { teacher: "endNotSaved", self: "endNotSaved", supervisor: "endNotSaved" },
+    endSaved: { teacher: "studentNotSigned", self: "ok", supervisor: "ok" },
+    resultsMissing: { teacher: "resultsMissing", self: "resultsMissing", supervisor: "resultsMissing" },
+    studentSigned: { teacher: "ok", self: "alreadySigned", supervisor: "ok" },
+    supervisorSigned: { teacher: "studentNotSigned", self: "ok", supervisor: "alreadySigned" },
+    bothSigned: { teacher: "ok", self: "alreadySigned", supervisor: "alreadySigned" },
+    allSigned: { teacher: "alreadySigned", self: "alreadySigned", supervisor: "alreadySigned" },
+    withoutSupervisor: { teacher: "alreadySigned", self: "alreadySigned", supervisor: "locked" },
+    submitted: { teacher: "alreadySigned", self: "alreadySigned", supervisor: "alreadySigned" },
   };
 
   test.each(STATE_NAMES)("signing in state %s", (name) => {
     const form = STATES[name];
     const sign = (relation: StudentRelation) =>
-      outcome(planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW));
-    expect({ teacher: sign("teacher"), self: sign("self"), advisor: sign("advisor") }).toEqual(signExpected[name]);
-    for (const other of ["extraAdvisor", "admin", null] as const) {
-      expect(outcome(planSign(form, other, ADVISOR, { withoutAdvisor: true }, NOW))).toBe("notAllowed");
+      outcome(planSign(form, relation, userOf(relation), { withoutSupervisor: true }, NOW));
+    expect({ teacher: sign("teacher"), self: sign("self"), supervisor: sign("supervisor") }).toEqual(
+      signExpected[name],
+    );
+    for (const other of ["extraSupervisor", "admin", null] as const) {
+      expect(outcome(planSign(form, other, SUPERVISOR, { withoutSupervisor: true }, NOW))).toBe("notAllowed");
     }
   });
 
@@ -208,15 +214,15 @@ describe("each role trying each action in each state", () => {
       saveMid: (form: StoredSigningForm | null) => planMidSave(form, relation, midInput, TODAY),
       saveEnd: (form: StoredSigningForm | null) => planEndSave(form, relation, endInput, TODAY),
       sign: (form: StoredSigningForm | null) =>
-        planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW),
+        planSign(form, relation, userOf(relation), { withoutSupervisor: true }, NOW),
       cancel: (form: StoredSigningForm | null) => planCancel(form, relation),
       submitResult: (form: StoredSigningForm | null) => planResultSubmission(form, relation),
     };
     const expected = {
       teacher: ["saveMid", "saveEnd", "sign", "cancel", "submitResult"],
       self: ["sign"],
-      advisor: ["sign"],
-      extraAdvisor: [],
+      supervisor: ["sign"],
+      extraSupervisor: [],
       admin: [],
       null: [],
     }[String(relation)];
@@ -236,7 +242,7 @@ describe("each role trying each action in each state", () => {
       expect(rights.saveEnd).toBe(planEndSave(form, relation, endInput, TODAY).ok);
       expect(rights.cancel).toBe(planCancel(form, relation).ok);
       expect(rights.submitResult).toBe(planResultSubmission(form, relation).ok);
-      expect(rights.sign).toBe(planSign(form, relation, userOf(relation), { withoutAdvisor: true }, NOW).ok);
+      expect(rights.sign).toBe(planSign(form, relation, userOf(relation), { withoutSupervisor: true }, NOW).ok);
       expect(rights.create).toBe(relation === "teacher" && form === null);
     },
   );
@@ -330,54 +336,54 @@ describe("the end-semester part", () => {
 
 describe("signing", () => {
   test("the student's signature records who and when, and does not lock the form", () => {
-    expect(planSign(endSaved, "self", STUDENT, { withoutAdvisor: false }, NOW)).toEqual({
+    expect(planSign(endSaved, "self", STUDENT, { withoutSupervisor: false }, NOW)).toEqual({
       ok: true,
       signer: "student",
       changes: { signedByStudentUserId: STUDENT, signedByStudentDate: NOW },
-      withoutAdvisor: false,
+      withoutSupervisor: false,
       allSigned: false,
     });
-    expect(planSign(endSaved, "advisor", ADVISOR, { withoutAdvisor: false }, NOW)).toMatchObject({
+    expect(planSign(endSaved, "supervisor", SUPERVISOR, { withoutSupervisor: false }, NOW)).toMatchObject({
       ok: true,
-      signer: "advisor",
-      changes: { signedByAdvisorUserId: ADVISOR, signedByAdvisorDate: NOW },
+      signer: "supervisor",
+      changes: { signedBySupervisorUserId: SUPERVISOR, signedBySupervisorDate: NOW },
     });
   });
 
   test("the teacher's signature after both others completes and locks the form; no confirmation is recorded", () => {
-    expect(planSign(bothSigned, "teacher", COLLEAGUE, { withoutAdvisor: true }, NOW)).toEqual({
+    expect(planSign(bothSigned, "teacher", COLLEAGUE, { withoutSupervisor: true }, NOW)).toEqual({
       ok: true,
       signer: "teacher",
       changes: { signedByTeacherUserId: COLLEAGUE, signedByTeacherDate: NOW, isLocked: true },
-      withoutAdvisor: false,
+      withoutSupervisor: false,
       allSigned: true,
     });
   });
 
   test("without the supervisor the teacher must confirm it, and the confirmation's date is recorded", () => {
-    expect(outcome(planSign(studentSigned, "teacher", TEACHER, { withoutAdvisor: false }, NOW))).toBe(
-      "invalid:signWithoutAdvisorConfirmed:confirmWithoutAdvisor",
+    expect(outcome(planSign(studentSigned, "teacher", TEACHER, { withoutSupervisor: false }, NOW))).toBe(
+      "invalid:signWithoutSupervisorConfirmed:confirmWithoutSupervisor",
     );
-    expect(planSign(studentSigned, "teacher", TEACHER, { withoutAdvisor: true }, NOW)).toEqual({
+    expect(planSign(studentSigned, "teacher", TEACHER, { withoutSupervisor: true }, NOW)).toEqual({
       ok: true,
       signer: "teacher",
       changes: {
         signedByTeacherUserId: TEACHER,
         signedByTeacherDate: NOW,
-        signWithoutAdvisorConfirmedDate: NOW,
+        signWithoutSupervisorConfirmedDate: NOW,
         isLocked: true,
       },
-      withoutAdvisor: true,
+      withoutSupervisor: true,
       allSigned: true,
     });
-    expect(rightsOf(studentSigned, "teacher", TEACHER).confirmWithoutAdvisor).toBe(true);
-    expect(rightsOf(bothSigned, "teacher", TEACHER).confirmWithoutAdvisor).toBe(false);
-    expect(rightsOf(endSaved, "teacher", TEACHER).confirmWithoutAdvisor).toBe(false);
+    expect(rightsOf(studentSigned, "teacher", TEACHER).confirmWithoutSupervisor).toBe(true);
+    expect(rightsOf(bothSigned, "teacher", TEACHER).confirmWithoutSupervisor).toBe(false);
+    expect(rightsOf(endSaved, "teacher", TEACHER).confirmWithoutSupervisor).toBe(false);
   });
 
   test("banners: 'you have signed' for the one who signed, 'signed by all' for everyone once complete", () => {
     expect(rightsOf(studentSigned, "self", STUDENT).banner).toBe("youHaveSigned");
-    expect(rightsOf(studentSigned, "advisor", ADVISOR).banner).toBeNull();
+    expect(rightsOf(studentSigned, "supervisor", SUPERVISOR).banner).toBeNull();
     expect(rightsOf(studentSigned, "teacher", TEACHER).banner).toBeNull();
     // A colleague signed for the teacher's side: this teacher did not.
     expect(
@@ -385,12 +391,15 @@ describe("signing", () => {
         .banner,
     ).toBe("signedByAll");
     expect(
-      rightsOf({ ...studentSigned, signedByAdvisorUserId: COLLEAGUE, signedByAdvisorDate: EARLIER }, "advisor", ADVISOR)
-        .banner,
+      rightsOf(
+        { ...studentSigned, signedBySupervisorUserId: COLLEAGUE, signedBySupervisorDate: EARLIER },
+        "supervisor",
+        SUPERVISOR,
+      ).banner,
     ).toBeNull();
     for (const relation of RELATIONS) {
       expect(rightsOf(allSigned, relation, userOf(relation)).banner).toBe("signedByAll");
-      expect(rightsOf(withoutAdvisor, relation, userOf(relation)).banner).toBe("signedByAll");
+      expect(rightsOf(withoutSupervisor, relation, userOf(relation)).banner).toBe("signedByAll");
     }
   });
 
@@ -405,8 +414,16 @@ describe("signing", () => {
       sign: false,
       signBlocked: "studentNotSigned",
     });
-    expect(rightsOf(endSaved, "advisor", ADVISOR)).toMatchObject({ signAs: "advisor", sign: true, signBlocked: null });
-    expect(rightsOf(endSaved, "extraAdvisor", ADVISOR)).toMatchObject({ signAs: null, sign: false, signBlocked: null });
+    expect(rightsOf(endSaved, "supervisor", SUPERVISOR)).toMatchObject({
+      signAs: "supervisor",
+      sign: true,
+      signBlocked: null,
+    });
+    expect(rightsOf(endSaved, "extraSupervisor", SUPERVISOR)).toMatchObject({
+      signAs: null,
+      sign: false,
+      signBlocked: null,
+    });
   });
 });
 
@@ -423,10 +440,10 @@ describe("facts and the card", () => {
     ["midConfirmed", midConfirmed, []],
     ["endSaved", endSaved, []],
     ["partlySigned", studentSigned, ["student"]],
-    ["partlySigned", bothSigned, ["student", "advisor"]],
-    ["signed", allSigned, ["student", "advisor", "teacher"]],
-    ["signed", withoutAdvisor, ["student", "teacher"]],
-    ["submitted", submitted, ["student", "advisor", "teacher"]],
+    ["partlySigned", bothSigned, ["student", "supervisor"]],
+    ["signed", allSigned, ["student", "supervisor", "teacher"]],
+    ["signed", withoutSupervisor, ["student", "teacher"]],
+    ["submitted", submitted, ["student", "supervisor", "teacher"]],
   ] as const)("card state %s", (state, form, signedBy) => {
     expect(cardState(form)).toEqual({ state, signedBy });
   });
@@ -492,7 +509,7 @@ describe("answers and what is posted", () => {
 
   test("the sign form's confirmation is 'yes' or absent", () => {
     expect(signSchema.safeParse({ intent: "sign" }).success).toBe(true);
-    expect(signSchema.safeParse({ intent: "sign", signWithoutAdvisorConfirmed: "yes" }).success).toBe(true);
-    expect(signSchema.safeParse({ intent: "sign", signWithoutAdvisorConfirmed: "no" }).success).toBe(false);
+    expect(signSchema.safeParse({ intent: "sign", signWithoutSupervisorConfirmed: "yes" }).success).toBe(true);
+    expect(signSchema.safeParse({ intent: "sign", signWithoutSupervisorConfirmed: "no" }).success).toBe(false);
   });
 });

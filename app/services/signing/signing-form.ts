@@ -29,9 +29,9 @@ export type StoredSigningForm = Pick<
   | "signedByTeacherDate"
   | "signedByStudentUserId"
   | "signedByStudentDate"
-  | "signedByAdvisorUserId"
-  | "signedByAdvisorDate"
-  | "signWithoutAdvisorConfirmedDate"
+  | "signedBySupervisorUserId"
+  | "signedBySupervisorDate"
+  | "signWithoutSupervisorConfirmedDate"
   | "resultSubmittedAt"
 >;
 
@@ -49,8 +49,8 @@ function storedOf(choice: Choice): boolean | null {
 // ─── Where a form stands ─────────────────────────────────────────────────────
 
 /** Who signs for which side: the teacher, the student, the assigned supervisor. */
-export type Signer = "teacher" | "student" | "advisor";
-export const SIGNERS: readonly Signer[] = ["student", "advisor", "teacher"];
+export type Signer = "teacher" | "student" | "supervisor";
+export const SIGNERS: readonly Signer[] = ["student", "supervisor", "teacher"];
 
 /**
  * "The teacher" is any teacher of the class (a colleague may stand in, as for answering); the
@@ -62,8 +62,8 @@ export function signerOf(relation: StudentRelation | null): Signer | null {
       return "teacher";
     case "self":
       return "student";
-    case "advisor":
-      return "advisor";
+    case "supervisor":
+      return "supervisor";
     default:
       return null;
   }
@@ -72,7 +72,7 @@ export function signerOf(relation: StudentRelation | null): Signer | null {
 const SIGNATURE = {
   teacher: { user: "signedByTeacherUserId", date: "signedByTeacherDate" },
   student: { user: "signedByStudentUserId", date: "signedByStudentDate" },
-  advisor: { user: "signedByAdvisorUserId", date: "signedByAdvisorDate" },
+  supervisor: { user: "signedBySupervisorUserId", date: "signedBySupervisorDate" },
 } as const;
 
 export interface SigningFacts {
@@ -83,7 +83,7 @@ export interface SigningFacts {
   resultsComplete: boolean;
   signed: Record<Signer, boolean>;
   /** The teacher signed without the supervisor, confirming it. */
-  withoutAdvisor: boolean;
+  withoutSupervisor: boolean;
   anySigned: boolean;
   allSigned: boolean;
   locked: boolean;
@@ -94,10 +94,10 @@ export function factsOf(form: StoredSigningForm | null): SigningFacts {
   const signed = {
     teacher: form?.signedByTeacherDate != null,
     student: form?.signedByStudentDate != null,
-    advisor: form?.signedByAdvisorDate != null,
+    supervisor: form?.signedBySupervisorDate != null,
   };
-  const withoutAdvisor = form?.signWithoutAdvisorConfirmedDate != null;
-  const allSigned = signed.teacher && signed.student && (signed.advisor || withoutAdvisor);
+  const withoutSupervisor = form?.signWithoutSupervisorConfirmedDate != null;
+  const allSigned = signed.teacher && signed.student && (signed.supervisor || withoutSupervisor);
   return {
     exists: form !== null,
     midConfirmed: form?.midSemesterCompletedDate != null,
@@ -108,8 +108,8 @@ export function factsOf(form: StoredSigningForm | null): SigningFacts {
       form.generalCompetenceAreasPassed !== null &&
       form.specificCompetenceAreasPassed !== null,
     signed,
-    withoutAdvisor,
-    anySigned: signed.teacher || signed.student || signed.advisor,
+    withoutSupervisor,
+    anySigned: signed.teacher || signed.student || signed.supervisor,
     allSigned,
     locked: form?.isLocked === true || allSigned,
     resultSubmitted: form?.resultSubmittedAt != null,
@@ -157,7 +157,7 @@ export type StateRefusal =
   /** The institution requires every form sent first (sending.ts). */
   | "formsNotSent";
 
-export type FieldError = "dateInFuture" | "endBeforeMid" | "confirmWithoutAdvisor" | "acknowledgeUnsent";
+export type FieldError = "dateInFuture" | "endBeforeMid" | "confirmWithoutSupervisor" | "acknowledgeUnsent";
 
 export type Refusal =
   /** The viewer's role never may (a supervisor cancelling, a student saving): 403. */
@@ -275,23 +275,24 @@ export function planSign(
   form: StoredSigningForm | null,
   relation: StudentRelation | null,
   viewerUserId: number,
-  input: { withoutAdvisor: boolean },
+  input: { withoutSupervisor: boolean },
   now: Date,
-): { ok: true; signer: Signer; changes: FormChanges; withoutAdvisor: boolean; allSigned: boolean } | Refusal {
+): { ok: true; signer: Signer; changes: FormChanges; withoutSupervisor: boolean; allSigned: boolean } | Refusal {
   const refusal = signRefusal(form, relation);
   if (refusal) return refusal;
   const signer = signerOf(relation)!;
   const facts = factsOf(form);
-  const withoutAdvisor = signer === "teacher" && !facts.signed.advisor;
-  if (withoutAdvisor && !input.withoutAdvisor) return invalid("signWithoutAdvisorConfirmed", "confirmWithoutAdvisor");
+  const withoutSupervisor = signer === "teacher" && !facts.signed.supervisor;
+  if (withoutSupervisor && !input.withoutSupervisor)
+    return invalid("signWithoutSupervisorConfirmed", "confirmWithoutSupervisor");
   const changes: FormChanges = {
     [SIGNATURE[signer].user]: viewerUserId,
     [SIGNATURE[signer].date]: now,
-    ...(withoutAdvisor ? { signWithoutAdvisorConfirmedDate: now } : {}),
+    ...(withoutSupervisor ? { signWithoutSupervisorConfirmedDate: now } : {}),
   };
   const allSigned = factsOf({ ...form!, ...changes }).allSigned;
   if (allSigned) changes.isLocked = true;
-  return { ok: true, signer, changes, withoutAdvisor, allSigned };
+  return { ok: true, signer, changes, withoutSupervisor, allSigned };
 }
 
 /** Cancelling is the teacher's, at any stage, and cannot be undone: the form is archived and starts over empty. */
@@ -328,7 +329,7 @@ export interface SigningRights {
   /** Why a signer cannot sign now (null when they can, or sign for no side). */
   signBlocked: StateRefusal | null;
   /** The teacher signs and the supervisor has not: the confirmation is asked for. */
-  confirmWithoutAdvisor: boolean;
+  confirmWithoutSupervisor: boolean;
   cancel: boolean;
   submitResult: boolean;
   banner: "signedByAll" | "youHaveSigned" | null;
@@ -351,7 +352,7 @@ export function rightsOf(
     signAs,
     sign: refusal === null,
     signBlocked: refusal?.error === "state" ? refusal.reason : null,
-    confirmWithoutAdvisor: refusal === null && signAs === "teacher" && !facts.signed.advisor,
+    confirmWithoutSupervisor: refusal === null && signAs === "teacher" && !facts.signed.supervisor,
     cancel: teacher && facts.exists,
     submitResult: teacher && facts.allSigned && !facts.resultSubmitted,
     banner: facts.allSigned ? "signedByAll" : ownSignature ? "youHaveSigned" : null,

@@ -161,7 +161,7 @@ describe("writing the draft", () => {
     expect(view).toMatchObject({ state: "draft", teacherName: "Ada Administrator", submittedAt: null });
     for (const [viewer, role] of [
       ["student15@example.org", ROLE.Student],
-      ["veileder3@example.org", ROLE.Advisor],
+      ["veileder3@example.org", ROLE.Supervisor],
       ["admin@example.org", ROLE.Admin],
     ] as const) {
       expect(await warningFor(db, await accessOf(viewer, role, "student15@example.org")), viewer).toBeNull();
@@ -188,7 +188,7 @@ describe("writing the draft", () => {
 
   test("supervisors and students may not write a warning", async () => {
     for (const [viewer, role] of [
-      ["veileder4@example.org", ROLE.Advisor],
+      ["veileder4@example.org", ROLE.Supervisor],
       ["student16@example.org", ROLE.Student],
     ] as const) {
       const access = await accessOf(viewer, role, "student16@example.org");
@@ -276,7 +276,7 @@ describe("giving the warning", () => {
   test("the student, the supervisor and the admin now see it", async () => {
     for (const [viewer, role] of [
       ["student16@example.org", ROLE.Student],
-      ["veileder4@example.org", ROLE.Advisor],
+      ["veileder4@example.org", ROLE.Supervisor],
       ["admin@example.org", ROLE.Admin],
       ["admin@example.org", ROLE.Teacher],
     ] as const) {
@@ -354,7 +354,7 @@ describe("confirming", () => {
     const [given] = await rowsOf(student);
     for (const [viewer, role] of [
       ["admin@example.org", ROLE.Teacher],
-      ["veileder4@example.org", ROLE.Advisor],
+      ["veileder4@example.org", ROLE.Supervisor],
     ] as const) {
       const other = await accessOf(viewer, role, "student16@example.org");
       expect(await confirmWarning(db, { ...as(other), seenId: given.id })).toEqual({
@@ -407,7 +407,7 @@ describe("deleting", () => {
     const [row] = await rowsOf(teacher);
     for (const [viewer, role] of [
       ["student16@example.org", ROLE.Student],
-      ["veileder4@example.org", ROLE.Advisor],
+      ["veileder4@example.org", ROLE.Supervisor],
     ] as const) {
       const other = await accessOf(viewer, role, "student16@example.org");
       expect(await deleteWarning(db, { ...as(other), seenId: row.id })).toEqual({

@@ -49,14 +49,14 @@ const EXPECTED: Record<StudentRelation, Record<WarningAction, [string, string, s
     delete: ["—", "—", "—", "—"],
     confirm: ["state", "state", "ok", "state"],
   },
-  advisor: {
+  supervisor: {
     read: ["state", "state", "ok", "ok"],
     save: ["—", "—", "—", "—"],
     submit: ["—", "—", "—", "—"],
     delete: ["—", "—", "—", "—"],
     confirm: ["—", "—", "—", "—"],
   },
-  extraAdvisor: {
+  extraSupervisor: {
     read: ["state", "state", "ok", "ok"],
     save: ["—", "—", "—", "—"],
     submit: ["—", "—", "—", "—"],
@@ -92,7 +92,7 @@ describe("warningDecision", () => {
   });
 
   test("supervisors never write, give or delete a warning: they read a given one", () => {
-    for (const relation of ["advisor", "extraAdvisor"] as const) {
+    for (const relation of ["supervisor", "extraSupervisor"] as const) {
       for (const action of ["save", "submit", "delete", "confirm"] as const) {
         for (const state of WARNING_STATES) expect(warningDecision(relation, action, state)).toBe("notAllowed");
       }
@@ -114,7 +114,7 @@ describe("visibleState", () => {
     const seen = (relation: StudentRelation) =>
       WARNING_STATES.map((state: WarningState) => visibleState(relation, state));
     expect(seen("teacher")).toEqual(["none", "draft", "given", "confirmed"]);
-    for (const relation of ["self", "advisor", "extraAdvisor", "admin"] as const) {
+    for (const relation of ["self", "supervisor", "extraSupervisor", "admin"] as const) {
       expect(seen(relation), relation).toEqual(["none", "none", "given", "confirmed"]);
     }
   });

@@ -34,7 +34,13 @@ export function warningState(
 export const WARNING_ACTIONS = ["read", "save", "submit", "delete", "confirm"] as const;
 export type WarningAction = (typeof WARNING_ACTIONS)[number];
 
-export const WARNING_RELATIONS: readonly StudentRelation[] = ["teacher", "self", "advisor", "extraAdvisor", "admin"];
+export const WARNING_RELATIONS: readonly StudentRelation[] = [
+  "teacher",
+  "self",
+  "supervisor",
+  "extraSupervisor",
+  "admin",
+];
 
 /**
  * Who may do each action, and in which states. Only the class's teachers write, give and delete
@@ -46,8 +52,8 @@ const RULES: Record<WarningAction, Partial<Record<StudentRelation, readonly Warn
   read: {
     teacher: ["draft", "given", "confirmed"],
     self: ["given", "confirmed"],
-    advisor: ["given", "confirmed"],
-    extraAdvisor: ["given", "confirmed"],
+    supervisor: ["given", "confirmed"],
+    extraSupervisor: ["given", "confirmed"],
     admin: ["given", "confirmed"],
   },
   save: { teacher: ["none", "draft"] },

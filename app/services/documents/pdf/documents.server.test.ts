@@ -312,8 +312,8 @@ describe("what the documents read", () => {
     expect(await may("laerer1", ROLE.Teacher, medication)).toBe(true);
     expect(await may("laerer3", ROLE.Teacher, medication)).toBe(false);
     expect(await may("laerer3", ROLE.Teacher, wounds)).toBe(true);
-    expect(await may("veileder3", ROLE.Advisor, wounds)).toBe(true);
-    expect(await may("veileder3", ROLE.Advisor, medication)).toBe(false);
+    expect(await may("veileder3", ROLE.Supervisor, wounds)).toBe(true);
+    expect(await may("veileder3", ROLE.Supervisor, medication)).toBe(false);
     expect(await may("student01", ROLE.Student, medication)).toBe(true);
     expect(await may("student01", ROLE.Student, wounds)).toBe(false);
     expect(await may("student13", ROLE.Student, wounds)).toBe(true);

@@ -133,7 +133,7 @@ function placementFacts(w: PdfWriter, placement: Placement, s: DocumentSettings,
   }
   rows.push(
     [t("facts.teacher"), placement.teacher?.displayName ?? none],
-    [t("facts.supervisor"), placement.advisor?.displayName ?? none],
+    [t("facts.supervisor"), placement.supervisor?.displayName ?? none],
   );
   if (full) {
     rows.push([t("facts.extraSupervisors"), placement.extraSupervisors.map((p) => p.displayName).join(", ") || none]);
@@ -326,12 +326,12 @@ function writeSigningForm(w: PdfWriter, form: SigningFormRecord, s: DocumentSett
     rowHeaders: true,
     rows: [
       signature("facts.student", form.student),
-      signature("facts.supervisor", form.advisor),
+      signature("facts.supervisor", form.supervisor),
       signature("facts.teacher", form.teacher),
     ],
   });
-  if (form.signWithoutAdvisorConfirmedAt) {
-    w.paragraph(t("signingForm.withoutAdvisor", { date: instant(form.signWithoutAdvisorConfirmedAt, s) ?? "" }));
+  if (form.signWithoutSupervisorConfirmedAt) {
+    w.paragraph(t("signingForm.withoutSupervisor", { date: instant(form.signWithoutSupervisorConfirmedAt, s) ?? "" }));
   }
   if (form.isLocked) w.paragraph(t("signingForm.locked"));
 

@@ -5,7 +5,7 @@ import type { Db } from "~/services/platform/db/client.server";
 import {
   assignmentForms,
   assignments,
-  classAdvisors,
+  classSupervisors,
   classTeachers,
   forms,
   resultSubmissions,
@@ -71,15 +71,15 @@ export interface SigningFormRecord {
   midSemesterSpecificCompetenceAreasBegun: boolean | null;
   midSemesterStudentHasGivenFeedback: boolean | null;
   student: Signature;
-  advisor: Signature;
+  supervisor: Signature;
   teacher: Signature;
-  signWithoutAdvisorConfirmedAt: Date | null;
+  signWithoutSupervisorConfirmedAt: Date | null;
   /** When the result was handed to the student administration system; null when it has not been. */
   resultSubmittedAt: Date | null;
 }
 
 const studentSigner = alias(users, "student_signer");
-const advisorSigner = alias(users, "advisor_signer");
+const supervisorSigner = alias(users, "supervisor_signer");
 const teacherSigner = alias(users, "teacher_signer");
 
 /** The signing form of a reference, with the signers' names; null when none has been saved. */
@@ -88,12 +88,12 @@ export async function signingFormRecord(db: Db, referenceId: number): Promise<Si
     .select({
       form: signingForms,
       studentName: studentSigner.displayName,
-      advisorName: advisorSigner.displayName,
+      supervisorName: supervisorSigner.displayName,
       teacherName: teacherSigner.displayName,
     })
     .from(signingForms)
     .leftJoin(studentSigner, eq(studentSigner.id, signingForms.signedByStudentUserId))
-    .leftJoin(advisorSigner, eq(advisorSigner.id, signingForms.signedByAdvisorUserId))
+    .leftJoin(supervisorSigner, eq(supervisorSigner.id, signingForms.signedBySupervisorUserId))
     .leftJoin(teacherSigner, eq(teacherSigner.id, signingForms.signedByTeacherUserId))
     .where(eq(signingForms.studentReferenceId, referenceId));
   if (!row) return null;
@@ -117,9 +117,9 @@ export async function signingFormRecord(db: Db, referenceId: number): Promise<Si
     midSemesterSpecificCompetenceAreasBegun: form.midSemesterSpecificCompetenceAreasBegun,
     midSemesterStudentHasGivenFeedback: form.midSemesterStudentHasGivenFeedback,
     student: { name: row.studentName, at: form.signedByStudentDate },
-    advisor: { name: row.advisorName, at: form.signedByAdvisorDate },
+    supervisor: { name: row.supervisorName, at: form.signedBySupervisorDate },
     teacher: { name: row.teacherName, at: form.signedByTeacherDate },
-    signWithoutAdvisorConfirmedAt: form.signWithoutAdvisorConfirmedDate,
+    signWithoutSupervisorConfirmedAt: form.signWithoutSupervisorConfirmedDate,
     resultSubmittedAt: submission?.at ?? form.resultSubmittedAt,
   };
 }
@@ -164,8 +164,8 @@ export function memberOfClass(viewer: Viewer) {
       return sql`exists (select 1 from ${classTeachers} where ${classTeachers.classId} = ${classId} and ${classTeachers.userId} = ${viewer.userId})`;
     case ROLE.Student:
       return sql`exists (select 1 from ${studentReferences} where ${studentReferences.classId} = ${classId} and ${studentReferences.studentUserId} = ${viewer.userId})`;
-    case ROLE.Advisor:
-      return sql`(exists (select 1 from ${classAdvisors} where ${classAdvisors.classId} = ${classId} and ${classAdvisors.userId} = ${viewer.userId})
+    case ROLE.Supervisor:
+      return sql`(exists (select 1 from ${classSupervisors} where ${classSupervisors.classId} = ${classId} and ${classSupervisors.userId} = ${viewer.userId})
         or exists (select 1 from ${studentReferences} sr where sr.class_id = ${classId} and (sr.advisor_user_id = ${viewer.userId}
           or exists (select 1 from ${studentExtraSupervisors} where ${studentExtraSupervisors.studentReferenceId} = sr.id and ${studentExtraSupervisors.userId} = ${viewer.userId}))))`;
     default:

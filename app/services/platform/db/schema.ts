@@ -163,7 +163,7 @@ export const classTeachers = pgTable(
   (t) => [primaryKey({ columns: [t.classId, t.userId] }), index("class_teachers_user_id_idx").on(t.userId)],
 );
 
-export const classAdvisors = pgTable(
+export const classSupervisors = pgTable(
   "class_advisors",
   {
     classId: integer("class_id")
@@ -194,14 +194,14 @@ export const studentReferences = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     teacherUserId: integer("teacher_user_id").references(() => users.id, { onDelete: "set null" }),
-    advisorUserId: integer("advisor_user_id").references(() => users.id, { onDelete: "set null" }),
+    supervisorUserId: integer("advisor_user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
     unique("student_references_student_class_unique").on(t.studentUserId, t.classId),
     index("student_references_class_id_idx").on(t.classId),
     index("student_references_teacher_idx").on(t.teacherUserId),
-    index("student_references_advisor_idx").on(t.advisorUserId),
+    index("student_references_advisor_idx").on(t.supervisorUserId),
   ],
 );
 
@@ -216,7 +216,7 @@ export const studentExtraSupervisors = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     roleId: integer("role_id")
       .notNull()
-      .default(ROLE.Advisor)
+      .default(ROLE.Supervisor)
       .references(() => roles.id),
   },
   (t) => [
@@ -439,11 +439,11 @@ export const signingForms = pgTable("signing_forms", {
     onDelete: "set null",
   }),
   signedByStudentDate: instant("signed_by_student_date"),
-  signedByAdvisorUserId: integer("signed_by_advisor_user_id").references(() => users.id, {
+  signedBySupervisorUserId: integer("signed_by_advisor_user_id").references(() => users.id, {
     onDelete: "set null",
   }),
-  signedByAdvisorDate: instant("signed_by_advisor_date"),
-  signWithoutAdvisorConfirmedDate: instant("sign_without_advisor_confirmed_date"),
+  signedBySupervisorDate: instant("signed_by_advisor_date"),
+  signWithoutSupervisorConfirmedDate: instant("sign_without_advisor_confirmed_date"),
   resultSubmittedAt: instant("result_submitted_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -484,7 +484,7 @@ export const resultSubmissions = pgTable(
 // ─── Invitations ─────────────────────────────────────────────────────────────
 
 /** A student's e-mail invitation to a supervisor; only the token's hash is stored. */
-export const advisorInvitations = pgTable(
+export const supervisorInvitations = pgTable(
   "advisor_invitations",
   {
     id: serial("id").primaryKey(),
@@ -681,10 +681,10 @@ export const usersRelations = relations(users, ({ many }) => ({
   roles: many(userRoles),
   affiliations: many(userAffiliations),
   teacherClasses: many(classTeachers),
-  advisorClasses: many(classAdvisors),
+  supervisorClasses: many(classSupervisors),
   studentReferences: many(studentReferences, { relationName: "studentReferenceStudent" }),
   teacherStudentReferences: many(studentReferences, { relationName: "studentReferenceTeacher" }),
-  advisorStudentReferences: many(studentReferences, { relationName: "studentReferenceAdvisor" }),
+  supervisorStudentReferences: many(studentReferences, { relationName: "studentReferenceSupervisor" }),
   extraSupervisions: many(studentExtraSupervisors),
   answerSetsAbout: many(answerSets, { relationName: "answerSetStudent" }),
   authoredAnswerSets: many(answerSets, { relationName: "answerSetAuthor" }),
@@ -713,7 +713,7 @@ export const classesRelations = relations(classes, ({ one, many }) => ({
   subject: one(subjects, { fields: [classes.subjectId], references: [subjects.id] }),
   period: one(periods, { fields: [classes.periodId], references: [periods.id] }),
   teachers: many(classTeachers),
-  advisors: many(classAdvisors),
+  supervisors: many(classSupervisors),
   studentReferences: many(studentReferences),
   assignments: many(assignments),
   expectations: many(expectations),
@@ -724,9 +724,9 @@ export const classTeachersRelations = relations(classTeachers, ({ one }) => ({
   user: one(users, { fields: [classTeachers.userId], references: [users.id] }),
 }));
 
-export const classAdvisorsRelations = relations(classAdvisors, ({ one }) => ({
-  class: one(classes, { fields: [classAdvisors.classId], references: [classes.id] }),
-  user: one(users, { fields: [classAdvisors.userId], references: [users.id] }),
+export const classSupervisorsRelations = relations(classSupervisors, ({ one }) => ({
+  class: one(classes, { fields: [classSupervisors.classId], references: [classes.id] }),
+  user: one(users, { fields: [classSupervisors.userId], references: [users.id] }),
 }));
 
 export const studentReferencesRelations = relations(studentReferences, ({ one, many }) => ({
@@ -741,17 +741,17 @@ export const studentReferencesRelations = relations(studentReferences, ({ one, m
     references: [users.id],
     relationName: "studentReferenceTeacher",
   }),
-  advisor: one(users, {
-    fields: [studentReferences.advisorUserId],
+  supervisor: one(users, {
+    fields: [studentReferences.supervisorUserId],
     references: [users.id],
-    relationName: "studentReferenceAdvisor",
+    relationName: "studentReferenceSupervisor",
   }),
   extraSupervisors: many(studentExtraSupervisors),
   warning: one(warnings),
   signingForm: one(signingForms),
   signingFormArchive: many(signingFormArchive),
   resultSubmissions: many(resultSubmissions),
-  advisorInvitations: many(advisorInvitations),
+  supervisorInvitations: many(supervisorInvitations),
 }));
 
 export const studentExtraSupervisorsRelations = relations(studentExtraSupervisors, ({ one }) => ({
@@ -845,12 +845,12 @@ export const resultSubmissionsRelations = relations(resultSubmissions, ({ one })
   }),
 }));
 
-export const advisorInvitationsRelations = relations(advisorInvitations, ({ one }) => ({
+export const supervisorInvitationsRelations = relations(supervisorInvitations, ({ one }) => ({
   studentReference: one(studentReferences, {
-    fields: [advisorInvitations.studentReferenceId],
+    fields: [supervisorInvitations.studentReferenceId],
     references: [studentReferences.id],
   }),
-  invitedBy: one(users, { fields: [advisorInvitations.invitedByUserId], references: [users.id] }),
+  invitedBy: one(users, { fields: [supervisorInvitations.invitedByUserId], references: [users.id] }),
 }));
 
 export const sessionsRelations = relations(sessions, ({ one }) => ({
@@ -885,7 +885,7 @@ export type SigningForm = typeof signingForms.$inferSelect;
 export type NewSigningForm = typeof signingForms.$inferInsert;
 export type SigningFormArchiveEntry = typeof signingFormArchive.$inferSelect;
 export type ResultSubmission = typeof resultSubmissions.$inferSelect;
-export type AdvisorInvitation = typeof advisorInvitations.$inferSelect;
+export type SupervisorInvitation = typeof supervisorInvitations.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type OneTimeCode = typeof oneTimeCodes.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;

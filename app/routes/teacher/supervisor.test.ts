@@ -4,7 +4,7 @@ import { classes, subjects } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
-import * as advisorPage from "./advisor";
+import * as supervisorPage from "./supervisor";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let laerer1: string;
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 const open = (classId: number | string, userId: number | string, cookie: string) =>
-  callLoader(advisorPage, getPage(`/teacher/class/${classId}/advisor/${userId}`, { cookie }), {
+  callLoader(supervisorPage, getPage(`/teacher/class/${classId}/supervisor/${userId}`, { cookie }), {
     classId: String(classId),
     userId: String(userId),
   });

@@ -9,9 +9,9 @@ import { idParam, notFound } from "~/services/platform/ids";
 import { requireClassTeacher } from "~/services/placements/index.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
-import type { Route } from "./+types/advisor";
+import type { Route } from "./+types/supervisor";
 
-export const handle = { titleKey: "teacher:advisor.title" };
+export const handle = { titleKey: "teacher:supervisor.title" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Teacher);
@@ -31,23 +31,23 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   };
 }
 
-export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
+export default function TeacherSupervisor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("teacher");
   const { classId, subject, periodName, supervisor, students } = loaderData;
   return (
     <div className="app-content">
       <p>
         <Link to={href("/teacher/class/:classId", { classId: String(classId) })}>
-          {t("advisor.backToClass", { subject })}
+          {t("supervisor.backToClass", { subject })}
         </Link>
       </p>
       <PageHeading caption={`${subject}, ${periodName}`}>
-        {t("advisor.heading", { name: supervisor.displayName })}
+        {t("supervisor.heading", { name: supervisor.displayName })}
       </PageHeading>
       <SummaryList
         rows={[
           {
-            key: t("advisor.supervisor"),
+            key: t("supervisor.supervisor"),
             value: (
               <>
                 {supervisor.displayName} (<a href={`mailto:${supervisor.email}`}>{supervisor.email}</a>)
@@ -62,10 +62,10 @@ export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
           },
         ]}
       />
-      <h2>{t("advisor.studentsHeading", { count: students.length })}</h2>
+      <h2>{t("supervisor.studentsHeading", { count: students.length })}</h2>
       <PeopleTable
-        caption={t("advisor.caption", { name: supervisor.displayName })}
-        empty={t("advisor.none")}
+        caption={t("supervisor.caption", { name: supervisor.displayName })}
+        empty={t("supervisor.none")}
         people={students}
         href={(s) =>
           href("/teacher/class/:classId/student/:userId", { classId: String(classId), userId: String(s.userId) })
@@ -74,10 +74,10 @@ export default function TeacherAdvisor({ loaderData }: Route.ComponentProps) {
         emailHeader={t("class.people.email")}
         deactivatedLabel={t("class.people.deactivated")}
         columns={[
-          { header: t("advisor.teacher"), cell: (s) => s.teacherName ?? t("class.people.none") },
+          { header: t("supervisor.teacher"), cell: (s) => s.teacherName ?? t("class.people.none") },
           {
-            header: t("advisor.relation"),
-            cell: (s) => (s.relation === "assigned" ? t("advisor.assigned") : t("advisor.extra")),
+            header: t("supervisor.relation"),
+            cell: (s) => (s.relation === "assigned" ? t("supervisor.assigned") : t("supervisor.extra")),
           },
         ]}
       />

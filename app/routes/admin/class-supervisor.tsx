@@ -7,7 +7,7 @@ import { getDb } from "~/services/platform/db/index.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE } from "~/services/identity";
 import { PeopleTable } from "~/components/app/PeopleTable";
-import type { Route } from "./+types/class-advisor";
+import type { Route } from "./+types/class-supervisor";
 import { idParam, notFound } from "~/services/platform/ids";
 import enAdminClass from "~/locales/en/adminClass.json";
 import nbAdminClass from "~/locales/nb/adminClass.json";
@@ -16,7 +16,7 @@ import { provideNamespace } from "~/i18n-client/page-namespaces";
 // Only the admin's class pages use these texts: not in the language chunk every page loads (ADR 0012).
 provideNamespace("adminClass", { nb: nbAdminClass, en: enAdminClass });
 
-export const handle = { titleKey: "adminClass:advisor.title" };
+export const handle = { titleKey: "adminClass:supervisor.title" };
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireRole(request, context, ROLE.Admin);
@@ -27,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return page;
 }
 
-export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) {
+export default function AdminClassSupervisor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("adminClass");
   const { header, supervisor, students } = loaderData;
   const classLink = href("/admin/class/:classId", { classId: String(header.classId) });
@@ -35,16 +35,16 @@ export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) 
     <div className="app-content">
       <p>
         <Link to={classLink}>
-          {t("advisor.backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
+          {t("supervisor.backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
         </Link>
       </p>
       <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>
-        {t("advisor.heading", { name: supervisor.displayName })}
+        {t("supervisor.heading", { name: supervisor.displayName })}
       </PageHeading>
       <SummaryList
         rows={[
           {
-            key: t("advisor.supervisor"),
+            key: t("supervisor.supervisor"),
             value: (
               <>
                 <Link to={href("/admin/users/:userId", { userId: String(supervisor.userId) })}>
@@ -61,10 +61,10 @@ export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) 
             ),
           },
           {
-            key: t("advisor.class"),
+            key: t("supervisor.class"),
             value: (
               <Link to={classLink}>
-                {t("advisor.classValue", {
+                {t("supervisor.classValue", {
                   subjectCode: header.subjectCode,
                   subjectName: header.subjectName,
                   period: header.periodName,
@@ -76,8 +76,8 @@ export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) 
       />
       <h2>{t("people.students", { count: students.length })}</h2>
       <PeopleTable
-        caption={t("advisor.studentsCaption", { name: supervisor.displayName })}
-        empty={t("advisor.none")}
+        caption={t("supervisor.studentsCaption", { name: supervisor.displayName })}
+        empty={t("supervisor.none")}
         people={students}
         href={(s) => href("/admin/users/:userId", { userId: String(s.userId) })}
         nameHeader={t("people.name")}
@@ -86,8 +86,8 @@ export default function AdminClassAdvisor({ loaderData }: Route.ComponentProps) 
         columns={[
           { header: t("people.teacher"), cell: (s) => s.teacherName ?? t("people.none") },
           {
-            header: t("advisor.relation"),
-            cell: (s) => (s.relation === "assigned" ? t("advisor.assigned") : t("advisor.extra")),
+            header: t("supervisor.relation"),
+            cell: (s) => (s.relation === "assigned" ? t("supervisor.assigned") : t("supervisor.extra")),
           },
         ]}
       />
