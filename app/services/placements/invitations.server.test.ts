@@ -385,6 +385,8 @@ describe("acceptInvitation", () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "invitation.accepted"), eq(auditEvents.actorUserId, user.id)));
     expect(event).toMatchObject({ subjectUserId: ref.studentUserId, classId: ref.classId, ip: "192.0.2.8" });
+    // The audit row keeps the name it has always been stored under: the supervisor is "advisor" there.
+    expect(event.details).toMatchObject({ assignedAs: "advisor" });
     expect(await invitationStatus(db, ref.id, NOW)).toMatchObject({ state: "accepted", acceptedByName: "Nina Ny" });
 
     // The same link again is refused, and changes nothing.

@@ -324,6 +324,13 @@ describe("signing reminders (c)", () => {
     const [teacher] = await db.select({ email: users.email }).from(users).where(eq(users.id, ref.teacherUserId!));
     await run();
     expect(sent.map((m) => m.to).sort()).toEqual(["student13@example.org", supervisor.email].sort());
+    // The supervisor's occasion keeps the name it has always been stored under ("advisor"): a reminder
+    // recorded before the code said "supervisor" is the same occasion, and is not sent twice.
+    const [supervisorRow] = await db
+      .select({ occasionKey: reminders.occasionKey })
+      .from(reminders)
+      .where(and(eq(reminders.kind, "signing"), eq(reminders.recipientUserId, ref.supervisorUserId!)));
+    expect(supervisorRow.occasionKey).toBe(`${ref.id}:c0:advisor:r0`);
     expect(to("student13@example.org")[0].text).toContain(
       `/student/class/${classB}/student/${ref.studentUserId}/signingform`,
     );

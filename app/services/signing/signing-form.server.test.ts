@@ -229,7 +229,12 @@ describe("a whole form", () => {
       subjectCode: "SYK2001",
       overallPassed: true,
     });
-    expect(await auditsOf("signing_form.signed", form.id)).toHaveLength(3);
+    const signedRows = await auditsOf("signing_form.signed", form.id);
+    expect(signedRows).toHaveLength(3);
+    // The rows keep the names they have always been stored under: the supervisor is "advisor" there.
+    expect(signedRows.map((row) => row.details?.as).sort()).toEqual(["advisor", "student", "teacher"]);
+    expect(signedRows.every((row) => "withoutAdvisor" in (row.details ?? {}))).toBe(true);
+    expect(signedRows.some((row) => "withoutSupervisor" in (row.details ?? {}))).toBe(false);
     expect(await auditsOf("result.submitted", form.id)).toHaveLength(1);
 
     // Locked for everyone: no save, no second signature, and the competence forms no longer take answers.
@@ -406,6 +411,10 @@ describe("cancelling", () => {
       signedByStudentDate: NOW.toISOString(),
       endSemesterCompletedDate: "2026-11-20",
     });
+    // The archive keeps the fields under the names it has always stored.
+    expect(archived.data).toHaveProperty("signedByAdvisorUserId", null);
+    expect(archived.data).toHaveProperty("signWithoutAdvisorConfirmedDate", null);
+    expect(archived.data).not.toHaveProperty("signedBySupervisorUserId");
     expect((await auditsOf("signing_form.cancelled", before.id))[0].details).toMatchObject({
       signed: { student: true, advisor: false, teacher: false },
     });
