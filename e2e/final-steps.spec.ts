@@ -52,11 +52,21 @@ function mailsSince(baseURL: string | undefined, email: string, since: number): 
     .length;
 }
 
+/**
+ * From the teacher's start page to a student's page in the class. The start page's to-do list can
+ * name the same student, so the class page is waited for before the student's link is chosen: with a
+ * client-side navigation still under way, `.first()` would otherwise find the start page's link.
+ */
+async function openStudentInClass(page: Page, student: string) {
+  await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("SYK2001 Praksis i sykehjem");
+  await page.getByRole("link", { name: student }).first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(student);
+}
+
 async function openSigningForm(page: Page) {
   await logIn(page, "laerer2@example.org");
-  await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
-  await page.getByRole("link", { name: STUDENT }).first().click();
-  await expect(page.getByRole("heading", { level: 1 })).toContainText(STUDENT);
+  await openStudentInClass(page, STUDENT);
   await page
     .getByRole("link", { name: /^(Opprett signeringsskjema|Signeringsskjema)$/ })
     .first()
@@ -195,8 +205,7 @@ test("giving a warning shows it as the student will see it, and asks once more; 
 }, testInfo) => {
   test.setTimeout(120_000);
   await logIn(page, "laerer1@example.org");
-  await page.getByRole("link", { name: "SYK2001 Praksis i sykehjem" }).first().click();
-  await page.getByRole("link", { name: "Nora Hansen" }).first().click();
+  await openStudentInClass(page, "Nora Hansen");
   await page
     .getByRole("region", { name: /^Varsel/ })
     .getByRole("link", { name: "Skriv varsel" })
