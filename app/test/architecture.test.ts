@@ -16,6 +16,7 @@ const DOMAIN_ORDER = [
   "signing",
   "documents",
   "reminders",
+  "records",
   "demo",
 ] as const;
 const SERVICES = "app/services";

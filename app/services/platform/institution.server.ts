@@ -21,6 +21,40 @@ const text = z.object({
 
 const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #00509e");
 
+/**
+ * One kind's rule in the records schedule: days kept (a whole number ≥ 0), counted from an event the
+ * kind allows, and what happens then. `from` and `action` may be left out (the kind's default).
+ */
+function retentionRule<F extends string, A extends string>(from: readonly [F, ...F[]], action: readonly [A, ...A[]]) {
+  return z
+    .object({
+      keepDays: z.number().int().min(0).max(36_500),
+      from: z.enum(from).optional(),
+      action: z.enum(action).optional(),
+    })
+    .strict()
+    .optional();
+}
+const classRecord = () => retentionRule(["classEnd", "created"], ["delete"]);
+
+/**
+ * The records schedule (docs/rules/records.md): how long each kind of record is kept. Every kind is
+ * optional; one left out takes the documented default (app/services/records/retention.ts).
+ */
+export const retentionSchema = z
+  .object({
+    answers: classRecord(),
+    warnings: classRecord(),
+    signingForms: classRecord(),
+    resultSubmissions: classRecord(),
+    recordOpenings: retentionRule(["created"], ["delete"]),
+    auditEvents: retentionRule(["created"], ["delete"]),
+    invitations: retentionRule(["created", "classEnd"], ["delete"]),
+    codes: retentionRule(["created"], ["delete"]),
+    people: retentionRule(["lastLogIn"], ["anonymise"]),
+  })
+  .strict();
+
 export const institutionSchema = z.object({
   /**
    * Marks the examples in app/institutions/ (the demo's invented colleges): refused outside demo
@@ -58,6 +92,8 @@ export const institutionSchema = z.object({
    * teachers have sent every form it looks at (default false: the teacher may go on, saying so).
    */
   signing: z.object({ requireSentForms: z.boolean().optional() }).strict().optional(),
+  /** How long each kind of record is kept (docs/rules/records.md); left out, the defaults. */
+  retention: retentionSchema.optional(),
   nb: text,
   en: text,
 });
