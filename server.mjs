@@ -4,7 +4,9 @@
 // (WEB_CONCURRENCY), all on the one database; started as root, they run as an unprivileged user
 // (scripts/service.mjs). Each app process serves static assets, sets the remote address for rate
 // limits, and runs the app. SIGTERM drains: /healthz says "draining", the requests under way finish
-// within SHUTDOWN_GRACE_SECONDS, then the database server stops.
+// within SHUTDOWN_GRACE_SECONDS, then the database server stops. The primary also takes the nightly
+// backup of the embedded database (scripts/backup-schedule.mjs): one primary per data folder, so one
+// backup a night however many app processes there are.
 import cluster from "node:cluster";
 import fs from "node:fs";
 import { register } from "node:module";
@@ -39,6 +41,7 @@ if (cluster.isPrimary) {
     "INSTITUTION_FILE",
     "PRAKSIS_CPU_PROFILE_DIR",
     "EMBEDDED_POSTGRES_CACHE",
+    "BACKUP_DIR",
   ]) {
     if (process.env[name]) process.env[name] = path.resolve(process.env[name]);
   }
@@ -74,6 +77,16 @@ async function primary() {
     process.exit(1);
   }
   if (account) process.env.EMBEDDED_POSTGRES_USER ||= account.name;
+  // The nightly backup's settings, checked before anything starts (a wrong value names its variable).
+  const { backupSettings, BackupSettingsError, startBackupSchedule } = await import("./scripts/backup-schedule.mjs");
+  let backupsWanted;
+  try {
+    backupsWanted = backupSettings(process.env, { dataDir });
+  } catch (error) {
+    if (!(error instanceof BackupSettingsError)) throw error;
+    serverLog.error(error.message);
+    process.exit(1);
+  }
   // A stop asked for while the database server starts: done once it has (else it would be left running).
   let stopAsked = null;
   const askStop = (signal) => (stopAsked = signal);
@@ -147,6 +160,16 @@ async function primary() {
   // passed on to the app processes; not outside the demo, nor for a provider that is configured.
   let demoProviders = null;
   const { demoProviderKinds, startDemoProviders } = await import("./scripts/demo-providers.mjs");
+  // The nightly backup runs here, in the primary, for the embedded database only: a PostgreSQL of the
+  // institution's own (DATABASE_URL) is backed up by those who run it. /healthz says whether it runs.
+  const backupLog = log.child({ component: "backup" });
+  if (database && backupsWanted.on) process.env.BACKUPS_SCHEDULED = "true";
+  else if (!database && backupsWanted.on)
+    backupLog.info(
+      "no nightly backup with DATABASE_URL: that PostgreSQL is backed up by those who run it (`npm run backup` works against it too)",
+    );
+  else backupLog.info("nightly backups switched off (BACKUPS=off)");
+  let backups = null;
   const kinds = demoProviderKinds(process.env);
   if (kinds.length > 0) {
     try {
@@ -265,6 +288,8 @@ async function primary() {
     const timer = setTimeout(() => forks.forEach((child) => child.process.kill("SIGKILL")), grace * 1000 + 5_000);
     await Promise.all(exits);
     clearTimeout(timer);
+    // A backup under way finishes first (the database is still needed); no new one starts.
+    await backups?.stop();
     await demoProviders?.close();
     await database?.stop();
     if (signal) serverLog.info(`stopped after ${Date.now() - stopBegan} ms`);
@@ -284,6 +309,24 @@ async function primary() {
     serverLog.error(error.message);
     await shutdown(1);
     return;
+  }
+  if (process.env.BACKUPS_SCHEDULED === "true" && !stopping) {
+    try {
+      backups = startBackupSchedule({
+        settings: backupsWanted,
+        databaseUrl: database.url,
+        // The engine (scripts/backup/), loaded when the first backup is taken.
+        writeBackup: async (options) => (await import("./scripts/backup/index.mjs")).writeBackup(options),
+        log: backupLog,
+        // Started as root: the backups are the app processes' user's, who reads the status (/healthz).
+        owner: account ? { uid: account.uid, gid: account.gid } : null,
+      });
+    } catch (error) {
+      // The folder cannot be made: said as an error, and the app serves on without the schedule.
+      backupLog.error(
+        `the nightly backup cannot start in ${backupsWanted.dir}: ${error instanceof Error ? error.message : error}`,
+      );
+    }
   }
   const everywhere = host === "0.0.0.0" || host === "::" ? " (every interface)" : "";
   serverLog.info(

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import {
@@ -11,6 +12,7 @@ import { useDatabaseForTests } from "~/services/platform/db/index.server";
 import { resetEnvForTests } from "~/services/platform/env.server";
 import { startTestApp, stopTestApp } from "~/test/app";
 import { callLoader } from "~/test/route";
+import { writeBackupStatus } from "../../../scripts/backup-schedule.mjs";
 import * as healthz from "./healthz";
 
 let app: Awaited<ReturnType<typeof startTestApp>>;
@@ -124,5 +126,46 @@ test("/healthz says demo mode and the mail transport as configured: the demo's o
     delete process.env.DEMO_MODE;
     delete process.env.SMTP_URL;
     resetEnvForTests();
+  }
+});
+
+test("/healthz says the nightly backups: whether they run, the last good one's time and age, a failure after it", async () => {
+  const body = async () => (await callLoader(healthz, new Request("http://localhost/healthz"))).json();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "praksis-healthz-backups-"));
+  try {
+    Object.assign(process.env, { BACKUP_DIR: dir });
+    resetEnvForTests();
+    // None yet, and not scheduled (no launcher here, as with DATABASE_URL or `npm run dev`).
+    expect((await body()).backups).toEqual({
+      scheduled: false,
+      lastGoodAt: null,
+      ageHours: null,
+      lastFailureAt: null,
+      failing: false,
+    });
+    Object.assign(process.env, { BACKUPS_SCHEDULED: "true" });
+    resetEnvForTests();
+    const goodAt = new Date(Date.now() - 30 * 3600_000).toISOString();
+    const failedAt = new Date(Date.now() - 3600_000).toISOString();
+    writeBackupStatus(dir, {
+      lastGood: { at: goodAt, file: "praksis-nightly-20261125-013000Z.backup", bytes: 123, seconds: 4 },
+      lastFailure: { at: failedAt, message: "no space left on device" },
+    });
+    const answer = await body();
+    expect(answer.status).toBe("ok");
+    expect(answer.backups).toEqual({
+      scheduled: true,
+      lastGoodAt: goodAt,
+      ageHours: expect.closeTo(30, 0),
+      lastFailureAt: failedAt,
+      failing: true,
+    });
+    // Nothing of where they are nor what went wrong: that is in the log.
+    expect(JSON.stringify(answer)).not.toMatch(/praksis-nightly|no space|praksis-healthz-backups/);
+  } finally {
+    delete process.env.BACKUP_DIR;
+    delete process.env.BACKUPS_SCHEDULED;
+    resetEnvForTests();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -3,13 +3,19 @@ import { getDatabase } from "~/services/platform/db/index.server";
 import { env } from "~/services/platform/env.server";
 import { migrationStatus, ping } from "~/services/platform/db/client.server";
 import { logFor } from "~/services/platform/log.server";
+import { backupHealth, readBackupStatus } from "../../../scripts/backup-schedule.mjs";
 
 const started = Date.now();
 
-/** What this instance is and how it runs: the app's version, demo mode, how mail goes (smtp, log, outbox). */
+/**
+ * What this instance is and how it runs: the app's version, demo mode, how mail goes (smtp, log,
+ * outbox), and the nightly backups (whether they run, the last good one and its age in hours, the
+ * last failure, and whether the latest attempt failed; no path nor message: those are in the log).
+ */
 function instance() {
   const config = env();
-  return { version, demoMode: config.demoMode, mail: config.mailTransport };
+  const backups = backupHealth(readBackupStatus(config.BACKUP_DIR), { scheduled: config.BACKUPS_SCHEDULED });
+  return { version, demoMode: config.demoMode, mail: config.mailTransport, backups };
 }
 
 /**
@@ -17,7 +23,7 @@ function instance() {
  * does not. Says what an operator needs and nothing secret (no address, user or password of the
  * database; the cause of a failure goes to the log): which database, whether it answers and how
  * fast, which migration the schema is at, how long this process has been up, the app's version,
- * demo mode and the mail transport.
+ * demo mode, the mail transport and the nightly backups.
  */
 export async function loader() {
   const headers = { "Cache-Control": "no-store" };

@@ -79,6 +79,10 @@ test.each([
   ["VIPPS_TOKEN_URL", "https://"],
   ["MAIL_FROM", "Praksis"],
   ["MAIL_TRANSPORT", "file"],
+  ["BACKUPS", "no"],
+  ["BACKUP_TIME", "2.30"],
+  ["BACKUP_KEEP_DAILY", "0"],
+  ["BACKUP_KEEP_WEEKLY", "four"],
 ])("%s=%j is refused with a message naming the variable and what is wrong", (name, value) => {
   const error = errorOf({ [name]: value, SESSION_SECRET: secret });
   expect(error.message).toMatch(new RegExp(`\\n  ${name}: \\S`));
@@ -228,4 +232,28 @@ test("every wrong variable is reported at once", () => {
   const error = errorOf({ PORT: "x", INSTITUTION: "A B" });
   expect(error.message).toContain("PORT:");
   expect(error.message).toContain("INSTITUTION:");
+});
+
+test("the nightly backup's variables: their defaults, and the folder beside the data", () => {
+  expect(parseEnv({ DATA_DIR: "/srv/praksis/" })).toMatchObject({
+    BACKUP_DIR: "/srv/praksis/backups",
+    BACKUPS_SCHEDULED: false,
+  });
+  expect(
+    parseEnv({
+      BACKUPS: "off",
+      BACKUP_TIME: "23:05",
+      BACKUP_KEEP_DAILY: "14",
+      BACKUP_KEEP_WEEKLY: "0",
+      BACKUP_DIR: "/var/backups/praksis",
+      BACKUPS_SCHEDULED: "true",
+    }),
+  ).toMatchObject({
+    BACKUPS: "off",
+    BACKUP_TIME: "23:05",
+    BACKUP_KEEP_DAILY: 14,
+    BACKUP_KEEP_WEEKLY: 0,
+    BACKUP_DIR: "/var/backups/praksis",
+    BACKUPS_SCHEDULED: true,
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { backupVariables } from "../../../scripts/backup-schedule.mjs";
 import { parseTrustProxy } from "../../../scripts/trust-proxy.mjs";
 
 const roleName = z.enum(["Admin", "Student", "Teacher", "Advisor"]);
@@ -211,6 +212,12 @@ export const envSchema = z
         { error: "must be a whole number of seconds, 0–600" },
       )
       .optional(), // read by server.mjs (scripts/service.mjs)
+    // The nightly backup of the embedded database (scripts/backup-schedule.mjs, run by server.mjs's
+    // primary, which checks them too): BACKUPS=off, BACKUP_TIME (HH:MM, Europe/Oslo),
+    // BACKUP_KEEP_DAILY, BACKUP_KEEP_WEEKLY, BACKUP_DIR (default DATA_DIR/backups).
+    ...backupVariables,
+    // Set by server.mjs for the app processes when it runs the nightly backup (/healthz says so).
+    BACKUPS_SCHEDULED: booleanFlag.default(false),
     // GET /metrics (scripts/metrics.mjs): `loopback` answers this machine, the token `Authorization: Bearer …` from anywhere.
     METRICS: z.enum(["loopback", "off", ""], { error: "must be loopback (or off)" }).optional(),
     METRICS_TOKEN: z
@@ -235,6 +242,8 @@ export const envSchema = z
       isProduction: env.NODE_ENV === "production",
       embedded,
       OUTBOX_DIR: env.OUTBOX_DIR ?? `${env.DATA_DIR.replace(/\/+$/, "")}/outbox`,
+      // Where the nightly backups and their status file are.
+      BACKUP_DIR: env.BACKUP_DIR || `${env.DATA_DIR.replace(/\/+$/, "")}/backups`,
       demoMode,
       mailTransport,
       // Whether the mail transport was chosen: SMTP_URL, demo mode or MAIL_TRANSPORT=log. Start-up
