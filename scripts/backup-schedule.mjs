@@ -18,10 +18,13 @@ import { z } from "zod";
 export const BACKUP_TIME_ZONE = "Europe/Oslo";
 /** The status file in the backups folder. */
 export const STATUS_FILE = "status.json";
-/** The schedule's own files: `praksis-nightly-20261126-013000Z.backup` (the instant, UTC). */
+/**
+ * The schedule's own files: `praksis-nightly-20261126T013000Z.backup.gz` (the instant, UTC), beside
+ * `npm run backup`'s `praksis-20261126T…Z.backup.gz`, which the rotation leaves alone.
+ */
 export const NIGHTLY_PREFIX = "praksis-nightly-";
-export const NIGHTLY_SUFFIX = ".backup";
-const NIGHTLY_NAME = /^praksis-nightly-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})Z\.backup$/;
+export const NIGHTLY_SUFFIX = ".backup.gz";
+const NIGHTLY_NAME = /^praksis-nightly-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\.backup\.gz$/;
 /** A backup is due at start-up when the last good one is older than this. */
 export const CATCH_UP_AFTER_MS = 24 * 60 * 60 * 1000;
 /** How long after start-up a missed backup is taken (the app processes start and settle first). */
@@ -166,7 +169,7 @@ export function isoWeek(date) {
 /** The file name of a nightly backup taken at `at`. */
 export function nightlyName(at) {
   const iso = at.toISOString(); // 2026-11-26T01:30:00.000Z
-  return `${NIGHTLY_PREFIX}${iso.slice(0, 10).replaceAll("-", "")}-${iso.slice(11, 19).replaceAll(":", "")}Z${NIGHTLY_SUFFIX}`;
+  return `${NIGHTLY_PREFIX}${iso.slice(0, 10).replaceAll("-", "")}T${iso.slice(11, 19).replaceAll(":", "")}Z${NIGHTLY_SUFFIX}`;
 }
 
 /** When a nightly backup was taken, from its name; null for any other file. */

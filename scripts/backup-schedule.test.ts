@@ -119,13 +119,13 @@ test("the nights the clocks change: 02:30 skipped in March is taken at 03:30, th
 const night = (date: string, utc = "01:30:00") => nightlyName(new Date(`${date}T${utc}Z`));
 
 test("a nightly backup's name says when it was taken (UTC), and only those names are the schedule's", () => {
-  expect(nightlyName(new Date("2026-11-26T01:30:05.123Z"))).toBe("praksis-nightly-20261126-013005Z.backup");
-  expect(nightlyTakenAt("praksis-nightly-20261126-013005Z.backup")?.toISOString()).toBe("2026-11-26T01:30:05.000Z");
+  expect(nightlyName(new Date("2026-11-26T01:30:05.123Z"))).toBe("praksis-nightly-20261126T013005Z.backup.gz");
+  expect(nightlyTakenAt("praksis-nightly-20261126T013005Z.backup.gz")?.toISOString()).toBe("2026-11-26T01:30:05.000Z");
   for (const other of [
     "status.json",
-    "praksis-20261126-013005.backup",
-    ".praksis-nightly-20261126-013005Z.backup.partial",
-    "praksis-nightly-20261126-013005Z.backup.gz",
+    "praksis-20261126T013005Z.backup.gz",
+    ".praksis-nightly-20261126T013005Z.backup.gz.partial",
+    "praksis-nightly-20261126T013005Z.backup",
   ])
     expect(nightlyTakenAt(other)).toBeNull();
 });
@@ -150,7 +150,11 @@ test("rotation keeps the newest 7 nights and, beyond them, the newest of each of
   )
     names.push(night(d.toISOString().slice(0, 10), d < new Date("2026-10-25") ? "00:30:00" : "01:30:00"));
   // Files that are not the schedule's stay, whatever their age.
-  const others = ["status.json", "praksis-manual-20200101.backup", ".praksis-nightly-20261001-003000Z.backup.partial"];
+  const others = [
+    "status.json",
+    "praksis-manual-20200101.backup",
+    ".praksis-nightly-20261001T003000Z.backup.gz.partial",
+  ];
   const deleted = backupsToDelete([...others, ...names].reverse(), { keepDaily: 7, keepWeekly: 4 });
   const kept = names.filter((n) => !deleted.includes(n));
   expect(kept.map((n) => nightlyTakenAt(n)!.toISOString().slice(0, 10))).toEqual([
@@ -201,7 +205,7 @@ test("the status: none yet, a good one, a failure after it (failing), a good one
   });
   const good = {
     at: "2026-11-26T01:30:00.000Z",
-    file: "praksis-nightly-20261126-013000Z.backup",
+    file: "praksis-nightly-20261126T013000Z.backup.gz",
     bytes: 10,
     seconds: 2,
   };
@@ -301,9 +305,14 @@ test("no backup yet: one a few minutes after start-up, then every night at 02:30
   await clock.fire();
   expect(writeBackup).toHaveBeenCalledTimes(1);
   expect(writeBackup.mock.calls[0][0]).toMatchObject({ databaseUrl: "postgres://x/y" });
-  expect(fs.readdirSync(dir).sort()).toEqual(["praksis-nightly-20261126-120500Z.backup", STATUS_FILE]);
+  expect(fs.readdirSync(dir).sort()).toEqual(["praksis-nightly-20261126T120500Z.backup.gz", STATUS_FILE]);
   expect(readBackupStatus(dir)).toEqual({
-    lastGood: { at: "2026-11-26T12:05:00.000Z", file: "praksis-nightly-20261126-120500Z.backup", bytes: 6, seconds: 3 },
+    lastGood: {
+      at: "2026-11-26T12:05:00.000Z",
+      file: "praksis-nightly-20261126T120500Z.backup.gz",
+      bytes: 6,
+      seconds: 3,
+    },
     lastFailure: null,
   });
   // Then tonight's.
@@ -401,7 +410,7 @@ test("a failed backup: logged as an error, the status keeps the last good one an
   const dir = folder();
   const good = {
     at: "2026-11-25T01:30:00.000Z",
-    file: "praksis-nightly-20261125-013000Z.backup",
+    file: "praksis-nightly-20261125T013000Z.backup.gz",
     bytes: 9,
     seconds: 1,
   };
@@ -440,7 +449,7 @@ test("after a good backup the rotation deletes the schedule's old files, and onl
     "2026-11-25",
   ];
   for (const d of old) fs.writeFileSync(path.join(dir, night(d)), "b");
-  fs.writeFileSync(path.join(dir, "before-the-upgrade.backup"), "mine");
+  fs.writeFileSync(path.join(dir, "praksis-20261101T120000Z.backup.gz"), "mine");
   writeBackupStatus(dir, {
     lastGood: { at: "2026-11-25T01:30:00.000Z", file: night("2026-11-25"), bytes: 1, seconds: 1 },
     lastFailure: null,
@@ -460,7 +469,7 @@ test("after a good backup the rotation deletes the schedule's old files, and onl
   await clock.fire();
   expect(fs.readdirSync(dir).sort()).toEqual(
     [
-      "before-the-upgrade.backup",
+      "praksis-20261101T120000Z.backup.gz",
       // The week before (47, 16–22 November): its newest, Sunday the 22nd.
       night("2026-11-22"),
       night("2026-11-24"),

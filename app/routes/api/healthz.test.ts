@@ -148,7 +148,7 @@ test("/healthz says the nightly backups: whether they run, the last good one's t
     const goodAt = new Date(Date.now() - 30 * 3600_000).toISOString();
     const failedAt = new Date(Date.now() - 3600_000).toISOString();
     writeBackupStatus(dir, {
-      lastGood: { at: goodAt, file: "praksis-nightly-20261125-013000Z.backup", bytes: 123, seconds: 4 },
+      lastGood: { at: goodAt, file: "praksis-nightly-20261125T013000Z.backup.gz", bytes: 123, seconds: 4 },
       lastFailure: { at: failedAt, message: "no space left on device" },
     });
     const answer = await body();
