@@ -220,6 +220,8 @@ export async function completeLogin(
     ip: input.ip,
     userAgent: input.request.headers.get("user-agent"),
   });
+  // The records schedule counts a person's period from their last log-in (docs/rules/records.md).
+  await db.update(users).set({ lastLoginAt: sql`now()` }).where(eq(users.id, input.user.id));
   await audit(db, {
     action: "login",
     actorUserId: input.user.id,

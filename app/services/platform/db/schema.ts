@@ -68,6 +68,10 @@ export const users = pgTable(
     /** The number Vipps vouched for when the identity was bound (digits with country code); one user per number. */
     verifiedPhone: text("verified_phone").unique(),
     isActive: boolean("is_active").notNull().default(true),
+    /** Set at every successful log-in (code, Feide, Vipps): the records schedule counts a person's period from it. */
+    lastLoginAt: instant("last_login_at"),
+    /** When the person was anonymised (the retention run, or erasure on request); their name is then "Slettet bruker". */
+    anonymisedAt: instant("anonymised_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
