@@ -58,6 +58,8 @@ export const AUDIT_ACTIONS = [
   "audit.searched",
   "audit.exported",
   "reminders.settings_saved",
+  "retention.run",
+  "user.erased",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
