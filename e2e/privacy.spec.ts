@@ -1,9 +1,14 @@
 import { checkPage, expect, logIn, test } from "./support/fixtures";
 
-test("the privacy policy is public and names the institution", async ({ page }, testInfo) => {
+test("the privacy policy is public, names the institution and says how long the data is kept", async ({
+  page,
+}, testInfo) => {
   await page.goto("/privacy-policy");
   await expect(page.getByRole("heading", { level: 1, name: "Personvernerklæring" })).toBeVisible();
   await expect(page.getByText("Fjordbyen høgskole (organisasjonsnummer 991 258 736)")).toBeVisible();
+  // Under the institution's text, how long each kind of data is kept (the institution's file, else the defaults).
+  const periods = page.getByRole("region", { name: "Hvor lenge opplysningene lagres" });
+  await expect(periods.getByText("Svar og kommentarer: slettes 365 dager etter at klassen er slutt")).toBeVisible();
   await checkPage(page, testInfo, "privacy-policy");
 });
 

@@ -16,6 +16,7 @@ import enAuthPages from "./en/authPages.json";
 import enSigningCheck from "./en/signingCheck.json";
 import enConfirmSteps from "./en/confirmSteps.json";
 import enTodo from "./en/todo.json";
+import enRecords from "./en/records.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
 import nbAdminClass from "./nb/adminClass.json";
@@ -33,6 +34,7 @@ import nbAuthPages from "./nb/authPages.json";
 import nbSigningCheck from "./nb/signingCheck.json";
 import nbConfirmSteps from "./nb/confirmSteps.json";
 import nbTodo from "./nb/todo.json";
+import nbRecords from "./nb/records.json";
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
@@ -83,6 +85,7 @@ const resources = {
     todo: nbTodo,
     signingCheck: nbSigningCheck,
     confirmSteps: nbConfirmSteps,
+    records: nbRecords,
   },
   en: {
     ...withMail(en, enMail, enAuthPages),
@@ -99,6 +102,7 @@ const resources = {
     todo: enTodo,
     signingCheck: enSigningCheck,
     confirmSteps: enConfirmSteps,
+    records: enRecords,
   },
 } satisfies Resource;
 

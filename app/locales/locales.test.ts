@@ -39,6 +39,7 @@ const namespaces = [
   "todo",
   "signingCheck",
   "confirmSteps",
+  "records",
 ] as const;
 
 test("both languages have the same namespaces", () => {
