@@ -121,6 +121,8 @@ export async function startup(): Promise<Schedule | null> {
     onRun: countReminderRun,
   });
   scheduleHousekeeping({ db: getDb, sweeps: { sessions: pruneSessions, codes: pruneCodes } });
+  // The records schedule: what is past its period deleted or anonymised, once a day across processes.
+  scheduleRetention({ db: getDb, rules: () => retentionRules(currentInstitution()) });
   return reminderSchedule;
 }
 
@@ -208,12 +210,13 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
 };
 
 // The daily housekeeping (scheduled in startup above: ended sessions, expired codes, old rate-limit
-// rows and outbox mails, once a day across processes), and the operator's commands, run through the
+// rows and outbox mails, once a day across processes), the records schedule's daily run, and the operator's commands, run through the
 // build so they need no devDependencies: `npm run migrate` (scripts/migrate.mjs) and `npm run admin`
 // (scripts/admin.mjs).
 import { adminCommand, type CommandResult } from "~/services/admin/index.server";
 import { pruneCodes, pruneSessions } from "~/services/identity/index.server";
 import { scheduleHousekeeping } from "~/services/platform/housekeeping.server";
+import { retentionRules, scheduleRetention } from "~/services/records/index.server";
 export { closeDatabase, migrateDatabase } from "~/services/platform/db/index.server";
 
 /** `npm run admin -- add|list|remove …`: the lines to print and the exit code. */

@@ -29,8 +29,10 @@ import {
   erasePerson,
   erasurePlan,
   ERASED_NAME,
+  nextRunAfter,
   noCounts,
   previewRetention,
+  runDailyRetention,
   runRetention,
   type RecordKind,
   type RetentionRule,
@@ -363,5 +365,21 @@ describe("erasure on request", () => {
     expect(await openMyDataExport(db, student, NOW)).not.toBeNull();
     const logged = await searchAuditLog(db, { ...readAuditQuery(new URLSearchParams()), action: "user.erased" });
     expect(logged.entries[0]).toMatchObject({ subjectName: ERASED_NAME, actorUserId: admin });
+  });
+});
+
+describe("the daily run", () => {
+  test("runs once a day across processes: of two at once, one runs and the other finds the day taken", async () => {
+    const day = new Date("2026-11-24T01:00:00Z");
+    const quiet = { info() {} };
+    expect(await nextRunAfter(db, day)).toBe(day.toISOString());
+    const both = await Promise.all([
+      runDailyRetention(db, { rules: RULES, now: day, log: quiet }),
+      runDailyRetention(db, { rules: RULES, now: day, log: quiet }),
+    ]);
+    expect(both.filter((r) => r === null)).toHaveLength(1);
+    expect(await runDailyRetention(db, { rules: RULES, now: new Date("2026-11-24T23:00:00Z"), log: quiet })).toBeNull();
+    expect(await nextRunAfter(db, day)).toBe("2026-11-25T00:00:00.000Z");
+    expect((await previewRetention(db, RULES, day)).lastRun?.at).toBe(day.toISOString());
   });
 });
