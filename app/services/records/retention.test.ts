@@ -22,6 +22,19 @@ describe("the records schedule's rules", () => {
     expect(rules.find((r) => r.kind === "people")).toEqual(DEFAULT_RULES.find((r) => r.kind === "people"));
   });
 
+  test("an example's section is read: Nordlys keeps class records 90 days after the class's end, the rest by default", () => {
+    const rules = retentionRules(institutions.nordlys);
+    expect(rules.find((r) => r.kind === "answers")).toEqual({
+      kind: "answers",
+      keepDays: 90,
+      from: "classEnd",
+      action: "delete",
+    });
+    expect(rules.find((r) => r.kind === "invitations")?.keepDays).toBe(30);
+    expect(rules.find((r) => r.kind === "auditEvents")).toEqual(DEFAULT_RULES.find((r) => r.kind === "auditEvents"));
+    expect(retentionRules(institutions.fjordbyen)).toEqual(DEFAULT_RULES);
+  });
+
   test("the defaults are rules the file could hold", () => {
     for (const rule of DEFAULT_RULES) expect(ruleProblems(rule)).toEqual([]);
   });
