@@ -22,8 +22,6 @@ export declare function writeBackup(options: {
   file: string;
   log?: { info(message: string): void };
   gzipLevel?: number;
-  /** "per-table" exists for the fault test alone (no common snapshot: a broken backup). */
-  snapshot?: "one" | "per-table";
 }): Promise<{ file: string; bytes: number; seconds: number; manifest: BackupManifest }>;
 export declare function readManifest(file: string): Promise<BackupManifest>;
 export declare function restoreBackup(options: {

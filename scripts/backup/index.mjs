@@ -127,7 +127,7 @@ async function latestMigration(client) {
  * written to `file.partial` and renamed once complete.
  * @param {{ databaseUrl: string, file: string, log?: { info(message: string): void }, gzipLevel?: number }} options
  */
-export async function writeBackup({ databaseUrl, file, log, gzipLevel = 3, snapshot = "one" }) {
+export async function writeBackup({ databaseUrl, file, log, gzipLevel = 3 }) {
   const began = performance.now();
   const target = path.resolve(file);
   const partial = `${target}.partial`;
@@ -149,9 +149,7 @@ export async function writeBackup({ databaseUrl, file, log, gzipLevel = 3, snaps
   };
   let finished = false;
   try {
-    // `snapshot: "per-table"` exists for the fault test alone: it shows what the one snapshot prevents.
-    const begin = "begin isolation level repeatable read read only";
-    await client.query(begin);
+    await client.query("begin isolation level repeatable read read only");
     await client.query("set local statement_timeout = 0");
     await client.query("set local idle_in_transaction_session_timeout = 0");
     const { tables } = await appTables(client);
@@ -171,10 +169,6 @@ export async function writeBackup({ databaseUrl, file, log, gzipLevel = 3, snaps
     await write(Buffer.from(`${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION })}\n`));
     const counted = [];
     for (const table of tables) {
-      if (snapshot === "per-table") {
-        await client.query("commit");
-        await client.query(begin);
-      }
       await write(Buffer.from(`${JSON.stringify({ table: table.name, columns: table.columns })}\n`));
       const columns = table.columns.map(quote).join(", ");
       const stream = client.query(copyStreams.to(`copy ${quote(table.name)} (${columns}) to stdout`));
