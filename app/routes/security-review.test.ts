@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { auditEvents, sessions } from "~/services/platform/db/schema";
@@ -163,10 +165,11 @@ describe("cookies", () => {
       schedule = await startup();
       expect(warn.mock.calls.flat().join("\n")).toMatch(/APP_URL is http: the cookies cannot be Secure/);
       // The second start-up replaced the first's reminder schedule (its first-run timeout and its
-      // interval) and housekeeping schedule (the same two) rather than adding them: a schedule left
-      // behind ran a minute later in another test file of the worker, on a database dropped by then.
+      // interval), housekeeping schedule and records schedule (the same two each) rather than adding
+      // them: a schedule left behind ran a minute later in another test file of the worker, on a
+      // database dropped by then.
       expect(first).not.toBeNull();
-      expect(vi.getTimerCount()).toBe(4);
+      expect(vi.getTimerCount()).toBe(6);
     } finally {
       schedule?.stop();
       vi.useRealTimers();
@@ -459,5 +462,45 @@ describe("redirect targets", () => {
       const settingsPage = await callLoader(settings, getPage(`/settings?back=${q}`, { cookie: teacher }));
       expect(JSON.stringify(await settingsPage.json()), target).not.toContain("evil.example");
     }
+  });
+});
+
+describe("the review itself", () => {
+  /** A test file as the review names it, optionally with a test's name: `app/x.test.ts › describe › name`. */
+  const FILE_REF = /^((?:app|scripts|e2e)\/[\w./-]+\.(?:test|spec)\.(?:ts|tsx|mjs))(?: › (.*))?$/;
+  /** A further test of the file named last in the cell: `… › name` or `› name`. */
+  const MORE_REF = /^(?:… )?› (.*)$/;
+
+  test("docs/security-review.md names tests that exist: each file of its Test column, and each test by its name as the file writes it, up to an ellipsis", () => {
+    const review = fs.readFileSync(path.resolve("docs/security-review.md"), "utf8");
+    const rows = review.split("\n").filter((line) => /^\| \w+\s*\|/.test(line) && !line.startsWith("| #"));
+    const wrong: string[] = [];
+    let named = 0;
+    for (const row of rows) {
+      const testCell = row.split(" | ")[3] ?? "";
+      let file: string | null = null;
+      for (const [, ref] of testCell.matchAll(/`([^`]+)`/g)) {
+        const own = FILE_REF.exec(ref);
+        const more = own ? null : MORE_REF.exec(ref);
+        if (own) file = own[1];
+        if (!own && !(more && file)) continue;
+        named++;
+        if (!fs.existsSync(path.resolve(file!))) {
+          wrong.push(`${ref}: no such file`);
+          continue;
+        }
+        // The name up to an ellipsis, its last part (after the describe blocks), as the file writes it.
+        const name = (own ? own[2] : more![1]) ?? "";
+        const parts = name
+          .split("…")[0]
+          .split("›")
+          .map((part) => part.trim())
+          .filter(Boolean);
+        const last = parts[parts.length - 1];
+        if (last && !fs.readFileSync(path.resolve(file!), "utf8").includes(last)) wrong.push(`${file} › ${name}`);
+      }
+    }
+    expect(named, "the review's table was read").toBeGreaterThan(150);
+    expect(wrong, "named in docs/security-review.md, found nowhere").toEqual([]);
   });
 });
