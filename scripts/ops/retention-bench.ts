@@ -4,9 +4,10 @@
  * classes that ended more than 180 days ago due: the preview, the first run (seconds, what it
  * removed), the second run (seconds; it must remove nothing) and the preview after it.
  *
- * On top of the school, what a year and a half of use leaves that the school does not make: an
- * audit row for each answer set sent (at its class's end), a record opening by the teacher of each
- * earlier placement, and 500 former students (in a class of the oldest semester only, last logged
+ * On top of the school, what years of use leave that the school does not make: an audit row for
+ * each answer set sent (at its class's end), a record opening by the teacher of each earlier
+ * placement, a result hand-over for each result submitted, a warning in one earlier placement in 30,
+ * a supervisor invitation in one in 10, and 500 former students (in a class of the oldest semester only, last logged
  * in two years ago) whom the run anonymises.
  *
  *   node scripts/with-postgres.mjs npx tsx scripts/ops/retention-bench.ts [students]
@@ -65,6 +66,22 @@ try {
     from student_references r join classes c on c.id = r.class_id
     where r.teacher_user_id is not null and c.end_semester_date < current_date - 30
     on conflict do nothing`);
+  await db.execute(sql`
+    insert into result_submissions (student_reference_id, exporter, submitted_at, payload)
+    select f.student_reference_id, 'fs', f.result_submitted_at, jsonb_build_object('passed', f.overall_passed)
+    from signing_forms f where f.result_submitted_at is not null`);
+  await db.execute(sql`
+    insert into warnings (student_reference_id, teacher_user_id, comment, pass_requirement, pass_requirement_summary, created_at, submitted_at)
+    select r.id, r.teacher_user_id, 'Fare for ikke bestått.', 'Oppmøte.', 'Oppmøte.', p.start_date + 40 + time '09:00', p.start_date + 40 + time '10:00'
+    from student_references r join classes c on c.id = r.class_id join periods p on p.id = c.period_id
+    where r.teacher_user_id is not null and p.end_date < current_date and r.id % 30 = 7
+    on conflict do nothing`);
+  await db.execute(sql`
+    insert into advisor_invitations (student_reference_id, invited_by_user_id, email, token_hash, expires_at, created_at)
+    select r.id, r.student_user_id, 'veileder' || r.id || '@school.example.org', md5('bench' || r.id),
+           p.start_date + 10 + time '09:00', p.start_date + 7 + time '09:00'
+    from student_references r join classes c on c.id = r.class_id join periods p on p.id = c.period_id
+    where p.end_date < current_date and r.id % 10 = 3`);
   await db.execute(sql`
     with alumni as (
       insert into users (display_name, email, phone_number, last_login_at, created_at)
