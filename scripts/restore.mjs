@@ -7,7 +7,7 @@
 // Says in one line what it restored; exit code 0, or 1 with the cause and what to do.
 import fs from "node:fs";
 import path from "node:path";
-import { restoreBackup } from "./backup/index.mjs";
+import { readManifest, restoreBackup } from "./backup/index.mjs";
 import { runningPort } from "./command-database.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -21,6 +21,15 @@ if (files.length !== 1 || files[0].startsWith("-")) {
 const file = path.resolve(files[0]);
 if (!fs.existsSync(file)) {
   console.error(`[restore] ${file}: no such file`);
+  process.exit(1);
+}
+
+// The whole file is verified before anything is started or changed (a new data folder is not made for a damaged file).
+let verified;
+try {
+  verified = await readManifest(file);
+} catch (error) {
+  console.error(`[restore] ${error instanceof Error ? error.message : error}`);
   process.exit(1);
 }
 
@@ -65,7 +74,7 @@ if (databaseUrl) {
 
 let exitCode = 1;
 try {
-  const { tables, rows, seconds, manifest } = await restoreBackup({ databaseUrl, file, replace });
+  const { tables, rows, seconds, manifest } = await restoreBackup({ databaseUrl, file, replace, verified });
   console.info(
     `[restore] restored ${file} into ${into}: ${tables} tables, ${rows} rows, ${seconds.toFixed(1)} s (snapshot ${manifest.snapshotAt}, migration ${manifest.migration?.tag ?? "none"}${replace ? "; what was there was replaced" : ""})`,
   );

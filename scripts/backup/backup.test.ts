@@ -130,6 +130,12 @@ describe("backup and restore", () => {
     const target = await emptyDatabase();
     await expect(restoreBackup({ databaseUrl: target, file: altered })).rejects.toThrow(/checksum does not match/);
     expect(await counts(target)).toEqual({});
+    // Changed after it was verified: the load verifies it again before it commits.
+    const verified = await readManifest(file);
+    await expect(restoreBackup({ databaseUrl: target, file: altered, verified })).rejects.toThrow(
+      /checksum does not match/,
+    );
+    expect(await counts(target)).toEqual({});
   });
 
   test("a database that holds data is refused unless told to replace it; replaced, it holds the backup's rows alone", async () => {

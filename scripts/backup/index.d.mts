@@ -29,5 +29,7 @@ export declare function restoreBackup(options: {
   file: string;
   replace?: boolean;
   log?: { info(message: string): void };
+  /** The file's manifest from readManifest(file), when read already (the load verifies the checksum again). */
+  verified?: BackupManifest;
 }): Promise<{ tables: number; rows: number; seconds: number; manifest: BackupManifest }>;
 export declare function formatBytes(bytes: number): string;

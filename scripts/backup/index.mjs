@@ -410,11 +410,13 @@ async function dropAppObjects(client) {
  * holds data unless `replace`, then in ONE transaction: drops the app's objects, applies the app's
  * migrations up to the backup's, copies every table in, applies the newer migrations, sets each
  * sequence past its largest id, and checks the row counts against the manifest.
- * @param {{ databaseUrl: string, file: string, replace?: boolean, log?: { info(message: string): void } }} options
+ * @param {{ databaseUrl: string, file: string, replace?: boolean, log?: { info(message: string): void }, verified?: object }} options
  */
-export async function restoreBackup({ databaseUrl, file, replace = false, log }) {
+export async function restoreBackup({ databaseUrl, file, replace = false, log, verified }) {
   const began = performance.now();
-  const manifest = await readManifest(file);
+  // Read and verified before (the caller's readManifest): the load below verifies the checksum
+  // again before it commits, so a file changed in between is still refused.
+  const manifest = verified ?? (await readManifest(file));
   const known = knownMigrations();
   let upTo = -1;
   if (manifest.migration) {
