@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readManifest, restoreBackup } from "./backup/index.mjs";
 import { runningPort } from "./command-database.mjs";
+import { DEMO_MARKER } from "./demo-mode.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -75,8 +76,12 @@ if (databaseUrl) {
 let exitCode = 1;
 try {
   const { tables, rows, seconds, manifest } = await restoreBackup({ databaseUrl, file, replace, verified });
+  // A school's data is not the demo: a folder that held the demo loses its marker (DEMO_MODE=true brings it back).
+  const marker = server ? path.join(path.dirname(server.dataDir), DEMO_MARKER) : null;
+  const wasDemo = marker !== null && fs.existsSync(marker);
+  if (wasDemo) fs.rmSync(marker, { force: true });
   console.info(
-    `[restore] restored ${file} into ${into}: ${tables} tables, ${rows} rows, ${seconds.toFixed(1)} s (snapshot ${manifest.snapshotAt}, migration ${manifest.migration?.tag ?? "none"}${replace ? "; what was there was replaced" : ""})`,
+    `[restore] restored ${file} into ${into}: ${tables} tables, ${rows} rows, ${seconds.toFixed(1)} s (snapshot ${manifest.snapshotAt}, migration ${manifest.migration?.tag ?? "none"}${replace ? "; what was there was replaced" : ""}${wasDemo ? "; demo mode is off for it" : ""})`,
   );
   exitCode = 0;
 } catch (error) {
