@@ -21,5 +21,7 @@ test("the admin start page leads to semesters, forms, subjects, users and remind
     );
   }
   await expect(page.getByRole("link", { name: /SYK2001/ })).toHaveAttribute("href", /^\/admin\/class\/\d+$/);
+  // The nightly backups' state (the server's schedule: none yet at first, a warning; then the last good one).
+  await expect(page.getByRole("heading", { level: 2, name: "Sikkerhetskopi" })).toBeVisible();
   await checkPage(page, testInfo, "admin-home");
 });

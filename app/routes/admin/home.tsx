@@ -8,6 +8,7 @@ import { adminOverview } from "~/services/placements/index.server";
 import { requireRole } from "~/services/identity/index.server";
 import { ROLE, ROLE_NAMES, type RoleId } from "~/services/identity";
 import type { Route } from "./+types/home";
+import { backupHealth, osloParts, readBackupStatus } from "../../../scripts/backup-schedule.mjs";
 import enAdmin from "~/locales/en/admin.json";
 import nbAdmin from "~/locales/nb/admin.json";
 
@@ -32,8 +33,7 @@ const BACKUP_TOO_OLD_HOURS = 26;
  * none has been taken, or the last good one is older than about a day; with DATABASE_URL, a note
  * that the institution's own server is backed up there.
  */
-async function backupsNow(now = new Date()) {
-  const { backupHealth, osloParts, readBackupStatus } = await import("../../../scripts/backup-schedule.mjs");
+function backupsNow(now = new Date()) {
   const config = env();
   const health = backupHealth(readBackupStatus(config.BACKUP_DIR), { scheduled: config.BACKUPS_SCHEDULED, now });
   const today = osloParts(now);
@@ -68,7 +68,7 @@ async function backupsNow(now = new Date()) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
   const overview = await adminOverview(await getDb());
-  return { name: session.user.displayName, ...overview, backups: await backupsNow() };
+  return { name: session.user.displayName, ...overview, backups: backupsNow() };
 }
 
 type BackupTexts = typeof nbAdmin.backups;
@@ -93,7 +93,7 @@ function whenText(texts: BackupTexts, language: string, when: When): string {
  * language rather than through `t`: the namespace is not among the ones every page and the server
  * register (app/locales/index.ts).
  */
-function Backups({ backups }: { backups: Awaited<ReturnType<typeof backupsNow>> }) {
+function Backups({ backups }: { backups: ReturnType<typeof backupsNow> }) {
   const { i18n } = useTranslation();
   const language = i18n.language === "en" ? "en" : "nb";
   const texts = (language === "en" ? enAdmin : nbAdmin).backups;
