@@ -62,8 +62,12 @@ export default [
     route("class/:classId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", { id: "admin-form" }),
     route("users", "routes/admin/users.tsx"),
     route("users/:userId", "routes/admin/user.tsx"),
+    // Erasing one person on request: what goes and what is kept, then a confirmation (docs/rules/records.md).
+    route("users/:userId/erase", "routes/admin/erase-user.tsx"),
     route("audit", "routes/admin/audit.tsx"),
     route("reminders", "routes/admin/reminders.tsx"),
+    // What the next daily retention run will delete or anonymise, before it happens; read-only.
+    route("retention", "routes/admin/retention.tsx"),
     route("*", "routes/shared/area-fallback.tsx", { id: "admin-fallback" }),
   ]),
   route("student", "routes/student/area.tsx", { id: "student-area" }, [

@@ -251,8 +251,11 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
     "routes/admin/users": { loader: admin },
     "routes/admin/audit": { loader: admin },
     "routes/admin/user": { loader: admin, action: admin, body: { intent: "save" } },
+    // The box "Jeg forstår at dette ikke kan angres" is not ticked (400): the guard is what is tested, nobody is erased.
+    "routes/admin/erase-user": { loader: admin, action: admin, body: { intent: "erase" } },
     // The body is incomplete (400): the guard is what is tested, the day counts stay as they are.
     "routes/admin/reminders": { loader: admin, action: admin },
+    "routes/admin/retention": { loader: admin },
     "admin-fallback": { loader: admin, action: admin },
 
     // Student area

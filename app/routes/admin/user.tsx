@@ -7,6 +7,7 @@ import { AdminUserAccess } from "~/components/app/AdminUserAccess";
 import { AdminUserDetails } from "~/components/app/AdminUserDetails";
 import { AdminUserEditForm } from "~/components/app/AdminUserEditForm";
 import { AdminUserPhoneForm } from "~/components/app/AdminUserPhoneForm";
+import { ErasedBanner, ErasureSection } from "~/components/app/ErasureSection";
 import { errorMessage, errorSummaryItems, firstError } from "~/components/form-errors";
 import { AlertBanner, ErrorSummary, PageHeading } from "~/components/ui";
 import { useValidatedForm } from "~/components/use-validated-form";
@@ -16,6 +17,7 @@ import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
+import { anonymisedEmail } from "~/services/records/index.server";
 import { ROLE, type RoleId } from "~/services/identity";
 import { schema } from "./user.schema";
 import { FreshPage } from "~/components/fresh-page";
@@ -48,7 +50,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const isSelf = session.user.id === userId;
   const confirmDeactivate =
     new URL(request.url).searchParams.get("confirm") === "deactivate" && edit.user.isActive && !isSelf;
-  return { ...edit, isSelf, confirmDeactivate };
+  // Erased on request or by the retention run: the account is kept, anonymised (docs/rules/records.md).
+  const erased = edit.user.email === anonymisedEmail(userId);
+  return { ...edit, isSelf, confirmDeactivate, erased };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -155,7 +159,7 @@ export default function User(props: Route.ComponentProps) {
 
 function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminUsers");
-  const { user, semesters, isSelf, confirmDeactivate } = loaderData;
+  const { user, semesters, isSelf, confirmDeactivate, erased } = loaderData;
   const save = actionData?.intent === "save" ? actionData : undefined;
   const statusError = actionData?.intent === "status" ? actionData.error : undefined;
   const phone = actionData?.intent === "phone" ? actionData : undefined;
@@ -178,22 +182,32 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
         <Link to="/admin/users">{t("user.back")}</Link>
       </p>
       <PageHeading caption={t("user.caption")}>{user.displayName}</PageHeading>
-      {user.isActive ? null : <AlertBanner variant="warning">{t("user.inactiveBanner")}</AlertBanner>}
+      {erased ? (
+        <ErasedBanner />
+      ) : user.isActive ? null : (
+        <AlertBanner variant="warning">{t("user.inactiveBanner")}</AlertBanner>
+      )}
       <AdminUserDetails user={user} />
 
-      <h2>{t("user.editHeading")}</h2>
-      <AdminUserEditForm
-        userId={user.id}
-        storedName={user.displayName}
-        stored={loaderData}
-        semesters={semesters}
-        // After a refused save the form shows what was posted, else what is stored.
-        typed={save?.result.initialValue as Record<string, unknown> | undefined}
-        form={form}
-        fields={fields}
-      />
-      <AdminUserPhoneForm userId={user.id} stored={user.phoneNumber} refused={phone} />
-      <AdminUserAccess user={user} isSelf={isSelf} confirmDeactivate={confirmDeactivate} />
+      {/* An erased person is kept anonymised: nothing of them to edit, no access to give back. */}
+      {erased ? null : (
+        <>
+          <h2>{t("user.editHeading")}</h2>
+          <AdminUserEditForm
+            userId={user.id}
+            storedName={user.displayName}
+            stored={loaderData}
+            semesters={semesters}
+            // After a refused save the form shows what was posted, else what is stored.
+            typed={save?.result.initialValue as Record<string, unknown> | undefined}
+            form={form}
+            fields={fields}
+          />
+          <AdminUserPhoneForm userId={user.id} stored={user.phoneNumber} refused={phone} />
+          <AdminUserAccess user={user} isSelf={isSelf} confirmDeactivate={confirmDeactivate} />
+        </>
+      )}
+      <ErasureSection user={{ ...user, erased }} isSelf={isSelf} />
     </div>
   );
 }

@@ -22,6 +22,7 @@ export const ROLE_MENU: Record<RoleId, { href: string; labelKey: KeyOf<"common">
     { href: "/admin/users", labelKey: "menu.admin.users" },
     { href: "/admin/audit", labelKey: "menu.admin.audit" },
     { href: "/admin/reminders", labelKey: "menu.admin.reminders" },
+    { href: "/admin/retention", labelKey: "menu.admin.retention" },
   ],
   2: [
     { href: "/student/forms", labelKey: "menu.student.forms" },
