@@ -17,7 +17,9 @@ const stamp = new Date()
   .toISOString()
   .replace(/[-:]/g, "")
   .replace(/\.\d+Z$/, "Z");
+// A relative FILE is where the command was typed (npm runs scripts in the project's folder; INIT_CWD is where it was called).
 const file = path.resolve(
+  process.env.INIT_CWD ?? process.cwd(),
   args[0] ??
     path.join(path.resolve(process.env.DATA_DIR || path.join(root, "data")), "backups", `praksis-${stamp}.backup.gz`),
 );

@@ -19,7 +19,8 @@ if (files.length !== 1 || files[0].startsWith("-")) {
   console.error("[restore] usage: npm run restore FILE [--replace]");
   process.exit(1);
 }
-const file = path.resolve(files[0]);
+// A relative FILE is where the command was typed (npm runs scripts in the project's folder; INIT_CWD is where it was called).
+const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), files[0]);
 if (!fs.existsSync(file)) {
   console.error(`[restore] ${file}: no such file`);
   process.exit(1);
