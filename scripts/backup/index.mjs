@@ -431,7 +431,10 @@ export async function restoreBackup({ databaseUrl, file, replace = false, log, v
   try {
     await checkTarget(client);
     await client.query("begin");
+    // A server's own limits for the app's statements (an institution may set them) do not cut a restore short.
     await client.query("set local statement_timeout = 0");
+    await client.query("set local idle_in_transaction_session_timeout = 0");
+    await client.query("set local lock_timeout = 0");
     await client.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     const full = await tablesWithData(client);
     if (full.length > 0 && !replace) {
