@@ -1,6 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { openTestDatabase } from "~/test/db";
+import { clearReminderState, REMINDER_INSTITUTION, REMINDER_ORIGIN } from "~/test/reminders";
+import { runReminders } from "~/services/reminders/index.server";
+import type { Mail } from "~/services/platform/email.server";
 import { seedDemo } from "~/services/demo/index.server";
 import { readAuditQuery, searchAuditLog } from "~/services/admin/index.server";
 import {
@@ -18,6 +21,7 @@ import {
   oneTimeCodes,
   periods,
   recordOpenings,
+  reminders,
   resultSubmissions,
   ROLE,
   sessions,
@@ -399,5 +403,35 @@ describe("the daily run", () => {
     expect(await runDailyRetention(db, { rules: RULES, now: new Date("2026-11-24T23:00:00Z"), log: quiet })).toBeNull();
     expect(await nextRunAfter(db, day)).toBe("2026-11-25T00:00:00.000Z");
     expect((await previewRetention(db, RULES, day)).lastRun?.at).toBe(day.toISOString());
+  });
+});
+
+describe("an anonymised person gets no mail", () => {
+  test("a reminder run that mails every other student of the class mails none to the erased student", async () => {
+    await clearReminderState(db);
+    const [classA] = await db
+      .select({ id: classes.id })
+      .from(classes)
+      .innerJoin(subjects, eq(subjects.id, classes.subjectId))
+      .where(and(eq(subjects.subjectCode, "SYK2001"), inArray(classes.id, currentClasses)));
+    const today = NOW.toISOString().slice(0, 10);
+    const inAWeek = new Date(Date.parse(`${today}T00:00:00Z`) + 7 * DAY).toISOString().slice(0, 10);
+    await db.update(classes).set({ midSemesterDate: inAWeek }).where(eq(classes.id, classA.id));
+    const sent: Mail[] = [];
+    const summary = await runReminders(db, {
+      institution: REMINDER_INSTITUTION,
+      origin: REMINDER_ORIGIN,
+      now: NOW,
+      send: async (mail: Mail) => {
+        sent.push(mail);
+      },
+    });
+    expect(summary.sent).toBeGreaterThan(0);
+    expect(sent.some((mail) => mail.to === "student02@example.org")).toBe(true);
+    expect(sent.filter((mail) => mail.to.endsWith(".invalid"))).toEqual([]);
+    const [erased] = await db.select({ anonymisedAt: users.anonymisedAt }).from(users).where(eq(users.id, student));
+    expect(erased.anonymisedAt).not.toBeNull();
+    const theirs = await db.select().from(reminders).where(eq(reminders.recipientUserId, student));
+    expect(theirs).toEqual([]);
   });
 });
