@@ -221,7 +221,10 @@ export async function completeLogin(
     userAgent: input.request.headers.get("user-agent"),
   });
   // The records schedule counts a person's period from their last log-in (docs/rules/records.md).
-  await db.update(users).set({ lastLoginAt: sql`now()` }).where(eq(users.id, input.user.id));
+  await db
+    .update(users)
+    .set({ lastLoginAt: sql`now()` })
+    .where(eq(users.id, input.user.id));
   await audit(db, {
     action: "login",
     actorUserId: input.user.id,
