@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
-import { classes, periods } from "~/services/platform/db/schema";
+import { classes, periods, recordOpenings, subjects } from "~/services/platform/db/schema";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { RECORD_KINDS, retentionRules } from "~/services/records";
 import { previewRetention } from "~/services/records/index.server";
-import { classIdOf, cookieActingAs, startTestApp, stopTestApp } from "~/test/app";
+import { classIdOf, cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
 import * as page from "./retention";
 
@@ -80,4 +80,40 @@ test("a page number that is no page is the first or the last page", async () => 
   const last = await load("/admin/retention?page=99999");
   expect(last.page).toBe(last.pages);
   expect(last.next).toBeNull();
+});
+
+test("more classes than a page: twenty a page, each page linking to the one before and after it", async () => {
+  // 21 more classes in the old semester, each with a record opening three years old (due).
+  const db = app.database.db;
+  const [old] = await db.select({ periodId: classes.periodId }).from(classes).where(eq(classes.id, oldClassId));
+  const student = await userIdOf(db, "student01@example.org");
+  const admin = await userIdOf(db, "admin@example.org");
+  for (let i = 0; i < page.CLASSES_PER_PAGE + 1; i++) {
+    const [subject] = await db
+      .insert(subjects)
+      .values({ subjectCode: `GML${100 + i}`, name: `Gammelt emne ${i}` })
+      .returning();
+    const [made] = await db.insert(classes).values({ subjectId: subject.id, periodId: old.periodId }).returning();
+    const at = new Date(Date.UTC(2020, 0, 1, i));
+    await db.insert(recordOpenings).values({
+      studentUserId: student,
+      viewerUserId: admin,
+      viewerRole: ROLE.Admin,
+      kind: "userProfile",
+      hour: at,
+      at,
+      classId: made.id,
+    });
+  }
+  const first = await load();
+  expect(first.classes).toHaveLength(page.CLASSES_PER_PAGE);
+  expect(first.pages).toBe(2);
+  expect(first.previous).toBeNull();
+  expect(first.next).toBe("/admin/retention?page=2#classes-heading");
+  const second = await load("/admin/retention?page=2");
+  expect(second.classes.length).toBeGreaterThanOrEqual(2);
+  expect(second.previous).toBe("/admin/retention#classes-heading");
+  expect(second.next).toBeNull();
+  const keys = [...first.classes, ...second.classes].map((c) => c.key);
+  expect(new Set(keys).size).toBe(keys.length);
 });
