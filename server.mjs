@@ -320,6 +320,8 @@ async function primary() {
         log: backupLog,
         // Started as root: the backups are the app processes' user's, who reads the status (/healthz).
         owner: account ? { uid: account.uid, gid: account.gid } : null,
+        // When the database was made (its cluster's PG_VERSION): one made today waits for the night.
+        databaseSince: fileTime(path.join(dataDir, "postgres", "PG_VERSION")),
       });
     } catch (error) {
       // The folder cannot be made: said as an error, and the app serves on without the schedule.
@@ -332,6 +334,15 @@ async function primary() {
   serverLog.info(
     `Praksis listening on http://${urlHost(host)}:${port}${everywhere}: ${workers} app process${workers === 1 ? "" : "es"} (ready in ${Date.now() - began} ms)`,
   );
+}
+
+/** When a file was last changed, or null when it cannot be read. */
+function fileTime(file) {
+  try {
+    return fs.statSync(file).mtime;
+  } catch {
+    return null;
+  }
 }
 
 async function worker() {

@@ -92,4 +92,5 @@ export declare function startBackupSchedule(options: {
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
   catchUpDelayMs?: number;
+  databaseSince?: Date | null;
 }): BackupSchedule;

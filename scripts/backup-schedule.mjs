@@ -25,7 +25,12 @@ export const STATUS_FILE = "status.json";
 export const NIGHTLY_PREFIX = "praksis-nightly-";
 export const NIGHTLY_SUFFIX = ".backup.gz";
 const NIGHTLY_NAME = /^praksis-nightly-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\.backup\.gz$/;
-/** A backup is due at start-up when the last good one is older than this. */
+/**
+ * A backup is due at start-up when the last good one is older than this; with none, when the
+ * database is (a night has passed without one: data from before the schedule, or a machine that
+ * was off). A database made just now waits for the night, so a short-lived server (a test, a
+ * benchmark) never backs up in the middle of its work.
+ */
 export const CATCH_UP_AFTER_MS = 24 * 60 * 60 * 1000;
 /** How long after start-up a missed backup is taken (the app processes start and settle first). */
 export const CATCH_UP_DELAY_MS = 5 * 60 * 1000;
@@ -277,7 +282,8 @@ export function safeMessage(error) {
 
 /**
  * Starts the nightly backup. `writeBackup({ databaseUrl, file, log })` takes one backup into `file`
- * (the engine, scripts/backup/); `now` and the timers are the clock (tests move them). Returns
+ * (the engine, scripts/backup/); `databaseSince`: when the database was made (null: unknown, taken
+ * as old); `now` and the timers are the clock (tests move them). Returns
  * `runNow()` (one backup now, unless one runs: then that one's promise), `nextAt()` and `stop()`
  * (no more backups; waits for one under way).
  */
@@ -291,6 +297,7 @@ export function startBackupSchedule({
   setTimer = setTimeout,
   clearTimer = clearTimeout,
   catchUpDelayMs = CATCH_UP_DELAY_MS,
+  databaseSince = null,
 }) {
   fs.mkdirSync(settings.dir, { recursive: true, mode: 0o700 });
   if (owner) fs.chownSync(settings.dir, owner.uid, owner.gid);
@@ -371,10 +378,11 @@ export function startBackupSchedule({
   const { lastGood } = readBackupStatus(settings.dir);
   const nightly = nextBackupAt(now(), settings);
   const catchUp = new Date(now().getTime() + catchUpDelayMs);
-  const due = !lastGood || now().getTime() - Date.parse(lastGood.at) > CATCH_UP_AFTER_MS;
+  const since = lastGood ? Date.parse(lastGood.at) : (databaseSince?.getTime() ?? -Infinity);
+  const due = now().getTime() - since > CATCH_UP_AFTER_MS;
   plan(due && catchUp < nightly ? catchUp : nightly);
   log.info(
-    `nightly backups at ${settings.time} (${BACKUP_TIME_ZONE}) into ${settings.dir}, keeping ${settings.keepDaily} daily and ${settings.keepWeekly} weekly; next ${due && catchUp < nightly ? "in a few minutes (the last good one is older than a day, or there is none)" : next.toISOString()}`,
+    `nightly backups at ${settings.time} (${BACKUP_TIME_ZONE}) into ${settings.dir}, keeping ${settings.keepDaily} daily and ${settings.keepWeekly} weekly; next ${due && catchUp < nightly ? "in a few minutes (the last good one is older than a day, or there is none on a database older than a day)" : next.toISOString()}`,
   );
 
   return {

@@ -375,6 +375,29 @@ test("a recent good backup: no catch-up, the next is tonight's; one older than a
   expect(writeBackup).not.toHaveBeenCalled();
 });
 
+test("no backup yet on a database made today: none until the night; on one made earlier, a catch-up", () => {
+  const writeBackup = vi.fn();
+  const start = (databaseSince: Date) => {
+    const clock = fakeClock("2026-11-26T12:00:00Z");
+    const schedule = startBackupSchedule({
+      settings: settingsIn(folder()),
+      databaseUrl: "u",
+      writeBackup,
+      log: quietLog(),
+      databaseSince,
+      ...clock,
+    });
+    const pending = clock.pending();
+    void schedule.stop();
+    return pending;
+  };
+  // A new data folder (a fresh install, a test's or a benchmark's server): the night's backup.
+  expect(start(new Date("2026-11-26T11:59:00Z"))).toEqual(["2026-11-27T01:30:00.000Z"]);
+  // Data from before the schedule, never backed up: a few minutes after start-up.
+  expect(start(new Date("2026-11-20T08:00:00Z"))).toEqual(["2026-11-26T12:05:00.000Z"]);
+  expect(writeBackup).not.toHaveBeenCalled();
+});
+
 test("never two at once: a backup asked for while one runs is that one", async () => {
   const dir = folder();
   let finish = () => {};
