@@ -163,12 +163,13 @@ async function primary() {
   // The nightly backup runs here, in the primary, for the embedded database only: a PostgreSQL of the
   // institution's own (DATABASE_URL) is backed up by those who run it. /healthz says whether it runs.
   const backupLog = log.child({ component: "backup" });
-  if (database && backupsWanted.on) process.env.BACKUPS_SCHEDULED = "true";
-  else if (!database && backupsWanted.on)
+  // (Set here only: a value from outside would have /healthz say what is not so.)
+  process.env.BACKUPS_SCHEDULED = database && backupsWanted.on ? "true" : "false";
+  if (!database && backupsWanted.on)
     backupLog.info(
       "no nightly backup with DATABASE_URL: that PostgreSQL is backed up by those who run it (`npm run backup` works against it too)",
     );
-  else backupLog.info("nightly backups switched off (BACKUPS=off)");
+  else if (!backupsWanted.on) backupLog.info("nightly backups switched off (BACKUPS=off)");
   let backups = null;
   const kinds = demoProviderKinds(process.env);
   if (kinds.length > 0) {

@@ -1,12 +1,15 @@
 // The backup's benchmark on the big school (scripts/ops/big-school.ts, 3,000 students):
 //
-//   node scripts/ops/backup-bench.mjs [--users 200] [--duration 60] [--school 3000]
+//   node scripts/ops/backup-bench.mjs [--users 200] [--duration 60] [--school 3000] [--back-to-back]
 //
 // 1. `npm run load` builds the big school on its embedded PostgreSQL and runs two measured windows
 //    of `--duration` seconds with the same `--users` (`--sweep 200,200`): the first without a
 //    backup, the second with `npm run backup` started a few seconds into it (against the running
 //    app's database, as an operator would). The targets: the backup in ≤ 60 s, and the load's
-//    errors 0. Both windows' worst p95 of a page or save, and the autosave's, are printed.
+//    errors 0. Both windows' worst p95 of a page or save, and the autosave's, are printed. A backup
+//    of the big school takes a few seconds of the window; `--back-to-back` takes one after another
+//    until the window ends, so the second window's figures are those of a load that always has a
+//    backup running beside it.
 // 2. The backup restored with `npm run restore` into a new, empty data folder (a new embedded
 //    server): target ≤ 120 s. Then the app starts on it and /healthz must answer.
 //
@@ -25,6 +28,7 @@ const { values: options } = parseArgs({
     duration: { type: "string", default: "60" },
     school: { type: "string", default: "3000" },
     port: { type: "string", default: "4100" },
+    "back-to-back": { type: "boolean", default: false },
   },
 });
 const TARGET_BACKUP_S = 60;
@@ -74,6 +78,7 @@ try {
   let windows = 0;
   let backup = null;
   const windowLines = [];
+  const backupTimes = [];
   const load = run(
     process.execPath,
     [
@@ -99,12 +104,21 @@ try {
             // seconds into it.
             const dataDir = [...loadDirs()].find((d) => !before.has(d));
             backup = sleep(8_000).then(async () => {
-              console.log(`[bench] npm run backup ${backupFile} (DATA_DIR ${dataDir}), under load`);
-              const result = await run("npm", ["run", "--silent", "backup", "--", backupFile], {
-                env: { DATA_DIR: dataDir, DATABASE_URL: "" },
-              });
-              console.log(`[bench] ${result.output.trim()}`);
-              return result;
+              const windowEnds = performance.now() + (Number(options.duration) - 5) * 1000;
+              let first = null;
+              do {
+                console.log(`[bench] npm run backup ${backupFile} (DATA_DIR ${dataDir}), under load`);
+                fs.rmSync(backupFile, { force: true });
+                const result = await run("npm", ["run", "--silent", "backup", "--", backupFile], {
+                  env: { DATA_DIR: dataDir, DATABASE_URL: "" },
+                });
+                console.log(`[bench] ${result.output.trim()}`);
+                first ??= result;
+                const took = /, ([\d.]+) s \(snapshot/.exec(result.output)?.[1];
+                if (took) backupTimes.push(Number(took));
+                if (result.status !== 0) return result;
+              } while (options["back-to-back"] && performance.now() < windowEnds);
+              return first;
             });
           }
         } else if (windowLines.length > 0 && /^ {2}\S.*req\/s/.test(line) && windowLines.at(-1).routes.length < 40) {
@@ -129,7 +143,7 @@ try {
   const quiet = parse(first.summary);
   const during = second ? parse(second.summary) : null;
   const wrote = /wrote (\S+): ([^,]+), (\d+) tables, (\d+) rows, ([\d.]+) s/.exec(backedUp.output);
-  const backupSeconds = wrote ? Number(wrote[5]) : null;
+  const backupSeconds = wrote ? Math.max(Number(wrote[5]), ...backupTimes) : null;
 
   // ─── 2. the restore into a new server ──────────────────────────────────────────────────────────
   const restoreDir = path.join(work, "restored");
@@ -164,6 +178,12 @@ try {
   console.log(
     `  backup: ${backupSeconds} s (target ≤ ${TARGET_BACKUP_S} s), ${(size / 1024 / 1024).toFixed(1)} MiB, ${wrote?.[3]} tables, ${wrote?.[4]} rows; npm run backup took ${backedUp.seconds.toFixed(1)} s in all`,
   );
+  if (backupTimes.length > 1) {
+    const sorted = backupTimes.toSorted((a, b) => a - b);
+    console.log(
+      `  back to back: ${backupTimes.length} backups in the window, each ${sorted[0]}–${sorted.at(-1)} s (median ${sorted[Math.floor(sorted.length / 2)]} s)`,
+    );
+  }
   console.log(
     `  restore into a new server: ${restored.seconds.toFixed(1)} s for npm run restore (target ≤ ${TARGET_RESTORE_S} s); the app on it ready in ${started?.seconds.toFixed(1)} s, /healthz ${started?.health?.status}`,
   );
