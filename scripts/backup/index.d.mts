@@ -8,7 +8,7 @@ export interface BackupManifest {
   app: { name: string; version: string };
   /** The newest migration applied (drizzle.__drizzle_migrations), its tag from drizzle/meta/_journal.json. */
   migration: { tag: string | null; hash: string; createdAt: number; applied: number } | null;
-  /** The snapshot's time: the backup transaction's now(), ISO. */
+  /** The snapshot's time (ISO): the clock read by the statement that took it; every row copied was committed before. */
   snapshotAt: string;
   server: string;
   tables: { name: string; columns: string[]; rows: number }[];

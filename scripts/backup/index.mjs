@@ -150,6 +150,11 @@ export async function writeBackup({ databaseUrl, file, log, gzipLevel = 3 }) {
   let finished = false;
   try {
     await client.query("begin isolation level repeatable read read only");
+    // The transaction's first statement takes its snapshot: the clock read in it is the snapshot's
+    // time (just after it: every save in the copy was committed before this time).
+    const { rows: facts } = await client.query(
+      "select clock_timestamp() as snapshot, current_setting('server_version') as server, current_database() as database",
+    );
     await client.query("set local statement_timeout = 0");
     await client.query("set local idle_in_transaction_session_timeout = 0");
     const { tables } = await appTables(client);
@@ -157,9 +162,6 @@ export async function writeBackup({ databaseUrl, file, log, gzipLevel = 3 }) {
       throw new BackupError("the database holds none of the app's tables: nothing to back up (is DATABASE_URL right?)");
     // As pg_dump does: no migration may change a table while it is copied (reads and writes go on).
     await client.query(`lock table ${tables.map((t) => quote(t.name)).join(", ")} in access share mode`);
-    const { rows: facts } = await client.query(
-      "select now() as snapshot, current_setting('server_version') as server, current_database() as database",
-    );
     const migration = await latestMigration(client);
     const sequences = [];
     for (const s of await ownedSequences(client)) {

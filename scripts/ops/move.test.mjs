@@ -5,12 +5,14 @@
 //   the README's role and database → `npm run restore FILE` with its DATABASE_URL → `node server.mjs`
 //   with that DATABASE_URL: /healthz at the same migration, every table's rows there, a log-in works,
 //   every save acknowledged before the backup began is on the student's page, each answer in the copy
-//   is a value some save sent, and each save's rows are in the copy together (one snapshot).
+//   is a value some save sent before the snapshot's time, and each save's rows are in the copy
+//   together (one snapshot).
 // Run: node --test scripts/ops/move.test.mjs (needs build/ and /usr/lib/postgresql/15).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { after, test } from "node:test";
 import pg from "pg";
 import {
@@ -179,20 +181,21 @@ async function logInStudents(base, outbox) {
 }
 
 /**
- * Writers (one per student and text question) autosave distinct values `w<writer>-s<seq>` in order,
- * each with the base token of its last acknowledged save, until `stop()` is called. Each save keeps
- * when it was sent and when its 200 came back.
+ * Writers (one per student: the first text question of the student's answer set) autosave distinct
+ * values `w<writer>-s<seq>` in order, each with the base token of its last acknowledged save, until
+ * `stop()` is called. Each save keeps when it was sent and when its 200 came back.
  */
 function autosave(base, students) {
-  const writers = students.flatMap((s) =>
-    [...s.page.answers].map(([questionId, a]) => ({ s, questionId, token: a.base, saves: [] })),
-  );
+  const writers = students.map((s) => {
+    const [questionId, a] = [...s.page.answers][0];
+    return { s, questionId, token: a.base, saves: [] };
+  });
   let stopped = false;
   const done = Promise.all(
     writers.map(async (w, index) => {
       w.index = index;
       for (let seq = 1; !stopped; seq++) {
-        const save = { seq, sentAt: performance.now(), ackedAt: null };
+        const save = { seq, sentAt: Date.now(), ackedAt: null };
         w.saves.push(save);
         const response = await fetch(`${base}/api/answers`, {
           method: "POST",
@@ -212,7 +215,7 @@ function autosave(base, students) {
         const json = await response.json();
         assert.equal(response.status, 200, `save ${seq} of writer ${index}: ${JSON.stringify(json)}`);
         assert.deepEqual(json.conflicts ?? [], []);
-        save.ackedAt = performance.now();
+        save.ackedAt = Date.now();
         w.token = json.tokens[w.questionId];
       }
     }),
@@ -307,9 +310,9 @@ test(
 
     // `npm run backup` reaches the running app's embedded PostgreSQL (no DATABASE_URL): while the writers write.
     const file = path.join(dir, "backups", "move.backup.gz");
-    const backupBegan = performance.now();
+    const backupBegan = Date.now();
     const backup = await command("backup", [file], { DATA_DIR: dir, DATABASE_URL: "" });
-    const backupSeconds = (performance.now() - backupBegan) / 1000;
+    const backupSeconds = (Date.now() - backupBegan) / 1000;
     await sleep(200);
     await load.stop();
     assert.equal(backup.code, 0, backup.output);
@@ -350,8 +353,10 @@ test(
     assert.deepEqual(health.migrations, healthBefore.migrations);
     assert.equal(health.migrations.pending, 0);
     const manifest = JSON.parse(
-      /\{"manifest":.*\}/.exec((await import("node:zlib")).gunzipSync(fs.readFileSync(file)).toString("utf8"))[0],
+      /\{"manifest":.*\}/.exec(zlib.gunzipSync(fs.readFileSync(file)).toString("utf8"))[0],
     ).manifest;
+    const snapshotAt = Date.parse(manifest.snapshotAt);
+    assert.ok(snapshotAt >= backupBegan, "the snapshot is taken after the backup began");
     assert.deepEqual(await rowCounts(pg15.url), Object.fromEntries(manifest.tables.map((t) => [t.name, t.rows])));
 
     // A log-in works on the moved app (an e-mail code, a new session).
@@ -373,26 +378,35 @@ test(
         const seq = Number(m?.[2] ?? 0);
         if (!m || Number(m[1]) !== w.index || seq > w.saves.length)
           problems.push(`writer ${w.index}: "${stored}" is no value it sent`);
+        else if (w.saves[seq - 1].sentAt > snapshotAt)
+          problems.push(
+            `writer ${w.index}: s${seq} was sent after the snapshot (${manifest.snapshotAt}), yet is in the copy`,
+          );
         else if (seq < acknowledgedBefore[w.index])
           problems.push(
             `writer ${w.index}: s${acknowledgedBefore[w.index]} acknowledged before the backup, the copy has s${seq}`,
           );
       }
     }
-    assert.deepEqual(problems, [], "acknowledged saves missing, or values no save sent, in the moved copy");
+    assert.deepEqual(
+      problems,
+      [],
+      "acknowledged saves missing, values no save sent, or saves after the snapshot, in the moved copy",
+    );
 
-    // One snapshot: a save writes its answer and its answer set's updated_at in one transaction, so in
-    // the copy each written set's updated_at is its newest answer's (a copy table by table tears them).
+    // One snapshot: a save writes its answer and its answer set's updated_at (the save's time) in one
+    // transaction, and the saves of a set take turns (the set's row lock): in any state the database
+    // was in, a written set's updated_at is that of an answer of its last save. A copy taken table
+    // by table (the sets before the answers) has sets whose last save's answer has moved on.
     const client = new pg.Client({ connectionString: pg15.url });
     await client.connect();
     let torn;
     const behind = [];
     try {
       ({ rows: torn } = await client.query(`
-      select s.id, s.updated_at as "set", max(a.updated_at) as "answer"
-      from answer_sets s join answers a on a.answer_set_id = s.id
-      where a.value ~ '^w[0-9]+-s[0-9]+$'
-      group by s.id, s.updated_at having s.updated_at <> max(a.updated_at)`));
+        select s.id, s.updated_at from answer_sets s
+        where exists (select 1 from answers a where a.answer_set_id = s.id and a.value ~ '^w[0-9]+-s[0-9]+$')
+          and not exists (select 1 from answers a where a.answer_set_id = s.id and a.updated_at = s.updated_at)`));
       // Every id sequence is past its table's largest id: the moved app's next rows get new ids.
       const { rows: columns } = await client.query(`
       select c.relname as "table", a.attname as "column", pg_get_serial_sequence(format('%I', c.relname), a.attname) as sequence
