@@ -17,7 +17,6 @@ import { recordOpening } from "~/services/platform/record-openings.server";
 import { redirectWithFlash } from "~/services/platform/flash.server";
 import { clientAddress, readFormData } from "~/services/platform/request.server";
 import { requireRole } from "~/services/identity/index.server";
-import { anonymisedEmail } from "~/services/records/index.server";
 import { ROLE, type RoleId } from "~/services/identity";
 import { schema } from "./user.schema";
 import { FreshPage } from "~/components/fresh-page";
@@ -51,8 +50,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const confirmDeactivate =
     new URL(request.url).searchParams.get("confirm") === "deactivate" && edit.user.isActive && !isSelf;
   // Erased on request or by the retention run: the account is kept, anonymised (docs/rules/records.md).
-  const erased = edit.user.email === anonymisedEmail(userId);
-  return { ...edit, isSelf, confirmDeactivate, erased };
+  return { ...edit, isSelf, confirmDeactivate, erased: edit.user.anonymisedAt !== null };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -63,6 +61,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   const page = href("/admin/users/:userId", { userId: String(userId) });
+  // A post about an erased person (a page left open, or made by hand) changes nothing, and says why.
+  const refusedErased = () => redirectWithFlash(page, { type: "error", key: "adminUsers:user.errors.erased" });
 
   if (intent === "phone") {
     const typed = formData.get("phoneNumber");
@@ -70,6 +70,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const result = await updatePhoneNumber(db, userId, text, actor);
     if (!result.ok) {
       if (result.error === "notFound") notFound();
+      if (result.error === "erased") return refusedErased();
       return data(
         { intent: "phone" as const, error: "adminUsers:user.errors.phoneInvalid", typed: text },
         { status: 400 },
@@ -91,6 +92,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const result = await setUserActive(db, userId, intent === "activate", actor);
     if (!result.ok) {
       if (result.reason === "notFound") notFound();
+      if (result.reason === "erased") return refusedErased();
       return data({ intent: "status" as const, error: "adminUsers:user.errors.deactivateSelf" }, { status: 400 });
     }
     const edited = await getUserForEdit(db, userId);
@@ -128,6 +130,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case "notFound":
     case "unknownClass":
       return notFound();
+    case "erased":
+      return refusedErased();
     case "rolesRequired":
     case "ownAdminRole":
       return saveRefused(submission.reply({ fieldErrors: { roles: [`adminUsers:user.errors.${error.kind}`] } }), 400);

@@ -463,3 +463,27 @@ test("a changed phone number is unproved for Vipps: the verified number and the 
   const [removed] = await db.select({ phone: users.phoneNumber }).from(users).where(eq(users.id, supervisorId));
   expect(removed.phone).toBeNull();
 });
+
+test("an erased (anonymised) person is never changed again: no new name, roles, classes, phone or access", async () => {
+  const db = database.db;
+  const erasedId = await id("student12@example.org");
+  await db
+    .update(users)
+    .set({ displayName: "Slettet bruker", isActive: false, anonymisedAt: new Date("2026-11-20T12:00:00Z") })
+    .where(eq(users.id, erasedId));
+  const before = await getUserForEdit(db, erasedId, today);
+  expect(before?.user.anonymisedAt).toEqual(new Date("2026-11-20T12:00:00Z"));
+
+  expect(await updateUser(db, erasedId, await currentInput(erasedId, { displayName: "Nytt navn" }), admin)).toEqual({
+    ok: false,
+    error: { kind: "erased" },
+  });
+  expect(await setUserActive(db, erasedId, true, admin)).toEqual({ ok: false, reason: "erased" });
+  expect(await updatePhoneNumber(db, erasedId, "+47 912 34 567", admin)).toEqual({ ok: false, error: "erased" });
+  // Deactivating stays possible (it already is): nothing to refuse in taking access away.
+  expect(await setUserActive(db, erasedId, false, admin)).toEqual({ ok: true, changed: false });
+
+  const after = await getUserForEdit(db, erasedId, today);
+  expect(after?.user).toMatchObject({ displayName: "Slettet bruker", isActive: false, phoneNumber: null });
+  expect(after?.roles).toEqual(before?.roles);
+});

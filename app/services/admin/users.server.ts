@@ -133,7 +133,15 @@ export interface SemesterClasses {
 }
 
 export interface UserForEdit {
-  user: { id: number; displayName: string; email: string; phoneNumber: string | null; isActive: boolean };
+  user: {
+    id: number;
+    displayName: string;
+    email: string;
+    phoneNumber: string | null;
+    isActive: boolean;
+    /** Set when the person was erased or anonymised by the records schedule (docs/rules/records.md). */
+    anonymisedAt: Date | null;
+  };
   roles: RoleId[];
   studentClassIds: number[];
   teacherClassIds: number[];
@@ -217,6 +225,7 @@ export async function getUserForEdit(db: Db, userId: number, today = new Date())
       email: users.email,
       phoneNumber: users.phoneNumber,
       isActive: users.isActive,
+      anonymisedAt: users.anonymisedAt,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -257,6 +266,8 @@ export interface ClassLabel {
 
 export type UserEditError =
   | { kind: "notFound" }
+  /** Erased (anonymised): kept as "Slettet bruker" for the records that must stay, never changed again. */
+  | { kind: "erased" }
   | { kind: "rolesRequired" }
   | { kind: "unknownClass" }
   /** An admin may not take the Admin role from themselves (someone must be left to give it back). */
@@ -404,11 +415,12 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
     return await db.transaction(async (tx) => {
       // Locks the user row: two admins saving the same user at once are applied one after the other.
       const [user] = await tx
-        .select({ id: users.id, displayName: users.displayName })
+        .select({ id: users.id, displayName: users.displayName, anonymisedAt: users.anonymisedAt })
         .from(users)
         .where(eq(users.id, userId))
         .for("update");
       if (!user) throw new Refusal({ kind: "notFound" });
+      if (user.anonymisedAt) throw new Refusal({ kind: "erased" });
       const rolesBefore = await rolesOf(tx, userId);
       if (userId === actor.userId && rolesBefore.includes(ROLE.Admin) && !roles.includes(ROLE.Admin)) {
         throw new Refusal({ kind: "ownAdminRole" });
@@ -494,7 +506,7 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
   }
 }
 
-export type ActivationResult = { ok: true; changed: boolean } | { ok: false; reason: "notFound" | "self" };
+export type ActivationResult = { ok: true; changed: boolean } | { ok: false; reason: "notFound" | "self" | "erased" };
 
 /**
  * Activates or deactivates a user. Deactivation ends every session of theirs at once; an admin
@@ -503,8 +515,14 @@ export type ActivationResult = { ok: true; changed: boolean } | { ok: false; rea
 export async function setUserActive(db: Db, userId: number, active: boolean, actor: Actor): Promise<ActivationResult> {
   if (userId === actor.userId && !active) return { ok: false, reason: "self" };
   return db.transaction(async (tx) => {
-    const [user] = await tx.select({ isActive: users.isActive }).from(users).where(eq(users.id, userId)).for("update");
+    const [user] = await tx
+      .select({ isActive: users.isActive, anonymisedAt: users.anonymisedAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!user) return { ok: false, reason: "notFound" } as const;
+    // An erased person gets no access back: their account only holds records that must be kept.
+    if (user.anonymisedAt && active) return { ok: false, reason: "erased" } as const;
     if (!active) await destroyUserSessions(tx, userId);
     if (user.isActive === active) return { ok: true, changed: false } as const;
     await tx.update(users).set({ isActive: active }).where(eq(users.id, userId));
@@ -521,7 +539,7 @@ export async function setUserActive(db: Db, userId: number, active: boolean, act
 // ─── A phone number ──────────────────────────────────────────────────────────
 
 export type PhoneResult =
-  { ok: true; changed: boolean; vippsUnproved: boolean } | { ok: false; error: "notFound" | "invalid" };
+  { ok: true; changed: boolean; vippsUnproved: boolean } | { ok: false; error: "notFound" | "invalid" | "erased" };
 
 /** A typed number as it is stored ("+4798765432"), null for an empty one, or false when it is no phone number. */
 export function storedPhone(text: string): string | null | false {
@@ -544,11 +562,17 @@ export async function updatePhoneNumber(db: Db, userId: number, text: string, ac
   if (phone === false) return { ok: false, error: "invalid" };
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ phoneNumber: users.phoneNumber, verifiedPhone: users.verifiedPhone, vippsSub: users.vippsSub })
+      .select({
+        phoneNumber: users.phoneNumber,
+        verifiedPhone: users.verifiedPhone,
+        vippsSub: users.vippsSub,
+        anonymisedAt: users.anonymisedAt,
+      })
       .from(users)
       .where(eq(users.id, userId))
       .for("update");
     if (!row) return { ok: false as const, error: "notFound" as const };
+    if (row.anonymisedAt) return { ok: false as const, error: "erased" as const };
     const before = row.phoneNumber === null ? null : `+${phoneDigits(row.phoneNumber)}`;
     if (before === phone) return { ok: true as const, changed: false, vippsUnproved: false };
     const vippsUnproved = row.verifiedPhone !== null || row.vippsSub !== null;
