@@ -76,6 +76,25 @@ test("a recipient the server refuses (550) is MailNotSent 'refused', permanent, 
   }
 });
 
+test("an erased person's placeholder address (.invalid) is refused before any transport: permanent, nothing sent or written", async () => {
+  const peer = await startSmtpPeer();
+  try {
+    useSmtp(peer.url);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const sent = sendMail({ ...mail, to: "slettet-12@anonymisert.invalid" }, { purpose: "reminder" });
+    await expect(sent).rejects.toMatchObject({ name: "MailNotSent", kind: "refused", permanent: true });
+    expect(peer.received).toEqual([]);
+    expect(String(warn.mock.calls[0]?.[0])).not.toContain("slettet-12");
+  } finally {
+    await peer.close();
+  }
+  delete process.env.SMTP_URL;
+  process.env.OUTBOX_DIR = dir;
+  resetEnvForTests();
+  await expect(sendMail({ ...mail, to: "slettet-12@anonymisert.invalid" })).rejects.toMatchObject({ kind: "refused" });
+  expect(fs.readdirSync(dir)).toEqual([]);
+});
+
 test("a message the server refuses for now (451 after DATA) is 'refused' and not permanent: worth trying again", async () => {
   const peer = await startSmtpPeer({ refuse: "data" });
   try {

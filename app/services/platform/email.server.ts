@@ -40,13 +40,16 @@ export class MailNotSent extends Error {
   readonly responseCode: number | undefined;
   readonly permanent: boolean;
 
-  constructor(kind: MailFailureKind, options: { cause?: unknown; responseCode?: number; message?: string } = {}) {
+  constructor(
+    kind: MailFailureKind,
+    options: { cause?: unknown; responseCode?: number; message?: string; permanent?: boolean } = {},
+  ) {
     // The server's own words (e.g. "421 … try again later") are kept: the reminders' list of failures shows them.
     const because = options.cause instanceof Error ? `: ${options.cause.message}` : "";
     super(options.message ?? `mail not sent (${kind})${because}`, { cause: options.cause });
     this.kind = kind;
     this.responseCode = options.responseCode;
-    this.permanent = kind === "refused" && (options.responseCode ?? 0) >= 500;
+    this.permanent = options.permanent ?? (kind === "refused" && (options.responseCode ?? 0) >= 500);
   }
 }
 
@@ -114,7 +117,19 @@ export async function sendMail(mail: Mail, options: { purpose?: string } = {}): 
   }
 }
 
+/**
+ * Addresses under `.invalid` (a name reserved never to exist) are the placeholders of erased people
+ * (docs/rules/records.md): no mail is ever written to one, by any transport.
+ */
+const NEVER_DELIVERED = /\.invalid>?\s*$/i;
+
 async function deliver(mail: Mail, purpose: string | undefined): Promise<MailDelivery> {
+  if (NEVER_DELIVERED.test(mail.to)) {
+    throw new MailNotSent("refused", {
+      permanent: true,
+      message: "mail not sent (refused): an erased person's address",
+    });
+  }
   const config = env();
   const from = mailFrom().value;
   if (config.mailTransport === "smtp" && config.SMTP_URL) {
