@@ -1,5 +1,5 @@
 // The namespaces of one language that every page may need: the client loads only the page's
-// language (ADR 0012). scale, documents, supervisor, adminSemesters, adminUsers, adminClass, adminForms, accessibility, todo and records are provided by the
+// language (ADR 0012). scale, documents, supervisor, adminSemesters, adminUsers, adminClass, adminForms, accessibility, todo, records and admin are provided by the
 // few pages that use them
 // (app/i18n-client/page-namespaces.ts); index.ts adds them for the server.
 import student from "./en/student.json";

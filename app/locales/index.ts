@@ -17,6 +17,7 @@ import enSigningCheck from "./en/signingCheck.json";
 import enConfirmSteps from "./en/confirmSteps.json";
 import enTodo from "./en/todo.json";
 import enRecords from "./en/records.json";
+import enAdmin from "./en/admin.json";
 import nb from "./nb";
 import nbAccessibility from "./nb/accessibility.json";
 import nbAdminClass from "./nb/adminClass.json";
@@ -35,6 +36,7 @@ import nbSigningCheck from "./nb/signingCheck.json";
 import nbConfirmSteps from "./nb/confirmSteps.json";
 import nbTodo from "./nb/todo.json";
 import nbRecords from "./nb/records.json";
+import nbAdmin from "./nb/admin.json";
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language } from "./languages";
 
@@ -86,6 +88,7 @@ const resources = {
     signingCheck: nbSigningCheck,
     confirmSteps: nbConfirmSteps,
     records: nbRecords,
+    admin: nbAdmin,
   },
   en: {
     ...withMail(en, enMail, enAuthPages),
@@ -103,6 +106,7 @@ const resources = {
     signingCheck: enSigningCheck,
     confirmSteps: enConfirmSteps,
     records: enRecords,
+    admin: enAdmin,
   },
 } satisfies Resource;
 

@@ -40,6 +40,7 @@ const namespaces = [
   "signingCheck",
   "confirmSteps",
   "records",
+  "admin",
 ] as const;
 
 test("both languages have the same namespaces", () => {

@@ -3,7 +3,7 @@ import { getDatabase } from "~/services/platform/db/index.server";
 import { env } from "~/services/platform/env.server";
 import { migrationStatus, ping } from "~/services/platform/db/client.server";
 import { logFor } from "~/services/platform/log.server";
-import { backupHealth, readBackupStatus } from "../../../scripts/backup-schedule.mjs";
+import { backupHealthNow } from "~/services/platform/backups.server";
 
 const started = Date.now();
 
@@ -14,7 +14,7 @@ const started = Date.now();
  */
 function instance() {
   const config = env();
-  const backups = backupHealth(readBackupStatus(config.BACKUP_DIR), { scheduled: config.BACKUPS_SCHEDULED });
+  const backups = backupHealthNow();
   return { version, demoMode: config.demoMode, mail: config.mailTransport, backups };
 }
 
