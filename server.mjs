@@ -78,7 +78,8 @@ async function primary() {
   }
   if (account) process.env.EMBEDDED_POSTGRES_USER ||= account.name;
   // The nightly backup's settings, checked before anything starts (a wrong value names its variable).
-  const { backupSettings, BackupSettingsError, startBackupSchedule } = await import("./scripts/backup-schedule.mjs");
+  const { backupPlan, backupSettings, BackupSettingsError, startBackupSchedule } =
+    await import("./scripts/backup-schedule.mjs");
   let backupsWanted;
   try {
     backupsWanted = backupSettings(process.env, { dataDir });
@@ -163,13 +164,10 @@ async function primary() {
   // The nightly backup runs here, in the primary, for the embedded database only: a PostgreSQL of the
   // institution's own (DATABASE_URL) is backed up by those who run it. /healthz says whether it runs.
   const backupLog = log.child({ component: "backup" });
+  const backupsPlanned = backupPlan(backupsWanted, { embedded: Boolean(database) });
   // (Set here only: a value from outside would have /healthz say what is not so.)
-  process.env.BACKUPS_SCHEDULED = database && backupsWanted.on ? "true" : "false";
-  if (!database && backupsWanted.on)
-    backupLog.info(
-      "no nightly backup with DATABASE_URL: that PostgreSQL is backed up by those who run it (`npm run backup` works against it too)",
-    );
-  else if (!backupsWanted.on) backupLog.info("nightly backups switched off (BACKUPS=off)");
+  process.env.BACKUPS_SCHEDULED = backupsPlanned.scheduled ? "true" : "false";
+  if (backupsPlanned.why) backupLog.info(backupsPlanned.why);
   let backups = null;
   const kinds = demoProviderKinds(process.env);
   if (kinds.length > 0) {

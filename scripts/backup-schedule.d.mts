@@ -33,6 +33,11 @@ export declare function backupSettings(
   options?: { dataDir?: string },
 ): BackupSettings;
 
+export declare function backupPlan(
+  settings: { on: boolean },
+  database: { embedded: boolean },
+): { scheduled: boolean; why: string | null };
+
 export interface OsloParts {
   year: number;
   month: number;

@@ -88,6 +88,24 @@ export function backupSettings(env = process.env, { dataDir = env.DATA_DIR || "d
   };
 }
 
+/**
+ * Whether the primary schedules the nightly backup, and the line it logs when it does not: only for
+ * the embedded database (a PostgreSQL of the institution's own, DATABASE_URL, is backed up by those
+ * who run it), and not when switched off.
+ * @param {{ on: boolean }} settings
+ * @param {{ embedded: boolean }} database
+ * @returns {{ scheduled: boolean, why: string | null }}
+ */
+export function backupPlan(settings, { embedded }) {
+  if (!settings.on) return { scheduled: false, why: "nightly backups switched off (BACKUPS=off)" };
+  if (!embedded)
+    return {
+      scheduled: false,
+      why: "no nightly backup with DATABASE_URL: that PostgreSQL is backed up by those who run it (`npm run backup` works against it too)",
+    };
+  return { scheduled: true, why: null };
+}
+
 // --- Time in Europe/Oslo -------------------------------------------------------------------------
 
 const wallClock = new Intl.DateTimeFormat("en-GB", {

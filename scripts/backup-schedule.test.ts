@@ -5,6 +5,7 @@ import { afterEach, expect, test, vi } from "vitest";
 import {
   STATUS_FILE,
   backupHealth,
+  backupPlan,
   backupSettings,
   backupsToDelete,
   isoWeek,
@@ -81,6 +82,21 @@ test.each([
 });
 
 // --- The next time, with the clock set ---
+
+test("the primary schedules the backup for the embedded database only, and not when switched off; it says why not", () => {
+  expect(backupPlan({ on: true }, { embedded: true })).toEqual({ scheduled: true, why: null });
+  expect(backupPlan(backupSettings({ DATA_DIR: "/d", BACKUPS: "off" }), { embedded: true })).toEqual({
+    scheduled: false,
+    why: "nightly backups switched off (BACKUPS=off)",
+  });
+  expect(backupPlan({ on: true }, { embedded: false })).toMatchObject({
+    scheduled: false,
+    why: expect.stringMatching(
+      /^no nightly backup with DATABASE_URL: that PostgreSQL is backed up by those who run it/,
+    ),
+  });
+  expect(backupPlan({ on: false }, { embedded: false })).toMatchObject({ scheduled: false });
+});
 
 test("the next backup: tonight's 02:30 in Oslo, or tomorrow's once it has passed", () => {
   const at = { hour: 2, minute: 30 };

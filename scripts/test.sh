@@ -97,9 +97,10 @@ build() {
 # the service (SIGTERM to npm start drains and stops everything; as root, unprivileged app processes):
 # side by side (as the fault tests' suites are), each with servers of its own. Beside them the backup
 # and the move to another PostgreSQL (scripts/ops/move.test.mjs: npm run backup while the app saves,
-# npm run restore into Debian's PostgreSQL, the app started on it, every acknowledged save there), and
-# the nightly backup as server.mjs schedules it (scripts/ops/backup-schedule.test.mjs).
-faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/edges.test.mjs scripts/ops/metrics.test.mjs scripts/ops/proxy.test.mjs scripts/ops/service.test.mjs scripts/ops/move.test.mjs scripts/ops/backup-schedule.test.mjs; }
+# npm run restore into Debian's PostgreSQL, the app started on it, every acknowledged save there; on
+# the way, the nightly backup as server.mjs's primary schedules it). The longest two files first, so
+# they start together.
+faults() { node --test --test-concurrency=2 --test-reporter=spec scripts/ops/faults.test.mjs scripts/ops/move.test.mjs scripts/ops/edges.test.mjs scripts/ops/metrics.test.mjs scripts/ops/proxy.test.mjs scripts/ops/service.test.mjs; }
 
 build_then_faults() {
   timed "production build, page weight and built CSS" build &&

@@ -7,6 +7,10 @@
 //   every save acknowledged before the backup began is on the student's page, each answer in the copy
 //   is a value some save sent before the snapshot's time, and each save's rows are in the copy
 //   together (one snapshot).
+// The nightly backup as server.mjs's primary decides it is checked on the way: scheduled on the
+// embedded database (its log, /healthz, the folder's mode), not with DATABASE_URL; and a wrong backup
+// variable stops start-up. The schedule itself (the time, the rotation, the status, a failure,
+// BACKUPS=off) is unit-tested in scripts/backup-schedule.test.ts.
 // Run: node --test scripts/ops/move.test.mjs (needs build/ and /usr/lib/postgresql/15).
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -301,6 +305,21 @@ test(
       debianPostgres(),
     ]);
     const upAt = performance.now();
+    // The nightly backup: scheduled by the embedded app's primary, said in its log and on /healthz; a
+    // database made just now has none yet and waits for the night (no catch-up mid-test).
+    const embeddedHealth = await (await fetch(`${embedded.base}/healthz`)).json();
+    assert.deepEqual(embeddedHealth.backups, {
+      scheduled: true,
+      lastGoodAt: null,
+      ageHours: null,
+      lastFailureAt: null,
+      failing: false,
+    });
+    assert.match(
+      embedded.output.join(""),
+      /nightly backups at 02:30 \(Europe\/Oslo\) into \S+\/backups, keeping 7 daily and 4 weekly; next 20\d\d-/,
+    );
+    assert.equal((fs.statSync(path.join(dir, "backups")).mode & 0o777).toString(8), "700");
     await moreStudents(embeddedUrl(dir), 20_000);
     const started = performance.now();
     const students = await logInStudents(embedded.base, new Outbox(embedded.outboxDir));
@@ -341,15 +360,24 @@ test(
 
     const healthBefore = await (await fetch(`${embedded.base}/healthz`)).json();
     await embedded.stop();
+    const movedDir = tempDir("praksis-move-app-");
+    // (BACKUPS_SCHEDULED from outside changes nothing: the primary sets it.)
     const moved = await startApp({
       port: await freePort(),
-      dir: tempDir("praksis-move-app-"),
+      dir: movedDir,
       databaseUrl: pg15.url,
-      env,
+      env: { ...env, BACKUPS_SCHEDULED: "true" },
     });
     cleanups.push(() => moved.stop());
     const health = await (await fetch(`${moved.base}/healthz`)).json();
     assert.equal(health.database.kind, "external");
+    // No nightly backup with DATABASE_URL: those who run that PostgreSQL back it up; the log says so.
+    assert.equal(health.backups.scheduled, false);
+    assert.match(
+      moved.output.join(""),
+      /no nightly backup with DATABASE_URL: that PostgreSQL is backed up by those who run it/,
+    );
+    assert.ok(!fs.existsSync(path.join(movedDir, "backups")));
     assert.deepEqual(health.migrations, healthBefore.migrations);
     assert.equal(health.migrations.pending, 0);
     const manifest = JSON.parse(
@@ -434,3 +462,17 @@ test(
     );
   },
 );
+
+test("a wrong backup variable stops start-up with a line naming it, before anything is made", () => {
+  const dir = tempDir("praksis-backup-bad-");
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const started = spawnSync(process.execPath, ["server.mjs"], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: "", BACKUP_TIME: "25:00", LOG_FORMAT: "console" },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  assert.equal(started.status, 1);
+  assert.match(started.stdout + started.stderr, /BACKUP_TIME: must be a time of day, HH:MM/);
+  assert.ok(!fs.existsSync(path.join(dir, "postgres")));
+});
