@@ -1,5 +1,6 @@
 import net from "node:net";
 import { SMTPServer } from "smtp-server";
+import "../../scripts/smtp-greeting.mjs";
 
 /** Fast failures for tests: the same nodemailer options the mail service sets, shorter (SMTP_URL's query wins). */
 export const SHORT_TIMEOUTS = "connectionTimeout=500&greetingTimeout=500&socketTimeout=500";

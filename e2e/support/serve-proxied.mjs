@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
-import "./smtp-greeting.mjs";
+import "../../scripts/smtp-greeting.mjs";
 import { makeCertificate, productionSettings, siteConfig, startNginx } from "../../scripts/ops/proxy.mjs";
 
 const httpsPort = Number(process.argv[2] ?? 3150);

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
-import "./smtp-greeting.mjs";
+import "../../scripts/smtp-greeting.mjs";
 import { startOidcPeer } from "./oidc-peer.mjs";
 
 const port = Number(process.argv[2] ?? 3100);

@@ -3,6 +3,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
+import "../../../scripts/smtp-greeting.mjs";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { seedDemo } from "~/services/demo/index.server";
 import type { Database, Db } from "~/services/platform/db/client.server";
