@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 import { checkPage, logInAsAdmin, test } from "./support/fixtures";
 
-test("the admin start page leads to semesters, forms, subjects, users and reminders, in the page and in the menu", async ({
+test("the admin start page leads to semesters, forms, subjects, users, reminders and retention, in the page and in the menu", async ({
   page,
 }, testInfo) => {
   await logInAsAdmin(page);
@@ -13,6 +13,7 @@ test("the admin start page leads to semesters, forms, subjects, users and remind
     ["Emner", "/admin/subjects"],
     ["Brukere", "/admin/users"],
     ["Påminnelser", "/admin/reminders"],
+    ["Oppbevaring og sletting", "/admin/retention"],
   ]) {
     await expect(sections.getByRole("link", { name })).toHaveAttribute("href", path);
     await expect(page.getByRole("navigation", { name: "Hovedmeny" }).getByRole("link", { name })).toHaveAttribute(

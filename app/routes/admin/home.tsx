@@ -90,6 +90,7 @@ const ADMIN_SECTIONS = [
   { key: "users", href: "/admin/users" },
   { key: "audit", href: "/admin/audit" },
   { key: "reminders", href: "/admin/reminders" },
+  { key: "retention", href: "/admin/retention" },
 ] as const;
 
 export default function AdminHome({ loaderData }: Route.ComponentProps) {

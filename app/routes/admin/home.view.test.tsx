@@ -40,6 +40,7 @@ test("the admin's main page: the six sections with what each is for, this semest
     [expect.stringMatching(/^Brukere/), "/admin/users"],
     [expect.stringMatching(/^Revisjonslogg/), "/admin/audit"],
     [expect.stringMatching(/^Påminnelser/), "/admin/reminders"],
+    [expect.stringMatching(/^Oppbevaring og sletting/), "/admin/retention"],
   ]);
   expect(within(sections).getByText("Praksisemnene og emnekodene deres.")).toBeTruthy();
 
