@@ -63,6 +63,9 @@ test("from the user page, in two steps: what goes and what is kept, the box, the
   expect(
     screen.getByText("Denne personen er slettet. Navn, e-post, telefonnummer og Feide-id er fjernet."),
   ).toBeTruthy();
+  // The placeholder address is no one's: the page says the address was removed.
+  expect(screen.queryByText(/anonymisert\.invalid/)).toBeNull();
+  expect(screen.getByText("Fjernet")).toBeTruthy();
   // Nothing of them to edit, no access to give back.
   expect(screen.queryByRole("button", { name: "Lagre endringer" })).toBeNull();
   expect(screen.queryByRole("button", { name: "Aktiver brukeren" })).toBeNull();

@@ -191,7 +191,7 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
       ) : user.isActive ? null : (
         <AlertBanner variant="warning">{t("user.inactiveBanner")}</AlertBanner>
       )}
-      <AdminUserDetails user={user} />
+      <AdminUserDetails user={user} erased={erased} />
 
       {/* An erased person is kept anonymised: nothing of them to edit, no access to give back. */}
       {erased ? null : (
