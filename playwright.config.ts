@@ -14,6 +14,9 @@ const chromiumArgs = [
 // One app instance per project, so the JS and no-JS runs never see each other's data.
 // E2E_PORT moves them (and their mail and OpenID peers, at +1000 to +3000) for a second checkout.
 const JS_PORT = Number(process.env.E2E_PORT ?? 3100);
+// `npm test` starts the servers below beside its unit tests (scripts/test.sh) and says so; otherwise
+// each run starts its own, fresh.
+const reuseExistingServer = process.env.E2E_SERVERS === "started";
 const NOJS_PORT = JS_PORT + 100;
 // The app behind nginx as README's "Going live" sets it up (e2e/proxy.spec.ts, both projects; e2e/support/serve-proxied.mjs).
 const PROXY_PORT = JS_PORT + 50;
@@ -56,7 +59,7 @@ export default defineConfig({
       command: `node e2e/support/serve.mjs ${port}`,
       url: `http://127.0.0.1:${port}/healthz`,
       timeout: 120_000,
-      reuseExistingServer: false,
+      reuseExistingServer,
       stdout: "ignore" as const,
       stderr: "pipe" as const,
       // Asked to stop, the server stops its app process and its embedded PostgreSQL.
@@ -68,7 +71,7 @@ export default defineConfig({
       url: `https://localhost:${PROXY_PORT}/healthz`,
       ignoreHTTPSErrors: true,
       timeout: 120_000,
-      reuseExistingServer: false,
+      reuseExistingServer,
       stdout: "ignore" as const,
       stderr: "pipe" as const,
       gracefulShutdown: { signal: "SIGTERM" as const, timeout: 20_000 },

@@ -110,6 +110,25 @@ build_then_faults() {
 # The type check needs no build: it runs from the start, beside the build and then the fault tests.
 parallel "types and lint" types "CSS against the grade-X browsers, and every file's layout" css "the build, then the fault tests, together" build_then_faults
 
+# The end-to-end servers (each a new embedded PostgreSQL with the demo, its mail and OpenID peers;
+# one behind nginx) take some 12 s to start, most of it waiting on PostgreSQL: they start now, beside
+# the unit tests, and Playwright finds them up (E2E_SERVERS=started: playwright.config.ts reuses them).
+# Stopped when the run ends, however it ends.
+e2e_port=${E2E_PORT:-3100}
+e2e_pids=()
+stop_e2e_servers() {
+  [ ${#e2e_pids[@]} -gt 0 ] || return 0
+  kill -TERM "${e2e_pids[@]}" 2>/dev/null || true
+  wait "${e2e_pids[@]}" 2>/dev/null || true
+  e2e_pids=()
+}
+trap stop_e2e_servers EXIT
+for server in "serve.mjs $e2e_port" "serve.mjs $((e2e_port + 100))" "serve-proxied.mjs $((e2e_port + 50))"; do
+  # shellcheck disable=SC2086 # the script's name and its port
+  node e2e/support/$server >"$reports/e2e-server-${server##* }.log" 2>&1 &
+  e2e_pids+=($!)
+done
+
 # Every test that opens a database gets one of its own on a throwaway PostgreSQL (the npm-shipped
 # binaries; app/test/postgres.global.ts), copied from a template migrated once.
 # They run on another day than today, so a test that names today's semester or date fails now, not when
@@ -120,8 +139,16 @@ step "unit, loader and action tests on a throwaway PostgreSQL, on $moved" \
   env FAKETIME_DONT_RESET=1 faketime "$moved" \
   npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
 
+# The servers started above: each answers /healthz before Playwright begins (else it would start its own).
+e2e_ready() {
+  node scripts/wait-for-urls.mjs "http://127.0.0.1:$e2e_port/healthz" "http://127.0.0.1:$((e2e_port + 100))/healthz" \
+    "https://localhost:$((e2e_port + 50))/healthz" ||
+    { echo "An end-to-end server did not start; their logs: $reports/e2e-server-*.log" >&2; return 1; }
+}
+e2e_ready
 step "end-to-end (JavaScript on and off) against the production build" \
-  env PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
+  env E2E_SERVERS=started PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
+stop_e2e_servers
 
 echo "== time per step (seconds)"
 awk -F'\t' '{ printf "   %5d  %s\n", $2, $1 }' "$steps"
