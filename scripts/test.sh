@@ -107,8 +107,14 @@ build_then_faults() {
     timed "faults and two instances against the production build (SIGKILL of the app and of its PostgreSQL mid-autosave, PostgreSQL restart), and the server's edges (headers, log)" faults
 }
 
-# The type check needs no build: it runs from the start, beside the build and then the fault tests.
-parallel "types and lint" types "CSS against the grade-X browsers, and every file's layout" css "the build, then the fault tests, together" build_then_faults
+# The type check needs neither the build nor a database: it runs from the start, beside the build and
+# the fault tests, and on beside the unit tests when it ends last (its last part is ESLint alone, on
+# one core: the unit tests take the other). Its log is shown, and its status counted, before e2e.
+types_log="$reports/types-and-lint.log"
+timed "types and lint" types >"$types_log" 2>&1 &
+types_pid=$!
+parallel "CSS against the grade-X browsers, and every file's layout" css "the build, then the fault tests, together" build_then_faults ||
+  { wait "$types_pid" || true; cat "$types_log"; exit 1; }
 
 # The end-to-end servers (each a new embedded PostgreSQL with the demo, its mail and OpenID peers;
 # one behind nginx) take some 12 s to start, most of it waiting on PostgreSQL: they start now, beside
@@ -122,7 +128,7 @@ stop_e2e_servers() {
   wait "${e2e_pids[@]}" 2>/dev/null || true
   e2e_pids=()
 }
-trap stop_e2e_servers EXIT
+trap 'stop_e2e_servers; kill "$types_pid" 2>/dev/null || true' EXIT
 for server in "serve.mjs $e2e_port" "serve.mjs $((e2e_port + 100))" "serve-proxied.mjs $((e2e_port + 50))"; do
   # shellcheck disable=SC2086 # the script's name and its port
   node e2e/support/$server >"$reports/e2e-server-${server##* }.log" 2>&1 &
@@ -138,6 +144,10 @@ if [ "$(date +%-m)" -ge 7 ]; then moved="$(( $(date +%Y) + 1 ))-06-30 10:00:00";
 step "unit, loader and action tests on a throwaway PostgreSQL, on $moved" \
   env FAKETIME_DONT_RESET=1 faketime "$moved" \
   npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
+
+if wait "$types_pid"; then echo "== types and lint: passed"; else types_failed=1; echo "== types and lint: FAILED"; fi
+cat "$types_log"
+[ -z "${types_failed:-}" ] || exit 1
 
 # The servers started above: each answers /healthz before Playwright begins (else it would start its own).
 e2e_ready() {
