@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "./db/client.server";
 import { env } from "./env.server";
+import { scheduleHourlyTries } from "./hourly.server";
 import { logFor } from "./log.server";
 import { pruneRateLimits, releaseRateLimit, takeRateLimit } from "./rate-limit.server";
 
@@ -102,8 +103,6 @@ export async function runHousekeeping(
   return summary;
 }
 
-let scheduled: { stop(): void } | null = null;
-
 /**
  * Runs the housekeeping from every app process: a few minutes after start-up, then every hour; the
  * day's claim makes it one run a day in all (a process that is not the first finds the day taken).
@@ -116,39 +115,14 @@ export function scheduleHousekeeping(options: {
   everyMs?: number;
   onRun?: (summary: HousekeepingSummary | null) => void;
 }): { stop(): void } {
-  scheduled?.stop();
-  const log = logFor("housekeeping");
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return scheduleHourlyTries("housekeeping", {
+    what: "the housekeeping",
+    firstDelayMs: options.firstDelayMs ?? 5 * 60_000,
+    everyMs: options.everyMs ?? 60 * 60_000,
+    // The run first, then the callback: `onRun?.(await run())` would skip the run itself without one.
+    run: async () => {
       const summary = await runHousekeeping(await options.db(), { sweeps: options.sweeps });
       options.onRun?.(summary);
-    } catch (error) {
-      // The database away (a 503 Response from the pool) or a real fault: said, and tried next hour.
-      const why =
-        error instanceof Response
-          ? "the database is not available"
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      log.warn(`the housekeeping did not run: ${why}; trying again in an hour`);
-    } finally {
-      running = false;
-    }
-  };
-  const first = setTimeout(() => void tick(), options.firstDelayMs ?? 5 * 60_000);
-  const timer = setInterval(() => void tick(), options.everyMs ?? 60 * 60_000);
-  first.unref();
-  timer.unref();
-  const schedule = {
-    stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      if (scheduled === schedule) scheduled = null;
     },
-  };
-  scheduled = schedule;
-  return schedule;
+  });
 }

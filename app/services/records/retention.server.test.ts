@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { openTestDatabase } from "~/test/db";
 import { clearReminderState, REMINDER_INSTITUTION, REMINDER_ORIGIN } from "~/test/reminders";
 import { runReminders } from "~/services/reminders/index.server";
@@ -41,7 +41,9 @@ import {
   nextRunAfter,
   noCounts,
   previewRetention,
+  lastRetentionRun,
   runDailyRetention,
+  scheduleRetention,
   runRetention,
   type RecordKind,
   type RetentionRule,
@@ -403,6 +405,21 @@ describe("the daily run", () => {
     expect(await runDailyRetention(db, { rules: RULES, now: new Date("2026-11-24T23:00:00Z"), log: quiet })).toBeNull();
     expect(await nextRunAfter(db, day)).toBe("2026-11-25T00:00:00.000Z");
     expect((await previewRetention(db, RULES, day)).lastRun?.at).toBe(day.toISOString());
+  });
+
+  test("the app's schedule runs it, with nothing more than the database and the rules (no callback)", async () => {
+    const began = new Date();
+    const keepAll = RULES.map((rule) => ({ ...rule, keepDays: 100_000 }));
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    const schedule = scheduleRetention({ db: async () => db, rules: () => keepAll, firstDelayMs: 0 });
+    try {
+      await expect
+        .poll(async () => (await lastRetentionRun(db))?.at ?? "", { timeout: 10_000 })
+        .toSatisfy((at: string) => at >= began.toISOString());
+    } finally {
+      schedule.stop();
+      info.mockRestore();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // The daily retention run: once a UTC day across every app process and instance on the database
 // (the day's claim row in rate_limits, as the housekeeping), tried every hour from each process.
 import type { Db } from "~/services/platform/db/client.server";
+import { scheduleHourlyTries } from "~/services/platform/hourly.server";
 import { logFor } from "~/services/platform/log.server";
 import { claimDay, releaseDay } from "./schedule-claim.server";
 import { runRetention } from "./run.server";
@@ -28,8 +29,6 @@ export async function runDailyRetention(
   return counts;
 }
 
-let scheduled: { stop(): void } | null = null;
-
 /**
  * Tries the daily run from every app process: a few minutes after start-up, then every hour; the
  * day's claim makes it one run a day in all. One schedule per process (a second call replaces it).
@@ -41,37 +40,14 @@ export function scheduleRetention(options: {
   everyMs?: number;
   onRun?: (counts: Record<RecordKind, number> | null) => void;
 }): { stop(): void } {
-  scheduled?.stop();
-  const log = logFor("retention");
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      options.onRun?.(await runDailyRetention(await options.db(), { rules: options.rules() }));
-    } catch (error) {
-      const why =
-        error instanceof Response
-          ? "the database is not available"
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      log.warn(`the records schedule's run did not run: ${why}; trying again in an hour`);
-    } finally {
-      running = false;
-    }
-  };
-  const first = setTimeout(() => void tick(), options.firstDelayMs ?? 7 * 60_000);
-  const timer = setInterval(() => void tick(), options.everyMs ?? 60 * 60_000);
-  first.unref();
-  timer.unref();
-  const schedule = {
-    stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      if (scheduled === schedule) scheduled = null;
+  return scheduleHourlyTries("retention", {
+    what: "the records schedule's run",
+    firstDelayMs: options.firstDelayMs ?? 7 * 60_000,
+    everyMs: options.everyMs ?? 60 * 60_000,
+    // The run first, then the callback: `onRun?.(await run())` would skip the run itself without one.
+    run: async () => {
+      const counts = await runDailyRetention(await options.db(), { rules: options.rules() });
+      options.onRun?.(counts);
     },
-  };
-  scheduled = schedule;
-  return schedule;
+  });
 }
