@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { checkPage, logIn, pressAndWaitForPost, readMail, test } from "./support/fixtures";
+import { checkPage, logIn, pressAndWaitForPost, readMail, test, screenshots } from "./support/fixtures";
 
 /**
  * Nothing final in one click, and the teacher signs what was assessed. William Karlsen (student08,
@@ -23,23 +23,6 @@ const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10)
 
 async function choose(page: Page, question: string, choice: string) {
   await page.getByRole("group", { name: question }).getByRole("radio", { name: choice, exact: true }).check();
-}
-
-/** With E2E_SCREENSHOTS=1, the page at 1280, 390 and 320 px for a person to look at. */
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-  fs.mkdirSync(path.join("test-results", "screenshots"), { recursive: true });
-  for (const width of [1280, 390, 320]) {
-    await page.setViewportSize({ width, height: viewport.height });
-    await page.screenshot({
-      path: path.join("test-results", "screenshots", `${testInfo.project.name}-${name}-${width}.jpeg`),
-      fullPage: true,
-      type: "jpeg",
-      quality: 70,
-    });
-  }
-  await page.setViewportSize(viewport);
 }
 
 /** The mails the e2e server's SMTP peer (support/serve.mjs) took for an address since `since`. */

@@ -1,29 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
-import { checkPage, expect, logIn, logInAsAdmin, test } from "./support/fixtures";
+import type { Page } from "@playwright/test";
+import { checkPage, expect, logIn, logInAsAdmin, test, screenshots } from "./support/fixtures";
 
 // Data changed here: laerer2 adds the supervisor Sara Slettes (sara.slettes@example.org, nobody else's) to
 // SYK2001, and the admin erases her. Every demo person is another file's, so this file makes its own.
 
 const flash = (page: Page) => page.getByRole("status");
-
-/** The page at 1280, 390 and 320 px wide (E2E_SCREENSHOTS=1), for a person to look at. */
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
-  if (!process.env.E2E_SCREENSHOTS) return;
-  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
-  fs.mkdirSync(path.join("test-results", "screenshots"), { recursive: true });
-  for (const width of [1280, 390, 320]) {
-    await page.setViewportSize({ width, height: viewport.height });
-    await page.screenshot({
-      path: path.join("test-results", "screenshots", `${testInfo.project.name}-${name}-${width}.jpeg`),
-      fullPage: true,
-      type: "jpeg",
-      quality: 70,
-    });
-  }
-  await page.setViewportSize(viewport);
-}
 
 test("the admin sees what the next retention run removes, then erases a person in two steps", async ({
   page,

@@ -206,6 +206,23 @@ function withoutScripts(html: string): string {
     .replace(/<link\b[^>]*\brel="modulepreload"[^>]*>/gi, "");
 }
 
+/** The page at 1280, 390 and 320 px wide (E2E_SCREENSHOTS=1), for a person to look at. */
+export async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  if (!process.env.E2E_SCREENSHOTS) return;
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  fs.mkdirSync(path.join("test-results", "screenshots"), { recursive: true });
+  for (const width of [1280, 390, 320]) {
+    await page.setViewportSize({ width, height: viewport.height });
+    await page.screenshot({
+      path: path.join("test-results", "screenshots", `${testInfo.project.name}-${name}-${width}.jpeg`),
+      fullPage: true,
+      type: "jpeg",
+      quality: 70,
+    });
+  }
+  await page.setViewportSize(viewport);
+}
+
 /**
  * The axe scan (zero violations), valid HTML (checkHtml: no html-validate error in the document the
  * page shows) and the reflow check at phone widths (checkReflow); with
