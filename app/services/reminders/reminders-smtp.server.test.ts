@@ -1,6 +1,5 @@
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import "../../../scripts/smtp-greeting.mjs";
@@ -254,24 +253,39 @@ describe("two processes on one database", () => {
     });
     await db.execute(sql`select 1`);
 
-    const execute = promisify(execFile);
-    const startAt = Date.now() + 10_000;
-    const child = () =>
-      execute(
-        path.resolve("node_modules/.bin/tsx"),
-        ["app/test/reminders-run.ts", NOW.toISOString(), String(startAt)],
-        {
-          env: {
-            ...process.env,
-            DATABASE_URL: database.url,
-            SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-            SESSION_SECRET: "x".repeat(40),
-            NODE_ENV: "test",
-          },
-          timeout: 60_000,
+    // Two processes, each connected and waiting (it prints "ready"), are told to go at the same moment.
+    const child = () => {
+      const process_ = spawn(path.resolve("node_modules/.bin/tsx"), ["app/test/reminders-run.ts", NOW.toISOString()], {
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+          SESSION_SECRET: "x".repeat(40),
+          NODE_ENV: "test",
         },
+        timeout: 60_000,
+      });
+      let stdout = "";
+      let stderr = "";
+      process_.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      process_.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      const ready = new Promise<void>((resolve, reject) => {
+        const check = () => (stdout.startsWith("ready\n") ? resolve() : undefined);
+        process_.stdout.on("data", check);
+        process_.once("exit", (code) => reject(new Error(`exited ${code} before it was ready: ${stderr}`)));
+      });
+      const done = new Promise<{ stdout: string }>((resolve, reject) =>
+        process_.once("exit", (code) =>
+          code === 0 ? resolve({ stdout }) : reject(new Error(`exited ${code}: ${stderr}`)),
+        ),
       );
-    const results = await Promise.all([child(), child()]);
+      return { ready, done, go: () => process_.stdin.end("go\n") };
+    };
+    const racers = [child(), child()];
+    await Promise.all(racers.map((r) => r.ready));
+    const startAt = Date.now();
+    for (const r of racers) r.go();
+    const results = await Promise.all(racers.map((r) => r.done));
     const [a, b] = results.map(
       (r) =>
         JSON.parse(r.stdout.trim().split("\n").at(-1)!) as {
