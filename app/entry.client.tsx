@@ -1,10 +1,10 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-// In the client build this is app/i18n-client/react-i18next.ts (vite.config.ts, ADR 0012).
-import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { watchFailedRequests } from "~/components/request-id";
-import { ClientI18n } from "~/i18n-client/react-i18next";
+// In the client build `react-i18next` is this module (vite.config.ts, ADR 0012): the pages' hooks and
+// this provider are one module, typed by the small client it really is.
+import { ClientI18n, I18nextProvider } from "~/i18n-client/react-i18next";
 import { DEFAULT_LANGUAGE } from "~/locales/languages";
 
 // A server error's request id, for the error page rendered here (components/request-id.tsx).
@@ -23,7 +23,7 @@ async function main() {
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18n as never}>
+      <I18nextProvider i18n={i18n}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>

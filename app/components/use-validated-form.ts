@@ -2,7 +2,9 @@ import { useForm, type Submission, type SubmissionResult } from "@conform-to/rea
 import { useEffect, useState } from "react";
 import type { z, ZodObject } from "zod";
 
-type Validate = (formData: FormData) => Submission<unknown>;
+type Validate<Schema extends ZodObject> = (
+  formData: FormData,
+) => Submission<z.input<Schema>, string[], z.output<Schema>>;
 
 /**
  * The house form: the same zod schema on client and server, checked on blur and re-checked as
@@ -18,7 +20,7 @@ export function useValidatedForm<Schema extends ZodObject>(
   loadSchema: () => Promise<Schema>,
   lastResult: SubmissionResult<string[]> | null | undefined,
 ) {
-  const [validate, setValidate] = useState<{ run: Validate } | null>(null);
+  const [validate, setValidate] = useState<{ run: Validate<Schema> } | null>(null);
   useEffect(() => {
     let live = true;
     void Promise.all([loadSchema(), import("@conform-to/zod/v4")]).then(([schema, { parseWithZod }]) => {
@@ -33,7 +35,7 @@ export function useValidatedForm<Schema extends ZodObject>(
     lastResult,
     shouldValidate: validate ? "onBlur" : "onSubmit",
     shouldRevalidate: validate ? "onInput" : "onSubmit",
-    onValidate: validate ? ({ formData }) => validate.run(formData) as never : undefined,
+    onValidate: validate ? ({ formData }) => validate.run(formData) : undefined,
   });
 }
 
