@@ -5,7 +5,7 @@ export default [
   // Resource routes
   route("healthz", "routes/api/healthz.ts"),
   route("dev/outbox", "routes/dev/outbox.tsx"),
-  route("api/periods/:periodId/students-csv", "routes/api/students-csv.ts"),
+  route("api/periods/:semesterId/students-csv", "routes/api/students-csv.ts"),
   // Documents (PDF): guarded like the pages that link to them; every download of a student's document is audited.
   route("api/forms/:formId/pdf", "routes/api/form-pdf.ts"),
   route("api/classes/:classId/students/:studentUserId/forms/:formId/pdf", "routes/api/answers-pdf.ts"),
@@ -59,7 +59,7 @@ export default [
     route("class/:classId", "routes/admin/class.tsx"),
     route("class/:classId/supervisor/:userId", "routes/admin/class-supervisor.tsx"),
     // The admin answers a form to set the expected levels (one implementation for the four roles).
-    route("class/:classId/form/:formId/assignment/:assignmentId", "routes/shared/form-page.tsx", { id: "admin-form" }),
+    route("class/:classId/form/:formId/assignment/:schemeId", "routes/shared/form-page.tsx", { id: "admin-form" }),
     route("users", "routes/admin/users.tsx"),
     route("users/:userId", "routes/admin/user.tsx"),
     // Erasing one person on request: what goes and what is kept, then a confirmation (docs/rules/records.md).
@@ -79,7 +79,7 @@ export default [
     layout("routes/student/class-layout.tsx", [
       route("forms", "routes/student/forms.tsx"),
       route("supervisor/invite", "routes/student/invite.tsx"),
-      route(":studentUserId/form/:formId/class/:classId/assignment/:assignmentId", "routes/shared/form-page.tsx", {
+      route(":studentUserId/form/:formId/class/:classId/assignment/:schemeId", "routes/shared/form-page.tsx", {
         id: "student-form",
       }),
       route(":studentUserId/form/:formId/class/:classId/results", "routes/shared/form-results.tsx", {
@@ -100,13 +100,9 @@ export default [
     route("class/:classId/supervisors/add", "routes/teacher/add-supervisor.tsx"),
     route("class/:classId/student/:userId", "routes/teacher/student.tsx"),
     route("class/:classId/supervisor/:userId", "routes/teacher/supervisor.tsx"),
-    route(
-      "class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId",
-      "routes/shared/form-page.tsx",
-      {
-        id: "teacher-form",
-      },
-    ),
+    route("class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId", "routes/shared/form-page.tsx", {
+      id: "teacher-form",
+    }),
     route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", {
       id: "teacher-results",
     }),
@@ -126,13 +122,9 @@ export default [
     index("routes/supervisor/home.tsx"),
     route("class/:classId", "routes/supervisor/class.tsx"),
     route("class/:classId/student/:userId", "routes/supervisor/student.tsx"),
-    route(
-      "class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId",
-      "routes/shared/form-page.tsx",
-      {
-        id: "supervisor-form",
-      },
-    ),
+    route("class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId", "routes/shared/form-page.tsx", {
+      id: "supervisor-form",
+    }),
     route("class/:classId/student/:studentUserId/form/:formId/results", "routes/shared/form-results.tsx", {
       id: "supervisor-results",
     }),

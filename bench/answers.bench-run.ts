@@ -14,8 +14,8 @@ import { DEFAULT_GRADING_LABELS } from "~/services/admin";
 import {
   answers,
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classSupervisors,
   classes,
   classTeachers,
@@ -23,7 +23,7 @@ import {
   formQuestionGroups,
   formQuestions,
   forms,
-  periods,
+  semesters,
   QUESTION_GROUP_TYPE,
   ROLE,
   studentReferences,
@@ -43,7 +43,7 @@ const RESULT_RUNS = 30;
 let app: Awaited<ReturnType<typeof startTestApp>>;
 let classId: number;
 let formId: number;
-let assignmentId: number;
+let schemeId: number;
 let questionIds: number[];
 let authors: { userId: number; cookie: string }[];
 let teacherCookie: string;
@@ -53,13 +53,13 @@ beforeAll(async () => {
   const began = performance.now();
   app = await startTestApp({ SESSION_SECRET: BENCH_SESSION_SECRET });
   const db = app.database.db;
-  const [period] = await db.select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
+  const [semester] = await db.select({ id: semesters.id }).from(semesters).where(eq(semesters.name, "Høst 2026"));
   const [subject] = await db.insert(subjects).values({ subjectCode: "SYK9600", name: "Praksis, last" }).returning();
   [{ id: classId }] = await db
     .insert(classes)
     .values({
       subjectId: subject.id,
-      periodId: period.id,
+      semesterId: semester.id,
       midSemesterDate: "2026-09-30",
       endSemesterDate: "2026-12-17",
     })
@@ -93,8 +93,8 @@ beforeAll(async () => {
       .returning({ id: formQuestions.id });
     questionIds.push(...rows.map((r) => r.id));
   }
-  [{ id: assignmentId }] = await db.insert(assignments).values({ classId, isMidSemester: true }).returning();
-  await db.insert(assignmentForms).values({ assignmentId, formId });
+  [{ id: schemeId }] = await db.insert(schemes).values({ classId, isMidSemester: true }).returning();
+  await db.insert(schemeForms).values({ schemeId, formId });
 
   const teacher = await userIdOf(db, "laerer1@example.org");
   const supervisor = await userIdOf(db, "veileder1@example.org");
@@ -134,7 +134,7 @@ beforeAll(async () => {
       .insert(answerSets)
       .values({
         formId,
-        assignmentId,
+        schemeId,
         studentUserId: subjectStudent,
         authorUserId,
         authorRoleId,
@@ -191,7 +191,7 @@ test(`autosave: ${AUTHORS} students saving at once, and the results page of a ${
         const body = new URLSearchParams({
           classId: String(classId),
           formId: String(formId),
-          assignmentId: String(assignmentId),
+          schemeId: String(schemeId),
           studentUserId: String(userId),
           [`b:${questionId}`]: tokens.get(questionId) ?? answerToken(EMPTY),
           [`a:${questionId}`]: value,

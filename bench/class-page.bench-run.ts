@@ -12,13 +12,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classSupervisors,
   classes,
   classTeachers,
   forms,
-  periods,
+  semesters,
   ROLE,
   studentExtraSupervisors,
   studentReferences,
@@ -47,7 +47,7 @@ beforeAll(async () => {
   const otherTeacherId = await userIdOf(db, "laerer2@example.org");
   cookie = await cookieActingAs(db, "laerer1@example.org", ROLE.Teacher);
 
-  const [period] = await db.select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
+  const [semester] = await db.select({ id: semesters.id }).from(semesters).where(eq(semesters.name, "Høst 2026"));
   const [subject] = await db
     .insert(subjects)
     .values({ subjectCode: "SYK9500", name: "Praksis, stor klasse" })
@@ -56,7 +56,7 @@ beforeAll(async () => {
     .insert(classes)
     .values({
       subjectId: subject.id,
-      periodId: period.id,
+      semesterId: semester.id,
       midSemesterDate: "2026-09-30",
       endSemesterDate: "2026-12-17",
     })
@@ -68,7 +68,7 @@ beforeAll(async () => {
   ]);
   const formRows = await db.select({ id: forms.id }).from(forms);
   const [mid, end] = await db
-    .insert(assignments)
+    .insert(schemes)
     .values([
       { classId, isMidSemester: true },
       { classId, isMidSemester: false },
@@ -76,8 +76,8 @@ beforeAll(async () => {
     .returning();
   const used = formRows.slice(0, 2).map((f) => f.id);
   await db
-    .insert(assignmentForms)
-    .values([mid.id, end.id].flatMap((assignmentId) => used.map((formId) => ({ assignmentId, formId }))));
+    .insert(schemeForms)
+    .values([mid.id, end.id].flatMap((schemeId) => used.map((formId) => ({ schemeId, formId }))));
 
   const supervisorIds = (
     await db
@@ -126,7 +126,7 @@ beforeAll(async () => {
   const sets: (typeof answerSets.$inferInsert)[] = [];
   for (const [i, ref] of refs.entries()) {
     const add = (
-      assignmentId: number,
+      schemeId: number,
       formId: number,
       authorUserId: number | null,
       authorRoleId: 2 | 3 | 4,
@@ -136,7 +136,7 @@ beforeAll(async () => {
       if (authorUserId !== null) {
         sets.push({
           formId,
-          assignmentId,
+          schemeId,
           studentUserId: ref.studentUserId,
           authorUserId,
           authorRoleId,

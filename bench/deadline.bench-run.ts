@@ -47,7 +47,7 @@ beforeAll(async () => {
     const [cls] = await rows<{ id: number }>(sql`
       insert into classes (subject_id, period_id, mid_semester_date, end_semester_date)
       select ${made.id}, period_id, mid_semester_date, end_semester_date from classes c
-      where c.period_id = ${school.currentPeriodId} limit 1 returning id`);
+      where c.period_id = ${school.currentSemesterId} limit 1 returning id`);
     await app.database.db.execute(
       sql`insert into class_teachers (class_id, user_id) values (${cls.id}, ${teacher.id})`,
     );
@@ -59,7 +59,7 @@ beforeAll(async () => {
       insert into student_references (class_id, student_user_id, teacher_user_id, advisor_user_id)
       select ${cls.id}, r.student_user_id, case when r.id % 3 = 0 then ${teacher.id} else r.teacher_user_id end, r.advisor_user_id
       from student_references r join classes c on c.id = r.class_id
-      where c.period_id = ${school.currentPeriodId} and c.subject_id in (select id from subjects where subject_code like 'SCHOOL%')
+      where c.period_id = ${school.currentSemesterId} and c.subject_id in (select id from subjects where subject_code like 'SCHOOL%')
       order by r.id limit ${size}`);
     classOfSize.set(size, cls.id);
   }
@@ -67,7 +67,7 @@ beforeAll(async () => {
   pdfStudents = await rows<{ classId: number; studentId: number }>(sql`
       select r.class_id as "classId", r.student_user_id as "studentId" from student_references r
       join classes c on c.id = r.class_id
-      where r.teacher_user_id = ${teacher.id} and c.period_id = ${school.currentPeriodId} and c.subject_id in (select id from subjects where subject_code like 'SCHOOL%')
+      where r.teacher_user_id = ${teacher.id} and c.period_id = ${school.currentSemesterId} and c.subject_id in (select id from subjects where subject_code like 'SCHOOL%')
       order by r.id limit 50`);
 });
 

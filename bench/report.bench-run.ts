@@ -11,11 +11,11 @@ import resources from "~/locales";
 import type { Database } from "~/services/platform/db/client.server";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classes,
   forms,
-  periods,
+  semesters,
   ROLE,
   signingForms,
   studentExtraSupervisors,
@@ -34,7 +34,7 @@ const SUPERVISORS = 200;
 const CHUNK = 1_000;
 
 let database: Database;
-let periodId: number;
+let semesterId: number;
 let t: Translate;
 
 async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
@@ -71,10 +71,10 @@ beforeAll(async () => {
   const fixed = i18n.getFixedT("nb", "adminSemesters");
   t = (key, values) => fixed(key as never, values) as string;
 
-  [{ id: periodId }] = await db
-    .insert(periods)
+  [{ id: semesterId }] = await db
+    .insert(semesters)
     .values({ name: "Høst 2026", startDate: "2026-07-01", endDate: "2026-12-31" })
-    .returning({ id: periods.id });
+    .returning({ id: semesters.id });
   const subjectRows = await db
     .insert(subjects)
     .values(
@@ -89,7 +89,7 @@ beforeAll(async () => {
     .values(
       subjectRows.map((s) => ({
         subjectId: s.id,
-        periodId,
+        semesterId,
         midSemesterDate: "2026-09-30",
         endSemesterDate: "2026-12-31",
       })),
@@ -99,22 +99,22 @@ beforeAll(async () => {
     .insert(forms)
     .values([{ name: "Hovedskjema", isMainForm: true }, { name: "Legemiddelhåndtering" }])
     .returning({ id: forms.id });
-  const schemes = new Map<number, { mid: number; end: number }>();
+  const schemeIdsOfClass = new Map<number, { mid: number; end: number }>();
   for (const c of classRows) {
     const [mid, end] = await db
-      .insert(assignments)
+      .insert(schemes)
       .values([
         { classId: c.id, isMidSemester: true },
         { classId: c.id, isMidSemester: false },
       ])
-      .returning({ id: assignments.id });
-    await db.insert(assignmentForms).values(
-      [mid.id, end.id].flatMap((assignmentId) => [
-        { assignmentId, formId: mainForm.id },
-        { assignmentId, formId: specificForm.id },
+      .returning({ id: schemes.id });
+    await db.insert(schemeForms).values(
+      [mid.id, end.id].flatMap((schemeId) => [
+        { schemeId, formId: mainForm.id },
+        { schemeId, formId: specificForm.id },
       ]),
     );
-    schemes.set(c.id, { mid: mid.id, end: end.id });
+    schemeIdsOfClass.set(c.id, { mid: mid.id, end: end.id });
   }
 
   const teacherIds = await insertUsers("Lærer", TEACHERS);
@@ -147,9 +147,9 @@ beforeAll(async () => {
   const sets: (typeof answerSets.$inferInsert)[] = [];
   const sentAt = new Date("2026-10-01T10:00:00Z");
   for (const [i, ref] of refs.entries()) {
-    const scheme = schemes.get(ref.classId)!;
+    const scheme = schemeIdsOfClass.get(ref.classId)!;
     const add = (
-      assignmentId: number,
+      schemeId: number,
       formId: number,
       authorUserId: number | null,
       authorRoleId: 2 | 3 | 4,
@@ -159,7 +159,7 @@ beforeAll(async () => {
       if (authorUserId === null) return;
       sets.push({
         formId,
-        assignmentId,
+        schemeId,
         studentUserId: ref.studentUserId,
         authorUserId,
         authorRoleId,
@@ -234,7 +234,7 @@ async function streamReport(pageSize: number) {
   };
   const timer = setInterval(sample, 5);
   const started = performance.now();
-  const report = await openSemesterReport(database.db, periodId, { t, pageSize });
+  const report = await openSemesterReport(database.db, semesterId, { t, pageSize });
   const firstByteMs = performance.now() - started;
   const reader = report!.stream.getReader();
   let bytes = 0;

@@ -247,11 +247,11 @@ try {
   await logInPerson(admin);
 
   // ─── what each role does ─────────────────────────────────────────────────
-  const formPath = (p) => `/student/${p.id}/form/${formId}/class/${p.classId}/assignment/${p.assignmentId}`;
+  const formPath = (p) => `/student/${p.id}/form/${formId}/class/${p.classId}/assignment/${p.schemeId}`;
   const place = (p) => ({
     classId: String(p.classId),
     formId: String(formId),
-    assignmentId: String(p.assignmentId),
+    schemeId: String(p.schemeId),
     studentUserId: String(p.id),
   });
   const state = new Map();
@@ -432,7 +432,7 @@ try {
       if (adminCookie && active > 0)
         await timed(
           "GET semester CSV (admin)",
-          `${base}/api/periods/${plan.periodId}/students-csv`,
+          `${base}/api/periods/${plan.semesterId}/students-csv`,
           { headers: { cookie: adminCookie } },
           200,
         );

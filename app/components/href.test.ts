@@ -8,8 +8,8 @@ const cases: [string, Record<string, string> | undefined][] = [
   ["/teacher", undefined],
   ["/teacher/class/:classId", { classId: "12" }],
   [
-    "/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId",
-    { classId: "1", studentUserId: "2", formId: "3", assignmentId: "4" },
+    "/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId",
+    { classId: "1", studentUserId: "2", formId: "3", schemeId: "4" },
   ],
   ["/admin/users/:userId?", {}],
   ["/admin/users/:userId?", { userId: "7" }],

@@ -61,10 +61,10 @@ const actions: [string, RouteModuleLike, Record<string, string>, Poster][] = [
   [
     "/student/9/form/1/class/1/assignment/1",
     formPage,
-    { studentUserId: "9", formId: "1", classId: "1", assignmentId: "1" },
+    { studentUserId: "9", formId: "1", classId: "1", schemeId: "1" },
     ["student01@example.org", ROLE.Student],
   ],
-  ["/admin/class/1/form/1/assignment/1", formPage, { formId: "1", classId: "1", assignmentId: "1" }, admin(ROLE.Admin)],
+  ["/admin/class/1/form/1/assignment/1", formPage, { formId: "1", classId: "1", schemeId: "1" }, admin(ROLE.Admin)],
   ["/api/answers", answersApi, {}, ["student01@example.org", ROLE.Student]],
   [
     "/teacher/class/1/student/9/warning",

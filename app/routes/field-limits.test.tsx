@@ -20,7 +20,7 @@ import {
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import { ROLE } from "~/services/identity";
 import { INVITED_PHONE_MAX, STUDENT_SEARCH_MAX_LENGTH } from "~/services/placements";
-import { assignments, forms, signingForms, studentReferences } from "~/services/platform/db/schema";
+import { schemes, forms, signingForms, studentReferences } from "~/services/platform/db/schema";
 import { EMAIL_MAX, PERSON_NAME_MAX } from "~/services/platform/field-limits";
 import { TEACHER_COMMENT_LIMIT } from "~/services/signing";
 import { WARNING_TEXT_LIMIT } from "~/services/warnings";
@@ -228,16 +228,16 @@ describe("answering a form", () => {
       .select({ id: forms.id })
       .from(forms)
       .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
-    const [{ id: assignmentId }] = await db()
-      .select({ id: assignments.id })
-      .from(assignments)
-      .where(and(eq(assignments.classId, classId), eq(assignments.isMidSemester, true)));
+    const [{ id: schemeId }] = await db()
+      .select({ id: schemes.id })
+      .from(schemes)
+      .where(and(eq(schemes.classId, classId), eq(schemes.isMidSemester, true)));
     const student = await userIdOf(db(), "student05@example.org");
-    const path = `/student/${student}/form/${formId}/class/${classId}/assignment/${assignmentId}`;
+    const path = `/student/${student}/form/${formId}/class/${classId}/assignment/${schemeId}`;
     const params = {
       classId: String(classId),
       formId: String(formId),
-      assignmentId: String(assignmentId),
+      schemeId: String(schemeId),
       studentUserId: String(student),
     };
     let comments = 0;

@@ -79,7 +79,7 @@ async function verdict(
 test("every entry of the matrix names a route of the table", () => {
   const ids = new Set(rows.map((row) => row.id));
   const stale = Object.keys(
-    permissionMatrix({ classA: 1, mainForm: 1, formOfA: 1, midA: 1, period: 1, student01: 1, veileder1: 1 }),
+    permissionMatrix({ classA: 1, mainForm: 1, formOfA: 1, midA: 1, semester: 1, student01: 1, veileder1: 1 }),
   ).filter((id) => !ids.has(id));
   expect(stale, "matrix entries for routes that are not in app/routes.ts").toEqual([]);
 });

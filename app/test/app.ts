@@ -13,7 +13,7 @@ import { appCookies } from "~/services/platform/request.server";
 import { acceptPrivacyPolicy, createSession, sessionIdOf, setActiveRole } from "~/services/identity/index.server";
 import { currentInstitution } from "~/services/platform/institution.server";
 import type { RoleId } from "~/services/identity";
-import { classes, periods, subjects, users } from "~/services/platform/db/schema";
+import { classes, semesters, subjects, users } from "~/services/platform/db/schema";
 
 /**
  * Points the app at a fresh temporary directory (secret, outbox) and a seeded database of its own on
@@ -65,16 +65,18 @@ export function clearOutbox(): void {
  * The id of a demo class by its subject: in the named semester, or else in the latest semester that has
  * one (the demo's current semester, whatever day the demo was seeded on).
  */
-export async function classIdOf(db: Db, subjectCode: string, periodName?: string | null): Promise<number> {
+export async function classIdOf(db: Db, subjectCode: string, semesterName?: string | null): Promise<number> {
   const [row] = await db
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), periodName == null ? undefined : eq(periods.name, periodName)))
-    .orderBy(desc(periods.startDate))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(
+      and(eq(subjects.subjectCode, subjectCode), semesterName == null ? undefined : eq(semesters.name, semesterName)),
+    )
+    .orderBy(desc(semesters.startDate))
     .limit(1);
-  if (!row) throw new Error(`no class ${subjectCode} in ${periodName ?? "any semester"}`);
+  if (!row) throw new Error(`no class ${subjectCode} in ${semesterName ?? "any semester"}`);
   return row.id;
 }
 

@@ -4,10 +4,10 @@ import { and, eq } from "drizzle-orm";
 import routes from "~/routes";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  assignments,
+  schemes,
   classes,
   forms,
-  periods,
+  semesters,
   signingForms,
   studentReferences,
   subjects,
@@ -90,31 +90,31 @@ export interface SeedIds {
   /** A specific-competency form that only class A answers (the medication form). */
   formOfA: number;
   midA: number;
-  period: number;
+  semester: number;
   student01: number;
   veileder1: number;
 }
 
 export async function seedIds(db: Db): Promise<SeedIds> {
   const [classA] = await db
-    .select({ id: classes.id, periodId: classes.periodId })
+    .select({ id: classes.id, semesterId: classes.semesterId })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(eq(subjects.subjectCode, "SYK2001"))
-    .orderBy(periods.startDate);
+    .orderBy(semesters.startDate);
   const [mainForm] = await db.select({ id: forms.id }).from(forms).where(eq(forms.isMainForm, true));
   const [formOfA] = await db.select({ id: forms.id }).from(forms).where(eq(forms.name, "Legemiddelhåndtering"));
   const [midA] = await db
-    .select({ id: assignments.id })
-    .from(assignments)
-    .where(and(eq(assignments.classId, classA.id), eq(assignments.isMidSemester, true)));
+    .select({ id: schemes.id })
+    .from(schemes)
+    .where(and(eq(schemes.classId, classA.id), eq(schemes.isMidSemester, true)));
   return {
     classA: classA.id,
     mainForm: mainForm.id,
     formOfA: formOfA.id,
     midA: midA.id,
-    period: classA.periodId,
+    semester: classA.semesterId,
     student01: await userIdOf(db, "student01@example.org"),
     veileder1: await userIdOf(db, "veileder1@example.org"),
   };
@@ -143,16 +143,15 @@ export async function giveStudent01Documents(db: Db, ids: SeedIds): Promise<void
   await db.insert(signingForms).values({ studentReferenceId: reference.id, createdAt: now, updatedAt: now });
 }
 
-/** Every URL names student01 in class A, her main form and its mid-semester assignment. */
+/** Every URL names student01 in class A, her main form and its mid-semester scheme. */
 export function standardParams(ids: SeedIds): Record<string, string> {
   return {
     classId: String(ids.classA),
     studentUserId: String(ids.student01),
     userId: String(ids.student01),
     formId: String(ids.mainForm),
-    assignmentId: String(ids.midA),
-    semesterId: String(ids.period),
-    periodId: String(ids.period),
+    schemeId: String(ids.midA),
+    semesterId: String(ids.semester),
     provider: "feide",
     "*": "no-such-page",
   };
@@ -199,7 +198,7 @@ export function permissionMatrix(ids: SeedIds): Record<string, MatrixEntry> {
       body: {
         classId: String(ids.classA),
         formId: String(ids.mainForm),
-        assignmentId: String(ids.midA),
+        schemeId: String(ids.midA),
         studentUserId: String(ids.student01),
       },
     },

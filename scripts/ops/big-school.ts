@@ -22,7 +22,7 @@ export interface School {
   teachers: number;
   supervisors: number;
   classes: number;
-  currentPeriodId: number;
+  currentSemesterId: number;
   mainFormId: number;
   /** Rows made, by table. */
   rows: Record<string, number>;
@@ -54,7 +54,7 @@ export async function generateSchool(
   const semesters: Semester[] = [semesterFor(today)];
   while (semesters.length < SEMESTERS) semesters.push(previousSemester(semesters.at(-1)!)!);
   const rows: Record<string, number> = {};
-  let currentPeriodId = 0;
+  let currentSemesterId = 0;
 
   // eslint-disable-next-line max-lines-per-function -- the transaction of the function above
   await db.transaction(async (tx) => {
@@ -65,13 +65,13 @@ export async function generateSchool(
     // The semesters (index 0 = current), made where the demo has not.
     await tx.execute(sql`create temporary table school_periods (id int, n int) on commit drop`);
     for (const [n, s] of semesters.entries()) {
-      const [period] = await rowsOf<{ id: number }>(
+      const [semester] = await rowsOf<{ id: number }>(
         tx,
         sql`insert into periods (name, start_date, end_date) values (${s.name}, ${s.startDate}, ${s.endDate})
             on conflict (name) do update set name = excluded.name returning id`,
       );
-      if (n === 0) currentPeriodId = period.id;
-      await tx.execute(sql`insert into school_periods values (${period.id}, ${n})`);
+      if (n === 0) currentSemesterId = semester.id;
+      await tx.execute(sql`insert into school_periods values (${semester.id}, ${n})`);
     }
 
     // People, numbered from 0, with their role and the privacy policy accepted (they log in during the load).
@@ -228,7 +228,7 @@ export async function generateSchool(
     teachers,
     supervisors,
     classes: SUBJECTS * SEMESTERS,
-    currentPeriodId,
+    currentSemesterId,
     mainFormId: mainForm.id,
     rows,
   };

@@ -66,7 +66,7 @@ before(async () => {
   await client.connect();
   try {
     ids.form = (await client.query("select id from forms order by id limit 1")).rows[0].id;
-    ids.period = (await client.query("select id from periods order by id limit 1")).rows[0].id;
+    ids.semester = (await client.query("select id from periods order by id limit 1")).rows[0].id;
   } finally {
     await client.end();
   }
@@ -108,7 +108,7 @@ describe("every answer carries the security headers", () => {
     { kind: "page", path: "/", status: 200 },
     { kind: "page (logged in)", path: "/admin", cookie: admin, status: 200 },
     { kind: "PDF", path: `/api/forms/${ids.form}/pdf`, cookie: admin, status: 200, type: /application\/pdf/ },
-    { kind: "CSV", path: `/api/periods/${ids.period}/students-csv`, cookie: admin, status: 200, type: /text\/csv/ },
+    { kind: "CSV", path: `/api/periods/${ids.semester}/students-csv`, cookie: admin, status: 200, type: /text\/csv/ },
     { kind: "JSON", path: "/healthz", status: 200, type: /application\/json/ },
     { kind: "static script", path: anAsset(".js"), status: 200 },
     { kind: "static style", path: anAsset(".css"), status: 200 },

@@ -99,7 +99,7 @@ async function formPage(base, cookie) {
   }
   return {
     path: link[1],
-    place: { studentUserId: link[2], formId: link[3], classId: link[4], assignmentId: link[5] },
+    place: { studentUserId: link[2], formId: link[3], classId: link[4], schemeId: link[5] },
     answers,
   };
 }

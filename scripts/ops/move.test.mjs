@@ -160,7 +160,7 @@ async function formPage(base, cookie) {
     if (answers.has(id)) answers.get(id).base = decode(m[2] ?? m[3]);
   }
   return {
-    place: { studentUserId: link[2], formId: link[3], classId: link[4], assignmentId: link[5] },
+    place: { studentUserId: link[2], formId: link[3], classId: link[4], schemeId: link[5] },
     answers,
   };
 }

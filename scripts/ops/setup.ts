@@ -51,11 +51,11 @@ try {
     sql`insert into privacy_acceptances (user_id, policy_version) values (${admin.id}, ${policyVersion})`,
   );
 
-  const students = await rows<{ id: number; email: string; classId: number; assignmentId: number }>(sql`
-    select u.id, u.email, r.class_id as "classId", a.id as "assignmentId"
+  const students = await rows<{ id: number; email: string; classId: number; schemeId: number }>(sql`
+    select u.id, u.email, r.class_id as "classId", a.id as "schemeId"
     from users u
     join student_references r on r.student_user_id = u.id
-    join classes c on c.id = r.class_id and c.period_id = ${school.currentPeriodId}
+    join classes c on c.id = r.class_id and c.period_id = ${school.currentSemesterId}
     join assignments a on a.class_id = c.id and a.is_mid_semester
     where u.email like 'school.student%'
     order by u.email limit ${Number(studentCount)}`);
@@ -66,7 +66,7 @@ try {
              (s.id is not null and s.signed_by_advisor_user_id is null and not s.is_locked) as signable
       from users u
       join student_references r on r.${sql.raw(column)} = u.id
-      join classes c on c.id = r.class_id and c.period_id = ${school.currentPeriodId}
+      join classes c on c.id = r.class_id and c.period_id = ${school.currentSemesterId}
       left join signing_forms s on s.student_reference_id = r.id
       where u.email like ${`school.${kind}%`}
       order by u.email, signable desc, r.id
@@ -79,7 +79,7 @@ try {
   const plan = {
     school: { ...school, seconds: schoolSeconds },
     formId: school.mainFormId,
-    periodId: school.currentPeriodId,
+    semesterId: school.currentSemesterId,
     emptyToken: answerToken(EMPTY),
     questions: questions.map((q) => ({
       id: q.id,

@@ -9,7 +9,7 @@ import type { CopiedForm } from "~/services/admin/index.server";
 /** A class of the same subject in an earlier semester with expected levels to copy (expectationSources). */
 interface CopySource {
   classId: number;
-  periodName: string;
+  semesterName: string;
   levels: number;
 }
 
@@ -48,7 +48,7 @@ export function AdminClassCopy({
             // allows `required` on a single select only when its first option is an empty placeholder).
             options={sources.map((s) => ({
               value: String(s.classId),
-              label: t("copy.option", { semester: s.periodName, count: s.levels }),
+              label: t("copy.option", { semester: s.semesterName, count: s.levels }),
             }))}
             defaultValue={field.initialValue ?? String(sources[0].classId)}
             error={firstError(t, field.errors)}

@@ -6,10 +6,10 @@ import { Button, TextField } from "~/components/ui";
 
 /** The class's semester and evaluation dates as stored (yyyy-mm-dd) and as text (classHeaderView). */
 export interface AdminClassDates {
-  periodStart: string;
-  periodEnd: string;
-  periodStartText: string | null;
-  periodEndText: string | null;
+  semesterStart: string;
+  semesterEnd: string;
+  semesterStartText: string | null;
+  semesterEndText: string | null;
   midSemesterDate: string | null;
   endSemesterDate: string | null;
 }
@@ -42,11 +42,14 @@ export function AdminClassDateForm({
           type="date"
           width="10"
           label={t(mid ? "midDate.label" : "endDate.label")}
-          hint={t(mid ? "midDate.hint" : "endDate.hint", { start: header.periodStartText, end: header.periodEndText })}
+          hint={t(mid ? "midDate.hint" : "endDate.hint", {
+            start: header.semesterStartText,
+            end: header.semesterEndText,
+          })}
           name={field.name}
           id={field.id}
-          min={mid ? header.periodStart : (header.midSemesterDate ?? header.periodStart)}
-          max={mid ? (header.endSemesterDate ?? header.periodEnd) : header.periodEnd}
+          min={mid ? header.semesterStart : (header.midSemesterDate ?? header.semesterStart)}
+          max={mid ? (header.endSemesterDate ?? header.semesterEnd) : header.semesterEnd}
           required
           defaultValue={field.initialValue ?? stored ?? ""}
           error={firstError(t, field.errors)}

@@ -28,7 +28,7 @@ export function AdminClassSchemes({
   confirmRemove: number | null;
 }) {
   const { t } = useTranslation("adminClass");
-  const removing = schemes.find((s) => s.assignmentId === confirmRemove);
+  const removing = schemes.find((s) => s.schemeId === confirmRemove);
   return (
     <>
       <h2 id="schemes" tabIndex={-1}>
@@ -50,13 +50,13 @@ export function AdminClassSchemes({
             { header: t("schemes.actions") },
           ]}
           rows={schemes.map((scheme) => ({
-            key: String(scheme.assignmentId),
+            key: String(scheme.schemeId),
             cells: [
               halfName(t, scheme.isMidSemester),
               <SchemeForms key="forms" classId={classId} scheme={scheme} />,
               scheme.createdText,
               scheme.sentAnswerSets,
-              <Link key="remove" to={`?${REMOVE_PARAM}=${scheme.assignmentId}#schemes`} preventScrollReset>
+              <Link key="remove" to={`?${REMOVE_PARAM}=${scheme.schemeId}#schemes`} preventScrollReset>
                 {t("schemes.remove")}
                 <VisuallyHidden>
                   {" "}
@@ -94,10 +94,10 @@ function SchemeForms({ classId, scheme }: { classId: number; scheme: AdminClassS
             <>
               {" "}
               <Link
-                to={href("/admin/class/:classId/form/:formId/assignment/:assignmentId", {
+                to={href("/admin/class/:classId/form/:formId/assignment/:schemeId", {
                   classId: String(classId),
                   formId: String(form.formId),
-                  assignmentId: String(scheme.assignmentId),
+                  schemeId: String(scheme.schemeId),
                 })}
               >
                 {t("schemes.expectations")}
@@ -138,7 +138,7 @@ function RemoveScheme({ classId, scheme }: { classId: number; scheme: AdminClass
       <p>{t("schemes.confirmText", { forms: formNames(scheme) })}</p>
       <Form method="post" action={page}>
         <input type="hidden" name="intent" value="removeScheme" />
-        <input type="hidden" name="assignmentId" value={scheme.assignmentId} />
+        <input type="hidden" name="schemeId" value={scheme.schemeId} />
         <ButtonGroup>
           <Button variant="warning" disabled={busy}>
             {t("schemes.confirmRemove")}

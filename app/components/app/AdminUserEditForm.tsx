@@ -176,12 +176,12 @@ function StudentClasses({
           selected={selected}
           render={(s) => (
             <Select
-              key={s.periodId}
+              key={s.semesterId}
               label={t("user.classInSemester", { semester: semesterLabel(t, s) })}
               // Each select its own name in the list (studentClasses[0], [1] …): the server reads
               // the same list as from one repeated name, and no two controls share a name.
               name={`studentClasses[${semesters.indexOf(s)}]`}
-              id={`studentClasses-${s.periodId}`}
+              id={`studentClasses-${s.semesterId}`}
               placeholder={t("user.noClass")}
               options={classOptions(s)}
               defaultValue={s.classes.find((c) => selected.includes(String(c.id)))?.id ?? ""}
@@ -210,9 +210,9 @@ function ClassCheckboxes({
       selected={selected}
       render={(s) => (
         <CheckboxGroup
-          key={s.periodId}
+          key={s.semesterId}
           name={name}
-          id={`${name}-${s.periodId}`}
+          id={`${name}-${s.semesterId}`}
           legend={semesterLabel(t, s)}
           legendSize="s"
           options={classOptions(s)}

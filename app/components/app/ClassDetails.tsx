@@ -4,9 +4,9 @@ import { SummaryList, Table, Tag } from "~/components/ui";
 
 /** A class's header with its dates as text in the reader's language (classHeaderView). */
 export interface ClassDetailsHeader {
-  periodName: string;
-  periodStartText: string | null;
-  periodEndText: string | null;
+  semesterName: string;
+  semesterStartText: string | null;
+  semesterEndText: string | null;
   midSemesterText: string | null;
   endSemesterText: string | null;
 }
@@ -28,11 +28,11 @@ export function ClassDetails({
     <SummaryList
       rows={[
         {
-          key: t("classDetails.period"),
-          value: t("classDetails.periodValue", {
-            name: header.periodName,
-            start: header.periodStartText,
-            end: header.periodEndText,
+          key: t("classDetails.semester"),
+          value: t("classDetails.semesterValue", {
+            name: header.semesterName,
+            start: header.semesterStartText,
+            end: header.semesterEndText,
           }),
         },
         { key: t("classDetails.midSemesterDate"), value: header.midSemesterText ?? notSet },
@@ -55,7 +55,7 @@ export function ClassDetails({
 }
 
 export interface SchemeRow {
-  assignmentId: number;
+  schemeId: number;
   isMidSemester: boolean;
   forms: { formId: number; name: string; isMainForm: boolean }[];
 }
@@ -75,7 +75,7 @@ export function SchemesTable({ schemes, formHref }: { schemes: SchemeRow[]; form
       stack={false}
       columns={[{ header: t("schemes.half") }, { header: t("schemes.forms") }]}
       rows={schemes.map((scheme) => ({
-        key: String(scheme.assignmentId),
+        key: String(scheme.schemeId),
         cells: [
           scheme.isMidSemester ? t("schemes.mid") : t("schemes.end"),
           scheme.forms.length === 0 ? (

@@ -6,7 +6,7 @@ export interface ClassRow {
   classId: number;
   subjectCode: string;
   subjectName: string;
-  periodName: string;
+  semesterName: string;
   isCurrent: boolean;
   studentCount: number;
   ownStudentCount?: number;
@@ -53,7 +53,7 @@ export function ClassTable({
             </>
           ),
           <>
-            {row.periodName} {row.isCurrent ? <Tag variant="info">{t("classes.current")}</Tag> : null}
+            {row.semesterName} {row.isCurrent ? <Tag variant="info">{t("classes.current")}</Tag> : null}
           </>,
           row.studentCount,
           ...(showOwn ? [row.ownStudentCount ?? 0] : []),

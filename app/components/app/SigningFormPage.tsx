@@ -75,7 +75,7 @@ export function SigningFormPage({ answer, ...page }: SigningFormPageProps) {
   );
   const failed = failedSection(t, answer, mid, end, sign);
   const student = view.student.displayName;
-  const caption = `${view.relation === "self" ? "" : `${student} · `}${view.header.subjectCode} ${view.header.subjectName}, ${view.header.periodName}`;
+  const caption = `${view.relation === "self" ? "" : `${student} · `}${view.header.subjectCode} ${view.header.subjectName}, ${view.header.semesterName}`;
   const notCreated = view.id === NEW_FORM_ID;
 
   return (

@@ -122,14 +122,14 @@ export function sendingView(
   return {
     forms: facts.forms.map((form) => {
       const missing = missingParties(form, facts.hasSupervisor);
-      const formIds = { ...ids, formId: String(form.formId), assignmentId: String(form.assignmentId) };
+      const formIds = { ...ids, formId: String(form.formId), schemeId: String(form.schemeId) };
       return {
-        key: `${form.assignmentId}-${form.formId}`,
+        key: `${form.schemeId}-${form.formId}`,
         name: form.name,
         isMidSemester: form.isMidSemester,
         href:
           missing.length > 0
-            ? href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", formIds)
+            ? href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId", formIds)
             : null,
         student: form.sent.student,
         supervisor: facts.hasSupervisor ? form.sent.supervisor : null,
@@ -363,7 +363,7 @@ export function MidConfirmDialog({
           <h4>{tc("mid.unsentHeading")}</h4>
           <ul>
             {confirm.unsent.map((form) => (
-              <li key={`${form.assignmentId}-${form.formId}`}>
+              <li key={`${form.schemeId}-${form.formId}`}>
                 {tc("mid.missing", { name: form.name, who: whoText(tc, form.missing) })}
               </li>
             ))}

@@ -9,7 +9,7 @@ export function StudentCurrentClass({
   current: {
     subjectCode: string;
     subjectName: string;
-    periodName: string;
+    semesterName: string;
     teacher: string | null;
     supervisors: string[];
     half: "mid" | "end";
@@ -27,7 +27,7 @@ export function StudentCurrentClass({
       >
         <SummaryList
           rows={[
-            { key: t("home.semester"), value: current.periodName },
+            { key: t("home.semester"), value: current.semesterName },
             { key: t("home.teacher"), value: current.teacher ?? t("home.nobody") },
             {
               key: t("home.supervisors"),

@@ -10,7 +10,7 @@ export function StudentEarlierClasses({
     classId: number;
     subjectCode: string;
     subjectName: string;
-    periodName: string;
+    semesterName: string;
     fullPdf: string;
     signingFormPdf: string | null;
   }[];
@@ -26,12 +26,12 @@ export function StudentEarlierClasses({
         rowHeaders
         columns={[{ header: t("home.subject") }, { header: t("home.semester") }, { header: t("home.documents") }]}
         rows={earlier.map((c) => {
-          const context = t("home.downloadFor", { subject: c.subjectCode, semester: c.periodName });
+          const context = t("home.downloadFor", { subject: c.subjectCode, semester: c.semesterName });
           return {
             key: String(c.classId),
             cells: [
               `${c.subjectCode} ${c.subjectName}`,
-              c.periodName,
+              c.semesterName,
               <ul className="student-downloads" key="documents">
                 <li>
                   <Link to={c.fullPdf} reloadDocument>

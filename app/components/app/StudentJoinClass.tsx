@@ -8,7 +8,7 @@ import { RadioGroup } from "~/components/ui";
 export function StudentJoinClass({
   matching,
 }: {
-  matching: { classId: number; subjectCode: string; subjectName: string; periodName: string }[];
+  matching: { classId: number; subjectCode: string; subjectName: string; semesterName: string }[];
 }) {
   const { t } = useTranslation("student");
   return (
@@ -30,7 +30,7 @@ export function StudentJoinClass({
               options={matching.map((c) => ({
                 value: String(c.classId),
                 label: `${c.subjectCode} ${c.subjectName}`,
-                hint: c.periodName,
+                hint: c.semesterName,
               }))}
             />
             <SubmitButton>{t("join.submit")}</SubmitButton>

@@ -10,7 +10,7 @@ type FormView = PlacementView["schemes"][number]["forms"][number];
 export interface StudentPlacementProps {
   placement: PlacementView;
   /** The viewer's role decides where a form is answered (the role's form page). */
-  formHref: (form: { formId: number; assignmentId: number }) => string;
+  formHref: (form: { formId: number; schemeId: number }) => string;
   /** Where the viewer sees a form's grades side by side (both halves). */
   resultsHref: (form: { formId: number }) => string;
   /** Where a supervisor's name leads (the teacher's page of that supervisor); plain text without. */
@@ -79,7 +79,7 @@ function PlacementHalf({
             { header: t("forms.own") },
           ]}
           rows={forms.map((form) => ({
-            key: `${form.assignmentId}-${form.formId}`,
+            key: `${form.schemeId}-${form.formId}`,
             cells: [
               <>
                 <Link to={formHref(form)}>

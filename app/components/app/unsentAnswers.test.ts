@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { forgetUnsent, keepUnsent, parseUnsent, placeOf, planRestore } from "./unsentAnswers";
 
-const place = { classId: "3", formId: "1", assignmentId: "7", studentUserId: "42" };
+const place = { classId: "3", formId: "1", schemeId: "7", studentUserId: "42" };
 
 describe("kept answers (ADR 0011)", () => {
   // Whose they are is the sealing key's business (unsentStore.test.ts): an entry names its answer set and question only inside the seal.
-  it("name their answer set: class, form, assignment and student", () => {
+  it("name their answer set: class, form, scheme and student", () => {
     expect(placeOf(place)).toBe("3:1:7:42");
-    expect(placeOf({ ...place, assignmentId: "8" })).not.toBe(placeOf(place));
+    expect(placeOf({ ...place, schemeId: "8" })).not.toBe(placeOf(place));
     // The admin's expected levels have no student.
-    expect(placeOf({ classId: "3", formId: "1", assignmentId: "7" })).toBe("3:1:7:-");
+    expect(placeOf({ classId: "3", formId: "1", schemeId: "7" })).toBe("3:1:7:-");
   });
 
   it("read back what was kept, and nothing malformed", () => {

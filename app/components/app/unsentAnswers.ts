@@ -19,9 +19,9 @@ export interface UnsentAnswer {
 
 export type UnsentAnswers = Record<string, UnsentAnswer>;
 
-/** The answer set a page posts to: class, form, assignment and student (none for the admin's expected levels). */
+/** The answer set a page posts to: class, form, scheme and student (none for the admin's expected levels). */
 export function placeOf(place: Record<string, string>): string {
-  return `${place.classId ?? "-"}:${place.formId ?? "-"}:${place.assignmentId ?? "-"}:${place.studentUserId ?? "-"}`;
+  return `${place.classId ?? "-"}:${place.formId ?? "-"}:${place.schemeId ?? "-"}:${place.studentUserId ?? "-"}`;
 }
 
 /** What an entry holds: one question's answer, and the answer set it belongs to. */

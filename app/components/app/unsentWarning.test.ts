@@ -7,7 +7,7 @@ describe("a kept warning draft (ADR 0011)", () => {
     const name = unsentWarningName("3", "42");
     expect(unsentWarningName("3", "43")).not.toBe(name);
     expect(unsentWarningName("4", "42")).not.toBe(name);
-    expect(name).not.toBe(placeOf({ classId: "3", formId: "warning", assignmentId: "42" }));
+    expect(name).not.toBe(placeOf({ classId: "3", formId: "warning", schemeId: "42" }));
   });
 
   it("reads back the three texts and the warning it continued, and nothing malformed", () => {

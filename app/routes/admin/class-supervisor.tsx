@@ -38,7 +38,7 @@ export default function AdminClassSupervisor({ loaderData }: Route.ComponentProp
           {t("supervisor.backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
         </Link>
       </p>
-      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>
+      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.semesterName}`}>
         {t("supervisor.heading", { name: supervisor.displayName })}
       </PageHeading>
       <SummaryList
@@ -67,7 +67,7 @@ export default function AdminClassSupervisor({ loaderData }: Route.ComponentProp
                 {t("supervisor.classValue", {
                   subjectCode: header.subjectCode,
                   subjectName: header.subjectName,
-                  period: header.periodName,
+                  semester: header.semesterName,
                 })}
               </Link>
             ),

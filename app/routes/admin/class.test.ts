@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { assignmentForms, assignments, auditEvents, classes, forms } from "~/services/platform/db/schema";
+import { schemeForms, schemes, auditEvents, classes, forms } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf, classIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, TEST_ORIGIN, flashOf } from "~/test/route";
@@ -60,7 +60,7 @@ async function endDateOf(classId: number): Promise<string | null> {
 }
 
 async function schemeCount(classId: number): Promise<number> {
-  return (await db().select().from(assignments).where(eq(assignments.classId, classId))).length;
+  return (await db().select().from(schemes).where(eq(schemes.classId, classId))).length;
 }
 
 describe("the class page", () => {
@@ -72,9 +72,9 @@ describe("the class page", () => {
     const body = await response.json();
     expect(body.header).toMatchObject({
       subjectCode: "SYK2001",
-      periodName: current.name,
-      periodStartText: dateText(current.startDate),
-      periodEndText: dateText(current.endDate),
+      semesterName: current.name,
+      semesterStartText: dateText(current.startDate),
+      semesterEndText: dateText(current.endDate),
       endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate),
     });
     expect(body.schemes).toHaveLength(2);
@@ -234,12 +234,12 @@ describe("adding a response scheme", () => {
     expect(fresh.status).toBe(303);
     const [scheme] = await db()
       .select()
-      .from(assignments)
-      .where(eq(assignments.classId, syk2002))
-      .orderBy(assignments.id)
+      .from(schemes)
+      .where(eq(schemes.classId, syk2002))
+      .orderBy(schemes.id)
       .then((rows) => rows.slice(-1));
     expect(scheme.isMidSemester).toBe(true);
-    const linked = await db().select().from(assignmentForms).where(eq(assignmentForms.assignmentId, scheme.id));
+    const linked = await db().select().from(schemeForms).where(eq(schemeForms.schemeId, scheme.id));
     expect(linked.map((l) => l.formId)).toEqual([medicationForm]);
   });
 
@@ -437,7 +437,7 @@ describe("undoing set-up mistakes", () => {
         })
       ).json()) as {
         confirmRemove: number | null;
-        schemes: { assignmentId: number; isMidSemester: boolean; answerSets: number }[];
+        schemes: { schemeId: number; isMidSemester: boolean; answerSets: number }[];
       };
     const { schemes } = await page("");
     const count = schemes.length;
@@ -446,13 +446,13 @@ describe("undoing set-up mistakes", () => {
       schemes.find((s) => !s.isMidSemester && s.answerSets === 0)!,
     ];
     expect(answered.answerSets).toBeGreaterThan(0);
-    expect((await page(`?remove=${answered.assignmentId}`)).confirmRemove).toBe(answered.assignmentId);
+    expect((await page(`?remove=${answered.schemeId}`)).confirmRemove).toBe(answered.schemeId);
     expect((await page("?remove=999999")).confirmRemove).toBeNull();
     expect((await page("?remove=abc")).confirmRemove).toBeNull();
 
-    const refused = await post({ intent: "removeScheme", assignmentId: String(answered.assignmentId) }, syk2001);
+    const refused = await post({ intent: "removeScheme", schemeId: String(answered.schemeId) }, syk2001);
     expect(refused.status).toBe(303);
-    expect(refused.headers.get("Location")).toBe(`/admin/class/${syk2001}?remove=${answered.assignmentId}#schemes`);
+    expect(refused.headers.get("Location")).toBe(`/admin/class/${syk2001}?remove=${answered.schemeId}#schemes`);
     expect((await flashOf(refused))?.type).toBe("error");
     for (const bad of [
       "",
@@ -460,21 +460,19 @@ describe("undoing set-up mistakes", () => {
       "0",
       "99999999999",
       "1e3",
-      ` ${empty.assignmentId} `,
-      String(answered.assignmentId + 100_000),
+      ` ${empty.schemeId} `,
+      String(answered.schemeId + 100_000),
     ]) {
-      expect((await post({ intent: "removeScheme", assignmentId: bad }, syk2001)).status, bad).toBe(404);
+      expect((await post({ intent: "removeScheme", schemeId: bad }, syk2001)).status, bad).toBe(404);
     }
     // Another class's scheme is not found here.
-    expect((await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2002)).status).toBe(
-      404,
+    expect((await post({ intent: "removeScheme", schemeId: String(empty.schemeId) }, syk2002)).status).toBe(404);
+    expect((await post({ intent: "removeScheme", schemeId: String(empty.schemeId) }, syk2001, teacher)).status).toBe(
+      403,
     );
-    expect(
-      (await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2001, teacher)).status,
-    ).toBe(403);
     expect(await schemeCount(syk2001)).toBe(count);
 
-    const removed = await post({ intent: "removeScheme", assignmentId: String(empty.assignmentId) }, syk2001);
+    const removed = await post({ intent: "removeScheme", schemeId: String(empty.schemeId) }, syk2001);
     expect(removed.status).toBe(303);
     expect(await flashOf(removed)).toEqual({ type: "success", key: "adminClass:schemes.removedEnd" });
     expect(await schemeCount(syk2001)).toBe(count - 1);
@@ -486,10 +484,10 @@ describe("undoing set-up mistakes", () => {
   test("copying expected levels names what was copied and what did not match; a wrong source is named", async () => {
     const previous = await classIdOf(db(), "SYK1002");
     const [old] = await db().select({ subjectId: classes.subjectId }).from(classes).where(eq(classes.id, previous));
-    const [syk] = await db().select({ periodId: classes.periodId }).from(classes).where(eq(classes.id, syk2001));
+    const [syk] = await db().select({ semesterId: classes.semesterId }).from(classes).where(eq(classes.id, syk2001));
     const [target] = await db()
       .insert(classes)
-      .values({ subjectId: old.subjectId, periodId: syk.periodId })
+      .values({ subjectId: old.subjectId, semesterId: syk.semesterId })
       .returning();
     const loaded = await callLoader(classPage, getPage(`/admin/class/${target.id}`, { cookie: admin }), {
       classId: String(target.id),

@@ -60,7 +60,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       ...scheme,
       createdText: formatDay(osloDate(createdAt), language),
     })),
-    confirmRemove: schemes.some((s) => s.assignmentId === removeId) ? removeId : null,
+    confirmRemove: schemes.some((s) => s.schemeId === removeId) ? removeId : null,
     sources: await expectationSources(db, classId),
   };
 }
@@ -101,13 +101,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (intent === "removeScheme") {
-    const posted = formData.get("assignmentId");
-    const assignmentId = parseId(typeof posted === "string" ? posted : null) ?? notFound();
-    const outcome = await removeScheme(db, { ...by, assignmentId });
+    const posted = formData.get("schemeId");
+    const schemeId = parseId(typeof posted === "string" ? posted : null) ?? notFound();
+    const outcome = await removeScheme(db, { ...by, schemeId });
     if (!outcome.ok) {
       if (outcome.error === "notFound") notFound();
       // Answered since the confirmation was shown: the confirmation page says why it cannot go.
-      return redirectWithFlash(`${self}?${REMOVE_PARAM}=${assignmentId}#schemes`, {
+      return redirectWithFlash(`${self}?${REMOVE_PARAM}=${schemeId}#schemes`, {
         type: "error",
         key: "adminClass:schemes.cannotRemoveHeading",
       });
@@ -132,7 +132,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirectWithFlash(`${self}#copy-heading`, {
       type: outcome.copied.length === 0 ? "info" : "success",
       key: "adminClass:copy.message",
-      values: { message: copyResultMessage(t, outcome.sourcePeriodName, outcome) },
+      values: { message: copyResultMessage(t, outcome.sourceSemesterName, outcome) },
     });
   }
 
@@ -181,12 +181,12 @@ export default function AdminClass({ loaderData, actionData }: Route.ComponentPr
   return (
     <div className="app-content">
       <p>
-        <Link to={href("/admin/semesters/:semesterId", { semesterId: String(header.periodId) })}>
-          {t("backToSemester", { semester: header.periodName })}
+        <Link to={href("/admin/semesters/:semesterId", { semesterId: String(header.semesterId) })}>
+          {t("backToSemester", { semester: header.semesterName })}
         </Link>
       </p>
       <ErrorSummary errors={summary} />
-      <PageHeading caption={header.periodName}>
+      <PageHeading caption={header.semesterName}>
         {header.subjectCode} {header.subjectName}
       </PageHeading>
       <ClassDetails header={header} />

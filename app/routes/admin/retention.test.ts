@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
-import { classes, periods, recordOpenings, subjects } from "~/services/platform/db/schema";
+import { classes, semesters, recordOpenings, subjects } from "~/services/platform/db/schema";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { RECORD_KINDS, retentionRules } from "~/services/records";
 import { previewRetention } from "~/services/records/index.server";
@@ -17,13 +17,13 @@ let oldClassId: number;
 async function ageOldClass() {
   const db = app.database.db;
   oldClassId = await classIdOf(db, "SYK1002");
-  const [old] = await db.select({ periodId: classes.periodId }).from(classes).where(eq(classes.id, oldClassId));
-  const [period] = await db.select().from(periods).where(eq(periods.id, old.periodId));
+  const [old] = await db.select({ semesterId: classes.semesterId }).from(classes).where(eq(classes.id, oldClassId));
+  const [semester] = await db.select().from(semesters).where(eq(semesters.id, old.semesterId));
   const back = (date: string) => `${Number(date.slice(0, 4)) - 3}${date.slice(4)}`;
   await db
-    .update(periods)
-    .set({ startDate: back(period.startDate), endDate: back(period.endDate) })
-    .where(eq(periods.id, period.id));
+    .update(semesters)
+    .set({ startDate: back(semester.startDate), endDate: back(semester.endDate) })
+    .where(eq(semesters.id, semester.id));
   const [dates] = await db.select().from(classes).where(eq(classes.id, oldClassId));
   await db
     .update(classes)
@@ -85,7 +85,7 @@ test("a page number that is no page is the first or the last page", async () => 
 test("more classes than a page: twenty a page, each page linking to the one before and after it", async () => {
   // 21 more classes in the old semester, each with a record opening three years old (due).
   const db = app.database.db;
-  const [old] = await db.select({ periodId: classes.periodId }).from(classes).where(eq(classes.id, oldClassId));
+  const [old] = await db.select({ semesterId: classes.semesterId }).from(classes).where(eq(classes.id, oldClassId));
   const student = await userIdOf(db, "student01@example.org");
   const admin = await userIdOf(db, "admin@example.org");
   for (let i = 0; i < page.CLASSES_PER_PAGE + 1; i++) {
@@ -93,7 +93,7 @@ test("more classes than a page: twenty a page, each page linking to the one befo
       .insert(subjects)
       .values({ subjectCode: `GML${100 + i}`, name: `Gammelt emne ${i}` })
       .returning();
-    const [made] = await db.insert(classes).values({ subjectId: subject.id, periodId: old.periodId }).returning();
+    const [made] = await db.insert(classes).values({ subjectId: subject.id, semesterId: old.semesterId }).returning();
     const at = new Date(Date.UTC(2020, 0, 1, i));
     await db.insert(recordOpenings).values({
       studentUserId: student,

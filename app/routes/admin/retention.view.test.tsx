@@ -2,7 +2,7 @@ import { cleanup, screen, within } from "@testing-library/react";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
-import { classes, periods } from "~/services/platform/db/schema";
+import { classes, semesters } from "~/services/platform/db/schema";
 import { currentInstitution } from "~/services/platform/institution.server";
 import { retentionRules } from "~/services/records";
 import { runRetention } from "~/services/records/index.server";
@@ -20,12 +20,12 @@ beforeAll(async () => {
   const db = app.database.db;
   const oldClassId = await classIdOf(db, "SYK1002");
   const [old] = await db.select().from(classes).where(eq(classes.id, oldClassId));
-  const [period] = await db.select().from(periods).where(eq(periods.id, old.periodId));
+  const [semester] = await db.select().from(semesters).where(eq(semesters.id, old.semesterId));
   const back = (date: string) => `${Number(date.slice(0, 4)) - 3}${date.slice(4)}`;
   await db
-    .update(periods)
-    .set({ startDate: back(period.startDate), endDate: back(period.endDate) })
-    .where(eq(periods.id, period.id));
+    .update(semesters)
+    .set({ startDate: back(semester.startDate), endDate: back(semester.endDate) })
+    .where(eq(semesters.id, semester.id));
   await db
     .update(classes)
     .set({

@@ -43,15 +43,15 @@ const STATUS_TAG: Record<SemesterStatus, TagVariant> = { future: "info", current
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   requireRole(request, context, ROLE.Admin);
-  const periodId = idParam(params.semesterId);
-  const page = (await semesterPage(await getDb(), periodId, new Date())) ?? notFound();
+  const semesterId = idParam(params.semesterId);
+  const page = (await semesterPage(await getDb(), semesterId, new Date())) ?? notFound();
   const language = getLanguage(context);
   return {
     ...page,
-    period: {
-      ...page.period,
-      start: formatDay(page.period.startDate, language),
-      end: formatDay(page.period.endDate, language),
+    semester: {
+      ...page.semester,
+      start: formatDay(page.semester.startDate, language),
+      end: formatDay(page.semester.endDate, language),
     },
     addOpen: new URL(request.url).searchParams.get(ADD_PARAM) === "subjects",
   };
@@ -59,15 +59,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const session = requireRole(request, context, ROLE.Admin);
-  const periodId = idParam(params.semesterId);
+  const semesterId = idParam(params.semesterId);
   const db = await getDb();
-  if (!(await findSemester(db, periodId))) notFound();
+  if (!(await findSemester(db, semesterId))) notFound();
   const submission = parseWithZod(await readFormData(request), { schema });
   if (submission.status !== "success") {
     return data(submission.reply(), { status: 400 });
   }
   const result = await addSubjectsToSemester(db, {
-    periodId,
+    semesterId,
     subjectIds: submission.value.subjectIds,
     actorUserId: session.user.id,
     ip: clientAddress(request),
@@ -81,16 +81,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           values: { count: result.added.length, codes: result.added.map((c) => c.subjectCode).join(", ") },
         }
       : { type: "info", key: "adminSemesters:semester.nothingAdded" };
-  return redirectWithFlash(href("/admin/semesters/:semesterId", { semesterId: String(periodId) }), flash);
+  return redirectWithFlash(href("/admin/semesters/:semesterId", { semesterId: String(semesterId) }), flash);
 }
 
 export default function Semester({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("adminSemesters");
   const navigate = useNavigate();
   const navigation = useNavigation();
-  const { period, classes, availableSubjects } = loaderData;
+  const { semester, classes, availableSubjects } = loaderData;
   const [form, fields] = useValidatedForm(() => import("./semester.schema").then((m) => m.schema), actionData);
-  const here = href("/admin/semesters/:semesterId", { semesterId: String(period.id) });
+  const here = href("/admin/semesters/:semesterId", { semesterId: String(semester.id) });
   const addOpen = availableSubjects.length > 0 && (loaderData.addOpen || actionData != null);
 
   return (
@@ -98,10 +98,10 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
       <p>
         <Link to="/admin/semesters">{t("semester.back")}</Link>
       </p>
-      <PageHeading caption={t("semester.caption")}>{period.name}</PageHeading>
+      <PageHeading caption={t("semester.caption")}>{semester.name}</PageHeading>
       <p className="app-meta">
-        {t("list.dateRange", { start: period.start, end: period.end })}{" "}
-        <Tag variant={STATUS_TAG[period.status]}>{t(`semester.status.${period.status}`)}</Tag>
+        {t("list.dateRange", { start: semester.start, end: semester.end })}{" "}
+        <Tag variant={STATUS_TAG[semester.status]}>{t(`semester.status.${semester.status}`)}</Tag>
       </p>
 
       <h2>{t("semester.classesHeading")}</h2>
@@ -109,7 +109,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
         <p>{t("semester.noClasses")}</p>
       ) : (
         <Table
-          caption={t("semester.classesCaption", { name: period.name })}
+          caption={t("semester.classesCaption", { name: semester.name })}
           captionHidden
           rowHeaders
           columns={[
@@ -141,7 +141,7 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
 
       {addOpen ? (
         <Dialog
-          title={t("semester.dialogTitle", { name: period.name })}
+          title={t("semester.dialogTitle", { name: semester.name })}
           closeHref={here}
           onClose={() => void navigate(here, { preventScrollReset: true, replace: true })}
         >
@@ -182,9 +182,9 @@ export default function Semester({ loaderData, actionData }: Route.ComponentProp
         {/* A plain link, not a client-side navigation: the browser downloads the file itself. */}
         <a
           className="ui-button ui-button--secondary"
-          href={href("/api/periods/:periodId/students-csv", { periodId: String(period.id) })}
+          href={href("/api/periods/:semesterId/students-csv", { semesterId: String(semester.id) })}
         >
-          {t("report.download", { name: period.name })}
+          {t("report.download", { name: semester.name })}
         </a>
       </p>
     </div>

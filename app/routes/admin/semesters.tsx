@@ -55,10 +55,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 409 },
     );
   }
-  return redirectWithFlash(href("/admin/semesters/:semesterId", { semesterId: String(result.period.id) }), {
+  return redirectWithFlash(href("/admin/semesters/:semesterId", { semesterId: String(result.semester.id) }), {
     type: "success",
     key: "adminSemesters:create.created",
-    values: { name: result.period.name },
+    values: { name: result.semester.name },
   });
 }
 

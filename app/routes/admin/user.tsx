@@ -146,7 +146,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
           fieldErrors: {
             studentClasses: [
               errorMessage("adminUsers:user.errors.studentHasAssessments", {
-                classes: error.classes.map((c) => `${c.subjectCode} (${c.periodName})`).join(", "),
+                classes: error.classes.map((c) => `${c.subjectCode} (${c.semesterName})`).join(", "),
               }),
             ],
           },
@@ -170,7 +170,7 @@ function UserPage({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useValidatedForm(() => import("./user.schema").then((m) => m.schema), save?.result);
 
   const firstSemester = semesters[0];
-  const studentFieldId = firstSemester ? `studentClasses-${firstSemester.periodId}` : fields.roles.id;
+  const studentFieldId = firstSemester ? `studentClasses-${firstSemester.semesterId}` : fields.roles.id;
   const studentMessage = firstError(t, fields.studentClasses.errors);
   const errorItems = [
     ...errorSummaryItems(t, [fields.displayName, fields.roles]),

@@ -4,7 +4,7 @@ import {
   auditEvents,
   classes,
   classTeachers,
-  periods,
+  semesters,
   sessions,
   studentReferences,
   subjects,
@@ -33,13 +33,13 @@ afterAll(() => stopTestApp(app));
 const db = () => app.database.db;
 const id = (email: string) => userIdOf(db(), email);
 
-async function classId(subjectCode: string, periodName: string): Promise<number> {
+async function classId(subjectCode: string, semesterName: string): Promise<number> {
   const [row] = await db()
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, periodName)));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, subjectCode), eq(semesters.name, semesterName)));
   return row.id;
 }
 

@@ -17,7 +17,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       fileName: documentFileName(settings.t("fileNames.answers"), [
         results.form.name,
         { code: results.header.subjectCode },
-        results.header.periodName,
+        results.header.semesterName,
         results.student.displayName,
       ]),
       details: { formId },

@@ -27,13 +27,13 @@ export function action({ request, context }: Route.ActionArgs) {
     const ids = {
       classId: id("classId"),
       formId: id("formId"),
-      assignmentId: id("assignmentId"),
+      schemeId: id("schemeId"),
       studentUserId: id("studentUserId"),
     };
     if (
       ids.classId === null ||
       ids.formId === null ||
-      ids.assignmentId === null ||
+      ids.schemeId === null ||
       (role !== ROLE.Admin && ids.studentUserId === null)
     ) {
       return apiError(400, "malformed");
@@ -44,7 +44,7 @@ export function action({ request, context }: Route.ActionArgs) {
       {
         classId: ids.classId,
         formId: ids.formId,
-        assignmentId: ids.assignmentId,
+        schemeId: ids.schemeId,
         studentUserId: role === ROLE.Admin ? null : ids.studentUserId,
       },
       form,

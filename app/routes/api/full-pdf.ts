@@ -11,7 +11,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       bytes: await fullRecordDocument(record, settings),
       fileName: documentFileName(settings.t("fileNames.full"), [
         { code: header.subjectCode },
-        header.periodName,
+        header.semesterName,
         student.displayName,
       ]),
     };

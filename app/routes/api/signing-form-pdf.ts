@@ -17,7 +17,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       bytes: await signingFormDocument(placement, form, settings),
       fileName: documentFileName(settings.t("fileNames.signingForm"), [
         { code: placement.header.subjectCode },
-        placement.header.periodName,
+        placement.header.semesterName,
         placement.student.displayName,
       ]),
     };

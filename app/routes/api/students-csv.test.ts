@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
-import { auditEvents, periods, recordOpenings } from "~/services/platform/db/schema";
+import { auditEvents, semesters, recordOpenings } from "~/services/platform/db/schema";
 import type { Flash } from "~/services/platform/flash.server";
 import { appCookies } from "~/services/platform/request.server";
 import { ROLE } from "~/services/identity";
@@ -34,9 +34,9 @@ beforeAll(async () => {
   app = await startTestApp();
   admin = await cookieActingAs(app.database.db, "admin@example.org", ROLE.Admin);
   [{ id: autumn }] = await app.database.db
-    .select({ id: periods.id })
-    .from(periods)
-    .where(eq(periods.name, current.name));
+    .select({ id: semesters.id })
+    .from(semesters)
+    .where(eq(semesters.name, current.name));
 });
 
 afterAll(async () => {
@@ -52,7 +52,7 @@ async function downloads(): Promise<unknown[]> {
 }
 
 test("the admin downloads the semester's report: a CSV attachment, not cached, audited", async () => {
-  const response = await callLoader(csv, getPage(path(autumn), { cookie: admin }), { periodId: String(autumn) });
+  const response = await callLoader(csv, getPage(path(autumn), { cookie: admin }), { semesterId: String(autumn) });
   expect(response.status).toBe(200);
   expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
   expect(response.headers.get("Content-Disposition")).toBe(
@@ -99,7 +99,7 @@ test("an admin reading English gets English headings and file name", async () =>
   const response = await callLoader(
     csv,
     getPage(path(autumn), { cookie: admin, headers: { "Accept-Language": "en" } }),
-    { periodId: String(autumn) },
+    { semesterId: String(autumn) },
   );
   expect(response.headers.get("Content-Disposition")).toContain(
     `filename*=UTF-8''Semester%20report%20${encodeURIComponent(current.name)}.csv`,
@@ -116,7 +116,7 @@ test("a teacher, a student or nobody gets no report and leaves no download in th
     ["student01@example.org", ROLE.Student],
   ] as const) {
     const cookie = await cookieActingAs(db(), email, role);
-    const response = await callLoader(csv, getPage(path(autumn), { cookie }), { periodId: String(autumn) });
+    const response = await callLoader(csv, getPage(path(autumn), { cookie }), { semesterId: String(autumn) });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/role\?redirectTo=/);
     expect(response.headers.get("Content-Disposition")).toBeNull();
@@ -124,17 +124,17 @@ test("a teacher, a student or nobody gets no report and leaves no download in th
   // The admin acting as teacher is not acting as admin.
   const adminAsTeacher = await cookieActingAs(db(), "admin@example.org", ROLE.Teacher);
   expect(
-    (await callLoader(csv, getPage(path(autumn), { cookie: adminAsTeacher }), { periodId: String(autumn) })).status,
+    (await callLoader(csv, getPage(path(autumn), { cookie: adminAsTeacher }), { semesterId: String(autumn) })).status,
   ).toBe(302);
-  const anonymous = await callLoader(csv, getPage(path(autumn)), { periodId: String(autumn) });
+  const anonymous = await callLoader(csv, getPage(path(autumn)), { semesterId: String(autumn) });
   expect(anonymous.status).toBe(302);
   expect(anonymous.headers.get("Location")).toMatch(/^\/\?redirectTo=/);
   expect(await downloads()).toHaveLength(before);
 });
 
-test.each(["999999", "abc", "-1", "0"])("an unknown or malformed semester id (%s) is 404", async (periodId) => {
+test.each(["999999", "abc", "-1", "0"])("an unknown or malformed semester id (%s) is 404", async (semesterId) => {
   const before = (await downloads()).length;
-  const response = await callLoader(csv, getPage(path(periodId), { cookie: admin }), { periodId });
+  const response = await callLoader(csv, getPage(path(semesterId), { cookie: admin }), { semesterId });
   expect(response.status).toBe(404);
   expect(await downloads()).toHaveLength(before);
 });
@@ -144,7 +144,7 @@ test("when the report cannot be read the admin is taken back to the semester wit
   const errors = vi.spyOn(console, "error").mockImplementation(() => {});
   failure.next = true;
   const before = (await downloads()).length;
-  const response = await callLoader(csv, getPage(path(autumn), { cookie: admin }), { periodId: String(autumn) });
+  const response = await callLoader(csv, getPage(path(autumn), { cookie: admin }), { semesterId: String(autumn) });
   expect(response.status).toBe(303);
   expect(response.headers.get("Location")).toBe(`/admin/semesters/${autumn}`);
   const line = response.headers.getSetCookie().find((c) => c.includes("praksis_flash="));

@@ -23,32 +23,32 @@ import { idParam, notFound } from "~/services/platform/ids";
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireRole(request, context, ROLE.Admin);
-  const periodId = idParam(params.periodId);
+  const semesterId = idParam(params.semesterId);
   const fixed = getInstance(context).getFixedT(getLanguage(context), "adminSemesters");
   const t: Translate = (key, values) => fixed(key, values);
   const db = await getDb();
 
   let report: SemesterReport | null = null;
   try {
-    report = await openSemesterReport(db, periodId, { t });
+    report = await openSemesterReport(db, semesterId, { t });
     if (report) {
       // One entry for the download, naming its students and their count; each student's openings list still gets its own row.
-      const studentUserIds = await reportStudentIds(db, periodId);
+      const studentUserIds = await reportStudentIds(db, semesterId);
       await Promise.all([
         audit(db, {
           action: "report.downloaded",
           actorUserId: session.user.id,
-          details: { periodId, report: "students-csv", students: studentUserIds.length, studentUserIds },
+          details: { periodId: semesterId, report: "students-csv", students: studentUserIds.length, studentUserIds }, // stored name
           ip: clientAddress(request),
         }),
-        recordReportOpenings(db, { userId: session.user.id, role: ROLE.Admin }, periodId),
+        recordReportOpenings(db, { userId: session.user.id, role: ROLE.Admin }, semesterId),
       ]);
     }
   } catch (error) {
     // Nothing has been sent yet, so the admin can be taken back to the page with a message.
     logFor("semester report").error({ err: error }, "the report could not be made");
     await report?.stream.cancel().catch(() => {});
-    return redirectWithFlash(`/admin/semesters/${periodId}`, { type: "error", key: "adminSemesters:report.failed" });
+    return redirectWithFlash(`/admin/semesters/${semesterId}`, { type: "error", key: "adminSemesters:report.failed" });
   }
   if (!report) notFound();
 

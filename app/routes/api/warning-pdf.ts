@@ -12,7 +12,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       bytes: await warningDocument(placement, warning, settings),
       fileName: documentFileName(settings.t("fileNames.warning"), [
         { code: placement.header.subjectCode },
-        placement.header.periodName,
+        placement.header.semesterName,
         placement.student.displayName,
       ]),
     };

@@ -4,7 +4,7 @@ import { answerToken, EMPTY } from "~/services/answering";
 import {
   answers,
   answerSets,
-  assignments,
+  schemes,
   formQuestionGroups,
   formQuestions,
   forms,
@@ -39,9 +39,9 @@ beforeAll(async () => {
     .from(forms)
     .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
   [{ id: mid }] = await db()
-    .select({ id: assignments.id })
-    .from(assignments)
-    .where(and(eq(assignments.classId, classA), eq(assignments.isMidSemester, true)));
+    .select({ id: schemes.id })
+    .from(schemes)
+    .where(and(eq(schemes.classId, classA), eq(schemes.isMidSemester, true)));
   student05 = await userIdOf(db(), "student05@example.org");
   student06 = await userIdOf(db(), "student06@example.org");
   cookies = {
@@ -58,14 +58,14 @@ afterAll(async () => {
   await stopTestApp(app);
 });
 
-const studentPath = (studentUserId = student05, assignmentId = mid, classId = classA) =>
-  `/student/${studentUserId}/form/${mainForm}/class/${classId}/assignment/${assignmentId}`;
+const studentPath = (studentUserId = student05, schemeId = mid, classId = classA) =>
+  `/student/${studentUserId}/form/${mainForm}/class/${classId}/assignment/${schemeId}`;
 const teacherPath = (studentUserId = student05) =>
   `/teacher/class/${classA}/student/${studentUserId}/form/${mainForm}/assignment/${mid}`;
-const params = (studentUserId = student05, assignmentId = mid, classId = classA) => ({
+const params = (studentUserId = student05, schemeId = mid, classId = classA) => ({
   classId: String(classId),
   formId: String(mainForm),
-  assignmentId: String(assignmentId),
+  schemeId: String(schemeId),
   studentUserId: String(studentUserId),
 });
 
@@ -135,7 +135,7 @@ describe("the page", () => {
     const data = await pageData(`/admin/class/${classA}/form/${mainForm}/assignment/${mid}`, cookies.admin, {
       classId: String(classA),
       formId: String(mainForm),
-      assignmentId: String(mid),
+      schemeId: String(mid),
     });
     expect(data.view.mode).toBe("expectations");
     expect(data.view.group!.type).toBe("grading");
@@ -145,10 +145,7 @@ describe("the page", () => {
   test("another student's id, a teacher of another class, a scheme of another class: 404, never data", async () => {
     expect((await open(studentPath(student06), cookies.student05, params(student06))).status).toBe(404);
     expect((await open(teacherPath(), cookies.laerer3)).status).toBe(404);
-    const [otherScheme] = await db()
-      .select({ id: assignments.id })
-      .from(assignments)
-      .where(eq(assignments.classId, classB));
+    const [otherScheme] = await db().select({ id: schemes.id }).from(schemes).where(eq(schemes.classId, classB));
     expect(
       (await open(studentPath(student05, otherScheme.id), cookies.student05, params(student05, otherScheme.id))).status,
     ).toBe(404);
@@ -427,7 +424,7 @@ describe("posting a page without JavaScript", () => {
         and(
           eq(answerSets.studentUserId, student06),
           eq(answerSets.authorUserId, student06),
-          eq(answerSets.assignmentId, mid),
+          eq(answerSets.schemeId, mid),
         ),
       );
     expect(set.sentAt).not.toBeNull();
@@ -487,7 +484,7 @@ describe("the autosave endpoint", () => {
   const place = (studentUserId = student05) => ({
     classId: String(classA),
     formId: String(mainForm),
-    assignmentId: String(mid),
+    schemeId: String(mid),
     studentUserId: String(studentUserId),
   });
   const autosave = (body: Record<string, string>, cookie: string) =>

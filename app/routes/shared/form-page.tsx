@@ -30,7 +30,7 @@ function guard(args: Route.LoaderArgs | Route.ActionArgs) {
   const ids = {
     classId: idParam(params.classId),
     formId: idParam(params.formId),
-    assignmentId: idParam(params.assignmentId),
+    schemeId: idParam(params.schemeId),
     studentUserId: role === ROLE.Admin ? null : idParam(params.studentUserId),
   };
   return { viewer: { userId: session.user.id, role }, ids };
@@ -86,7 +86,7 @@ export async function loader(args: Route.LoaderArgs) {
     autosave: {
       classId: String(ids.classId),
       formId: String(ids.formId),
-      assignmentId: String(ids.assignmentId),
+      schemeId: String(ids.schemeId),
       ...(ids.studentUserId === null ? {} : { studentUserId: String(ids.studentUserId) }),
     },
     // The person's own key for what the browser keeps until the server has it (ADR 0011): sealed,

@@ -2,7 +2,7 @@ import { screen, within } from "@testing-library/react";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ROLE } from "~/services/identity";
-import { assignments, forms } from "~/services/platform/db/schema";
+import { schemes, forms } from "~/services/platform/db/schema";
 import { classIdOf, cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { actionDataOf, descriptionOf, loaderDataOf, renderRoute } from "~/test/render-route";
 import * as answersApi from "../api/answers";
@@ -21,18 +21,18 @@ beforeAll(async () => {
     .select({ id: forms.id })
     .from(forms)
     .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
-  const [{ id: assignmentId }] = await db()
-    .select({ id: assignments.id })
-    .from(assignments)
-    .where(and(eq(assignments.classId, classId), eq(assignments.isMidSemester, true)));
+  const [{ id: schemeId }] = await db()
+    .select({ id: schemes.id })
+    .from(schemes)
+    .where(and(eq(schemes.classId, classId), eq(schemes.isMidSemester, true)));
   const studentUserId = await userIdOf(db(), "student06@example.org");
   params = {
     classId: String(classId),
     formId: String(formId),
-    assignmentId: String(assignmentId),
+    schemeId: String(schemeId),
     studentUserId: String(studentUserId),
   };
-  path = `/student/${studentUserId}/form/${formId}/class/${classId}/assignment/${assignmentId}`;
+  path = `/student/${studentUserId}/form/${formId}/class/${classId}/assignment/${schemeId}`;
   cookie = await cookieActingAs(db(), "student06@example.org", ROLE.Student);
 });
 
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 // The page's autosave, answered by the real endpoint.
 const endpoints = [{ pattern: "/api/answers", module: answersApi }];
-const pattern = "/student/:studentUserId/form/:formId/class/:classId/assignment/:assignmentId";
+const pattern = "/student/:studentUserId/form/:formId/class/:classId/assignment/:schemeId";
 
 test("a question group with its radios; a grade chosen and “Neste” goes on to the next group, which says how far the person is", async () => {
   const view = await renderRoute({

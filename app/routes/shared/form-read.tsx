@@ -78,7 +78,7 @@ export default function FormRead({ loaderData }: Route.ComponentProps) {
                 <Link to={c.href}>
                   {c.subjectCode} {c.subjectName}
                 </Link>{" "}
-                ({c.periodName}: {c.halves.map(halfName).join(", ")})
+                ({c.semesterName}: {c.halves.map(halfName).join(", ")})
               </li>
             ))}
           </ul>

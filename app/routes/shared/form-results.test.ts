@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { classes, forms, periods, subjects } from "~/services/platform/db/schema";
+import { classes, forms, semesters, subjects } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callLoader, getPage } from "~/test/route";
@@ -18,8 +18,8 @@ beforeAll(async () => {
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, "SYK2001"), eq(periods.name, calendar.current.name)));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, "SYK2001"), eq(semesters.name, calendar.current.name)));
   [{ id: mainForm }] = await db()
     .select({ id: forms.id })
     .from(forms)

@@ -56,7 +56,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     pageTitle: view.formName,
     view,
     back: backPath(role, ids),
-    // The viewer answers a half's form at this path plus `/assignment/:assignmentId` (the student's has another order).
+    // The viewer answers a half's form at this path plus `/assignment/:schemeId` (the student's has another order).
     answerBase: base,
     pdfHref: href("/api/classes/:classId/students/:studentUserId/forms/:formId/pdf", {
       classId: String(ids.classId),
@@ -85,12 +85,12 @@ export default function FormResults({ loaderData }: Route.ComponentProps) {
         <a href={pdfHref}>{t("documents:links.resultsPdf")}</a>
       </p>
       {view.halves
-        .filter((half) => half.assignmentId !== null)
+        .filter((half) => half.schemeId !== null)
         .map((half) => (
           <ResultsHalf
             key={String(half.isMidSemester)}
             half={half}
-            answerHref={`${answerBase}/assignment/${half.assignmentId}`}
+            answerHref={`${answerBase}/assignment/${half.schemeId}`}
           />
         ))}
     </div>

@@ -51,7 +51,7 @@ describe("/student/forms", () => {
     expect(body.header).toEqual({
       subjectCode: "SYK2001",
       subjectName: "Praksis i sykehjem",
-      periodName: calendar.current.name,
+      semesterName: calendar.current.name,
     });
     expect(body.documents.fullPdf).toMatch(new RegExp(`^/api/classes/\\d+/students/${id}/full/pdf$`));
     // Student 01 has no signing form this semester, so there is no document to link to.

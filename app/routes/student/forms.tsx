@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const language = getLanguage(context);
   const classId = placement.header.classId;
   const row = (form: FormProgress) => ({
-    key: `${form.assignmentId}-${form.formId}`,
+    key: `${form.schemeId}-${form.formId}`,
     name: form.name,
     state: form.own.state,
     at: form.own.at ? formatDay(osloDate(form.own.at), language) : null,
@@ -58,7 +58,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     header: {
       subjectCode: placement.header.subjectCode,
       subjectName: placement.header.subjectName,
-      periodName: placement.header.periodName,
+      semesterName: placement.header.semesterName,
     },
     signingForm,
     documents: documentPaths(classId, userId, signingForm.state !== "notCreated"),
@@ -84,7 +84,7 @@ export default function StudentForms({ loaderData }: Route.ComponentProps) {
     loaderData;
   return (
     <div className="app-content">
-      <PageHeading caption={header.periodName}>
+      <PageHeading caption={header.semesterName}>
         {header.subjectCode} {header.subjectName}
       </PageHeading>
 

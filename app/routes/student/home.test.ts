@@ -56,7 +56,7 @@ describe("/student", () => {
     expect(body.current).toEqual({
       subjectCode: "SYK2001",
       subjectName: "Praksis i sykehjem",
-      periodName: calendar.current.name,
+      semesterName: calendar.current.name,
       teacher: "Ingrid Haugen",
       supervisors: ["Marte Solberg"],
       half: "end",
@@ -66,7 +66,7 @@ describe("/student", () => {
     expect(body.earlier).toHaveLength(1);
     expect(body.earlier[0]).toMatchObject({
       subjectCode: "SYK1002",
-      periodName: calendar.previous.name,
+      semesterName: calendar.previous.name,
       fullPdf: `/api/classes/${body.earlier[0].classId}/students/${id}/full/pdf`,
       signingFormPdf: `/api/classes/${body.earlier[0].classId}/students/${id}/signingform/pdf`,
     });

@@ -52,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             })
           : null,
         forms: list.forms.map((f) => ({
-          key: `${f.assignmentId}-${f.formId}`,
+          key: `${f.schemeId}-${f.formId}`,
           name: f.name,
           isMidSemester: f.isMidSemester,
           deadline: f.deadline ? deadlineText(f.deadline) : null,
@@ -64,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       current = {
         subjectCode: placement.header.subjectCode,
         subjectName: placement.header.subjectName,
-        periodName: placement.header.periodName,
+        semesterName: placement.header.semesterName,
         teacher: placement.teacher?.displayName ?? null,
         supervisors: [placement.supervisor, ...placement.extraSupervisors]
           .filter((p) => p !== null)
@@ -82,7 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       classId: c.classId,
       subjectCode: c.subjectCode,
       subjectName: c.subjectName,
-      periodName: c.periodName,
+      semesterName: c.semesterName,
       ...documentPaths(c.classId, userId, signed.has(c.classId)),
     }));
 

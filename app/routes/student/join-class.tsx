@@ -82,7 +82,7 @@ export default function JoinClass({ loaderData, actionData }: Route.ComponentPro
             options={matching.map((c) => ({
               value: String(c.classId),
               label: `${c.subjectCode} ${c.subjectName}`,
-              hint: c.periodName,
+              hint: c.semesterName,
             }))}
             defaultValue={fields.classId.initialValue ?? null}
             error={firstError(t, fields.classId.errors)}

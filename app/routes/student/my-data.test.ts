@@ -92,7 +92,7 @@ describe("every opening of her record by someone else is recorded, once per pers
     await open(
       formPage,
       `${teacherBase}/form/${ids.mainForm}/assignment/${ids.midA}`,
-      { ...docParams(), formId: String(ids.mainForm), assignmentId: String(ids.midA) },
+      { ...docParams(), formId: String(ids.mainForm), schemeId: String(ids.midA) },
       laerer1,
     );
     await open(teacherWarning, `${teacherBase}/warning`, docParams(), laerer1);
@@ -150,8 +150,8 @@ describe("every opening of her record by someone else is recorded, once per pers
   test("the admin's semester report opens every student's row; the user page opens her profile", async () => {
     const report = await callLoader(
       studentsCsv,
-      getPage(`/api/periods/${ids.period}/students-csv`, { cookie: admin }),
-      { periodId: String(ids.period) },
+      getPage(`/api/periods/${ids.semester}/students-csv`, { cookie: admin }),
+      { semesterId: String(ids.semester) },
     );
     expect(report.status).toBe(200);
     await report.arrayBuffer();
@@ -185,7 +185,7 @@ describe("her My data page", () => {
       fullPdf: `${base()}/full/pdf?download=1`,
       subjectCode: "SYK2001",
       subjectName: expect.any(String),
-      periodName: expect.any(String),
+      semesterName: expect.any(String),
     });
     expect(page.page).toMatchObject({ from: 1, newer: null, older: null });
   });

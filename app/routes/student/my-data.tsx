@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       classId: c.classId,
       subjectCode: c.subjectCode,
       subjectName: c.subjectName,
-      periodName: c.periodName,
+      semesterName: c.semesterName,
       fullPdf: `${documentPaths(c.classId, userId, false).fullPdf}?download=1`,
     })),
     openings: openings.entries.map((entry, index) => ({
@@ -89,7 +89,7 @@ export default function MyData({ loaderData }: Route.ComponentProps) {
               {classes.map((c) => (
                 <li key={c.classId}>
                   <Link to={c.fullPdf} reloadDocument>
-                    {t("myData.pdfLink", { subject: `${c.subjectCode} ${c.subjectName}`, semester: c.periodName })}
+                    {t("myData.pdfLink", { subject: `${c.subjectCode} ${c.subjectName}`, semester: c.semesterName })}
                   </Link>
                 </li>
               ))}

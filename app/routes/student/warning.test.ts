@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { auditEvents, classes, periods, studentReferences, subjects, warnings } from "~/services/platform/db/schema";
+import { auditEvents, classes, semesters, studentReferences, subjects, warnings } from "~/services/platform/db/schema";
 import { ROLE } from "~/services/identity";
 import { cookieActingAs, silenceMailLog, startTestApp, stopTestApp, userIdOf } from "~/test/app";
 import { callAction, callLoader, getPage, postForm, flashOf } from "~/test/route";
@@ -30,8 +30,8 @@ beforeAll(async () => {
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, "SYK2002"), eq(periods.name, calendar.current.name)));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, "SYK2002"), eq(semesters.name, calendar.current.name)));
   classB = row.id;
   cookies = {
     student18: await cookieActingAs(db(), "student18@example.org", ROLE.Student),

@@ -84,7 +84,7 @@ describe("the supervisor's class page", () => {
     const body = await response.json();
     expect(body.header).toMatchObject({
       subjectCode: "SYK2001",
-      periodName: calendar.current.name,
+      semesterName: calendar.current.name,
       endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate),
     });
     expect(body.classHalf).toEqual({ half: halfOf("SYK2001").half, text: dateText(halfOf("SYK2001").deadline) });

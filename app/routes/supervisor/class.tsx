@@ -50,7 +50,7 @@ export async function loader(args: Route.LoaderArgs) {
     ...rest,
     header: classHeaderView(header, getLanguage(args.context)),
     classHalf: { half: classHalf.half, text: classHalf.deadline ? deadlineText(classHalf.deadline) : null },
-    schemes: schemes.map(({ assignmentId, isMidSemester, forms }) => ({ assignmentId, isMidSemester, forms })),
+    schemes: schemes.map(({ schemeId, isMidSemester, forms }) => ({ schemeId, isMidSemester, forms })),
   };
 }
 
@@ -107,7 +107,7 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
         <Link to="/supervisor">{t("class.backToHome")}</Link>
       </p>
       <ErrorSummary errors={errorSummaryItems(t, [takeFields.studentUserIds])} />
-      <PageHeading caption={header.periodName}>
+      <PageHeading caption={header.semesterName}>
         {header.subjectCode} {header.subjectName}
       </PageHeading>
       <ClassDetails header={header} deadline={classHalf} />

@@ -70,17 +70,17 @@ export default function SupervisorStudent({ loaderData }: Route.ComponentProps) 
           {t("student.backToClass", { subjectCode: header.subjectCode, subjectName: header.subjectName })}
         </Link>
       </p>
-      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>
+      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.semesterName}`}>
         {student.displayName}
       </PageHeading>
       <p>{relation === "supervisor" ? t("student.youAreAssigned") : t("student.youAreExtra")}</p>
       <StudentPlacement
         placement={placement}
         formHref={(f) =>
-          href("/supervisor/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", {
+          href("/supervisor/class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId", {
             ...ids,
             formId: String(f.formId),
-            assignmentId: String(f.assignmentId),
+            schemeId: String(f.schemeId),
           })
         }
         resultsHref={(f) =>

@@ -62,7 +62,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     classId,
     subject: `${header.subjectCode} ${header.subjectName}`,
-    periodName: header.periodName,
+    semesterName: header.semesterName,
     q,
     total,
     students: rows.map((r) => ({
@@ -132,7 +132,7 @@ export default function AddStudents({ loaderData, actionData }: Route.ComponentP
   const { t } = useTranslation("teacher");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { classId, subject, periodName, q, total, students, moreHref } = loaderData;
+  const { classId, subject, semesterName, q, total, students, moreHref } = loaderData;
   const [form, fields] = useValidatedForm(() => import("./add-students.schema").then((m) => m.schema), actionData);
   const error = firstError(t, fields.studentIds.errors);
   const chosen = listValue(fields.studentIds.initialValue);
@@ -146,7 +146,7 @@ export default function AddStudents({ loaderData, actionData }: Route.ComponentP
         </Link>
       </p>
       <ErrorSummary errors={summary} />
-      <PageHeading caption={`${subject}, ${periodName}`}>{t("addStudents.heading")}</PageHeading>
+      <PageHeading caption={`${subject}, ${semesterName}`}>{t("addStudents.heading")}</PageHeading>
       <p className="app-lead">{t("addStudents.intro")}</p>
 
       <TeacherStudentSearch classId={classId} q={q} />

@@ -60,7 +60,7 @@ describe("the add-supervisor page", () => {
     expect(await response.json()).toEqual({
       classId: syk2001,
       subject: "SYK2001 Praksis i sykehjem",
-      periodName: calendar.current.name,
+      semesterName: calendar.current.name,
     });
   });
 

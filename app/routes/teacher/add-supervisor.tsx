@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireClassTeacher(db, { userId: session.user.id, role: ROLE.Teacher }, classId);
   const header = await classHeader(db, classId);
   if (!header) notFound();
-  return { classId, subject: `${header.subjectCode} ${header.subjectName}`, periodName: header.periodName };
+  return { classId, subject: `${header.subjectCode} ${header.subjectName}`, semesterName: header.semesterName };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -93,7 +93,7 @@ export default function AddSupervisor({ loaderData, actionData }: Route.Componen
   const { t } = useTranslation("teacher");
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const { classId, subject, periodName } = loaderData;
+  const { classId, subject, semesterName } = loaderData;
   const [form, fields] = useValidatedForm(() => import("./add-supervisor.schema").then((m) => m.schema), actionData);
   const summary = errorSummaryItems(t, [fields.name, fields.email, fields.phone]);
   const initial = (value: unknown) => (typeof value === "string" ? value : "");
@@ -106,7 +106,7 @@ export default function AddSupervisor({ loaderData, actionData }: Route.Componen
         </Link>
       </p>
       <ErrorSummary errors={summary} />
-      <PageHeading caption={`${subject}, ${periodName}`}>{t("addSupervisor.heading")}</PageHeading>
+      <PageHeading caption={`${subject}, ${semesterName}`}>{t("addSupervisor.heading")}</PageHeading>
       <p className="app-lead">{t("addSupervisor.intro")}</p>
       <Form method="post" {...getFormProps(form)} noValidate>
         <TextField

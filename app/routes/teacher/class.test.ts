@@ -2,13 +2,13 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   auditEvents,
   classes,
   classTeachers,
   forms,
-  periods,
+  semesters,
   studentReferences,
   subjects,
   users,
@@ -68,8 +68,8 @@ describe("the class page", () => {
     const body = await response.json();
     expect(body.header).toMatchObject({
       subjectCode: "SYK2001",
-      periodName: calendar.current.name,
-      periodStartText: dateText(calendar.current.startDate),
+      semesterName: calendar.current.name,
+      semesterStartText: dateText(calendar.current.startDate),
       midSemesterText: dateText(calendar.classes.SYK2001.midSemesterDate),
       endSemesterText: dateText(calendar.classes.SYK2001.endSemesterDate),
     });
@@ -212,16 +212,19 @@ describe("joining and leaving", () => {
 
 describe("the number of queries", () => {
   test("is the same for a class of 10 students and of 500", async () => {
-    const [period] = await db().select({ id: periods.id }).from(periods).where(eq(periods.name, calendar.current.name));
+    const [semester] = await db()
+      .select({ id: semesters.id })
+      .from(semesters)
+      .where(eq(semesters.name, calendar.current.name));
     const [subject] = await db().insert(subjects).values({ subjectCode: "SYK9010", name: "Stor klasse" }).returning();
     const [bigClass] = await db()
       .insert(classes)
-      .values({ subjectId: subject.id, periodId: period.id, ...calendar.classes.SYK2001 })
+      .values({ subjectId: subject.id, semesterId: semester.id, ...calendar.classes.SYK2001 })
       .returning();
     const laerer1Id = await userIdOf(db(), "laerer1@example.org");
     await db().insert(classTeachers).values({ classId: bigClass.id, userId: laerer1Id });
     const [mid, end] = await db()
-      .insert(assignments)
+      .insert(schemes)
       .values([
         { classId: bigClass.id, isMidSemester: true },
         { classId: bigClass.id, isMidSemester: false },
@@ -232,10 +235,10 @@ describe("the number of queries", () => {
       .from(forms)
       .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
     await db()
-      .insert(assignmentForms)
+      .insert(schemeForms)
       .values([
-        { assignmentId: mid.id, formId: main.id },
-        { assignmentId: end.id, formId: main.id },
+        { schemeId: mid.id, formId: main.id },
+        { schemeId: end.id, formId: main.id },
       ]);
     const addStudents = async (from: number, to: number) => {
       const people = await db()
@@ -261,7 +264,7 @@ describe("the number of queries", () => {
         .values(
           people.map((p) => ({
             formId: main.id,
-            assignmentId: mid.id,
+            schemeId: mid.id,
             studentUserId: p.id,
             authorUserId: p.id,
             authorRoleId: ROLE.Student,

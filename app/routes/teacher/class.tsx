@@ -61,8 +61,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     header: classHeaderView(header, getLanguage(context)),
     deadline: { half: half.half, text: half.deadline ? deadlineText(half.deadline) : null },
     ended: page.ended,
-    schemes: page.schemes.map(({ assignmentId, isMidSemester, forms }) => ({
-      assignmentId,
+    schemes: page.schemes.map(({ schemeId, isMidSemester, forms }) => ({
+      schemeId,
       isMidSemester,
       forms: forms.filter((f) => !f.deleted).map(({ formId, name, isMainForm }) => ({ formId, name, isMainForm })),
     })),
@@ -163,7 +163,7 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
       <p>
         <Link to="/teacher">{t("class.backToHome")}</Link>
       </p>
-      <PageHeading caption={header.periodName}>
+      <PageHeading caption={header.semesterName}>
         {header.subjectCode} {header.subjectName}
       </PageHeading>
 

@@ -17,7 +17,7 @@ afterAll(async () => {
 
 interface ClassRow {
   subjectCode: string;
-  periodName: string;
+  semesterName: string;
 }
 
 describe("the teacher's home", () => {
@@ -28,7 +28,7 @@ describe("the teacher's home", () => {
     const body = await response.json();
     expect(body.name).toBe("Ingrid Haugen");
     expect(body.current.map((c: ClassRow) => c.subjectCode)).toEqual(["SYK2001"]);
-    expect(body.earlier.map((c: ClassRow) => [c.subjectCode, c.periodName])).toEqual([
+    expect(body.earlier.map((c: ClassRow) => [c.subjectCode, c.semesterName])).toEqual([
       ["SYK1002", calendar.previous.name],
     ]);
     expect(body.others.map((c: ClassRow) => c.subjectCode)).toEqual(["SYK2002"]);

@@ -53,7 +53,7 @@ export async function loader(args: Route.LoaderArgs) {
   const students = await studentsLosingTeacher(db, { classId, userId: session.user.id });
   return {
     subject,
-    periodName: header.periodName,
+    semesterName: header.semesterName,
     classPage: href("/teacher/class/:classId", { classId: String(classId) }),
     students,
     seen: idsOf(students),
@@ -87,10 +87,10 @@ export async function action(args: Route.ActionArgs) {
 export default function LeaveClass({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("confirmSteps");
   const { t: tt } = useTranslation("teacher");
-  const { subject, periodName, classPage, students, seen } = loaderData;
+  const { subject, semesterName, classPage, students, seen } = loaderData;
   return (
     <div className="app-content">
-      <PageHeading caption={periodName}>{t("leave.heading", { subject })}</PageHeading>
+      <PageHeading caption={semesterName}>{t("leave.heading", { subject })}</PageHeading>
       <p>{tt("class.leave.text")}</p>
       {students.length === 0 ? (
         <p>{t("leave.none")}</p>

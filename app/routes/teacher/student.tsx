@@ -170,17 +170,17 @@ export default function TeacherStudent({ loaderData, actionData }: Route.Compone
         </Link>
       </p>
       <ErrorSummary errors={forms.summary} />
-      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.periodName}`}>
+      <PageHeading caption={`${header.subjectCode} ${header.subjectName}, ${header.semesterName}`}>
         {student.displayName}
       </PageHeading>
 
       <StudentPlacement
         placement={placement}
         formHref={(f) =>
-          href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:assignmentId", {
+          href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId", {
             ...ids,
             formId: String(f.formId),
-            assignmentId: String(f.assignmentId),
+            schemeId: String(f.schemeId),
           })
         }
         resultsHref={(f) =>

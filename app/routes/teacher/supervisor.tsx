@@ -25,7 +25,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     classId,
     subject: `${header.subjectCode} ${header.subjectName}`,
-    periodName: header.periodName,
+    semesterName: header.semesterName,
     supervisor,
     students,
   };
@@ -33,7 +33,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export default function TeacherSupervisor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("teacher");
-  const { classId, subject, periodName, supervisor, students } = loaderData;
+  const { classId, subject, semesterName, supervisor, students } = loaderData;
   return (
     <div className="app-content">
       <p>
@@ -41,7 +41,7 @@ export default function TeacherSupervisor({ loaderData }: Route.ComponentProps) 
           {t("supervisor.backToClass", { subject })}
         </Link>
       </p>
-      <PageHeading caption={`${subject}, ${periodName}`}>
+      <PageHeading caption={`${subject}, ${semesterName}`}>
         {t("supervisor.heading", { name: supervisor.displayName })}
       </PageHeading>
       <SummaryList

@@ -5,7 +5,7 @@ import {
   auditEvents,
   classes,
   forms,
-  periods,
+  semesters,
   recordOpenings,
   ROLE,
   subjects,
@@ -208,11 +208,11 @@ test("a report download is one entry naming its students; the openings it record
 
 test("the log in words: actions as phrases, details by name, a class by its subject and semester", async () => {
   const [subject] = await db().insert(subjects).values({ subjectCode: "ORD1", name: "Ordemne" }).returning();
-  const [period] = await db()
-    .insert(periods)
+  const [semester] = await db()
+    .insert(semesters)
     .values({ name: "Vår 2031", startDate: "2031-01-01", endDate: "2031-06-30" })
     .returning();
-  const [klass] = await db().insert(classes).values({ subjectId: subject.id, periodId: period.id }).returning();
+  const [klass] = await db().insert(classes).values({ subjectId: subject.id, semesterId: semester.id }).returning();
   const [form] = await db().insert(forms).values({ name: "Ordskjema" }).returning();
   const texts: Record<string, string> = {
     "audit.actions.report_downloaded": "Lastet ned semesterrapport",
@@ -248,7 +248,7 @@ test("the log in words: actions as phrases, details by name, a class by its subj
     db(),
     [
       entry("report.downloaded", {
-        periodId: period.id,
+        semesterId: semester.id,
         report: "students-csv",
         students: 2,
         studentUserIds: [bo, cy],

@@ -4,7 +4,7 @@ import resources from "~/locales";
 import { ROLE } from "~/services/platform/db/schema";
 import { detailValue, type Translate } from "./audit-words.server";
 
-const none = { classes: new Map(), periods: new Map(), forms: new Map(), users: new Map([[7, "Ingrid Haugen"]]) };
+const none = { classes: new Map(), semesters: new Map(), forms: new Map(), users: new Map([[7, "Ingrid Haugen"]]) };
 const translators: Record<"nb" | "en", Translate> = { nb: (k) => k, en: (k) => k };
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "~/services/platform/db/client.server";
-import { classes, forms, periods, subjects, users } from "~/services/platform/db/schema";
+import { classes, forms, semesters, subjects, users } from "~/services/platform/db/schema";
 import { isRoleId, ROLE_NAMES } from "~/services/identity";
 import type { AuditEntry } from "./audit-log.server";
 
@@ -36,7 +36,7 @@ const HIDDEN = new Set(["sub", "studentUserIds"]);
 
 interface Names {
   classes: Map<number, string>;
-  periods: Map<number, string>;
+  semesters: Map<number, string>;
   forms: Map<number, string>;
   users: Map<number, string>;
 }
@@ -50,33 +50,33 @@ function ids(value: unknown): number[] {
 /** The names the entries' ids need, in four queries at most. */
 async function namesFor(db: Db, entries: readonly AuditEntry[]): Promise<Names> {
   const classIds = new Set<number>();
-  const periodIds = new Set<number>();
+  const semesterIds = new Set<number>();
   const formIds = new Set<number>();
   const userIds = new Set<number>();
   for (const entry of entries) {
     if (entry.classId !== null) classIds.add(entry.classId);
     const d = entry.details ?? {};
     for (const id of ids(d.fromClassId)) classIds.add(id);
-    for (const id of ids(d.periodId)) periodIds.add(id);
+    for (const id of ids(d.semesterId)) semesterIds.add(id);
     for (const id of [...ids(d.formId), ...ids(d.formIds)]) formIds.add(id);
     if (Array.isArray(d.forms))
       for (const f of d.forms) for (const id of ids((f as { formId?: unknown })?.formId)) formIds.add(id);
     for (const key of USER_KEYS) for (const id of ids(d[key])) userIds.add(id);
   }
-  const [classRows, periodRows, formRows, userRows] = await Promise.all([
+  const [classRows, semesterRows, formRows, userRows] = await Promise.all([
     classIds.size
       ? db
-          .select({ id: classes.id, code: subjects.subjectCode, subject: subjects.name, period: periods.name })
+          .select({ id: classes.id, code: subjects.subjectCode, subject: subjects.name, semester: semesters.name })
           .from(classes)
           .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-          .innerJoin(periods, eq(periods.id, classes.periodId))
+          .innerJoin(semesters, eq(semesters.id, classes.semesterId))
           .where(inArray(classes.id, [...classIds]))
       : [],
-    periodIds.size
+    semesterIds.size
       ? db
-          .select({ id: periods.id, name: periods.name })
-          .from(periods)
-          .where(inArray(periods.id, [...periodIds]))
+          .select({ id: semesters.id, name: semesters.name })
+          .from(semesters)
+          .where(inArray(semesters.id, [...semesterIds]))
       : [],
     formIds.size
       ? db
@@ -92,8 +92,8 @@ async function namesFor(db: Db, entries: readonly AuditEntry[]): Promise<Names> 
       : [],
   ]);
   return {
-    classes: new Map(classRows.map((c) => [c.id, `${c.code} ${c.subject} (${c.period})`])),
-    periods: new Map(periodRows.map((p) => [p.id, p.name])),
+    classes: new Map(classRows.map((c) => [c.id, `${c.code} ${c.subject} (${c.semester})`])),
+    semesters: new Map(semesterRows.map((p) => [p.id, p.name])),
     forms: new Map(formRows.map((f) => [f.id, f.name])),
     users: new Map(userRows.map((u) => [u.id, u.name])),
   };
@@ -113,7 +113,7 @@ export function detailValue(key: string, value: unknown, names: Names, t: Transl
   if (STUDENT_LISTS.has(key) && Array.isArray(value)) return t("audit.count", { count: value.length });
   if (key === "questions" && Array.isArray(value)) return t("audit.items", { count: value.length });
   if (key === "isMidSemester") return value ? t("audit.mid") : t("audit.end");
-  if (key === "periodId") return named(names.periods, value);
+  if (key === "periodId") return named(names.semesters, value); // stored name
   if (key === "fromClassId") return named(names.classes, value);
   if (key === "formId") return named(names.forms, value);
   if (key === "formIds" && Array.isArray(value)) return value.map((id) => named(names.forms, id)).join(", ");

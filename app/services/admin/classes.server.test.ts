@@ -4,14 +4,14 @@ import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   auditEvents,
   expectations,
   classSupervisors,
   classes,
   forms,
-  periods,
+  semesters,
   studentExtraSupervisors,
   studentReferences,
   subjects,
@@ -58,12 +58,12 @@ async function newClass(subjectCode: string): Promise<number> {
     .insert(subjects)
     .values({ subjectCode, name: `Emne ${subjectCode}` })
     .returning();
-  const [period] = await db.select().from(periods).where(eq(periods.name, "Høst 2026"));
+  const [semester] = await db.select().from(semesters).where(eq(semesters.name, "Høst 2026"));
   const [row] = await db
     .insert(classes)
     .values({
       subjectId: subject.id,
-      periodId: period.id,
+      semesterId: semester.id,
       midSemesterDate: "2026-10-01",
       endSemesterDate: "2026-12-17",
     })
@@ -94,7 +94,7 @@ describe("dates", () => {
   });
 
   test("the end-semester date lies within the semester and not before the mid-semester date", () => {
-    const header = { periodStart: "2026-07-01", periodEnd: "2026-12-31", midSemesterDate: "2026-10-01" };
+    const header = { semesterStart: "2026-07-01", semesterEnd: "2026-12-31", midSemesterDate: "2026-10-01" };
     expect(checkEndSemesterDate("2026-12-17", header)).toEqual({ ok: true, date: "2026-12-17" });
     expect(checkEndSemesterDate("31.12.2026", header)).toEqual({ ok: true, date: "2026-12-31" });
     expect(checkEndSemesterDate("2026-10-01", header)).toEqual({ ok: true, date: "2026-10-01" });
@@ -170,9 +170,9 @@ describe("the class page", () => {
     expect(header).toMatchObject({
       subjectCode: "SYK2001",
       subjectName: "Praksis i sykehjem",
-      periodName: "Høst 2026",
-      periodStart: "2026-07-01",
-      periodEnd: "2026-12-31",
+      semesterName: "Høst 2026",
+      semesterStart: "2026-07-01",
+      semesterEnd: "2026-12-31",
     });
     expect(header.midSemesterDate).toMatch(/^2026-\d\d-\d\d$/);
     expect(header.endSemesterDate).toBe("2026-12-17");
@@ -297,12 +297,9 @@ describe("creating a response scheme", () => {
     });
     expect(outcome.ok).toBe(true);
     if (!outcome.ok) return;
-    const [row] = await db.select().from(assignments).where(eq(assignments.id, outcome.assignmentId));
+    const [row] = await db.select().from(schemes).where(eq(schemes.id, outcome.schemeId));
     expect(row).toMatchObject({ classId, isMidSemester: true });
-    const linked = await db
-      .select()
-      .from(assignmentForms)
-      .where(eq(assignmentForms.assignmentId, outcome.assignmentId));
+    const linked = await db.select().from(schemeForms).where(eq(schemeForms.schemeId, outcome.schemeId));
     expect(linked.map((l) => l.formId).toSorted((a, b) => a - b)).toEqual([main, medication].toSorted((a, b) => a - b));
     const [event] = await db
       .select()
@@ -313,7 +310,7 @@ describe("creating a response scheme", () => {
       actorUserId: admin,
       ip: "192.0.2.7",
       details: {
-        assignmentId: outcome.assignmentId,
+        assignmentId: outcome.schemeId,
         isMidSemester: true,
         formIds: [main, medication].toSorted((a, b) => a - b),
       },
@@ -342,7 +339,7 @@ describe("creating a response scheme", () => {
         error: { kind: "unknownForm" },
       });
     }
-    expect(await db.select().from(assignments).where(eq(assignments.classId, classId))).toEqual([]);
+    expect(await db.select().from(schemes).where(eq(schemes.classId, classId))).toEqual([]);
   });
 
   test("a form already in a scheme of the same half is refused; the other half is fine", async () => {
@@ -358,7 +355,7 @@ describe("creating a response scheme", () => {
       true,
     );
     expect((await createScheme(db, { classId, isMidSemester: true, formIds: [wound], actorUserId: 1 })).ok).toBe(true);
-    expect(await db.select().from(assignments).where(eq(assignments.classId, classId))).toHaveLength(3);
+    expect(await db.select().from(schemes).where(eq(schemes.classId, classId))).toHaveLength(3);
   });
 
   test("an unknown class is not found", async () => {
@@ -408,7 +405,7 @@ describe("undoing set-up mistakes", () => {
   const actor = async () => userIdOf(db, "admin@example.org");
 
   test("the mid-semester date lies within the semester and before the end-semester date", () => {
-    const header = { periodStart: "2026-07-01", periodEnd: "2026-12-31", endSemesterDate: "2026-12-17" };
+    const header = { semesterStart: "2026-07-01", semesterEnd: "2026-12-31", endSemesterDate: "2026-12-17" };
     expect(checkMidSemesterDate("2026-10-15", header)).toEqual({ ok: true, date: "2026-10-15" });
     expect(checkMidSemesterDate("1.7.2026", header)).toEqual({ ok: true, date: "2026-07-01" });
     expect(checkMidSemesterDate("2026-12-16", header)).toEqual({ ok: true, date: "2026-12-16" });
@@ -465,7 +462,7 @@ describe("undoing set-up mistakes", () => {
     if (!created.ok) throw new Error("no scheme");
     // Another class's id with this scheme is not this class's scheme.
     const other = await newClass("RM2");
-    expect(await removeScheme(db, { classId: other, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({
+    expect(await removeScheme(db, { classId: other, schemeId: created.schemeId, actorUserId: admin })).toEqual({
       ok: false,
       error: "notFound",
     });
@@ -478,14 +475,14 @@ describe("undoing set-up mistakes", () => {
       .insert(answerSets)
       .values({
         formId: main,
-        assignmentId: created.assignmentId,
+        schemeId: created.schemeId,
         studentUserId: student.id,
         authorUserId: student.id,
         authorRoleId: 2,
         isMidSemester: true,
       })
       .returning();
-    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({
+    expect(await removeScheme(db, { classId, schemeId: created.schemeId, actorUserId: admin })).toEqual({
       ok: false,
       error: "hasAnswers",
       answerSets: 1,
@@ -494,11 +491,11 @@ describe("undoing set-up mistakes", () => {
     expect(page?.schemes.map((s) => [s.answerSets, s.sentAnswerSets])).toEqual([[1, 0]]);
 
     await db.delete(answerSets).where(eq(answerSets.id, draft.id));
-    expect(await removeScheme(db, { classId, assignmentId: created.assignmentId, actorUserId: admin })).toEqual({
+    expect(await removeScheme(db, { classId, schemeId: created.schemeId, actorUserId: admin })).toEqual({
       ok: true,
       isMidSemester: true,
     });
-    expect(await db.select().from(assignments).where(eq(assignments.classId, classId))).toEqual([]);
+    expect(await db.select().from(schemes).where(eq(schemes.classId, classId))).toEqual([]);
     const [entry] = await db
       .select()
       .from(auditEvents)
@@ -507,7 +504,7 @@ describe("undoing set-up mistakes", () => {
       .limit(1);
     expect(entry).toMatchObject({
       action: "scheme.removed",
-      details: { assignmentId: created.assignmentId, isMidSemester: true, formIds: [main] },
+      details: { assignmentId: created.schemeId, isMidSemester: true, formIds: [main] },
     });
     // The same form can be added again afterwards.
     expect((await createScheme(db, { classId, isMidSemester: true, formIds: [main], actorUserId: admin })).ok).toBe(
@@ -519,12 +516,12 @@ describe("undoing set-up mistakes", () => {
     const admin = await actor();
     const previous = await classIdOf(db, "SYK1002");
     const [old] = await db.select({ subjectId: classes.subjectId }).from(classes).where(eq(classes.id, previous));
-    const [period] = await db.select().from(periods).where(eq(periods.name, "Høst 2026"));
+    const [semester] = await db.select().from(semesters).where(eq(semesters.name, "Høst 2026"));
     const [target] = await db
       .insert(classes)
       .values({
         subjectId: old.subjectId,
-        periodId: period.id,
+        semesterId: semester.id,
         midSemesterDate: "2026-10-01",
         endSemesterDate: "2026-12-17",
       })
@@ -546,7 +543,7 @@ describe("undoing set-up mistakes", () => {
 
     const sources = await expectationSources(db, target.id);
     expect(sources.map((s) => s.classId)).toEqual([previous]);
-    expect(sources[0].periodName).not.toBe("Høst 2026");
+    expect(sources[0].semesterName).not.toBe("Høst 2026");
     // Not a class of the same subject in an earlier semester: refused.
     expect(
       await copyExpectations(db, {
@@ -574,7 +571,7 @@ describe("undoing set-up mistakes", () => {
     ]);
     expect(result.notMatched.map((c) => [c.name, c.isMidSemester])).toEqual([["Legemiddelhåndtering", true]]);
     // The semester copied from, for the admin's message.
-    expect(result.sourcePeriodName).toBe(sources[0].periodName);
+    expect(result.sourceSemesterName).toBe(sources[0].semesterName);
     const copied = await db.select().from(expectations).where(eq(expectations.classId, target.id));
     const key = (l: (typeof copied)[number]) => `${l.formId}:${l.questionId}:${l.isMidSemester}=${l.value}`;
     expect(copied.map(key).sort()).toEqual(levelsBefore.map(key).sort());

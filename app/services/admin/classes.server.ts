@@ -3,8 +3,8 @@ import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classSupervisors,
   classes,
   classTeachers,
@@ -12,7 +12,7 @@ import {
   formQuestionGroups,
   formQuestions,
   forms,
-  periods,
+  semesters,
   QUESTION_GROUP_TYPE,
   studentExtraSupervisors,
   studentReferences,
@@ -54,10 +54,10 @@ export interface ClassHeader {
   classId: number;
   subjectCode: string;
   subjectName: string;
-  periodId: number;
-  periodName: string;
-  periodStart: string;
-  periodEnd: string;
+  semesterId: number;
+  semesterName: string;
+  semesterStart: string;
+  semesterEnd: string;
   midSemesterDate: string | null;
   endSemesterDate: string | null;
 }
@@ -67,8 +67,8 @@ export function classHeaderView(header: ClassHeader, language: "nb" | "en") {
   const day = (iso: string | null) => (iso ? formatDay(iso, language) : null);
   return {
     ...header,
-    periodStartText: day(header.periodStart),
-    periodEndText: day(header.periodEnd),
+    semesterStartText: day(header.semesterStart),
+    semesterEndText: day(header.semesterEnd),
     midSemesterText: day(header.midSemesterDate),
     endSemesterText: day(header.endSemesterDate),
   };
@@ -80,16 +80,16 @@ export async function classHeader(db: Db, classId: number): Promise<ClassHeader 
       classId: classes.id,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
-      periodId: periods.id,
-      periodName: periods.name,
-      periodStart: periods.startDate,
-      periodEnd: periods.endDate,
+      semesterId: semesters.id,
+      semesterName: semesters.name,
+      semesterStart: semesters.startDate,
+      semesterEnd: semesters.endDate,
       midSemesterDate: classes.midSemesterDate,
       endSemesterDate: classes.endSemesterDate,
     })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(eq(classes.id, classId));
   return row ?? null;
 }
@@ -102,7 +102,7 @@ export interface SchemeForm {
 }
 
 export interface Scheme {
-  assignmentId: number;
+  schemeId: number;
   isMidSemester: boolean;
   createdAt: Date;
   forms: SchemeForm[];
@@ -116,45 +116,45 @@ export interface Scheme {
 export async function schemesOfClass(db: Db, classId: number): Promise<Scheme[]> {
   const rows = await db
     .select({
-      assignmentId: assignments.id,
-      isMidSemester: assignments.isMidSemester,
-      createdAt: assignments.createdAt,
+      schemeId: schemes.id,
+      isMidSemester: schemes.isMidSemester,
+      createdAt: schemes.createdAt,
     })
-    .from(assignments)
-    .where(eq(assignments.classId, classId))
-    .orderBy(sql`${assignments.isMidSemester} desc`, asc(assignments.createdAt), asc(assignments.id));
+    .from(schemes)
+    .where(eq(schemes.classId, classId))
+    .orderBy(sql`${schemes.isMidSemester} desc`, asc(schemes.createdAt), asc(schemes.id));
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.assignmentId);
+  const ids = rows.map((r) => r.schemeId);
   const formRows = await db
     .select({
-      assignmentId: assignmentForms.assignmentId,
+      schemeId: schemeForms.schemeId,
       formId: forms.id,
       name: forms.name,
       isMainForm: forms.isMainForm,
       deletedAt: forms.deletedAt,
     })
-    .from(assignmentForms)
-    .innerJoin(forms, eq(forms.id, assignmentForms.formId))
-    .where(inArray(assignmentForms.assignmentId, ids));
+    .from(schemeForms)
+    .innerJoin(forms, eq(forms.id, schemeForms.formId))
+    .where(inArray(schemeForms.schemeId, ids));
   const sentRows = await db
     .select({
-      assignmentId: answerSets.assignmentId,
+      schemeId: answerSets.schemeId,
       sent: sql<number>`count(*) filter (where ${answerSets.sentAt} is not null)::int`,
       all: count(),
     })
     .from(answerSets)
-    .where(inArray(answerSets.assignmentId, ids))
-    .groupBy(answerSets.assignmentId);
-  const sent = new Map(sentRows.map((r) => [r.assignmentId, Number(r.sent)]));
-  const all = new Map(sentRows.map((r) => [r.assignmentId, Number(r.all)]));
+    .where(inArray(answerSets.schemeId, ids))
+    .groupBy(answerSets.schemeId);
+  const sent = new Map(sentRows.map((r) => [r.schemeId, Number(r.sent)]));
+  const all = new Map(sentRows.map((r) => [r.schemeId, Number(r.all)]));
   return rows.map((row) => ({
     ...row,
     forms: formRows
-      .filter((f) => f.assignmentId === row.assignmentId)
+      .filter((f) => f.schemeId === row.schemeId)
       .map((f) => ({ formId: f.formId, name: f.name, isMainForm: f.isMainForm, deleted: f.deletedAt !== null }))
       .toSorted((a, b) => Number(b.isMainForm) - Number(a.isMainForm) || nameCollator.compare(a.name, b.name)),
-    sentAnswerSets: sent.get(row.assignmentId) ?? 0,
-    answerSets: all.get(row.assignmentId) ?? 0,
+    sentAnswerSets: sent.get(row.schemeId) ?? 0,
+    answerSets: all.get(row.schemeId) ?? 0,
   }));
 }
 
@@ -300,12 +300,12 @@ export type EndDateError = "invalid" | "beforeStart" | "afterEnd" | "beforeMid";
  */
 export function checkEndSemesterDate(
   text: string,
-  header: Pick<ClassHeader, "periodStart" | "periodEnd" | "midSemesterDate">,
+  header: Pick<ClassHeader, "semesterStart" | "semesterEnd" | "midSemesterDate">,
 ): { ok: true; date: string } | { ok: false; error: EndDateError } {
   const date = parseDayInput(text);
   if (!date) return { ok: false, error: "invalid" };
-  if (date < header.periodStart) return { ok: false, error: "beforeStart" };
-  if (date > header.periodEnd) return { ok: false, error: "afterEnd" };
+  if (date < header.semesterStart) return { ok: false, error: "beforeStart" };
+  if (date > header.semesterEnd) return { ok: false, error: "afterEnd" };
   if (header.midSemesterDate && date < header.midSemesterDate) return { ok: false, error: "beforeMid" };
   return { ok: true, date };
 }
@@ -343,7 +343,7 @@ export type SchemeError =
 export async function createScheme(
   db: Db,
   input: { classId: number; isMidSemester: boolean; formIds: number[]; actorUserId: number; ip?: string | null },
-): Promise<{ ok: true; assignmentId: number } | { ok: false; error: SchemeError | { kind: "notFound" } }> {
+): Promise<{ ok: true; schemeId: number } | { ok: false; error: SchemeError | { kind: "notFound" } }> {
   const formIds = [...new Set(input.formIds)];
   if (formIds.length === 0) return { ok: false, error: { kind: "noForms" } };
   return db.transaction(async (tx) => {
@@ -360,14 +360,14 @@ export async function createScheme(
     if (chosen.length !== formIds.length) return { ok: false as const, error: { kind: "unknownForm" as const } };
     const [taken] = await tx
       .select({ name: forms.name })
-      .from(assignmentForms)
-      .innerJoin(assignments, eq(assignments.id, assignmentForms.assignmentId))
-      .innerJoin(forms, eq(forms.id, assignmentForms.formId))
+      .from(schemeForms)
+      .innerJoin(schemes, eq(schemes.id, schemeForms.schemeId))
+      .innerJoin(forms, eq(forms.id, schemeForms.formId))
       .where(
         and(
-          eq(assignments.classId, input.classId),
-          eq(assignments.isMidSemester, input.isMidSemester),
-          inArray(assignmentForms.formId, formIds),
+          eq(schemes.classId, input.classId),
+          eq(schemes.isMidSemester, input.isMidSemester),
+          inArray(schemeForms.formId, formIds),
         ),
       )
       .orderBy(asc(forms.name))
@@ -378,23 +378,23 @@ export async function createScheme(
         error: { kind: "alreadyInScheme" as const, formName: taken.name, isMidSemester: input.isMidSemester },
       };
     }
-    const [assignment] = await tx
-      .insert(assignments)
+    const [scheme] = await tx
+      .insert(schemes)
       .values({ classId: input.classId, isMidSemester: input.isMidSemester })
-      .returning({ id: assignments.id });
-    await tx.insert(assignmentForms).values(formIds.map((formId) => ({ assignmentId: assignment.id, formId })));
+      .returning({ id: schemes.id });
+    await tx.insert(schemeForms).values(formIds.map((formId) => ({ schemeId: scheme.id, formId })));
     await audit(tx, {
       action: "scheme.created",
       actorUserId: input.actorUserId,
       classId: input.classId,
       details: {
-        assignmentId: assignment.id,
+        assignmentId: scheme.id, // stored name
         isMidSemester: input.isMidSemester,
         formIds: formIds.toSorted((a, b) => a - b),
       },
       ip: input.ip,
     });
-    return { ok: true as const, assignmentId: assignment.id };
+    return { ok: true as const, schemeId: scheme.id };
   });
 }
 
@@ -461,29 +461,29 @@ export type RemoveSchemeResult =
  */
 export async function removeScheme(
   db: Db,
-  input: { classId: number; assignmentId: number; actorUserId: number; ip?: string | null },
+  input: { classId: number; schemeId: number; actorUserId: number; ip?: string | null },
 ): Promise<RemoveSchemeResult> {
   return db.transaction(async (tx) => {
     const [scheme] = await tx
-      .select({ id: assignments.id, isMidSemester: assignments.isMidSemester })
-      .from(assignments)
-      .where(and(eq(assignments.id, input.assignmentId), eq(assignments.classId, input.classId)))
+      .select({ id: schemes.id, isMidSemester: schemes.isMidSemester })
+      .from(schemes)
+      .where(and(eq(schemes.id, input.schemeId), eq(schemes.classId, input.classId)))
       .for("update");
     if (!scheme) return { ok: false as const, error: "notFound" as const };
-    const [answered] = await tx.select({ n: count() }).from(answerSets).where(eq(answerSets.assignmentId, scheme.id));
+    const [answered] = await tx.select({ n: count() }).from(answerSets).where(eq(answerSets.schemeId, scheme.id));
     const answerSetCount = Number(answered?.n ?? 0);
     if (answerSetCount > 0) return { ok: false as const, error: "hasAnswers" as const, answerSets: answerSetCount };
     const formRows = await tx
-      .select({ formId: assignmentForms.formId })
-      .from(assignmentForms)
-      .where(eq(assignmentForms.assignmentId, scheme.id));
-    await tx.delete(assignments).where(eq(assignments.id, scheme.id));
+      .select({ formId: schemeForms.formId })
+      .from(schemeForms)
+      .where(eq(schemeForms.schemeId, scheme.id));
+    await tx.delete(schemes).where(eq(schemes.id, scheme.id));
     await audit(tx, {
       action: "scheme.removed",
       actorUserId: input.actorUserId,
       classId: input.classId,
       details: {
-        assignmentId: scheme.id,
+        assignmentId: scheme.id, // stored name
         isMidSemester: scheme.isMidSemester,
         formIds: formRows.map((f) => f.formId).toSorted((a, b) => a - b),
       },
@@ -501,12 +501,12 @@ export type MidDateError = "invalid" | "beforeStart" | "afterEnd" | "notBeforeEn
  */
 export function checkMidSemesterDate(
   text: string,
-  header: Pick<ClassHeader, "periodStart" | "periodEnd" | "endSemesterDate">,
+  header: Pick<ClassHeader, "semesterStart" | "semesterEnd" | "endSemesterDate">,
 ): { ok: true; date: string } | { ok: false; error: MidDateError } {
   const date = parseDayInput(text);
   if (!date) return { ok: false, error: "invalid" };
-  if (date < header.periodStart) return { ok: false, error: "beforeStart" };
-  if (date > header.periodEnd) return { ok: false, error: "afterEnd" };
+  if (date < header.semesterStart) return { ok: false, error: "beforeStart" };
+  if (date > header.semesterEnd) return { ok: false, error: "afterEnd" };
   if (header.endSemesterDate && date >= header.endSemesterDate) return { ok: false, error: "notBeforeEnd" };
   return { ok: true, date };
 }
@@ -539,7 +539,7 @@ export async function updateMidSemesterDate(
 
 export interface ExpectationSource {
   classId: number;
-  periodName: string;
+  semesterName: string;
   /** Expected levels set in that class, all forms and halves. */
   levels: number;
 }
@@ -547,18 +547,18 @@ export interface ExpectationSource {
 /** Classes of the same subject in earlier semesters (latest first), that have expected levels to copy. */
 export async function expectationSources(db: Db, classId: number): Promise<ExpectationSource[]> {
   const [target] = await db
-    .select({ subjectId: classes.subjectId, start: periods.startDate })
+    .select({ subjectId: classes.subjectId, start: semesters.startDate })
     .from(classes)
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(eq(classes.id, classId));
   if (!target) return [];
   const levels = sql<number>`(select count(*)::int from ${expectations} where ${expectations.classId} = ${classes.id})`;
   const rows = await db
-    .select({ classId: classes.id, periodName: periods.name, levels })
+    .select({ classId: classes.id, semesterName: semesters.name, levels })
     .from(classes)
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(classes.subjectId, target.subjectId), lt(periods.startDate, target.start)))
-    .orderBy(desc(periods.startDate));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(classes.subjectId, target.subjectId), lt(semesters.startDate, target.start)))
+    .orderBy(desc(semesters.startDate));
   return rows.filter((r) => r.levels > 0);
 }
 
@@ -571,7 +571,7 @@ export interface CopiedForm {
 }
 
 export type CopyExpectationsResult =
-  | { ok: true; copied: CopiedForm[]; notMatched: Omit<CopiedForm, "questions">[]; sourcePeriodName: string }
+  | { ok: true; copied: CopiedForm[]; notMatched: Omit<CopiedForm, "questions">[]; sourceSemesterName: string }
   | { ok: false; error: "notFound" | "unknownSource" | "noSchemes" };
 
 /**
@@ -654,6 +654,6 @@ export async function copyExpectations(
         ip: input.ip,
       });
     }
-    return { ok: true as const, copied, notMatched, sourcePeriodName: source.periodName };
+    return { ok: true as const, copied, notMatched, sourceSemesterName: source.semesterName };
   });
 }

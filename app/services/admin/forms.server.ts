@@ -3,14 +3,14 @@ import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
   answers,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classes,
   expectations,
   formQuestionGroups,
   formQuestions,
   forms,
-  periods,
+  semesters,
 } from "~/services/platform/db/schema";
 import {
   DEFAULT_GRADING_LABELS,
@@ -55,12 +55,12 @@ export async function listForms(db: Db, today = osloDate(new Date())): Promise<F
     .where(and(isNull(formQuestionGroups.deletedAt), isNull(formQuestions.deletedAt)))
     .groupBy(formQuestionGroups.formId);
   const inUse = await db
-    .selectDistinct({ formId: assignmentForms.formId })
-    .from(assignmentForms)
-    .innerJoin(assignments, eq(assignments.id, assignmentForms.assignmentId))
-    .innerJoin(classes, eq(classes.id, assignments.classId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(gte(periods.endDate, today));
+    .selectDistinct({ formId: schemeForms.formId })
+    .from(schemeForms)
+    .innerJoin(schemes, eq(schemes.id, schemeForms.schemeId))
+    .innerJoin(classes, eq(classes.id, schemes.classId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(gte(semesters.endDate, today));
   const groupsOf = new Map(groupCounts.map((r) => [r.formId, r.groups]));
   const questionsOf = new Map(questionCounts.map((r) => [r.formId, r.questions]));
   const used = new Set(inUse.map((r) => r.formId));
@@ -355,13 +355,13 @@ export async function deleteForm(db: Db, formId: number, actor: Actor, now = new
       .for("update");
     if (!form) return { status: "not-found" } as const;
     const usedBy = await tx
-      .selectDistinct({ name: periods.name, startDate: periods.startDate })
-      .from(assignmentForms)
-      .innerJoin(assignments, eq(assignments.id, assignmentForms.assignmentId))
-      .innerJoin(classes, eq(classes.id, assignments.classId))
-      .innerJoin(periods, eq(periods.id, classes.periodId))
-      .where(and(eq(assignmentForms.formId, formId), gte(periods.endDate, today)))
-      .orderBy(asc(periods.startDate));
+      .selectDistinct({ name: semesters.name, startDate: semesters.startDate })
+      .from(schemeForms)
+      .innerJoin(schemes, eq(schemes.id, schemeForms.schemeId))
+      .innerJoin(classes, eq(classes.id, schemes.classId))
+      .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+      .where(and(eq(schemeForms.formId, formId), gte(semesters.endDate, today)))
+      .orderBy(asc(semesters.startDate));
     if (usedBy.length > 0) return { status: "in-use", semesters: usedBy.map((p) => p.name) } as const;
     await tx.update(forms).set({ deletedAt: now }).where(eq(forms.id, formId));
     await audit(tx, {

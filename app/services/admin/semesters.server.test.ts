@@ -11,7 +11,7 @@ import {
 } from "./semesters.server";
 import type { Database } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { auditEvents, classes, periods, subjects, users } from "~/services/platform/db/schema";
+import { auditEvents, classes, semesters, subjects, users } from "~/services/platform/db/schema";
 
 const today = new Date("2026-11-22T12:00:00Z");
 
@@ -62,7 +62,7 @@ describe("on the demo data", () => {
   test("the semester page: classes by subject code, with teachers and students, and the subjects still free", async () => {
     const current = (await listSemesters(database.db, today)).current[0];
     const page = await semesterPage(database.db, current.id, today);
-    expect(page?.period).toEqual({
+    expect(page?.semester).toEqual({
       id: current.id,
       name: "Høst 2026",
       startDate: "2026-07-01",
@@ -82,14 +82,14 @@ describe("on the demo data", () => {
     const created = await createNextSemester(database.db, { actorUserId: admin, ip: "192.0.2.9", today });
     expect(created).toEqual({
       ok: true,
-      period: { id: expect.any(Number), name: "Vår 2027", startDate: "2027-01-01", endDate: "2027-06-30" },
+      semester: { id: expect.any(Number), name: "Vår 2027", startDate: "2027-01-01", endDate: "2027-06-30" },
     });
     if (!created.ok) return;
     const [event] = await database.db.select().from(auditEvents).where(eq(auditEvents.action, "semester.created"));
     expect(event).toMatchObject({
       actorUserId: admin,
       ip: "192.0.2.9",
-      details: { periodId: created.period.id, name: "Vår 2027" },
+      details: { periodId: created.semester.id, name: "Vår 2027" },
     });
 
     const lists = await listSemesters(database.db, today);
@@ -100,7 +100,7 @@ describe("on the demo data", () => {
       ok: false,
       reason: "futureExists",
     });
-    expect(await database.db.select().from(periods)).toHaveLength(3);
+    expect(await database.db.select().from(semesters)).toHaveLength(3);
   });
 
   test("two creates at the same moment make one semester", async () => {
@@ -112,7 +112,7 @@ describe("on the demo data", () => {
       ]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, reason: "futureExists" }]);
-      expect(await other.db.select().from(periods).where(eq(periods.name, "Vår 2027"))).toHaveLength(1);
+      expect(await other.db.select().from(semesters).where(eq(semesters.name, "Vår 2027"))).toHaveLength(1);
     } finally {
       await other.close();
     }
@@ -122,7 +122,7 @@ describe("on the demo data", () => {
     const spring = (await listSemesters(database.db, today)).future[0];
     const [syk2001, syk2002] = [await subjectId(database, "SYK2001"), await subjectId(database, "SYK2002")];
     const result = await addSubjectsToSemester(database.db, {
-      periodId: spring.id,
+      semesterId: spring.id,
       subjectIds: [syk2002, syk2001, syk2001],
       actorUserId: admin,
       ip: "192.0.2.9",
@@ -134,7 +134,7 @@ describe("on the demo data", () => {
         { classId: expect.any(Number), subjectCode: "SYK2002" },
       ],
     });
-    const rows = await database.db.select().from(classes).where(eq(classes.periodId, spring.id));
+    const rows = await database.db.select().from(classes).where(eq(classes.semesterId, spring.id));
     expect(rows).toHaveLength(2);
     expect(rows.every((c) => c.midSemesterDate === "2027-04-01" && c.endSemesterDate === "2027-06-30")).toBe(true);
     const events = await database.db
@@ -143,22 +143,22 @@ describe("on the demo data", () => {
       .where(and(eq(auditEvents.action, "class.created"), eq(auditEvents.actorUserId, admin)));
     expect(events.map((e) => e.details)).toEqual(
       expect.arrayContaining([
-        { periodId: spring.id, subjectCode: "SYK2001" },
-        { periodId: spring.id, subjectCode: "SYK2002" },
+        { semesterId: spring.id, subjectCode: "SYK2001" },
+        { semesterId: spring.id, subjectCode: "SYK2002" },
       ]),
     );
 
     const again = await addSubjectsToSemester(database.db, {
-      periodId: spring.id,
+      semesterId: spring.id,
       subjectIds: [syk2001],
       actorUserId: admin,
       ip: null,
     });
     expect(again).toEqual({ ok: true, added: [] });
-    expect(await database.db.select().from(classes).where(eq(classes.periodId, spring.id))).toHaveLength(2);
+    expect(await database.db.select().from(classes).where(eq(classes.semesterId, spring.id))).toHaveLength(2);
 
     const page = await semesterPage(database.db, spring.id, today);
-    expect(page?.period.status).toBe("future");
+    expect(page?.semester.status).toBe("future");
     expect(page?.classes.map((c) => [c.subjectCode, c.teacherCount, c.studentCount])).toEqual([
       ["SYK2001", 0, 0],
       ["SYK2002", 0, 0],
@@ -170,21 +170,21 @@ describe("on the demo data", () => {
     const syk2001 = await subjectId(database, "SYK2001");
     expect(
       await addSubjectsToSemester(database.db, {
-        periodId: past.id,
+        semesterId: past.id,
         subjectIds: [syk2001, 999_999],
         actorUserId: admin,
         ip: null,
       }),
     ).toEqual({ ok: false, reason: "unknownSubject" });
-    expect(await database.db.select().from(classes).where(eq(classes.periodId, past.id))).toHaveLength(1);
+    expect(await database.db.select().from(classes).where(eq(classes.semesterId, past.id))).toHaveLength(1);
     expect(
       await addSubjectsToSemester(database.db, {
-        periodId: 999_999,
+        semesterId: 999_999,
         subjectIds: [syk2001],
         actorUserId: admin,
         ip: null,
       }),
-    ).toEqual({ ok: false, reason: "unknownPeriod" });
+    ).toEqual({ ok: false, reason: "unknownSemester" });
   });
 });
 
@@ -192,7 +192,7 @@ test("a semester whose computed name is taken is refused with a reason, not a da
   const database = await openTestDatabase();
   try {
     // An odd semester named like the one the rule would make, with other (past) dates.
-    await database.db.insert(periods).values({ name: "Vår 2027", startDate: "2020-01-01", endDate: "2020-06-30" });
+    await database.db.insert(semesters).values({ name: "Vår 2027", startDate: "2020-01-01", endDate: "2020-06-30" });
     const result = await createNextSemester(database.db, {
       actorUserId: await someAdmin(database),
       ip: null,
@@ -210,7 +210,7 @@ test("with no semester at all the first one is the semester containing today", a
     const result = await createNextSemester(database.db, { actorUserId: await someAdmin(database), ip: null, today });
     expect(result).toMatchObject({
       ok: true,
-      period: { name: "Høst 2026", startDate: "2026-07-01", endDate: "2026-12-31" },
+      semester: { name: "Høst 2026", startDate: "2026-07-01", endDate: "2026-12-31" },
     });
   } finally {
     await database.close();

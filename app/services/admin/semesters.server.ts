@@ -1,7 +1,7 @@
 import { asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { classes, classTeachers, periods, studentReferences, subjects } from "~/services/platform/db/schema";
+import { classes, classTeachers, semesters, studentReferences, subjects } from "~/services/platform/db/schema";
 import {
   defaultClassDates,
   semesterStatus,
@@ -33,18 +33,18 @@ export interface SemesterLists {
 export async function listSemesters(db: Db, today: Date): Promise<SemesterLists> {
   const rows = await db
     .select({
-      id: periods.id,
-      name: periods.name,
-      startDate: periods.startDate,
-      endDate: periods.endDate,
+      id: semesters.id,
+      name: semesters.name,
+      startDate: semesters.startDate,
+      endDate: semesters.endDate,
       classCount: sql<number>`count(distinct ${classes.id})::int`,
       studentCount: sql<number>`count(${studentReferences.id})::int`,
     })
-    .from(periods)
-    .leftJoin(classes, eq(classes.periodId, periods.id))
+    .from(semesters)
+    .leftJoin(classes, eq(classes.semesterId, semesters.id))
     .leftJoin(studentReferences, eq(studentReferences.classId, classes.id))
-    .groupBy(periods.id)
-    .orderBy(asc(periods.startDate), asc(periods.name));
+    .groupBy(semesters.id)
+    .orderBy(asc(semesters.startDate), asc(semesters.name));
   const byStatus = (status: SemesterStatus) => rows.filter((p) => semesterStatus(p, today) === status);
   return {
     future: byStatus("future"),
@@ -55,7 +55,8 @@ export async function listSemesters(db: Db, today: Date): Promise<SemesterLists>
 }
 
 export type CreateSemesterResult =
-  { ok: true; period: { id: number } & Semester } | { ok: false; reason: "futureExists" | "nameTaken"; name?: string };
+  | { ok: true; semester: { id: number } & Semester }
+  | { ok: false; reason: "futureExists" | "nameTaken"; name?: string };
 
 // Any fixed number: two admins pressing "create" at once must not both create a semester.
 const CREATE_SEMESTER_LOCK = 7_290_421;
@@ -71,23 +72,23 @@ export async function createNextSemester(
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CREATE_SEMESTER_LOCK})`);
     const existing = await tx
-      .select({ name: periods.name, startDate: periods.startDate, endDate: periods.endDate })
-      .from(periods);
+      .select({ name: semesters.name, startDate: semesters.startDate, endDate: semesters.endDate })
+      .from(semesters);
     const next = semesterToCreate(existing, input.today);
     if (!next) return { ok: false, reason: "futureExists" };
     const [row] = await tx
-      .insert(periods)
+      .insert(semesters)
       .values(next)
-      .onConflictDoNothing({ target: periods.name })
-      .returning({ id: periods.id });
+      .onConflictDoNothing({ target: semesters.name })
+      .returning({ id: semesters.id });
     if (!row) return { ok: false, reason: "nameTaken", name: next.name };
     await audit(tx, {
       action: "semester.created",
       actorUserId: input.actorUserId,
-      details: { periodId: row.id, name: next.name, startDate: next.startDate, endDate: next.endDate },
+      details: { periodId: row.id, name: next.name, startDate: next.startDate, endDate: next.endDate }, // stored name
       ip: input.ip,
     });
-    return { ok: true, period: { id: row.id, ...next } };
+    return { ok: true, semester: { id: row.id, ...next } };
   });
 }
 
@@ -101,16 +102,16 @@ export interface SemesterClassRow {
 }
 
 export interface SemesterPage {
-  period: { id: number; name: string; startDate: string; endDate: string; status: SemesterStatus };
+  semester: { id: number; name: string; startDate: string; endDate: string; status: SemesterStatus };
   classes: SemesterClassRow[];
   /** Subjects that have no class in this semester yet, by code. */
   availableSubjects: { id: number; subjectCode: string; name: string }[];
 }
 
 /** One semester with its classes and the subjects that can still be added; null when it does not exist. */
-export async function semesterPage(db: Db, periodId: number, today: Date): Promise<SemesterPage | null> {
-  const period = await findSemester(db, periodId);
-  if (!period) return null;
+export async function semesterPage(db: Db, semesterId: number, today: Date): Promise<SemesterPage | null> {
+  const semester = await findSemester(db, semesterId);
+  if (!semester) return null;
   const rows = await db
     .select({
       classId: classes.id,
@@ -122,7 +123,7 @@ export async function semesterPage(db: Db, periodId: number, today: Date): Promi
     })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .where(eq(classes.periodId, periodId))
+    .where(eq(classes.semesterId, semesterId))
     .orderBy(asc(subjects.subjectCode));
   const taken = rows.map((r) => r.subjectId);
   const availableSubjects = await db
@@ -130,12 +131,12 @@ export async function semesterPage(db: Db, periodId: number, today: Date): Promi
     .from(subjects)
     .where(taken.length > 0 ? notInArray(subjects.id, taken) : undefined)
     .orderBy(asc(subjects.subjectCode));
-  return { period: { ...period, status: semesterStatus(period, today) }, classes: rows, availableSubjects };
+  return { semester: { ...semester, status: semesterStatus(semester, today) }, classes: rows, availableSubjects };
 }
 
 export type AddSubjectsResult =
   | { ok: true; added: { classId: number; subjectCode: string }[] }
-  | { ok: false; reason: "unknownPeriod" | "unknownSubject" };
+  | { ok: false; reason: "unknownSemester" | "unknownSubject" };
 
 /**
  * Adds subjects to a semester: one class per subject. A subject that already has a class there
@@ -143,15 +144,15 @@ export type AddSubjectsResult =
  */
 export async function addSubjectsToSemester(
   db: Db,
-  input: { periodId: number; subjectIds: readonly number[]; actorUserId: number; ip: string | null },
+  input: { semesterId: number; subjectIds: readonly number[]; actorUserId: number; ip: string | null },
 ): Promise<AddSubjectsResult> {
   const subjectIds = [...new Set(input.subjectIds)];
   return db.transaction(async (tx) => {
-    const [period] = await tx
-      .select({ id: periods.id, startDate: periods.startDate, endDate: periods.endDate })
-      .from(periods)
-      .where(eq(periods.id, input.periodId));
-    if (!period) return { ok: false, reason: "unknownPeriod" };
+    const [semester] = await tx
+      .select({ id: semesters.id, startDate: semesters.startDate, endDate: semesters.endDate })
+      .from(semesters)
+      .where(eq(semesters.id, input.semesterId));
+    if (!semester) return { ok: false, reason: "unknownSemester" };
     const found = subjectIds.length
       ? await tx
           .select({ id: subjects.id, subjectCode: subjects.subjectCode })
@@ -162,8 +163,8 @@ export async function addSubjectsToSemester(
     if (found.length === 0) return { ok: true, added: [] };
     const inserted = await tx
       .insert(classes)
-      .values(found.map((s) => ({ subjectId: s.id, periodId: period.id, ...defaultClassDates(period) })))
-      .onConflictDoNothing({ target: [classes.subjectId, classes.periodId] })
+      .values(found.map((s) => ({ subjectId: s.id, semesterId: semester.id, ...defaultClassDates(semester) })))
+      .onConflictDoNothing({ target: [classes.subjectId, classes.semesterId] })
       .returning({ classId: classes.id, subjectId: classes.subjectId });
     const codeOf = new Map(found.map((s) => [s.id, s.subjectCode]));
     const added = inserted
@@ -174,7 +175,7 @@ export async function addSubjectsToSemester(
         action: "class.created",
         actorUserId: input.actorUserId,
         classId: c.classId,
-        details: { periodId: period.id, subjectCode: c.subjectCode },
+        details: { periodId: semester.id, subjectCode: c.subjectCode }, // stored name
         ip: input.ip,
       });
     }
@@ -185,11 +186,11 @@ export async function addSubjectsToSemester(
 /** A semester's name and dates, or null when there is no such semester. */
 export async function findSemester(
   db: Db,
-  periodId: number,
+  semesterId: number,
 ): Promise<{ id: number; name: string; startDate: string; endDate: string } | null> {
   const [row] = await db
-    .select({ id: periods.id, name: periods.name, startDate: periods.startDate, endDate: periods.endDate })
-    .from(periods)
-    .where(eq(periods.id, periodId));
+    .select({ id: semesters.id, name: semesters.name, startDate: semesters.startDate, endDate: semesters.endDate })
+    .from(semesters)
+    .where(eq(semesters.id, semesterId));
   return row ?? null;
 }

@@ -20,7 +20,7 @@ import {
   classSupervisors,
   classes,
   classTeachers,
-  periods,
+  semesters,
   sessions,
   studentExtraSupervisors,
   studentReferences,
@@ -46,13 +46,13 @@ afterAll(() => database.close());
 const db = () => database.db;
 const id = (email: string) => userIdOf(db(), email);
 
-async function classId(subjectCode: string, periodName: string): Promise<number> {
+async function classId(subjectCode: string, semesterName: string): Promise<number> {
   const [row] = await db()
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, subjectCode), eq(periods.name, periodName)));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, subjectCode), eq(semesters.name, semesterName)));
   return row.id;
 }
 
@@ -221,7 +221,7 @@ test("a student is in at most one class per semester", async () => {
   const both = [await classId("SYK2001", "Høst 2026"), await classId("SYK2002", "Høst 2026")];
   expect(await updateUser(db(), userId, await currentInput(userId, { studentClassIds: both }), admin)).toEqual({
     ok: false,
-    error: { kind: "twoClassesInSemester", periodName: "Høst 2026" },
+    error: { kind: "twoClassesInSemester", semesterName: "Høst 2026" },
   });
   expect((await getUserForEdit(db(), userId, today))?.studentClassIds).toEqual([]);
 });
@@ -273,7 +273,7 @@ test("a student without assessments can move to another class; one with answers 
     ok: false,
     error: {
       kind: "studentHasAssessments",
-      classes: [{ classId: classA, subjectCode: "SYK2001", periodName: "Høst 2026" }],
+      classes: [{ classId: classA, subjectCode: "SYK2001", semesterName: "Høst 2026" }],
     },
   });
   // Taking the Student role away would take them out of their classes too.

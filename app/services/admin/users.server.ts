@@ -3,11 +3,11 @@ import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
   answerSets,
-  assignments,
+  schemes,
   classSupervisors,
   classes,
   classTeachers,
-  periods,
+  semesters,
   signingForms,
   studentExtraSupervisors,
   studentReferences,
@@ -126,7 +126,7 @@ export async function listUsers(db: Db, query: UserListQuery = {}): Promise<{ ro
 // ─── One user ────────────────────────────────────────────────────────────────
 
 export interface SemesterClasses {
-  periodId: number;
+  semesterId: number;
   name: string;
   status: SemesterStatus;
   classes: { id: number; subjectCode: string; subjectName: string }[];
@@ -155,34 +155,34 @@ const STATUS_ORDER: Record<SemesterStatus, number> = { current: 0, future: 1, pa
 export async function semestersWithClasses(db: Db, today: Date): Promise<SemesterClasses[]> {
   const rows = await db
     .select({
-      periodId: periods.id,
-      periodName: periods.name,
-      startDate: periods.startDate,
-      endDate: periods.endDate,
+      semesterId: semesters.id,
+      semesterName: semesters.name,
+      startDate: semesters.startDate,
+      endDate: semesters.endDate,
       classId: classes.id,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
     })
     .from(classes)
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .orderBy(asc(periods.startDate), naturalSortKey(subjects.subjectCode));
-  const byPeriod = new Map<number, SemesterClasses & { startDate: string }>();
+    .orderBy(asc(semesters.startDate), naturalSortKey(subjects.subjectCode));
+  const bySemester = new Map<number, SemesterClasses & { startDate: string }>();
   for (const row of rows) {
-    let semester = byPeriod.get(row.periodId);
+    let semester = bySemester.get(row.semesterId);
     if (!semester) {
       semester = {
-        periodId: row.periodId,
-        name: row.periodName,
+        semesterId: row.semesterId,
+        name: row.semesterName,
         status: semesterStatus(row, today),
         startDate: row.startDate,
         classes: [],
       };
-      byPeriod.set(row.periodId, semester);
+      bySemester.set(row.semesterId, semester);
     }
     semester.classes.push({ id: row.classId, subjectCode: row.subjectCode, subjectName: row.subjectName });
   }
-  return [...byPeriod.values()]
+  return [...bySemester.values()]
     .sort((a, b) => {
       const byStatus = STATUS_ORDER[a.status] - STATUS_ORDER[b.status];
       if (byStatus !== 0) return byStatus;
@@ -261,7 +261,7 @@ export interface UserEditInput {
 export interface ClassLabel {
   classId: number;
   subjectCode: string;
-  periodName: string;
+  semesterName: string;
 }
 
 export type UserEditError =
@@ -273,7 +273,7 @@ export type UserEditError =
   /** An admin may not take the Admin role from themselves (someone must be left to give it back). */
   | { kind: "ownAdminRole" }
   /** A student is in at most one class per semester. */
-  | { kind: "twoClassesInSemester"; periodName: string }
+  | { kind: "twoClassesInSemester"; semesterName: string }
   /** Removing a student from a class would delete their answers, warning or signing form there. */
   | { kind: "studentHasAssessments"; classes: ClassLabel[] };
 
@@ -291,10 +291,10 @@ async function classesWithAssessments(db: Db | Tx, studentUserId: number, refs: 
   const classIds = refs.map((r) => r.classId);
   const refIds = refs.map((r) => r.id);
   const answered = await db
-    .selectDistinct({ classId: assignments.classId })
+    .selectDistinct({ classId: schemes.classId })
     .from(answerSets)
-    .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
-    .where(and(eq(answerSets.studentUserId, studentUserId), inArray(assignments.classId, classIds)));
+    .innerJoin(schemes, eq(schemes.id, answerSets.schemeId))
+    .where(and(eq(answerSets.studentUserId, studentUserId), inArray(schemes.classId, classIds)));
   const warned = await db
     .select({ refId: warnings.studentReferenceId })
     .from(warnings)
@@ -312,12 +312,12 @@ async function classesWithAssessments(db: Db | Tx, studentUserId: number, refs: 
 async function classLabels(db: Db | Tx, classIds: number[]): Promise<ClassLabel[]> {
   if (classIds.length === 0) return [];
   return db
-    .select({ classId: classes.id, subjectCode: subjects.subjectCode, periodName: periods.name })
+    .select({ classId: classes.id, subjectCode: subjects.subjectCode, semesterName: semesters.name })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(inArray(classes.id, classIds))
-    .orderBy(asc(periods.startDate), asc(subjects.subjectCode));
+    .orderBy(asc(semesters.startDate), asc(subjects.subjectCode));
 }
 
 class Refusal extends Error {
@@ -431,15 +431,16 @@ export async function updateUser(db: Db, userId: number, input: UserEditInput, a
         allIds.length === 0
           ? []
           : await tx
-              .select({ id: classes.id, periodId: classes.periodId, periodName: periods.name })
+              .select({ id: classes.id, semesterId: classes.semesterId, semesterName: semesters.name })
               .from(classes)
-              .innerJoin(periods, eq(periods.id, classes.periodId))
+              .innerJoin(semesters, eq(semesters.id, classes.semesterId))
               .where(inArray(classes.id, allIds));
       if (known.length !== allIds.length) throw new Refusal({ kind: "unknownClass" });
-      const seenPeriods = new Set<number>();
+      const seenSemesters = new Set<number>();
       for (const c of known.filter((k) => wanted.student.includes(k.id))) {
-        if (seenPeriods.has(c.periodId)) throw new Refusal({ kind: "twoClassesInSemester", periodName: c.periodName });
-        seenPeriods.add(c.periodId);
+        if (seenSemesters.has(c.semesterId))
+          throw new Refusal({ kind: "twoClassesInSemester", semesterName: c.semesterName });
+        seenSemesters.add(c.semesterId);
       }
 
       const before = await membershipsOf(tx, userId);

@@ -4,8 +4,8 @@ import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   auditEvents,
   expectations,
   forms,
@@ -52,9 +52,9 @@ async function formIdOf(name: string): Promise<number> {
 
 async function schemeOf(classId: number, isMidSemester: boolean): Promise<number> {
   const [row] = await db
-    .select({ id: assignments.id })
-    .from(assignments)
-    .where(and(eq(assignments.classId, classId), eq(assignments.isMidSemester, isMidSemester)));
+    .select({ id: schemes.id })
+    .from(schemes)
+    .where(and(eq(schemes.classId, classId), eq(schemes.isMidSemester, isMidSemester)));
   return row.id;
 }
 
@@ -70,7 +70,7 @@ async function placeFor(who: Viewer, studentEmail: string | null, isMidSemester 
   return answeringPlace(db, who, {
     classId,
     formId: await formIdOf(MAIN),
-    assignmentId: await schemeOf(classId, isMidSemester),
+    schemeId: await schemeOf(classId, isMidSemester),
     studentUserId: studentEmail === null ? null : await userIdOf(db, studentEmail),
   });
 }
@@ -138,7 +138,7 @@ describe("who may answer where (answeringPlace)", () => {
       answeringPlace(db, who, {
         classId: classA,
         formId: wound,
-        assignmentId: await schemeOf(classA, true),
+        schemeId: await schemeOf(classA, true),
         studentUserId,
       }),
     ).rejects.toMatchObject({ status: 404 });
@@ -147,7 +147,7 @@ describe("who may answer where (answeringPlace)", () => {
       answeringPlace(db, who, {
         classId: classA,
         formId: await formIdOf(MAIN),
-        assignmentId: await schemeOf(classB, true),
+        schemeId: await schemeOf(classB, true),
         studentUserId,
       }),
     ).rejects.toMatchObject({ status: 404 });
@@ -176,7 +176,7 @@ describe("saving and sending", () => {
       .where(and(eq(answerSets.studentUserId, who.userId), eq(answerSets.authorUserId, who.userId)));
     expect(set).toMatchObject({ isMidSemester: true, authorRoleId: ROLE.Student, sentAt: null });
 
-    const scope = { formId: place.form.formId, studentUserId: who.userId, assignmentIds: [place.assignmentId] };
+    const scope = { formId: place.form.formId, studentUserId: who.userId, schemeIds: [place.schemeId] };
     const teacher = await userIdOf(db, "laerer1@example.org");
     expect(
       (await visibleSets(db, { userId: teacher, relation: "teacher" }, scope)).map((s) => s.authorUserId),
@@ -310,7 +310,7 @@ describe("saving and sending", () => {
     const foreignPlace = await answeringPlace(db, who, {
       classId: place.header.classId,
       formId: foreign[0].id,
-      assignmentId: place.assignmentId,
+      schemeId: place.schemeId,
       studentUserId: who.userId,
     });
     const foreignQuestion = foreignPlace.form.groups[0].questions[0].id;
@@ -378,10 +378,10 @@ describe("saving and sending", () => {
       .select()
       .from(answerSets)
       .where(and(eq(answerSets.authorUserId, who.userId), eq(answerSets.studentUserId, who.userId)));
-    expect(sets.map((s) => [s.assignmentId, s.isMidSemester]).sort()).toEqual(
+    expect(sets.map((s) => [s.schemeId, s.isMidSemester]).sort()).toEqual(
       [
         [await schemeOf(end.header.classId, true), true],
-        [end.assignmentId, false],
+        [end.schemeId, false],
       ].sort(),
     );
   });
@@ -573,7 +573,7 @@ describe("the results side by side", () => {
     const place = await answeringPlace(db, supervisor, {
       classId,
       formId,
-      assignmentId: await schemeOf(classId, true),
+      schemeId: await schemeOf(classId, true),
       studentUserId: student02,
     });
     const all = gradingQuestions(place).map((q) => ({
@@ -617,9 +617,9 @@ test("assignment_forms links schemes and forms as the seed made them", async () 
   // Guards the fixtures above: SYK2001's schemes hold the main form and medication, not wound care.
   const classId = await classIdOf(db, "SYK2001");
   const linked = await db
-    .select({ formId: assignmentForms.formId })
-    .from(assignmentForms)
-    .where(eq(assignmentForms.assignmentId, await schemeOf(classId, true)));
+    .select({ formId: schemeForms.formId })
+    .from(schemeForms)
+    .where(eq(schemeForms.schemeId, await schemeOf(classId, true)));
   expect(linked.map((l) => l.formId).sort()).toEqual(
     [await formIdOf(MAIN), await formIdOf("Legemiddelhåndtering")].sort(),
   );

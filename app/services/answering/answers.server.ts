@@ -20,8 +20,8 @@ import type { Db } from "~/services/platform/db/client.server";
 import {
   answers,
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   expectations,
   formQuestionGroups,
   formQuestions,
@@ -103,7 +103,7 @@ export async function formForAnswering(db: Db, formId: number): Promise<FormForA
 /** Where an answer is given: a form of a class's response scheme, about a student (none for the admin's expectations). */
 export interface AnsweringPlace {
   header: ClassHeader;
-  assignmentId: number;
+  schemeId: number;
   isMidSemester: boolean;
   form: FormForAnswering;
   /** The student answered about; null on the admin's expectations page. */
@@ -123,16 +123,13 @@ export interface AnsweringPlace {
 export async function answeringPlace(
   db: Db,
   viewer: Viewer,
-  ids: { classId: number; formId: number; assignmentId: number; studentUserId: number | null },
+  ids: { classId: number; formId: number; schemeId: number; studentUserId: number | null },
 ): Promise<AnsweringPlace> {
   const [scheme] = await db
-    .select({ assignmentId: assignments.id, isMidSemester: assignments.isMidSemester })
-    .from(assignments)
-    .innerJoin(
-      assignmentForms,
-      and(eq(assignmentForms.assignmentId, assignments.id), eq(assignmentForms.formId, ids.formId)),
-    )
-    .where(and(eq(assignments.id, ids.assignmentId), eq(assignments.classId, ids.classId)));
+    .select({ schemeId: schemes.id, isMidSemester: schemes.isMidSemester })
+    .from(schemes)
+    .innerJoin(schemeForms, and(eq(schemeForms.schemeId, schemes.id), eq(schemeForms.formId, ids.formId)))
+    .where(and(eq(schemes.id, ids.schemeId), eq(schemes.classId, ids.classId)));
   if (!scheme) notFound();
 
   let relation: StudentRelation = "admin";
@@ -158,7 +155,7 @@ export async function answeringPlace(
   if (!header || !form) notFound();
   return {
     header,
-    assignmentId: scheme.assignmentId,
+    schemeId: scheme.schemeId,
     isMidSemester: scheme.isMidSemester,
     form,
     student,
@@ -188,7 +185,7 @@ export async function ownAnswers(db: Db, place: AnsweringPlace, authorUserId: nu
     .where(
       and(
         eq(answerSets.formId, place.form.formId),
-        eq(answerSets.assignmentId, place.assignmentId),
+        eq(answerSets.schemeId, place.schemeId),
         eq(answerSets.studentUserId, student.userId),
         eq(answerSets.authorUserId, authorUserId),
       ),
@@ -303,7 +300,7 @@ export async function saveAnswers(
   return db.transaction(async (tx) => {
     const key = {
       formId: place.form.formId,
-      assignmentId: place.assignmentId,
+      schemeId: place.schemeId,
       studentUserId: student.userId,
       authorUserId: author.userId,
     };
@@ -323,7 +320,7 @@ export async function saveAnswers(
       .where(
         and(
           eq(answerSets.formId, key.formId),
-          eq(answerSets.assignmentId, key.assignmentId),
+          eq(answerSets.schemeId, key.schemeId),
           eq(answerSets.studentUserId, key.studentUserId),
           eq(answerSets.authorUserId, key.authorUserId),
         ),
@@ -383,7 +380,7 @@ export async function saveAnswers(
         subjectUserId: student.userId,
         classId: place.header.classId,
         ip: options.ip ?? null,
-        details: { formId: place.form.formId, assignmentId: place.assignmentId, isMidSemester: place.isMidSemester },
+        details: { formId: place.form.formId, assignmentId: place.schemeId, isMidSemester: place.isMidSemester }, // stored name
       });
     }
     return {
@@ -514,7 +511,7 @@ export interface VisibleSet {
   authorName: string;
   kind: AuthorKind;
   isMidSemester: boolean;
-  assignmentId: number;
+  schemeId: number;
   sentAt: Date | null;
   answers: Map<number, StoredAnswer>;
 }
@@ -523,9 +520,9 @@ export interface VisibleSet {
 export async function visibleSets(
   db: Db,
   viewer: { userId: number; relation: StudentRelation },
-  scope: { formId: number; studentUserId: number; assignmentIds: readonly number[] },
+  scope: { formId: number; studentUserId: number; schemeIds: readonly number[] },
 ): Promise<VisibleSet[]> {
-  if (scope.assignmentIds.length === 0) return [];
+  if (scope.schemeIds.length === 0) return [];
   const sets = await db
     .select({
       setId: answerSets.id,
@@ -533,7 +530,7 @@ export async function visibleSets(
       authorRoleId: answerSets.authorRoleId,
       authorName: users.displayName,
       isMidSemester: answerSets.isMidSemester,
-      assignmentId: answerSets.assignmentId,
+      schemeId: answerSets.schemeId,
       sentAt: answerSets.sentAt,
     })
     .from(answerSets)
@@ -542,7 +539,7 @@ export async function visibleSets(
       and(
         eq(answerSets.formId, scope.formId),
         eq(answerSets.studentUserId, scope.studentUserId),
-        inArray(answerSets.assignmentId, [...scope.assignmentIds]),
+        inArray(answerSets.schemeId, [...scope.schemeIds]),
       ),
     )
     .orderBy(asc(answerSets.id));

@@ -37,7 +37,7 @@ type Language = "nb" | "en";
 export interface FormPageIds {
   classId: number;
   formId: number;
-  assignmentId: number;
+  schemeId: number;
   studentUserId: number | null;
 }
 
@@ -64,7 +64,7 @@ export interface FormPageView {
   mode: "answers" | "expectations";
   classId: number;
   subject: string;
-  periodName: string;
+  semesterName: string;
   isMidSemester: boolean;
   formName: string;
   student: { userId: number; displayName: string } | null;
@@ -111,7 +111,7 @@ export async function formPageView(
           await visibleSets(
             db,
             { userId: viewer.userId, relation: place.relation },
-            { formId: place.form.formId, studentUserId: place.student.userId, assignmentIds: [place.assignmentId] },
+            { formId: place.form.formId, studentUserId: place.student.userId, schemeIds: [place.schemeId] },
           )
         ).filter((set) => set.authorUserId !== viewer.userId);
   // The pages: the viewer's own groups and, for staff, the student's own groups the student has
@@ -151,7 +151,7 @@ export async function formPageView(
     mode: expectationsMode ? "expectations" : "answers",
     classId: place.header.classId,
     subject: `${place.header.subjectCode} ${place.header.subjectName}`,
-    periodName: place.header.periodName,
+    semesterName: place.header.semesterName,
     isMidSemester: place.isMidSemester,
     formName: place.form.name,
     student: place.student ? { userId: place.student.userId, displayName: place.student.displayName } : null,

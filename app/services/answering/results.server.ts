@@ -9,7 +9,7 @@ import {
   type VisibleSet,
 } from "./answers.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { assignmentForms, assignments, expectations, studentReferences, users } from "~/services/platform/db/schema";
+import { schemeForms, schemes, expectations, studentReferences, users } from "~/services/platform/db/schema";
 import { notFound } from "~/services/platform/ids";
 import { requireStudentAccess, type StudentRelation, type Viewer } from "~/services/placements/index.server";
 import { formatDay, osloDate } from "~/services/platform/semesters";
@@ -62,7 +62,7 @@ export interface ResultGroup {
 export interface ResultsHalf {
   isMidSemester: boolean;
   /** The class's scheme for this half that holds the form; null when the form is not in one. */
-  assignmentId: number | null;
+  schemeId: number | null;
   columns: ResultColumn[];
   groups: ResultGroup[];
   expectationsShown: boolean;
@@ -112,16 +112,13 @@ export async function formResults(
   ids: { classId: number; formId: number; studentUserId: number },
 ): Promise<FormResults> {
   const access = await requireStudentAccess(db, viewer, ids.classId, ids.studentUserId);
-  const schemes = await db
-    .select({ assignmentId: assignments.id, isMidSemester: assignments.isMidSemester })
-    .from(assignments)
-    .innerJoin(
-      assignmentForms,
-      and(eq(assignmentForms.assignmentId, assignments.id), eq(assignmentForms.formId, ids.formId)),
-    )
-    .where(eq(assignments.classId, ids.classId))
-    .orderBy(asc(assignments.id));
-  if (schemes.length === 0) notFound();
+  const classSchemes = await db
+    .select({ schemeId: schemes.id, isMidSemester: schemes.isMidSemester })
+    .from(schemes)
+    .innerJoin(schemeForms, and(eq(schemeForms.schemeId, schemes.id), eq(schemeForms.formId, ids.formId)))
+    .where(eq(schemes.classId, ids.classId))
+    .orderBy(asc(schemes.id));
+  if (classSchemes.length === 0) notFound();
   const [header, form, [student]] = await Promise.all([
     classHeader(db, ids.classId),
     formForAnswering(db, ids.formId),
@@ -141,7 +138,7 @@ export async function formResults(
       {
         formId: ids.formId,
         studentUserId: ids.studentUserId,
-        assignmentIds: schemes.map((s) => s.assignmentId),
+        schemeIds: classSchemes.map((s) => s.schemeId),
       },
     ),
     showExpected
@@ -157,9 +154,9 @@ export async function formResults(
   ]);
 
   const halves = [true, false].map((isMidSemester): ResultsHalf => {
-    const scheme = schemes.find((s) => s.isMidSemester === isMidSemester) ?? null;
+    const scheme = classSchemes.find((s) => s.isMidSemester === isMidSemester) ?? null;
     const ordered = orderColumns(
-      sets.filter((s) => scheme !== null && s.assignmentId === scheme.assignmentId),
+      sets.filter((s) => scheme !== null && s.schemeId === scheme.schemeId),
       {
         studentUserId: ids.studentUserId,
         supervisorUserId: access.supervisorUserId,
@@ -171,7 +168,7 @@ export async function formResults(
       expectationRows.find((e) => e.isMidSemester === isMidSemester && e.questionId === questionId)?.value ?? null;
     return {
       isMidSemester,
-      assignmentId: scheme?.assignmentId ?? null,
+      schemeId: scheme?.schemeId ?? null,
       columns: ordered.map((o) => o.column),
       expectationsShown: showExpected,
       groups: form.groups.map((group) => ({
@@ -217,7 +214,7 @@ export function resultsForView(results: FormResults, language: "nb" | "en") {
   return {
     classId: results.header.classId,
     subject: `${results.header.subjectCode} ${results.header.subjectName}`,
-    periodName: results.header.periodName,
+    semesterName: results.header.semesterName,
     formId: results.form.formId,
     formName: results.form.name,
     student: results.student,

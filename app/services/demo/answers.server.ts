@@ -42,7 +42,7 @@ export async function insertAnswerSet(
   tx: Tx,
   form: SeededForm,
   set: {
-    assignmentId: number;
+    schemeId: number;
     studentUserId: number;
     authorUserId: number;
     authorRoleId: RoleId;
@@ -57,7 +57,7 @@ export async function insertAnswerSet(
     .insert(answerSets)
     .values({
       formId: form.id,
-      assignmentId: set.assignmentId,
+      schemeId: set.schemeId,
       studentUserId: set.studentUserId,
       authorUserId: set.authorUserId,
       authorRoleId: set.authorRoleId,
@@ -106,7 +106,7 @@ export async function insertCompleteHalf(
   tx: Tx,
   ref: { studentUserId: number; teacherUserId: number | null; supervisorUserId: number | null },
   halfForms: SeededForm[],
-  assignmentId: number,
+  schemeId: number,
   daysAgo: (days: number) => Date,
 ): Promise<void> {
   if (ref.teacherUserId === null || ref.supervisorUserId === null)
@@ -120,7 +120,7 @@ export async function insertCompleteHalf(
     for (const [a, author] of authors.entries()) {
       const at = daysAgo(author.days);
       await insertAnswerSet(tx, form, {
-        assignmentId,
+        schemeId,
         studentUserId: ref.studentUserId,
         authorUserId: author.userId,
         authorRoleId: author.roleId,
@@ -183,7 +183,7 @@ export async function insertHistory(
       for (const [a, author] of authors.entries()) {
         const at = instant(addDays(day, -author.daysBefore), 10 + a);
         await insertAnswerSet(tx, h.mainForm, {
-          assignmentId: isMidSemester ? h.schemes.mid : h.schemes.end,
+          schemeId: isMidSemester ? h.schemes.mid : h.schemes.end,
           studentUserId: ref.studentUserId,
           authorUserId: author.userId,
           authorRoleId: author.roleId,

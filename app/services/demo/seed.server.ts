@@ -5,8 +5,8 @@ import type { Database, Db } from "~/services/platform/db/client.server";
 import { env } from "~/services/platform/env.server";
 import { phoneDigits } from "~/services/identity";
 import {
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classSupervisors,
   classes,
   classTeachers,
@@ -14,7 +14,7 @@ import {
   formQuestionGroups,
   formQuestions,
   forms,
-  periods,
+  semesters,
   QUESTION_GROUP_TYPE,
   ROLE,
   studentExtraSupervisors,
@@ -136,10 +136,10 @@ async function insertClasses(tx: Tx, { current, previous, classes: dates }: Demo
   const { admin } = staff;
   const [teacher1, teacher2, teacher3] = staff.teachers;
   const [supervisor1, supervisor2, supervisor3, supervisor4] = staff.supervisors;
-  const [currentPeriod, previousPeriod] = await tx
-    .insert(periods)
+  const [currentSemester, previousSemester] = await tx
+    .insert(semesters)
     .values([current, previous])
-    .returning({ id: periods.id });
+    .returning({ id: semesters.id });
 
   const [nursingHome, specialist, homeCare] = await tx
     .insert(subjects)
@@ -149,9 +149,9 @@ async function insertClasses(tx: Tx, { current, previous, classes: dates }: Demo
   const [classA, classB, classOld] = await tx
     .insert(classes)
     .values([
-      { subjectId: nursingHome.id, periodId: currentPeriod.id, ...dates.SYK2001 },
-      { subjectId: specialist.id, periodId: currentPeriod.id, ...dates.SYK2002 },
-      { subjectId: homeCare.id, periodId: previousPeriod.id, ...dates.SYK1002 },
+      { subjectId: nursingHome.id, semesterId: currentSemester.id, ...dates.SYK2001 },
+      { subjectId: specialist.id, semesterId: currentSemester.id, ...dates.SYK2002 },
+      { subjectId: homeCare.id, semesterId: previousSemester.id, ...dates.SYK1002 },
     ])
     .returning();
 
@@ -267,13 +267,13 @@ async function insertMidAnswersOfClassA(
   tx: Tx,
   refsA: StudentReference[],
   mainForm: SeededForm,
-  assignmentId: number,
+  schemeId: number,
   daysAgo: (days: number) => Date,
 ) {
   for (const [i, ref] of refsA.slice(0, 4).entries()) {
     const sentAt = i < 3 ? daysAgo(10 - i) : null;
     await insertAnswerSet(tx, mainForm, {
-      assignmentId,
+      schemeId,
       studentUserId: ref.studentUserId,
       authorUserId: ref.studentUserId,
       authorRoleId: ROLE.Student,
@@ -289,7 +289,7 @@ async function insertMidAnswersOfClassA(
     if (ref.supervisorUserId === null) continue;
     const sentAt = i < 2 ? daysAgo(7 - i) : null;
     await insertAnswerSet(tx, mainForm, {
-      assignmentId,
+      schemeId,
       studentUserId: ref.studentUserId,
       authorUserId: ref.supervisorUserId,
       authorRoleId: ROLE.Supervisor,
@@ -302,7 +302,7 @@ async function insertMidAnswersOfClassA(
   const firstRef = refsA[0];
   if (firstRef.teacherUserId !== null) {
     await insertAnswerSet(tx, mainForm, {
-      assignmentId,
+      schemeId,
       studentUserId: firstRef.studentUserId,
       authorUserId: firstRef.teacherUserId,
       authorRoleId: ROLE.Teacher,
@@ -382,16 +382,16 @@ export async function insertSchemes(
   createdAt: Date,
 ): Promise<{ mid: number; end: number }> {
   const [mid] = await tx
-    .insert(assignments)
+    .insert(schemes)
     .values({ classId, isMidSemester: true, createdAt })
-    .returning({ id: assignments.id });
+    .returning({ id: schemes.id });
   const [end] = await tx
-    .insert(assignments)
+    .insert(schemes)
     .values({ classId, isMidSemester: false, createdAt })
-    .returning({ id: assignments.id });
+    .returning({ id: schemes.id });
   await tx
-    .insert(assignmentForms)
-    .values([mid.id, end.id].flatMap((assignmentId) => formIds.map((formId) => ({ assignmentId, formId }))));
+    .insert(schemeForms)
+    .values([mid.id, end.id].flatMap((schemeId) => formIds.map((formId) => ({ schemeId, formId }))));
   return { mid: mid.id, end: end.id };
 }
 

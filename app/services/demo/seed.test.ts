@@ -10,7 +10,7 @@ import {
   formQuestionGroups,
   formQuestions,
   forms,
-  periods,
+  semesters,
   ROLE,
   roles,
   signingForms,
@@ -94,13 +94,13 @@ test("the people: one admin who also teaches, three teachers, four supervisors",
 
 test("the current semester holds two classes with twelve students each", async () => {
   const current = semesterFor(today);
-  const period = await database.db.query.periods.findFirst({
-    where: eq(periods.name, current.name),
+  const semester = await database.db.query.semesters.findFirst({
+    where: eq(semesters.name, current.name),
     with: { classes: { with: { subject: true, studentReferences: true, teachers: true, supervisors: true } } },
   });
-  expect(period).toMatchObject({ startDate: current.startDate, endDate: current.endDate });
-  expect(period?.classes.map((c) => c.subject.subjectCode).toSorted()).toEqual(["SYK2001", "SYK2002"]);
-  for (const c of period?.classes ?? []) {
+  expect(semester).toMatchObject({ startDate: current.startDate, endDate: current.endDate });
+  expect(semester?.classes.map((c) => c.subject.subjectCode).toSorted()).toEqual(["SYK2001", "SYK2002"]);
+  for (const c of semester?.classes ?? []) {
     expect(c.studentReferences).toHaveLength(12);
     expect(c.teachers.length).toBeGreaterThan(0);
     expect(c.supervisors.length).toBeGreaterThan(0);
@@ -111,7 +111,7 @@ test("the current semester holds two classes with twelve students each", async (
     expect(c.studentReferences.filter((r) => r.supervisorUserId === null)).toHaveLength(3);
   }
   const studentsInCurrentClasses = new Set(
-    period?.classes.flatMap((c) => c.studentReferences.map((r) => r.studentUserId)),
+    semester?.classes.flatMap((c) => c.studentReferences.map((r) => r.studentUserId)),
   );
   expect(studentsInCurrentClasses.size).toBe(24);
   const [{ n: extra }] = await database.db.select({ n: count() }).from(studentExtraSupervisors);
@@ -124,7 +124,7 @@ test("every student's course memberships match their current class", async () =>
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .leftJoin(
       userAffiliations,
       and(
@@ -134,7 +134,7 @@ test("every student's course memberships match their current class", async () =>
         eq(userAffiliations.active, true),
       ),
     )
-    .where(eq(periods.name, semesterFor(today).name));
+    .where(eq(semesters.name, semesterFor(today).name));
   expect(rows).toHaveLength(24);
   for (const row of rows) expect(row.affiliation).toBe(row.subject);
 });
@@ -152,8 +152,8 @@ test("a student without a class has a membership matching a current class", asyn
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, affiliation.subjectCode!), eq(periods.name, semesterFor(today).name)));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, affiliation.subjectCode!), eq(semesters.name, semesterFor(today).name)));
   expect(matching).toHaveLength(1);
 });
 
@@ -189,13 +189,13 @@ test("one main form and two specific-competency forms, with groups and questions
 });
 
 test("each current class has a mid- and an end-semester scheme with the main form and a specific form", async () => {
-  const current = await database.db.query.periods.findFirst({
-    where: eq(periods.name, semesterFor(today).name),
-    with: { classes: { with: { assignments: { with: { forms: { with: { form: true } } } } } } },
+  const current = await database.db.query.semesters.findFirst({
+    where: eq(semesters.name, semesterFor(today).name),
+    with: { classes: { with: { schemes: { with: { forms: { with: { form: true } } } } } } },
   });
   for (const c of current?.classes ?? []) {
-    expect(c.assignments.map((a) => a.isMidSemester).toSorted()).toEqual([false, true]);
-    for (const a of c.assignments) {
+    expect(c.schemes.map((a) => a.isMidSemester).toSorted()).toEqual([false, true]);
+    for (const a of c.schemes) {
       expect(a.forms.map((f) => f.form.isMainForm).toSorted()).toEqual([false, true]);
     }
   }
@@ -222,13 +222,13 @@ test("answers exist: sent and draft sets in the current semester, grading values
 });
 
 test("the previous semester is finished: signed, locked signing forms and a confirmed warning", async () => {
-  const previousPeriod = await database.db.query.periods.findFirst({
-    where: eq(periods.name, "Vår 2026"),
+  const previousSemester = await database.db.query.semesters.findFirst({
+    where: eq(semesters.name, "Vår 2026"),
     with: { classes: { with: { studentReferences: true } } },
   });
-  expect(previousPeriod && semesterStatus(previousPeriod, today)).toBe("past");
-  expect(previousPeriod?.classes).toHaveLength(1);
-  const refIds = previousPeriod!.classes[0].studentReferences.map((r) => r.id);
+  expect(previousSemester && semesterStatus(previousSemester, today)).toBe("past");
+  expect(previousSemester?.classes).toHaveLength(1);
+  const refIds = previousSemester!.classes[0].studentReferences.map((r) => r.id);
   expect(refIds.length).toBeGreaterThan(0);
 
   const signed = (await database.db.select().from(signingForms)).filter((f) => f.isLocked);
@@ -329,7 +329,7 @@ test("this semester, one warning is given and waits for the student to confirm i
       warning: warnings,
       email: users.email,
       subjectCode: subjects.subjectCode,
-      periodName: periods.name,
+      semesterName: semesters.name,
       teacher: studentReferences.teacherUserId,
     })
     .from(warnings)
@@ -337,8 +337,8 @@ test("this semester, one warning is given and waits for the student to confirm i
     .innerJoin(users, eq(users.id, studentReferences.studentUserId))
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(eq(periods.name, "Høst 2026"));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(eq(semesters.name, "Høst 2026"));
   expect(rows).toHaveLength(1);
   const [{ warning, email, subjectCode, teacher }] = rows;
   expect({ email, subjectCode }).toEqual({ email: "student18@example.org", subjectCode: "SYK2002" });
@@ -356,7 +356,7 @@ test("the seed follows the calendar: in spring the previous semester is last aut
   try {
     // 23:30 UTC on 31 December is already 1 January in Norway.
     await seedDemo(spring.db, new Date("2026-12-31T23:30:00Z"));
-    const names = (await spring.db.select({ name: periods.name }).from(periods)).map((p) => p.name);
+    const names = (await spring.db.select({ name: semesters.name }).from(semesters)).map((p) => p.name);
     expect(names.toSorted()).toEqual(["Høst 2026", "Vår 2027"]);
   } finally {
     await spring.close();

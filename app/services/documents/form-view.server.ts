@@ -1,7 +1,7 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { formForAnswering, type FormForAnswering } from "~/services/answering/index.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { assignmentForms, assignments, classes, periods, subjects } from "~/services/platform/db/schema";
+import { schemeForms, schemes, classes, semesters, subjects } from "~/services/platform/db/schema";
 import type { Viewer } from "~/services/placements/index.server";
 import { mayReadForm, memberOfClass } from "./pdf/records.server";
 
@@ -10,7 +10,7 @@ export interface ClassUsingForm {
   classId: number;
   subjectCode: string;
   subjectName: string;
-  periodName: string;
+  semesterName: string;
   halves: ("mid" | "end")[];
 }
 
@@ -37,16 +37,16 @@ export async function formToRead(db: Db, viewer: Viewer, formId: number): Promis
           classId: classes.id,
           subjectCode: subjects.subjectCode,
           subjectName: subjects.name,
-          periodName: periods.name,
-          isMidSemester: assignments.isMidSemester,
+          semesterName: semesters.name,
+          isMidSemester: schemes.isMidSemester,
         })
-        .from(assignmentForms)
-        .innerJoin(assignments, eq(assignments.id, assignmentForms.assignmentId))
-        .innerJoin(classes, eq(classes.id, assignments.classId))
+        .from(schemeForms)
+        .innerJoin(schemes, eq(schemes.id, schemeForms.schemeId))
+        .innerJoin(classes, eq(classes.id, schemes.classId))
         .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-        .innerJoin(periods, eq(periods.id, classes.periodId))
-        .where(and(eq(assignmentForms.formId, formId), member))
-        .orderBy(desc(periods.startDate), asc(subjects.subjectCode), desc(assignments.isMidSemester))
+        .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+        .where(and(eq(schemeForms.formId, formId), member))
+        .orderBy(desc(semesters.startDate), asc(subjects.subjectCode), desc(schemes.isMidSemester))
     : [];
   const byClass = new Map<number, ClassUsingForm>();
   for (const row of rows) {
@@ -56,7 +56,7 @@ export async function formToRead(db: Db, viewer: Viewer, formId: number): Promis
         classId: row.classId,
         subjectCode: row.subjectCode,
         subjectName: row.subjectName,
-        periodName: row.periodName,
+        semesterName: row.semesterName,
         halves: [],
       };
       byClass.set(row.classId, entry);

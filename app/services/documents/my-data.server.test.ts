@@ -6,7 +6,7 @@ import type { Database } from "~/services/platform/db/client.server";
 import {
   answers,
   answerSets,
-  assignments,
+  schemes,
   auditEvents,
   formQuestionGroups,
   formQuestions,
@@ -44,21 +44,21 @@ beforeAll(async () => {
   // The teacher's answers about her, not yet sent: a private draft until sent.
   const [mainForm] = await db.select({ id: forms.id }).from(forms).where(eq(forms.isMainForm, true));
   const [end] = await db
-    .select({ id: assignments.id })
-    .from(assignments)
-    .where(and(eq(assignments.classId, reference.classId), eq(assignments.isMidSemester, false)));
+    .select({ id: schemes.id })
+    .from(schemes)
+    .where(and(eq(schemes.classId, reference.classId), eq(schemes.isMidSemester, false)));
   [{ id: draftSet }] = await db
     .insert(answerSets)
     .values({
       formId: mainForm.id,
-      assignmentId: end.id,
+      schemeId: end.id,
       studentUserId: student,
       authorUserId: teacher,
       authorRoleId: ROLE.Teacher,
       isMidSemester: false,
     })
     .onConflictDoUpdate({
-      target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId],
+      target: [answerSets.formId, answerSets.schemeId, answerSets.studentUserId, answerSets.authorUserId],
       set: { sentAt: null },
     })
     .returning({ id: answerSets.id });

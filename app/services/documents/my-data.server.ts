@@ -5,13 +5,13 @@ import {
   supervisorInvitations,
   answers,
   answerSets,
-  assignments,
+  schemes,
   auditEvents,
   classes,
   formQuestionGroups,
   formQuestions,
   forms,
-  periods,
+  semesters,
   privacyAcceptances,
   QUESTION_GROUP_TYPE,
   recordOpenings,
@@ -109,7 +109,7 @@ async function placements(db: Db, studentUserId: number) {
       classId: classes.id,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
-      semester: periods.name,
+      semester: semesters.name,
       midSemesterDate: classes.midSemesterDate,
       endSemesterDate: classes.endSemesterDate,
       joinedAt: studentReferences.createdAt,
@@ -122,9 +122,9 @@ async function placements(db: Db, studentUserId: number) {
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(eq(studentReferences.studentUserId, studentUserId))
-    .orderBy(desc(periods.startDate), asc(subjects.subjectCode));
+    .orderBy(desc(semesters.startDate), asc(subjects.subjectCode));
   return rows;
 }
 
@@ -135,7 +135,7 @@ async function* answerSetsOf(db: Db, studentUserId: number) {
     const sets = await db
       .select({
         id: answerSets.id,
-        classId: assignments.classId,
+        classId: schemes.classId,
         form: forms.name,
         half: sql<"mid" | "end">`case when ${answerSets.isMidSemester} then 'mid' else 'end' end`,
         author: nameOf(answerSets.authorUserId),
@@ -145,7 +145,7 @@ async function* answerSetsOf(db: Db, studentUserId: number) {
         updatedAt: answerSets.updatedAt,
       })
       .from(answerSets)
-      .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
+      .innerJoin(schemes, eq(schemes.id, answerSets.schemeId))
       .innerJoin(forms, eq(forms.id, answerSets.formId))
       .where(
         and(

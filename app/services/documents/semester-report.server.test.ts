@@ -6,7 +6,7 @@ import { openTestDatabase } from "~/test/db";
 import { listSemesters } from "~/services/admin/index.server";
 import type { Database } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { periods, users } from "~/services/platform/db/schema";
+import { semesters, users } from "~/services/platform/db/schema";
 import {
   openSemesterReport,
   REPORT_COLUMNS,
@@ -236,7 +236,7 @@ describe("on the demo data", () => {
 
   test("a semester without students gives the header alone; an unknown one gives nothing", async () => {
     const empty = await database.db
-      .insert(periods)
+      .insert(semesters)
       .values({ name: "Høst 2030", startDate: "2030-07-01", endDate: "2030-12-31" })
       .returning();
     const report = await openSemesterReport(database.db, empty[0].id, { t: nb });

@@ -5,10 +5,10 @@ import type { Db } from "~/services/platform/db/client.server";
 import { recordOpeningsOf } from "~/services/platform/record-openings.server";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classes,
-  periods,
+  semesters,
   ROLE,
   signingForms,
   studentExtraSupervisors,
@@ -140,9 +140,9 @@ export function reportCells(row: ReportRow, t: Translate): string[] {
 }
 
 /** The server's name for the download; characters no file system takes become "-". */
-export function reportFileName(periodName: string, t: Translate): string {
+export function reportFileName(semesterName: string, t: Translate): string {
   // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  return `${t("report.fileName", { name: periodName })}.csv`.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "-");
+  return `${t("report.fileName", { name: semesterName })}.csv`.replace(/[\\/:*?"<>|\u0000-\u001f]/g, "-");
 }
 
 const student = alias(users, "report_student");
@@ -155,11 +155,11 @@ const supervisor = alias(users, "report_supervisor");
  */
 export async function reportPage(
   db: Db,
-  periodId: number,
+  semesterId: number,
   afterId: number,
   limit: number,
 ): Promise<{ rows: ReportRow[]; lastId: number | null }> {
-  const refs = await pageReferences(db, periodId, afterId, limit);
+  const refs = await pageReferences(db, semesterId, afterId, limit);
   if (refs.length === 0) return { rows: [], lastId: null };
   const facts = await factsOf(db, refs);
   return { rows: refs.map((ref) => reportRow(ref, facts)), lastId: refs[refs.length - 1].id };
@@ -168,7 +168,7 @@ export async function reportPage(
 type PageReference = Awaited<ReturnType<typeof pageReferences>>[number];
 
 /** The page's student references, with the names of the student, the subject, the teacher and the supervisor. */
-function pageReferences(db: Db, periodId: number, afterId: number, limit: number) {
+function pageReferences(db: Db, semesterId: number, afterId: number, limit: number) {
   return db
     .select({
       id: studentReferences.id,
@@ -187,7 +187,7 @@ function pageReferences(db: Db, periodId: number, afterId: number, limit: number
     .innerJoin(student, eq(student.id, studentReferences.studentUserId))
     .leftJoin(teacher, eq(teacher.id, studentReferences.teacherUserId))
     .leftJoin(supervisor, eq(supervisor.id, studentReferences.supervisorUserId))
-    .where(and(eq(classes.periodId, periodId), gt(studentReferences.id, afterId)))
+    .where(and(eq(classes.semesterId, semesterId), gt(studentReferences.id, afterId)))
     .orderBy(asc(studentReferences.id))
     .limit(limit);
 }
@@ -207,14 +207,14 @@ async function factsOf(db: Db, refs: PageReference[]) {
       .orderBy(asc(users.displayName)),
     db
       .select({
-        classId: assignments.classId,
-        isMidSemester: assignments.isMidSemester,
+        classId: schemes.classId,
+        isMidSemester: schemes.isMidSemester,
         forms: sql<number>`count(*)::int`,
       })
-      .from(assignments)
-      .innerJoin(assignmentForms, eq(assignmentForms.assignmentId, assignments.id))
-      .where(inArray(assignments.classId, classIds))
-      .groupBy(assignments.classId, assignments.isMidSemester),
+      .from(schemes)
+      .innerJoin(schemeForms, eq(schemeForms.schemeId, schemes.id))
+      .where(inArray(schemes.classId, classIds))
+      .groupBy(schemes.classId, schemes.isMidSemester),
     sentCounts(db, refIds),
     db
       .select({
@@ -252,25 +252,25 @@ function sentCounts(db: Db, refIds: number[]) {
   return db
     .select({
       refId: studentReferences.id,
-      isMidSemester: assignments.isMidSemester,
+      isMidSemester: schemes.isMidSemester,
       authorRoleId: answerSets.authorRoleId,
-      forms: sql<number>`count(distinct (${answerSets.assignmentId}, ${answerSets.formId}))::int`,
+      forms: sql<number>`count(distinct (${answerSets.schemeId}, ${answerSets.formId}))::int`,
     })
     .from(answerSets)
     .innerJoin(
-      assignmentForms,
-      and(eq(assignmentForms.assignmentId, answerSets.assignmentId), eq(assignmentForms.formId, answerSets.formId)),
+      schemeForms,
+      and(eq(schemeForms.schemeId, answerSets.schemeId), eq(schemeForms.formId, answerSets.formId)),
     )
-    .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
+    .innerJoin(schemes, eq(schemes.id, answerSets.schemeId))
     .innerJoin(
       studentReferences,
       and(
-        eq(studentReferences.classId, assignments.classId),
+        eq(studentReferences.classId, schemes.classId),
         eq(studentReferences.studentUserId, answerSets.studentUserId),
       ),
     )
     .where(and(inArray(studentReferences.id, refIds), isNotNull(answerSets.sentAt)))
-    .groupBy(studentReferences.id, assignments.isMidSemester, answerSets.authorRoleId);
+    .groupBy(studentReferences.id, schemes.isMidSemester, answerSets.authorRoleId);
 }
 
 function reportRow(ref: PageReference, { extrasOf, expectedOf, sentOf, warningOf, signingOf }: PageFacts): ReportRow {
@@ -313,7 +313,7 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
 }
 
 export interface SemesterReport {
-  period: { id: number; name: string };
+  semester: { id: number; name: string };
   fileName: string;
   /** UTF-8 CSV with BOM; produced page by page as it is read, so memory stays flat. */
   stream: ReadableStream<Uint8Array>;
@@ -323,13 +323,13 @@ export interface SemesterReport {
 export async function recordReportOpenings(
   db: Db,
   viewer: { userId: number; role: RoleId },
-  periodId: number,
+  semesterId: number,
 ): Promise<void> {
   await recordOpeningsOf(
     db,
     viewer,
     "semesterReport",
-    sql`select ${studentReferences.studentUserId}, ${studentReferences.classId} from ${studentReferences} join ${classes} on ${classes.id} = ${studentReferences.classId} where ${classes.periodId} = ${periodId}`,
+    sql`select ${studentReferences.studentUserId}, ${studentReferences.classId} from ${studentReferences} join ${classes} on ${classes.id} = ${studentReferences.classId} where ${classes.semesterId} = ${semesterId}`,
   );
 }
 
@@ -337,12 +337,12 @@ export async function recordReportOpenings(
  * The students a semester's report is about, by id: the download's one audit entry names them (and
  * their count), while each student's own list of openings keeps a row per student (record_openings).
  */
-export async function reportStudentIds(db: Db, periodId: number): Promise<number[]> {
+export async function reportStudentIds(db: Db, semesterId: number): Promise<number[]> {
   const rows = await db
     .selectDistinct({ id: studentReferences.studentUserId })
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
-    .where(eq(classes.periodId, periodId));
+    .where(eq(classes.semesterId, semesterId));
   return rows.map((r) => r.id).toSorted((a, b) => a - b);
 }
 
@@ -353,20 +353,20 @@ export async function reportStudentIds(db: Db, periodId: number): Promise<number
  */
 export async function openSemesterReport(
   db: Db,
-  periodId: number,
+  semesterId: number,
   options: { t: Translate; pageSize?: number },
 ): Promise<SemesterReport | null> {
   const { t } = options;
   const pageSize = options.pageSize ?? REPORT_PAGE_SIZE;
-  const [period] = await db
-    .select({ id: periods.id, name: periods.name })
-    .from(periods)
-    .where(eq(periods.id, periodId));
-  if (!period) return null;
+  const [semester] = await db
+    .select({ id: semesters.id, name: semesters.name })
+    .from(semesters)
+    .where(eq(semesters.id, semesterId));
+  if (!semester) return null;
 
   const encoder = new TextEncoder();
   const toText = (rows: ReportRow[]) => rows.map((row) => csvRow(reportCells(row, t))).join("");
-  const first = await reportPage(db, period.id, 0, pageSize);
+  const first = await reportPage(db, semester.id, 0, pageSize);
   let pending: string | null = CSV_BOM + csvRow(reportHeader(t)) + toText(first.rows);
   let afterId = first.lastId;
   let done = first.rows.length < pageSize;
@@ -380,7 +380,7 @@ export async function openSemesterReport(
           if (done) controller.close();
           return;
         }
-        const page = await reportPage(db, period.id, afterId ?? 0, pageSize);
+        const page = await reportPage(db, semester.id, afterId ?? 0, pageSize);
         if (page.rows.length > 0) controller.enqueue(encoder.encode(toText(page.rows)));
         afterId = page.lastId ?? afterId;
         done = page.rows.length < pageSize;
@@ -390,5 +390,5 @@ export async function openSemesterReport(
     // One page in hand at a time: the next is read only when the reader has taken this one.
     { highWaterMark: 0 },
   );
-  return { period, fileName: reportFileName(period.name, t), stream };
+  return { semester, fileName: reportFileName(semester.name, t), stream };
 }

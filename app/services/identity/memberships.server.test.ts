@@ -168,7 +168,7 @@ describe("with the demo database", () => {
 
   test("the student without a class matches the current class of the subject in their membership", async () => {
     const rows = await matchingClasses(database.db, await userIdOf(database.db, "student25@example.org"), "2026-11-22");
-    expect(rows.map((r) => [r.subjectCode, r.periodName])).toEqual([["SYK2002", "Høst 2026"]]);
+    expect(rows.map((r) => [r.subjectCode, r.semesterName])).toEqual([["SYK2002", "Høst 2026"]]);
   });
 
   test("a class the student has joined is not offered again", async () => {

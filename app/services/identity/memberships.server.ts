@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lte, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "~/services/platform/db/client.server";
-import { classes, periods, studentReferences, subjects, userAffiliations } from "~/services/platform/db/schema";
+import { classes, semesters, studentReferences, subjects, userAffiliations } from "~/services/platform/db/schema";
 import { osloDate } from "~/services/platform/semesters";
 
 /**
@@ -195,7 +195,7 @@ export interface MatchingClass {
   classId: number;
   subjectCode: string;
   subjectName: string;
-  periodName: string;
+  semesterName: string;
   startDate: string;
   endDate: string;
 }
@@ -213,17 +213,17 @@ export async function matchingClasses(db: Db, userId: number, today = osloDate(n
       classId: classes.id,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
-      periodName: periods.name,
-      startDate: periods.startDate,
-      endDate: periods.endDate,
+      semesterName: semesters.name,
+      startDate: semesters.startDate,
+      endDate: semesters.endDate,
     })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(
       and(
-        lte(periods.startDate, today),
-        gte(periods.endDate, today),
+        lte(semesters.startDate, today),
+        gte(semesters.endDate, today),
         inArray(sql`upper(${subjects.subjectCode})`, codes),
         notExists(
           db

@@ -4,8 +4,8 @@ import { byDisplayName } from "~/services/admin/index.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   forms,
   signingForms,
   studentReferences,
@@ -119,18 +119,18 @@ export async function progressOverview(db: Db, classId: number): Promise<Progres
     .selectDistinct({
       studentUserId: answerSets.studentUserId,
       authorRoleId: answerSets.authorRoleId,
-      isMidSemester: assignments.isMidSemester,
-      assignmentId: answerSets.assignmentId,
+      isMidSemester: schemes.isMidSemester,
+      schemeId: answerSets.schemeId,
       formId: answerSets.formId,
     })
     .from(answerSets)
-    .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
+    .innerJoin(schemes, eq(schemes.id, answerSets.schemeId))
     .innerJoin(
-      assignmentForms,
-      and(eq(assignmentForms.assignmentId, answerSets.assignmentId), eq(assignmentForms.formId, answerSets.formId)),
+      schemeForms,
+      and(eq(schemeForms.schemeId, answerSets.schemeId), eq(schemeForms.formId, answerSets.formId)),
     )
     .innerJoin(forms, and(eq(forms.id, answerSets.formId), isNull(forms.deletedAt)))
-    .where(and(eq(assignments.classId, classId), sql`${answerSets.sentAt} is not null`))
+    .where(and(eq(schemes.classId, classId), sql`${answerSets.sentAt} is not null`))
     .as("sent");
   const counted = (roleId: number, isMid: boolean) =>
     sql<number>`(count(*) filter (where ${sent.authorRoleId} = ${roleId} and ${sent.isMidSemester} = ${isMid}))::int`;

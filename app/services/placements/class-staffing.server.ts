@@ -214,7 +214,7 @@ export function welcomeMail(
     to: string;
     name: string;
     teacherName: string;
-    header: Pick<ClassHeader, "subjectCode" | "subjectName" | "periodName">;
+    header: Pick<ClassHeader, "subjectCode" | "subjectName" | "semesterName">;
     origin: string;
     appName: string;
     phoneNumber: string | null;
@@ -224,7 +224,7 @@ export function welcomeMail(
     name: input.name,
     teacher: input.teacherName,
     subject: `${input.header.subjectCode} ${input.header.subjectName}`,
-    period: input.header.periodName,
+    semester: input.header.semesterName,
     loginUrl: `${input.origin}/login`,
     startUrl: `${input.origin}/`,
     email: input.to,

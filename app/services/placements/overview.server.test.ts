@@ -24,9 +24,9 @@ test("a student who took last semester's placement sees this semester's class fi
   const rows = await classesOfStudent(database.db, await userIdOf(database.db, "student01@example.org"), "2026-11-22");
   const { current, earlier } = splitByCurrent(rows);
   expect(current).toHaveLength(1);
-  expect(current[0].periodName).toBe("Høst 2026");
+  expect(current[0].semesterName).toBe("Høst 2026");
   expect(current[0].studentCount).toBe(12);
-  expect(earlier.map((c) => c.periodName)).toEqual(["Vår 2026"]);
+  expect(earlier.map((c) => c.semesterName)).toEqual(["Vår 2026"]);
 });
 
 test("the student without a class has none", async () => {

@@ -4,7 +4,7 @@ import {
   classSupervisors,
   classes,
   classTeachers,
-  periods,
+  semesters,
   studentReferences,
   subjects,
   userRoles,
@@ -16,7 +16,7 @@ export interface ClassSummary {
   classId: number;
   subjectCode: string;
   subjectName: string;
-  periodName: string;
+  semesterName: string;
   startDate: string;
   endDate: string;
   isCurrent: boolean;
@@ -30,10 +30,10 @@ function classColumns(today: string) {
     classId: classes.id,
     subjectCode: subjects.subjectCode,
     subjectName: subjects.name,
-    periodName: periods.name,
-    startDate: periods.startDate,
-    endDate: periods.endDate,
-    isCurrent: sql<boolean>`(${periods.startDate} <= ${today} and ${periods.endDate} >= ${today})`,
+    semesterName: semesters.name,
+    startDate: semesters.startDate,
+    endDate: semesters.endDate,
+    isCurrent: sql<boolean>`(${semesters.startDate} <= ${today} and ${semesters.endDate} >= ${today})`,
     studentCount,
   };
 }
@@ -44,11 +44,11 @@ function selectClasses(db: Db, today: string) {
     .select(classColumns(today))
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .$dynamic();
 }
 
-const newestFirst = [desc(periods.startDate), asc(subjects.subjectCode)] as const;
+const newestFirst = [desc(semesters.startDate), asc(subjects.subjectCode)] as const;
 
 /** The classes a student belongs to. */
 export async function classesOfStudent(db: Db, userId: number, today = osloDate(new Date())): Promise<ClassSummary[]> {
@@ -81,7 +81,7 @@ export async function classesOfSupervisor(
     .select({ ...classColumns(today), ownStudentCount })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .innerJoin(classSupervisors, eq(classSupervisors.classId, classes.id))
     .where(eq(classSupervisors.userId, userId))
     .orderBy(...newestFirst);
@@ -95,7 +95,7 @@ export function splitByCurrent<T extends { isCurrent: boolean }>(rows: T[]): { c
 /** The admin's start page: this semester's classes and how many users hold each role. */
 export async function adminOverview(db: Db, today = osloDate(new Date())) {
   const current = await selectClasses(db, today)
-    .where(and(lte(periods.startDate, today), gte(periods.endDate, today)))
+    .where(and(lte(semesters.startDate, today), gte(semesters.endDate, today)))
     .orderBy(asc(subjects.subjectCode));
   const roleCounts = await db
     .select({ roleId: userRoles.roleId, users: count() })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/services/platform/db/client.server";
-import { classes, periods, studentReferences, subjects } from "~/services/platform/db/schema";
+import { classes, semesters, studentReferences, subjects } from "~/services/platform/db/schema";
 import { seedDemo } from "~/services/demo/index.server";
 import {
   accessToClass,
@@ -119,8 +119,8 @@ describe("against the demo data", () => {
         .select({ id: classes.id })
         .from(classes)
         .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-        .innerJoin(periods, eq(periods.id, classes.periodId))
-        .where(and(eq(subjects.subjectCode, code), eq(periods.name, "Høst 2026")));
+        .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+        .where(and(eq(subjects.subjectCode, code), eq(semesters.name, "Høst 2026")));
       return row.id;
     };
     classA = await classOf("SYK2001");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/services/platform/db/client.server";
-import { classes, periods, signingForms, studentReferences, subjects } from "~/services/platform/db/schema";
+import { classes, semesters, signingForms, studentReferences, subjects } from "~/services/platform/db/schema";
 import { seedDemo } from "~/services/demo/index.server";
 import { placementOf } from "./placement.server";
 import { openTestDatabase } from "~/test/db";
@@ -17,12 +17,12 @@ async function referenceOf(email: string, code: string): Promise<number> {
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(
       and(
         eq(studentReferences.studentUserId, await userIdOf(db, email)),
         eq(subjects.subjectCode, code),
-        eq(periods.name, "Høst 2026"),
+        eq(semesters.name, "Høst 2026"),
       ),
     );
   return row.id;

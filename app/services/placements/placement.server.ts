@@ -27,7 +27,7 @@ export interface PlacementPerson {
 
 /** One author's answer set as others see it: only whether and when it was sent (drafts are private). */
 export interface FormProgress {
-  assignmentId: number;
+  schemeId: number;
   formId: number;
   name: string;
   isMainForm: boolean;
@@ -39,7 +39,7 @@ export interface FormProgress {
 }
 
 export interface PlacementScheme {
-  assignmentId: number;
+  schemeId: number;
   isMidSemester: boolean;
   forms: FormProgress[];
 }
@@ -109,13 +109,13 @@ export async function placementOf(
   const person = (id: number | null) => (id === null ? null : (people.find((p) => p.userId === id) ?? null));
 
   const schemes = await schemesOfClass(db, ref.classId);
-  const assignmentIds = schemes.map((s) => s.assignmentId);
+  const schemeIds = schemes.map((s) => s.schemeId);
   const sets =
-    assignmentIds.length === 0
+    schemeIds.length === 0
       ? []
       : await db
           .select({
-            assignmentId: answerSets.assignmentId,
+            schemeId: answerSets.schemeId,
             formId: answerSets.formId,
             authorUserId: answerSets.authorUserId,
             authorRoleId: answerSets.authorRoleId,
@@ -123,24 +123,24 @@ export async function placementOf(
             updatedAt: answerSets.updatedAt,
           })
           .from(answerSets)
-          .where(and(eq(answerSets.studentUserId, ref.studentUserId), inArray(answerSets.assignmentId, assignmentIds)));
+          .where(and(eq(answerSets.studentUserId, ref.studentUserId), inArray(answerSets.schemeId, schemeIds)));
 
   const progress = (
-    assignmentId: number,
+    schemeId: number,
     isMidSemester: boolean,
     form: { formId: number; name: string; isMainForm: boolean },
   ): FormProgress => {
     const mine = sets.find(
-      (s) => s.assignmentId === assignmentId && s.formId === form.formId && s.authorUserId === viewerUserId,
+      (s) => s.schemeId === schemeId && s.formId === form.formId && s.authorUserId === viewerUserId,
     );
     const sentBy: FormProgress["sentBy"] = { student: null, supervisor: null, teacher: null };
     for (const set of sets) {
-      if (set.assignmentId !== assignmentId || set.formId !== form.formId || !set.sentAt) continue;
+      if (set.schemeId !== schemeId || set.formId !== form.formId || !set.sentAt) continue;
       const key = AUTHOR_KEY[set.authorRoleId];
       if (key) sentBy[key] = earliest(sentBy[key], set.sentAt);
     }
     return {
-      assignmentId,
+      schemeId,
       formId: form.formId,
       name: form.name,
       isMainForm: form.isMainForm,
@@ -165,9 +165,9 @@ export async function placementOf(
     ),
     half: currentHalf(header, ref.midConfirmed !== null, today),
     schemes: schemes.map((scheme) => ({
-      assignmentId: scheme.assignmentId,
+      schemeId: scheme.schemeId,
       isMidSemester: scheme.isMidSemester,
-      forms: scheme.forms.filter((f) => !f.deleted).map((f) => progress(scheme.assignmentId, scheme.isMidSemester, f)),
+      forms: scheme.forms.filter((f) => !f.deleted).map((f) => progress(scheme.schemeId, scheme.isMidSemester, f)),
     })),
   };
 }

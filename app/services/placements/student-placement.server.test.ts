@@ -5,7 +5,7 @@ import { seedDemo } from "~/services/demo/index.server";
 import {
   auditEvents,
   classes,
-  periods,
+  semesters,
   studentReferences,
   subjects,
   userAffiliations,
@@ -166,10 +166,10 @@ describe("joinClass", () => {
 
   test("two joins at once, to two matching classes, leave the student in exactly one", async () => {
     const [homeCare] = await db.select({ id: subjects.id }).from(subjects).where(eq(subjects.subjectCode, "SYK1002"));
-    const [autumn] = await db.select({ id: periods.id }).from(periods).where(eq(periods.name, "Høst 2026"));
+    const [autumn] = await db.select({ id: semesters.id }).from(semesters).where(eq(semesters.name, "Høst 2026"));
     const [extraClass] = await db
       .insert(classes)
-      .values({ subjectId: homeCare.id, periodId: autumn.id })
+      .values({ subjectId: homeCare.id, semesterId: autumn.id })
       .returning({ id: classes.id });
     const student = await newStudent("to.klasser@example.org", ["SYK2002", "SYK1002"]);
     const outcomes = await Promise.all([
@@ -184,7 +184,7 @@ describe("joinClass", () => {
 
 describe("the forms page's grouping", () => {
   const form = (over: Partial<FormProgress>): FormProgress => ({
-    assignmentId: 1,
+    schemeId: 1,
     formId: 1,
     name: "Skjema",
     isMainForm: true,
@@ -195,14 +195,14 @@ describe("the forms page's grouping", () => {
   });
   const schemes: Placement["schemes"] = [
     {
-      assignmentId: 1,
+      schemeId: 1,
       isMidSemester: true,
       forms: [form({ formId: 1, name: "Hoved midt" }), form({ formId: 2, name: "Spesifikk midt", isMainForm: false })],
     },
     {
-      assignmentId: 2,
+      schemeId: 2,
       isMidSemester: false,
-      forms: [form({ assignmentId: 2, formId: 1, name: "Hoved slutt", isMidSemester: false })],
+      forms: [form({ schemeId: 2, formId: 1, name: "Hoved slutt", isMidSemester: false })],
     },
   ];
 
@@ -254,7 +254,7 @@ describe("small rules", () => {
   });
 
   test("the paths of the form page and the documents are those app/routes.ts serves", () => {
-    expect(studentFormPath(7, { formId: 3, assignmentId: 5 }, 2)).toBe("/student/7/form/3/class/2/assignment/5");
+    expect(studentFormPath(7, { formId: 3, schemeId: 5 }, 2)).toBe("/student/7/form/3/class/2/assignment/5");
     expect(documentPaths(2, 7, true)).toEqual({
       fullPdf: "/api/classes/2/students/7/full/pdf",
       signingFormPdf: "/api/classes/2/students/7/signingform/pdf",

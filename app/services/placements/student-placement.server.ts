@@ -2,7 +2,7 @@ import { and, asc, eq, gte, lte } from "drizzle-orm";
 import { redirect } from "react-router";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
-import { classes, periods, signingForms, studentReferences, subjects, users } from "~/services/platform/db/schema";
+import { classes, semesters, signingForms, studentReferences, subjects, users } from "~/services/platform/db/schema";
 import { matchingClasses } from "~/services/identity/index.server";
 import type { FormProgress, Placement } from "./placement.server";
 
@@ -35,12 +35,12 @@ export async function currentReferenceOf(
     .from(studentReferences)
     .innerJoin(classes, eq(classes.id, studentReferences.classId))
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(
       and(
         eq(studentReferences.studentUserId, studentUserId),
-        lte(periods.startDate, today),
-        gte(periods.endDate, today),
+        lte(semesters.startDate, today),
+        gte(semesters.endDate, today),
       ),
     )
     .orderBy(asc(studentReferences.id))
@@ -97,7 +97,7 @@ export async function joinClass(
       subjectUserId: input.studentUserId,
       classId: chosen.classId,
       ip: input.ip ?? null,
-      details: { subjectCode: chosen.subjectCode, periodName: chosen.periodName },
+      details: { subjectCode: chosen.subjectCode, periodName: chosen.semesterName }, // stored name
     });
     return {
       ok: true,
@@ -140,10 +140,10 @@ export function formsByHalf(placement: Pick<Placement, "half" | "schemes">): For
 /** The student's form-answering page (app/routes.ts: the shared form page under /student). */
 export function studentFormPath(
   studentUserId: number,
-  form: { formId: number; assignmentId: number },
+  form: { formId: number; schemeId: number },
   classId: number,
 ): string {
-  return `/student/${studentUserId}/form/${form.formId}/class/${classId}/assignment/${form.assignmentId}`;
+  return `/student/${studentUserId}/form/${form.formId}/class/${classId}/assignment/${form.schemeId}`;
 }
 
 /** Where a student sees their results for a form, both halves side by side. */

@@ -13,7 +13,7 @@ import {
   answerSets,
   classSupervisors,
   classes,
-  periods,
+  semesters,
   signingForms,
   studentExtraSupervisors,
   studentReferences,
@@ -58,10 +58,10 @@ export function placementForView(placement: Placement, language: Language) {
       deadlineText: half.deadline ? deadlineText(half.deadline) : null,
     },
     schemes: schemes.map((scheme) => ({
-      assignmentId: scheme.assignmentId,
+      schemeId: scheme.schemeId,
       isMidSemester: scheme.isMidSemester,
       forms: scheme.forms.map((form) => ({
-        assignmentId: form.assignmentId,
+        schemeId: form.schemeId,
         formId: form.formId,
         name: form.name,
         isMainForm: form.isMainForm,
@@ -344,14 +344,14 @@ export async function supervisorClassPage(
       ),
     );
 
-  const assignmentIds = schemes.map((s) => s.assignmentId);
+  const schemeIds = schemes.map((s) => s.schemeId);
   const sent =
-    rows.length === 0 || assignmentIds.length === 0
+    rows.length === 0 || schemeIds.length === 0
       ? []
       : await db
           .select({
             studentUserId: answerSets.studentUserId,
-            assignmentId: answerSets.assignmentId,
+            schemeId: answerSets.schemeId,
             formId: answerSets.formId,
           })
           .from(answerSets)
@@ -359,7 +359,7 @@ export async function supervisorClassPage(
             and(
               eq(answerSets.authorUserId, supervisorUserId),
               isNotNull(answerSets.sentAt),
-              inArray(answerSets.assignmentId, assignmentIds),
+              inArray(answerSets.schemeId, schemeIds),
               inArray(
                 answerSets.studentUserId,
                 rows.map((r) => r.userId),
@@ -370,7 +370,7 @@ export async function supervisorClassPage(
   const formsOfHalf = (half: SemesterHalf) =>
     schemes
       .filter((s) => s.isMidSemester === (half === "mid"))
-      .flatMap((s) => s.forms.map((f) => ({ assignmentId: s.assignmentId, formId: f.formId })));
+      .flatMap((s) => s.forms.map((f) => ({ schemeId: s.schemeId, formId: f.formId })));
 
   const students: OwnStudent[] = byDisplayName(
     rows.map(
@@ -386,9 +386,7 @@ export async function supervisorClassPage(
         const { half } = currentHalf(header, midConfirmed !== null, today);
         const due = formsOfHalf(half);
         const formsSent = due.filter((f) =>
-          sent.some(
-            (s) => s.studentUserId === row.userId && s.assignmentId === f.assignmentId && s.formId === f.formId,
-          ),
+          sent.some((s) => s.studentUserId === row.userId && s.schemeId === f.schemeId && s.formId === f.formId),
         ).length;
         return {
           ...row,
@@ -498,21 +496,21 @@ export async function classesOfSupervisor(
       classId: classes.id,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
-      periodName: periods.name,
-      startDate: periods.startDate,
-      endDate: periods.endDate,
-      isCurrent: sql<boolean>`(${periods.startDate} <= ${today} and ${periods.endDate} >= ${today})`,
+      semesterName: semesters.name,
+      startDate: semesters.startDate,
+      endDate: semesters.endDate,
+      isCurrent: sql<boolean>`(${semesters.startDate} <= ${today} and ${semesters.endDate} >= ${today})`,
       studentCount: sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id})`,
       ownStudentCount: sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${follows})`,
     })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(
       or(
         sql`exists (select 1 from ${classSupervisors} where ${classSupervisors.classId} = ${classes.id} and ${classSupervisors.userId} = ${userId})`,
         sql`exists (select 1 from ${studentReferences} where ${studentReferences.classId} = ${classes.id} and ${follows})`,
       ),
     )
-    .orderBy(sql`${periods.startDate} desc`, subjects.subjectCode);
+    .orderBy(sql`${semesters.startDate} desc`, subjects.subjectCode);
 }

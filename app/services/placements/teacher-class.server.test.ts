@@ -8,12 +8,12 @@ import type { Database } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
   answerSets,
-  assignments,
+  schemes,
   auditEvents,
   classSupervisors,
   classTeachers,
   forms,
-  periods,
+  semesters,
   studentReferences,
   userRoles,
   users,
@@ -66,7 +66,7 @@ describe("other classes of the semester", () => {
   test("lists this semester's classes the teacher has not joined, not earlier ones", async () => {
     const laerer2 = await otherClassesThisSemester(db(), await id("laerer2@example.org"), today);
     expect(laerer2.map((c) => c.subjectCode)).toEqual(["SYK2002"]);
-    expect(laerer2[0]).toMatchObject({ periodName: "Høst 2026", studentCount: 12 });
+    expect(laerer2[0]).toMatchObject({ semesterName: "Høst 2026", studentCount: 12 });
     // laerer1 taught SYK1002 last semester; it is not "another subject this semester".
     const laerer1 = await otherClassesThisSemester(db(), await id("laerer1@example.org"), today);
     expect(laerer1.map((c) => c.subjectCode)).toEqual(["SYK2002"]);
@@ -102,8 +102,11 @@ describe("joining and leaving", () => {
       error: "notFound",
     });
     // The last day of the semester still counts.
-    const [period] = await db().select({ end: periods.endDate }).from(periods).where(eq(periods.name, "Vår 2026"));
-    expect(await joinClassAsTeacher(db(), { classId: syk1002, userId: laerer2, today: period.end })).toEqual({
+    const [semester] = await db()
+      .select({ end: semesters.endDate })
+      .from(semesters)
+      .where(eq(semesters.name, "Vår 2026"));
+    expect(await joinClassAsTeacher(db(), { classId: syk1002, userId: laerer2, today: semester.end })).toEqual({
       ok: true,
     });
     expect((await leaveClass(db(), { classId: syk1002, userId: laerer2 })).ok).toBe(true);
@@ -173,9 +176,9 @@ describe("the progress overview", () => {
   test("a form sent by two supervisors counts once; forms deleted or of another class do not count", async () => {
     const emma = await id("student01@example.org");
     const [midScheme] = await db()
-      .select({ id: assignments.id })
-      .from(assignments)
-      .where(and(eq(assignments.classId, syk2001), eq(assignments.isMidSemester, true)));
+      .select({ id: schemes.id })
+      .from(schemes)
+      .where(and(eq(schemes.classId, syk2001), eq(schemes.isMidSemester, true)));
     const [medication] = await db().select({ id: forms.id }).from(forms).where(eq(forms.name, "Legemiddelhåndtering"));
     const [main] = await db()
       .select({ id: forms.id })
@@ -188,7 +191,7 @@ describe("the progress overview", () => {
       .values([
         {
           formId: main.id,
-          assignmentId: midScheme.id,
+          schemeId: midScheme.id,
           studentUserId: emma,
           authorUserId: await id("veileder2@example.org"),
           authorRoleId: ROLE.Supervisor,
@@ -197,7 +200,7 @@ describe("the progress overview", () => {
         },
         {
           formId: medication.id,
-          assignmentId: midScheme.id,
+          schemeId: midScheme.id,
           studentUserId: emma,
           authorUserId: await id("veileder1@example.org"),
           authorRoleId: ROLE.Supervisor,
@@ -539,7 +542,7 @@ describe("adding a supervisor", () => {
       to: "per.hansen@example.org",
       name: "Per Hansen",
       teacherName: "Ingrid Haugen",
-      header: { subjectCode: "SYK2001", subjectName: "Praksis i sykehjem", periodName: "Høst 2026" },
+      header: { subjectCode: "SYK2001", subjectName: "Praksis i sykehjem", semesterName: "Høst 2026" },
       origin: "https://praksis.example.org",
       appName: "Praksis Fjordbyen",
       phoneNumber: "+4798765432",

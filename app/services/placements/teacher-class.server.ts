@@ -12,7 +12,7 @@ import {
   classSupervisors,
   classes,
   classTeachers,
-  periods,
+  semesters,
   studentExtraSupervisors,
   studentReferences,
   subjects,
@@ -48,19 +48,19 @@ export async function otherClassesThisSemester(
       classId: classes.id,
       subjectCode: subjects.subjectCode,
       subjectName: subjects.name,
-      periodName: periods.name,
-      startDate: periods.startDate,
-      endDate: periods.endDate,
+      semesterName: semesters.name,
+      startDate: semesters.startDate,
+      endDate: semesters.endDate,
       isCurrent: sql<boolean>`true`,
       studentCount: sql<number>`(select count(*)::int from ${studentReferences} where ${studentReferences.classId} = ${classes.id})`,
     })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
     .where(
       and(
-        lte(periods.startDate, today),
-        gte(periods.endDate, today),
+        lte(semesters.startDate, today),
+        gte(semesters.endDate, today),
         notExists(
           db
             .select({ one: sql`1` })
@@ -84,7 +84,7 @@ export async function joinClassAsTeacher(
   const today = input.today ?? osloDate(new Date());
   const header = await classHeader(db, input.classId);
   if (!header) return { ok: false, error: "notFound" };
-  if (header.periodEnd < today) return { ok: false, error: "ended" };
+  if (header.semesterEnd < today) return { ok: false, error: "ended" };
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(classTeachers)
@@ -256,7 +256,7 @@ export async function teacherClassPage(
   return {
     header,
     half: currentHalf(header, false, today),
-    ended: header.periodEnd < today,
+    ended: header.semesterEnd < today,
     schemes,
     formCount: { mid: formsIn(true), end: formsIn(false) },
     deadlinePassed: { mid: passed(header.midSemesterDate), end: passed(header.endSemesterDate) },

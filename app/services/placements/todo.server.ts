@@ -33,7 +33,7 @@ export interface StudentTodo {
   signingWaits: boolean;
   /** The student's forms not sent that are asked for now, the overdue first. */
   forms: {
-    assignmentId: number;
+    schemeId: number;
     formId: number;
     name: string;
     isMidSemester: boolean;
@@ -70,7 +70,7 @@ export async function studentTodo(db: Db, placement: Placement, today: string): 
       if (due !== "open" && due !== "behind") return [];
       return [
         {
-          assignmentId: form.assignmentId,
+          schemeId: form.schemeId,
           formId: form.formId,
           name: form.name,
           isMidSemester: scheme.isMidSemester,
@@ -99,7 +99,7 @@ export interface TodoStudent {
 }
 
 export interface TodoForm extends TodoStudent {
-  assignmentId: number;
+  schemeId: number;
   formId: number;
   formName: string;
   isMidSemester: boolean;
@@ -151,9 +151,9 @@ export async function staffTodo(
     role === "teacher"
       ? sql`sr.teacher_user_id = ${userId}`
       : sql`(sr.advisor_user_id = ${userId} or exists (select 1 from student_extra_supervisors e where e.student_reference_id = sr.id and e.user_id = ${userId}))`;
-  const base = (period: SQL) => sql`from student_references sr
+  const base = (semester: SQL) => sql`from student_references sr
       join classes c on c.id = sr.class_id
-      join periods p on p.id = c.period_id and ${period}
+      join periods p on p.id = c.period_id and ${semester}
       join subjects s on s.id = c.subject_id
       join users st on st.id = sr.student_user_id and st.is_active`;
   const thisSemester = sql`p.start_date <= ${today}::date and p.end_date >= ${today}::date`;
@@ -247,7 +247,7 @@ export async function staffTodo(
       const dates = { midSemesterDate: r.mid_date, endSemesterDate: r.end_date };
       return {
         ...student(r),
-        assignmentId: r.assignment_id,
+        schemeId: r.assignment_id,
         formId: r.form_id,
         formName: r.form_name,
         isMidSemester: r.is_mid,
@@ -281,13 +281,13 @@ export function staffTodoView(todo: StaffTodo, area: "teacher" | "supervisor", l
     signatures: todo.signatures.map((s) => ({ ...who(s), href: `${studentPath(s)}/signingform` })),
     forms: todo.forms.map((f) => ({
       ...who(f),
-      key: `${f.classId}-${f.studentUserId}-${f.assignmentId}-${f.formId}`,
+      key: `${f.classId}-${f.studentUserId}-${f.schemeId}-${f.formId}`,
       formName: f.formName,
       isMidSemester: f.isMidSemester,
       deadline: f.deadline ? deadlineText(f.deadline) : null,
       behind: f.due === "behind",
       draft: f.draft,
-      href: `${studentPath(f)}/form/${f.formId}/assignment/${f.assignmentId}`,
+      href: `${studentPath(f)}/form/${f.formId}/assignment/${f.schemeId}`,
     })),
     formsTotal: todo.formsTotal,
     warnings: todo.warnings.map((w) => ({

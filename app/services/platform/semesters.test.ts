@@ -33,27 +33,27 @@ describe("parseSemesterName", () => {
 });
 
 describe("semesterStatus", () => {
-  const period = { startDate: "2026-07-01", endDate: "2026-12-31" };
+  const semester = { startDate: "2026-07-01", endDate: "2026-12-31" };
 
   test("is future before the start day", () => {
-    expect(semesterStatus(period, new Date("2026-06-30T12:00:00Z"))).toBe("future");
+    expect(semesterStatus(semester, new Date("2026-06-30T12:00:00Z"))).toBe("future");
   });
 
   test("is current from the first to the last day, both inclusive", () => {
-    expect(semesterStatus(period, new Date("2026-07-01T00:30:00+02:00"))).toBe("current");
-    expect(semesterStatus(period, new Date("2026-09-15T12:00:00Z"))).toBe("current");
-    expect(semesterStatus(period, new Date("2026-12-31T23:59:00+01:00"))).toBe("current");
+    expect(semesterStatus(semester, new Date("2026-07-01T00:30:00+02:00"))).toBe("current");
+    expect(semesterStatus(semester, new Date("2026-09-15T12:00:00Z"))).toBe("current");
+    expect(semesterStatus(semester, new Date("2026-12-31T23:59:00+01:00"))).toBe("current");
   });
 
   test("is past after the end day", () => {
-    expect(semesterStatus(period, new Date("2027-01-01T00:00:00+01:00"))).toBe("past");
+    expect(semesterStatus(semester, new Date("2027-01-01T00:00:00+01:00"))).toBe("past");
   });
 
   test("uses Oslo's day at a late-evening UTC instant", () => {
     // 22:30 UTC on 30 June is 00:30 on 1 July in Oslo: Høst has begun.
-    expect(semesterStatus(period, new Date("2026-06-30T22:30:00Z"))).toBe("current");
+    expect(semesterStatus(semester, new Date("2026-06-30T22:30:00Z"))).toBe("current");
     // 23:30 UTC on 31 December is 00:30 on 1 January in Oslo: Høst is over.
-    expect(semesterStatus(period, new Date("2026-12-31T23:30:00Z"))).toBe("past");
+    expect(semesterStatus(semester, new Date("2026-12-31T23:30:00Z"))).toBe("past");
   });
 });
 

@@ -45,10 +45,10 @@ export function parseSemesterName(name: string): { season: SemesterSeason; year:
 }
 
 /** Inclusive at both ends: the last day of a semester is still current. */
-export function semesterStatus(period: { startDate: string; endDate: string }, today: Date): SemesterStatus {
+export function semesterStatus(dates: { startDate: string; endDate: string }, today: Date): SemesterStatus {
   const day = osloDate(today);
-  if (day < period.startDate) return "future";
-  if (day > period.endDate) return "past";
+  if (day < dates.startDate) return "future";
+  if (day > dates.endDate) return "past";
   return "current";
 }
 
@@ -84,10 +84,10 @@ export function previousSemester(current: { name: string }): Semester | null {
  * anyway, the one that started last is taken as current.
  */
 export function currentSemesterOf<T extends { startDate: string; endDate: string }>(
-  periods: readonly T[],
+  semesters: readonly T[],
   today: Date,
 ): T | null {
-  const running = periods.filter((p) => semesterStatus(p, today) === "current");
+  const running = semesters.filter((p) => semesterStatus(p, today) === "current");
   return running.reduce<T | null>((best, p) => (best === null || p.startDate > best.startDate ? p : best), null);
 }
 
@@ -96,11 +96,11 @@ export function currentSemesterOf<T extends { startDate: string; endDate: string
  * exists — then the button is hidden and a create is refused.
  */
 export function semesterToCreate(
-  periods: readonly { name: string; startDate: string; endDate: string }[],
+  semesters: readonly { name: string; startDate: string; endDate: string }[],
   today: Date,
 ): Semester | null {
-  if (periods.some((p) => semesterStatus(p, today) === "future")) return null;
-  return nextSemester(currentSemesterOf(periods, today), today);
+  if (semesters.some((p) => semesterStatus(p, today) === "future")) return null;
+  return nextSemester(currentSemesterOf(semesters, today), today);
 }
 
 function addDays(isoDate: string, days: number): string {
@@ -113,12 +113,12 @@ function addDays(isoDate: string, days: number): string {
  * A new class's dates until the admin changes the end date: the mid-semester evaluation halfway
  * through the semester (rounded down), the end-semester evaluation on its last day.
  */
-export function defaultClassDates(period: { startDate: string; endDate: string }): {
+export function defaultClassDates(dates: { startDate: string; endDate: string }): {
   midSemesterDate: string;
   endSemesterDate: string;
 } {
-  const days = Math.round((Date.parse(period.endDate) - Date.parse(period.startDate)) / 86_400_000);
-  return { midSemesterDate: addDays(period.startDate, Math.floor(days / 2)), endSemesterDate: period.endDate };
+  const days = Math.round((Date.parse(dates.endDate) - Date.parse(dates.startDate)) / 86_400_000);
+  return { midSemesterDate: addDays(dates.startDate, Math.floor(days / 2)), endSemesterDate: dates.endDate };
 }
 
 const dayFormats = {

@@ -15,11 +15,11 @@ import {
 import type { Database } from "~/services/platform/db/client.server";
 import {
   answerSets,
-  assignments,
+  schemes,
   auditEvents,
   classes,
   oneTimeCodes,
-  periods,
+  semesters,
   recordOpenings,
   reminders,
   resultSubmissions,
@@ -86,8 +86,8 @@ const answerSetsIn = (classIds: number[]) =>
     db
       .select({ n: sql<number>`count(*)::int` })
       .from(answerSets)
-      .innerJoin(assignments, eq(assignments.id, answerSets.assignmentId))
-      .where(inArray(assignments.classId, classIds)),
+      .innerJoin(schemes, eq(schemes.id, answerSets.schemeId))
+      .where(inArray(schemes.classId, classIds)),
   );
 
 async function person(name: string, email: string, lastLoginAt: Date | null, roleId: number) {
@@ -101,7 +101,7 @@ async function person(name: string, email: string, lastLoginAt: Date | null, rol
 
 /** The spring semester's report, one line per student's place (the keys for texts: only its rows matter here). */
 async function springReport(): Promise<string[]> {
-  const [spring] = await db.select({ id: classes.periodId }).from(classes).where(eq(classes.id, oldClass));
+  const [spring] = await db.select({ id: classes.semesterId }).from(classes).where(eq(classes.id, oldClass));
   const t = ((key: string) => key) as unknown as Translate;
   const text = await readAll((await openSemesterReport(db, spring.id, { t }))!.stream);
   return text.split("\r\n").filter((line) => line.length > 0);
@@ -300,7 +300,7 @@ describe("the retention run", () => {
     expect(report).toHaveLength(before.report.length);
     expect(report.filter((line) => line.startsWith(`${ERASED_NAME};`))).toHaveLength(1);
     expect(before.report.some((line) => line.startsWith("Lea Leaver;"))).toBe(true);
-    const [spring] = await db.select({ id: classes.periodId }).from(classes).where(eq(classes.id, oldClass));
+    const [spring] = await db.select({ id: classes.semesterId }).from(classes).where(eq(classes.id, oldClass));
     expect(await reportStudentIds(db, spring.id)).toContain(leaver);
     const refs = await db.select().from(studentReferences).where(eq(studentReferences.classId, oldClass));
     expect(refs.map((r) => r.studentUserId)).toContain(leaver);
@@ -356,10 +356,10 @@ describe("erasure on request", () => {
     expect(answers.count).toBeGreaterThan(0);
     const [end] = await db
       .select({
-        end: sql<string>`to_char(greatest(${periods.endDate}, ${classes.endSemesterDate}) + 30, 'YYYY-MM-DD')`,
+        end: sql<string>`to_char(greatest(${semesters.endDate}, ${classes.endSemesterDate}) + 30, 'YYYY-MM-DD')`,
       })
       .from(classes)
-      .innerJoin(periods, eq(periods.id, classes.periodId))
+      .innerJoin(semesters, eq(semesters.id, classes.semesterId))
       .where(inArray(classes.id, currentClasses))
       .orderBy(sql`1 desc`)
       .limit(1);

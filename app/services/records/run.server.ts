@@ -3,7 +3,7 @@
 import { desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { AuditAction } from "~/services/platform/audit.server";
 import { rowsAffected, type Db } from "~/services/platform/db/client.server";
-import { auditEvents, classes, periods, subjects } from "~/services/platform/db/schema";
+import { auditEvents, classes, semesters, subjects } from "~/services/platform/db/schema";
 import { dueCondition, PARTS, rowsOf, select, type Part } from "./due.server";
 import { anonymise } from "./anonymise.server";
 import { noCounts, RECORD_KINDS, ruleFor, type RecordKind, type RetentionRule } from "./retention";
@@ -91,12 +91,12 @@ export async function previewRetention(db: Db, rules: RetentionRule[], now: Date
           classId: classes.id,
           subjectCode: subjects.subjectCode,
           subjectName: subjects.name,
-          semesterName: periods.name,
-          start: periods.startDate,
+          semesterName: semesters.name,
+          start: semesters.startDate,
         })
         .from(classes)
         .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-        .innerJoin(periods, eq(periods.id, classes.periodId))
+        .innerJoin(semesters, eq(semesters.id, classes.semesterId))
         .where(inArray(classes.id, classIds))
     : [];
   named.sort((a, b) => a.start.localeCompare(b.start) || a.subjectCode.localeCompare(b.subjectCode));

@@ -32,7 +32,7 @@ export type OccasionContent =
   | { kind: "signing"; subject: string; student: string; self: boolean; round: number; path: string }
   | {
       kind: "admin";
-      period: string;
+      semester: string;
       end: string;
       classes: { name: string; noSchemes: boolean; noEndDate: boolean }[];
       path: string;
@@ -109,8 +109,8 @@ export function renderReminder(content: OccasionContent, recipientName: string, 
       break;
     }
     case "admin":
-      subject = t("reminders:mail.admin.subject", { period: content.period });
-      blocks.push({ p: t("reminders:mail.admin.intro", { period: content.period, end: day(content.end) }) });
+      subject = t("reminders:mail.admin.subject", { semester: content.semester });
+      blocks.push({ p: t("reminders:mail.admin.intro", { semester: content.semester, end: day(content.end) }) });
       blocks.push({
         list: content.classes.map((c) =>
           [

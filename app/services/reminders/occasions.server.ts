@@ -322,19 +322,19 @@ export async function adminOccasions(db: Db, days: ReminderDays, today: string):
     db,
     sql`select u.id from users u join user_roles ur on ur.user_id = u.id and ur.role_id = ${ROLE.Admin} where u.is_active order by u.id`,
   );
-  const periods = new Map<number, AdminRow[]>();
-  for (const row of rows) periods.set(row.period_id, [...(periods.get(row.period_id) ?? []), row]);
-  return [...periods.entries()].flatMap(([periodId, classRows]) =>
+  const semesters = new Map<number, AdminRow[]>();
+  for (const row of rows) semesters.set(row.period_id, [...(semesters.get(row.period_id) ?? []), row]);
+  return [...semesters.entries()].flatMap(([semesterId, classRows]) =>
     admins.map((admin) => ({
       kind: "admin" as const,
       recipientUserId: admin.id,
-      occasionKey: `${periodId}`,
+      occasionKey: `${semesterId}`,
       content: {
         kind: "admin" as const,
-        period: classRows[0].period_name,
+        semester: classRows[0].period_name,
         end: classRows[0].end_date,
         classes: classRows.map((r) => ({ name: subjectOf(r), noSchemes: r.no_schemes, noEndDate: r.no_end_date })),
-        path: `/admin/semesters/${periodId}`,
+        path: `/admin/semesters/${semesterId}`,
       },
     })),
   );

@@ -8,7 +8,7 @@ import { seedDemo } from "~/services/demo/index.server";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import {
   classes,
-  periods,
+  semesters,
   reminders,
   signingForms,
   studentReferences,
@@ -160,8 +160,8 @@ async function classOf(code: string): Promise<number> {
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, code), eq(periods.name, "Høst 2026")));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, code), eq(semesters.name, "Høst 2026")));
   return row.id;
 }
 

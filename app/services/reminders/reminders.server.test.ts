@@ -7,10 +7,10 @@ import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
 import {
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classes,
-  periods,
+  semesters,
   reminders,
   signingForms,
   studentReferences,
@@ -60,8 +60,8 @@ async function classOf(code: string): Promise<number> {
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, code), eq(periods.name, "Høst 2026")));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, code), eq(semesters.name, "Høst 2026")));
   return row.id;
 }
 
@@ -98,16 +98,16 @@ async function sendAllForms(
   authorUserId = studentUserId,
 ) {
   const rows = await db
-    .select({ assignmentId: assignments.id, formId: assignmentForms.formId })
-    .from(assignments)
-    .innerJoin(assignmentForms, eq(assignmentForms.assignmentId, assignments.id))
-    .where(and(eq(assignments.classId, classId), eq(assignments.isMidSemester, isMid)));
+    .select({ schemeId: schemes.id, formId: schemeForms.formId })
+    .from(schemes)
+    .innerJoin(schemeForms, eq(schemeForms.schemeId, schemes.id))
+    .where(and(eq(schemes.classId, classId), eq(schemes.isMidSemester, isMid)));
   for (const r of rows) {
     await db
       .insert(answerSets)
       .values({ ...r, studentUserId, authorUserId, authorRoleId: roleId, isMidSemester: isMid, sentAt: NOW })
       .onConflictDoUpdate({
-        target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId],
+        target: [answerSets.formId, answerSets.schemeId, answerSets.studentUserId, answerSets.authorUserId],
         set: { sentAt: NOW },
       });
   }

@@ -16,7 +16,7 @@ export interface SignedResult {
   classId: number;
   studentUserId: number;
   subjectCode: string;
-  periodName: string;
+  semesterName: string;
   overallPassed: boolean | null;
   attendancePassed: boolean | null;
   workRequirementsPassed: boolean | null;
@@ -65,7 +65,7 @@ export const databaseExporter: ResultExporter = {
           studentReferenceId: result.studentReferenceId,
           exporter: DATABASE,
           submittedByUserId: actor.userId,
-          payload: { ...result },
+          payload: { ...result, semesterName: undefined, periodName: result.semesterName }, // stored name
         })
         .returning({ submittedAt: resultSubmissions.submittedAt });
       await tx

@@ -27,8 +27,8 @@ export async function sendingFacts(
   const placement = await placementOf(db, place.referenceId, viewerUserId);
   if (!placement) return { forms: [], hasSupervisor: false };
   const schemeForms = placement.schemes.flatMap((scheme) => scheme.forms);
-  const assignmentIds = [...new Set(schemeForms.map((f) => f.assignmentId))];
-  if (assignmentIds.length === 0) return { forms: [], hasSupervisor: hasSupervisor(placement) };
+  const schemeIds = [...new Set(schemeForms.map((f) => f.schemeId))];
+  if (schemeIds.length === 0) return { forms: [], hasSupervisor: hasSupervisor(placement) };
 
   const questions = await db
     .select({ formId: formQuestionGroups.formId, questionId: formQuestions.id })
@@ -46,7 +46,7 @@ export async function sendingFacts(
     );
   const answered = await db
     .selectDistinct({
-      assignmentId: answerSets.assignmentId,
+      schemeId: answerSets.schemeId,
       formId: answerSets.formId,
       questionId: answers.questionId,
     })
@@ -56,7 +56,7 @@ export async function sendingFacts(
       and(
         eq(answerSets.studentUserId, place.studentUserId),
         eq(answerSets.authorRoleId, ROLE.Teacher),
-        inArray(answerSets.assignmentId, assignmentIds),
+        inArray(answerSets.schemeId, schemeIds),
         or(isNotNull(answerSets.sentAt), eq(answerSets.authorUserId, viewerUserId)),
         isNotNull(answers.value),
         ne(answers.value, ""),
@@ -65,14 +65,14 @@ export async function sendingFacts(
   const questionsOf = new Map<number, Set<number>>();
   for (const q of questions)
     (questionsOf.get(q.formId) ?? questionsOf.set(q.formId, new Set()).get(q.formId)!).add(q.questionId);
-  const answeredKeys = new Set(answered.map((a) => `${a.assignmentId}:${a.formId}:${a.questionId}`));
+  const answeredKeys = new Set(answered.map((a) => `${a.schemeId}:${a.formId}:${a.questionId}`));
 
   const result: FormSending[] = schemeForms.map((form) => {
     const own = questionsOf.get(form.formId) ?? new Set<number>();
     let count = 0;
-    for (const questionId of own) if (answeredKeys.has(`${form.assignmentId}:${form.formId}:${questionId}`)) count++;
+    for (const questionId of own) if (answeredKeys.has(`${form.schemeId}:${form.formId}:${questionId}`)) count++;
     return {
-      assignmentId: form.assignmentId,
+      schemeId: form.schemeId,
       formId: form.formId,
       name: form.name,
       isMidSemester: form.isMidSemester,

@@ -9,7 +9,7 @@ import {
 } from "./sending";
 
 const form = (formId: number, isMidSemester: boolean, sent: Partial<FormSending["sent"]>): FormSending => ({
-  assignmentId: isMidSemester ? 1 : 2,
+  schemeId: isMidSemester ? 1 : 2,
   formId,
   name: `Skjema ${formId}`,
   isMidSemester,
@@ -60,7 +60,7 @@ describe("forms not sent", () => {
 
   test("the audit row keeps ids, the half and who had not sent; no names", () => {
     expect(acknowledgedForAudit(unsentForms(facts, "mid"))).toEqual([
-      { formId: 11, assignmentId: 1, half: "mid", missing: ["supervisor", "teacher"] },
+      { formId: 11, schemeId: 1, half: "mid", missing: ["supervisor", "teacher"] },
     ]);
   });
 });

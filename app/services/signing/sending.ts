@@ -11,7 +11,7 @@ export type Party = "student" | "supervisor" | "teacher";
 export const PARTIES: readonly Party[] = ["student", "supervisor", "teacher"];
 
 export interface FormSending {
-  assignmentId: number;
+  schemeId: number;
   formId: number;
   name: string;
   isMidSemester: boolean;
@@ -32,7 +32,7 @@ export interface SendingFacts {
 
 /** A form someone has not sent, and who. */
 export interface UnsentForm {
-  assignmentId: number;
+  schemeId: number;
   formId: number;
   name: string;
   isMidSemester: boolean;
@@ -52,7 +52,7 @@ export function unsentForms(facts: SendingFacts, step: SendingStep): UnsentForm[
   return facts.forms
     .filter((form) => step === "sign" || form.isMidSemester)
     .map((form) => ({
-      assignmentId: form.assignmentId,
+      schemeId: form.schemeId,
       formId: form.formId,
       name: form.name,
       isMidSemester: form.isMidSemester,
@@ -82,10 +82,10 @@ export function sendingDecision(
 /** What the audit row keeps of forms acknowledged as not sent: ids, half and who had not sent. */
 export function acknowledgedForAudit(
   unsent: UnsentForm[],
-): { formId: number; assignmentId: number; half: "mid" | "end"; missing: Party[] }[] {
+): { formId: number; schemeId: number; half: "mid" | "end"; missing: Party[] }[] {
   return unsent.map((form) => ({
     formId: form.formId,
-    assignmentId: form.assignmentId,
+    schemeId: form.schemeId,
     half: form.isMidSemester ? "mid" : "end",
     missing: form.missing,
   }));

@@ -5,13 +5,13 @@ import { seedDemo } from "~/services/demo/index.server";
 import {
   answerSets,
   answers,
-  assignments,
+  schemes,
   auditEvents,
   classes,
   formQuestions,
   formQuestionGroups,
   forms,
-  periods,
+  semesters,
   resultSubmissions,
   signingFormArchive,
   signingForms,
@@ -54,8 +54,8 @@ beforeAll(async () => {
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, "SYK2001"), eq(periods.name, "Høst 2026")));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, "SYK2001"), eq(semesters.name, "Høst 2026")));
   classA = row.id;
 });
 
@@ -251,13 +251,13 @@ describe("a whole form", () => {
       .from(forms)
       .where(eq(forms.name, "Vurdering av kliniske kompetanser"));
     const [endScheme] = await db
-      .select({ id: assignments.id })
-      .from(assignments)
-      .where(and(eq(assignments.classId, classA), eq(assignments.isMidSemester, false)));
+      .select({ id: schemes.id })
+      .from(schemes)
+      .where(and(eq(schemes.classId, classA), eq(schemes.isMidSemester, false)));
     const answering = await answeringPlace(
       db,
       { userId: p.student.actor.userId, role: ROLE.Student },
-      { classId: classA, formId: mainForm.id, assignmentId: endScheme.id, studentUserId: p.student.studentUserId },
+      { classId: classA, formId: mainForm.id, schemeId: endScheme.id, studentUserId: p.student.studentUserId },
     );
     expect(answering.locked).toBe(true);
     const [question] = answering.form.groups[0].questions;
@@ -464,14 +464,14 @@ describe("the validation summary", () => {
         .where(eq(formQuestionGroups.formId, medication.id))
     ).map((q) => q.id);
     const [endScheme] = await db
-      .select({ id: assignments.id })
-      .from(assignments)
-      .where(and(eq(assignments.classId, classA), eq(assignments.isMidSemester, false)));
+      .select({ id: schemes.id })
+      .from(schemes)
+      .where(and(eq(schemes.classId, classA), eq(schemes.isMidSemester, false)));
     const [set] = await db
       .insert(answerSets)
       .values({
         formId: medication.id,
-        assignmentId: endScheme.id,
+        schemeId: endScheme.id,
         studentUserId: laerer1.studentUserId,
         authorUserId: laerer2.actor.userId,
         authorRoleId: ROLE.Teacher,
@@ -628,14 +628,14 @@ describe("forms not sent: the check before confirming the mid-semester part and 
       requireSentForms: false,
       unsent: [
         {
-          assignmentId: expect.any(Number),
+          schemeId: expect.any(Number),
           formId: expect.any(Number),
           name: MAIN,
           isMidSemester: true,
           missing: ["student", "teacher"],
         },
         {
-          assignmentId: expect.any(Number),
+          schemeId: expect.any(Number),
           formId: expect.any(Number),
           name: MEDICATION,
           isMidSemester: true,
@@ -662,8 +662,8 @@ describe("forms not sent: the check before confirming the mid-semester part and 
     const [created] = await auditsOf("signing_form.created", form.id);
     expect(created.details).toMatchObject({
       unsentAcknowledged: [
-        { formId: expect.any(Number), assignmentId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
-        { formId: expect.any(Number), assignmentId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
+        { formId: expect.any(Number), schemeId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
+        { formId: expect.any(Number), schemeId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
       ],
     });
   });
@@ -756,7 +756,7 @@ describe("forms not sent: the check before confirming the mid-semester part and 
           .insert(answerSets)
           .values({
             formId: form.formId,
-            assignmentId: form.assignmentId,
+            schemeId: form.schemeId,
             studentUserId: p.student.studentUserId,
             authorUserId: author,
             authorRoleId: roleId,
@@ -764,7 +764,7 @@ describe("forms not sent: the check before confirming the mid-semester part and 
             sentAt: NOW,
           })
           .onConflictDoUpdate({
-            target: [answerSets.formId, answerSets.assignmentId, answerSets.studentUserId, answerSets.authorUserId],
+            target: [answerSets.formId, answerSets.schemeId, answerSets.studentUserId, answerSets.authorUserId],
             set: { sentAt: NOW },
           });
       }

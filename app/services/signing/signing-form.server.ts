@@ -7,8 +7,8 @@ import type { Db } from "~/services/platform/db/client.server";
 import {
   answers,
   answerSets,
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   formQuestionGroups,
   formQuestions,
   forms,
@@ -253,7 +253,7 @@ function signedResultOf(place: SigningPlace, form: SigningForm): SignedResult {
     classId: place.classId,
     studentUserId: place.studentUserId,
     subjectCode: place.header.subjectCode,
-    periodName: place.header.periodName,
+    semesterName: place.header.semesterName,
     overallPassed: form.overallPassed,
     attendancePassed: form.attendancePassed,
     workRequirementsPassed: form.workRequirementsPassed,
@@ -449,15 +449,15 @@ export interface ValidationSummary {
 export async function validationSummary(db: Db, place: SigningPlace, viewerUserId: number): Promise<ValidationSummary> {
   const questions = await db
     .select({
-      assignmentId: assignments.id,
-      isMidSemester: assignments.isMidSemester,
-      formId: assignmentForms.formId,
+      schemeId: schemes.id,
+      isMidSemester: schemes.isMidSemester,
+      formId: schemeForms.formId,
       questionId: formQuestions.id,
       type: formQuestionGroups.type,
     })
-    .from(assignments)
-    .innerJoin(assignmentForms, eq(assignmentForms.assignmentId, assignments.id))
-    .innerJoin(forms, and(eq(forms.id, assignmentForms.formId), isNull(forms.deletedAt)))
+    .from(schemes)
+    .innerJoin(schemeForms, eq(schemeForms.schemeId, schemes.id))
+    .innerJoin(forms, and(eq(forms.id, schemeForms.formId), isNull(forms.deletedAt)))
     .innerJoin(
       formQuestionGroups,
       and(
@@ -469,27 +469,27 @@ export async function validationSummary(db: Db, place: SigningPlace, viewerUserI
       ),
     )
     .innerJoin(formQuestions, and(eq(formQuestions.groupId, formQuestionGroups.id), isNull(formQuestions.deletedAt)))
-    .where(eq(assignments.classId, place.classId));
+    .where(eq(schemes.classId, place.classId));
 
-  const assignmentIds = [...new Set(questions.map((q) => q.assignmentId))];
+  const schemeIds = [...new Set(questions.map((q) => q.schemeId))];
   const answered =
-    assignmentIds.length === 0
+    schemeIds.length === 0
       ? []
       : await db
-          .select({ assignmentId: answerSets.assignmentId, formId: answerSets.formId, questionId: answers.questionId })
+          .select({ schemeId: answerSets.schemeId, formId: answerSets.formId, questionId: answers.questionId })
           .from(answerSets)
           .innerJoin(answers, eq(answers.answerSetId, answerSets.id))
           .where(
             and(
               eq(answerSets.studentUserId, place.studentUserId),
               eq(answerSets.authorRoleId, ROLE.Teacher),
-              inArray(answerSets.assignmentId, assignmentIds),
+              inArray(answerSets.schemeId, schemeIds),
               or(isNotNull(answerSets.sentAt), eq(answerSets.authorUserId, viewerUserId)),
               isNotNull(answers.value),
               ne(answers.value, ""),
             ),
           );
-  const answeredKeys = new Set(answered.map((a) => `${a.assignmentId}:${a.formId}:${a.questionId}`));
+  const answeredKeys = new Set(answered.map((a) => `${a.schemeId}:${a.formId}:${a.questionId}`));
 
   const counts = new Map<string, TeacherAnswerCount>();
   for (const q of questions) {
@@ -502,7 +502,7 @@ export async function validationSummary(db: Db, place: SigningPlace, viewerUserI
       totalQuestions: 0,
     };
     entry.totalQuestions++;
-    if (answeredKeys.has(`${q.assignmentId}:${q.formId}:${q.questionId}`)) entry.totalAnswers++;
+    if (answeredKeys.has(`${q.schemeId}:${q.formId}:${q.questionId}`)) entry.totalAnswers++;
     counts.set(key, entry);
   }
   // Mid before end, grading before text.
@@ -574,7 +574,7 @@ export async function signingFormView(db: Db, place: SigningPlace, viewerUserId:
       classId: place.classId,
       subjectCode: place.header.subjectCode,
       subjectName: place.header.subjectName,
-      periodName: place.header.periodName,
+      semesterName: place.header.semesterName,
     },
     student: { userId: place.studentUserId, displayName: names.get(place.studentUserId) ?? "" },
     relation: place.relation,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vit
 import resources from "~/locales";
 import type { Database, Db } from "~/services/platform/db/client.server";
 import { seedDemo } from "~/services/demo/index.server";
-import { auditEvents, classes, periods, subjects, warnings } from "~/services/platform/db/schema";
+import { auditEvents, classes, semesters, subjects, warnings } from "~/services/platform/db/schema";
 import type { Mail } from "~/services/platform/email.server";
 import { openTestDatabase } from "~/test/db";
 import { requireStudentAccess, type StudentAccess } from "~/services/placements/index.server";
@@ -64,8 +64,8 @@ beforeAll(async () => {
     .select({ id: classes.id })
     .from(classes)
     .innerJoin(subjects, eq(subjects.id, classes.subjectId))
-    .innerJoin(periods, eq(periods.id, classes.periodId))
-    .where(and(eq(subjects.subjectCode, "SYK2002"), eq(periods.name, "Høst 2026")));
+    .innerJoin(semesters, eq(semesters.id, classes.semesterId))
+    .where(and(eq(subjects.subjectCode, "SYK2002"), eq(semesters.name, "Høst 2026")));
   classB = row.id;
 });
 

@@ -56,7 +56,7 @@ const instant = (at: Date | null, s: DocumentSettings) => (at ? formatDayTime(at
 
 /** "SYK2002 Praksis i spesialisthelsetjenesten, Høst 2026" */
 function placementLine(header: Placement["header"]): string {
-  return `${header.subjectCode} ${header.subjectName}, ${header.periodName}`;
+  return `${header.subjectCode} ${header.subjectName}, ${header.semesterName}`;
 }
 
 // ─── File names ──────────────────────────────────────────────────────────────
@@ -113,9 +113,9 @@ function placementFacts(w: PdfWriter, placement: Placement, s: DocumentSettings,
   const none = t("facts.none");
   const notSet = t("facts.notSet");
   const semester = t("facts.semesterValue", {
-    name: header.periodName,
-    start: day(header.periodStart, s) ?? "",
-    end: day(header.periodEnd, s) ?? "",
+    name: header.semesterName,
+    start: day(header.semesterStart, s) ?? "",
+    end: day(header.semesterEnd, s) ?? "",
   });
   const rows: [string, string][] = [
     [
@@ -159,7 +159,7 @@ function writeResults(w: PdfWriter, results: FormResults, s: DocumentSettings, l
   const { t } = s;
   const view = resultsForView(results, s.language);
   const role = (column: Column) => t(ROLE_KEY[column.badge]);
-  const halves = view.halves.filter((half) => half.assignmentId !== null);
+  const halves = view.halves.filter((half) => half.schemeId !== null);
   for (const half of halves) {
     w.heading(headingLevel(level), t(half.isMidSemester ? "answers:half.mid" : "answers:half.end"));
     if (half.columns.length === 0) {

@@ -3,8 +3,8 @@ import { alias } from "drizzle-orm/pg-core";
 import { schemesOfClass } from "~/services/admin/index.server";
 import type { Db } from "~/services/platform/db/client.server";
 import {
-  assignmentForms,
-  assignments,
+  schemeForms,
+  schemes,
   classSupervisors,
   classTeachers,
   forms,
@@ -148,17 +148,17 @@ export async function mayReadForm(db: Db, viewer: Viewer, formId: number): Promi
   const member = memberOfClass(viewer);
   if (!member) return false;
   const [row] = await db
-    .select({ classId: assignments.classId })
-    .from(assignmentForms)
-    .innerJoin(assignments, eq(assignments.id, assignmentForms.assignmentId))
-    .where(and(eq(assignmentForms.formId, formId), member))
+    .select({ classId: schemes.classId })
+    .from(schemeForms)
+    .innerJoin(schemes, eq(schemes.id, schemeForms.schemeId))
+    .where(and(eq(schemeForms.formId, formId), member))
     .limit(1);
   return row !== undefined;
 }
 
 /** The viewer's link to the class of `assignments.class_id`, as a condition; null for a role with none. */
 export function memberOfClass(viewer: Viewer) {
-  const classId = assignments.classId;
+  const classId = schemes.classId;
   switch (viewer.role) {
     case ROLE.Teacher:
       return sql`exists (select 1 from ${classTeachers} where ${classTeachers.classId} = ${classId} and ${classTeachers.userId} = ${viewer.userId})`;

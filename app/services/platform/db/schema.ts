@@ -118,7 +118,7 @@ export const userAffiliations = pgTable(
 
 // ─── Semesters, subjects, classes ────────────────────────────────────────────
 
-export const periods = pgTable(
+export const semesters = pgTable(
   "periods",
   {
     id: serial("id").primaryKey(),
@@ -142,15 +142,15 @@ export const classes = pgTable(
     subjectId: integer("subject_id")
       .notNull()
       .references(() => subjects.id),
-    periodId: integer("period_id")
+    semesterId: integer("period_id")
       .notNull()
-      .references(() => periods.id),
+      .references(() => semesters.id),
     midSemesterDate: calendarDate("mid_semester_date"),
     endSemesterDate: calendarDate("end_semester_date"),
   },
   (t) => [
-    unique("classes_subject_period_unique").on(t.subjectId, t.periodId),
-    index("classes_period_id_idx").on(t.periodId),
+    unique("classes_subject_period_unique").on(t.subjectId, t.semesterId),
+    index("classes_period_id_idx").on(t.semesterId),
   ],
 );
 
@@ -278,7 +278,7 @@ export const formQuestions = pgTable(
 );
 
 /** A response scheme: the forms a class answers at mid-semester or at the end of the semester. */
-export const assignments = pgTable(
+export const schemes = pgTable(
   "assignments",
   {
     id: serial("id").primaryKey(),
@@ -291,17 +291,17 @@ export const assignments = pgTable(
   (t) => [index("assignments_class_id_idx").on(t.classId)],
 );
 
-export const assignmentForms = pgTable(
+export const schemeForms = pgTable(
   "assignment_forms",
   {
-    assignmentId: integer("assignment_id")
+    schemeId: integer("assignment_id")
       .notNull()
-      .references(() => assignments.id, { onDelete: "cascade" }),
+      .references(() => schemes.id, { onDelete: "cascade" }),
     formId: integer("form_id")
       .notNull()
       .references(() => forms.id),
   },
-  (t) => [primaryKey({ columns: [t.assignmentId, t.formId] }), index("assignment_forms_form_id_idx").on(t.formId)],
+  (t) => [primaryKey({ columns: [t.schemeId, t.formId] }), index("assignment_forms_form_id_idx").on(t.formId)],
 );
 
 // ─── Answers and expectations ────────────────────────────────────────────────
@@ -315,9 +315,9 @@ export const answerSets = pgTable(
       .notNull()
       .references(() => forms.id),
     // No cascade: removing a scheme that already holds answers must be refused, not silently lose them.
-    assignmentId: integer("assignment_id")
+    schemeId: integer("assignment_id")
       .notNull()
-      .references(() => assignments.id),
+      .references(() => schemes.id),
     studentUserId: integer("student_user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -336,11 +336,11 @@ export const answerSets = pgTable(
   (t) => [
     unique("answer_sets_form_assignment_student_author_unique").on(
       t.formId,
-      t.assignmentId,
+      t.schemeId,
       t.studentUserId,
       t.authorUserId,
     ),
-    index("answer_sets_assignment_student_idx").on(t.assignmentId, t.studentUserId),
+    index("answer_sets_assignment_student_idx").on(t.schemeId, t.studentUserId),
     index("answer_sets_student_idx").on(t.studentUserId),
   ],
 );
@@ -705,7 +705,7 @@ export const userAffiliationsRelations = relations(userAffiliations, ({ one }) =
   user: one(users, { fields: [userAffiliations.userId], references: [users.id] }),
 }));
 
-export const periodsRelations = relations(periods, ({ many }) => ({
+export const semestersRelations = relations(semesters, ({ many }) => ({
   classes: many(classes),
 }));
 
@@ -715,11 +715,11 @@ export const subjectsRelations = relations(subjects, ({ many }) => ({
 
 export const classesRelations = relations(classes, ({ one, many }) => ({
   subject: one(subjects, { fields: [classes.subjectId], references: [subjects.id] }),
-  period: one(periods, { fields: [classes.periodId], references: [periods.id] }),
+  semester: one(semesters, { fields: [classes.semesterId], references: [semesters.id] }),
   teachers: many(classTeachers),
   supervisors: many(classSupervisors),
   studentReferences: many(studentReferences),
-  assignments: many(assignments),
+  schemes: many(schemes),
   expectations: many(expectations),
 }));
 
@@ -769,7 +769,7 @@ export const studentExtraSupervisorsRelations = relations(studentExtraSupervisor
 
 export const formsRelations = relations(forms, ({ many }) => ({
   groups: many(formQuestionGroups),
-  assignmentForms: many(assignmentForms),
+  schemeForms: many(schemeForms),
 }));
 
 export const formQuestionGroupsRelations = relations(formQuestionGroups, ({ one, many }) => ({
@@ -782,20 +782,20 @@ export const formQuestionsRelations = relations(formQuestions, ({ one, many }) =
   answers: many(answers),
 }));
 
-export const assignmentsRelations = relations(assignments, ({ one, many }) => ({
-  class: one(classes, { fields: [assignments.classId], references: [classes.id] }),
-  forms: many(assignmentForms),
+export const schemesRelations = relations(schemes, ({ one, many }) => ({
+  class: one(classes, { fields: [schemes.classId], references: [classes.id] }),
+  forms: many(schemeForms),
   answerSets: many(answerSets),
 }));
 
-export const assignmentFormsRelations = relations(assignmentForms, ({ one }) => ({
-  assignment: one(assignments, { fields: [assignmentForms.assignmentId], references: [assignments.id] }),
-  form: one(forms, { fields: [assignmentForms.formId], references: [forms.id] }),
+export const schemeFormsRelations = relations(schemeForms, ({ one }) => ({
+  scheme: one(schemes, { fields: [schemeForms.schemeId], references: [schemes.id] }),
+  form: one(forms, { fields: [schemeForms.formId], references: [forms.id] }),
 }));
 
 export const answerSetsRelations = relations(answerSets, ({ one, many }) => ({
   form: one(forms, { fields: [answerSets.formId], references: [forms.id] }),
-  assignment: one(assignments, { fields: [answerSets.assignmentId], references: [assignments.id] }),
+  scheme: one(schemes, { fields: [answerSets.schemeId], references: [schemes.id] }),
   student: one(users, {
     fields: [answerSets.studentUserId],
     references: [users.id],
@@ -873,14 +873,14 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type UserAffiliation = typeof userAffiliations.$inferSelect;
 export type NewUserAffiliation = typeof userAffiliations.$inferInsert;
-export type Period = typeof periods.$inferSelect;
+export type Semester = typeof semesters.$inferSelect;
 export type Subject = typeof subjects.$inferSelect;
 export type Class = typeof classes.$inferSelect;
 export type StudentReference = typeof studentReferences.$inferSelect;
 export type Form = typeof forms.$inferSelect;
 export type FormQuestionGroup = typeof formQuestionGroups.$inferSelect;
 export type FormQuestion = typeof formQuestions.$inferSelect;
-export type Assignment = typeof assignments.$inferSelect;
+export type Scheme = typeof schemes.$inferSelect;
 export type AnswerSet = typeof answerSets.$inferSelect;
 export type Answer = typeof answers.$inferSelect;
 export type Expectation = typeof expectations.$inferSelect;
