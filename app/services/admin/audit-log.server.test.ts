@@ -248,7 +248,7 @@ test("the log in words: actions as phrases, details by name, a class by its subj
     db(),
     [
       entry("report.downloaded", {
-        semesterId: semester.id,
+        periodId: semester.id, // stored name
         report: "students-csv",
         students: 2,
         studentUserIds: [bo, cy],

@@ -143,8 +143,8 @@ describe("on the demo data", () => {
       .where(and(eq(auditEvents.action, "class.created"), eq(auditEvents.actorUserId, admin)));
     expect(events.map((e) => e.details)).toEqual(
       expect.arrayContaining([
-        { semesterId: spring.id, subjectCode: "SYK2001" },
-        { semesterId: spring.id, subjectCode: "SYK2002" },
+        { periodId: spring.id, subjectCode: "SYK2001" }, // stored name
+        { periodId: spring.id, subjectCode: "SYK2002" },
       ]),
     );
 
