@@ -27,7 +27,8 @@ export function action({ request, context }: Route.ActionArgs) {
     const ids = {
       classId: id("classId"),
       formId: id("formId"),
-      schemeId: id("schemeId"),
+      // A page loaded before the code said "scheme" still posts the id under its earlier name.
+      schemeId: id("schemeId") ?? id("assignmentId"), // stored name
       studentUserId: id("studentUserId"),
     };
     if (

@@ -510,6 +510,26 @@ describe("the autosave endpoint", () => {
     expect((await stale.json()).conflicts).toEqual([{ questionId: q.id, value: "3", comment: "Lagret automatisk" }]);
   });
 
+  test("a page loaded before the rename posts its scheme as assignmentId: saved the same", async () => {
+    const data = await pageData(`${teacherPath()}?group=4`, cookies.laerer1);
+    const q = data.view.group!.questions[1];
+    const { schemeId, ...rest } = place();
+    const response = await autosave(
+      {
+        ...rest,
+        assignmentId: schemeId,
+        [`b:${q.id}`]: q.token,
+        [`a:${q.id}`]: "4",
+        [`c:${q.id}`]: "Fra en eldre side",
+      },
+      cookies.laerer1,
+    );
+    expect(response.status).toBe(200);
+    expect((await response.json()).tokens).toEqual({
+      [q.id]: answerToken({ value: "4", comment: "Fra en eldre side" }),
+    });
+  });
+
   test("a missing place, another student, a too-long comment, or a GET: a clear 4xx, in JSON", async () => {
     const malformed = await autosave({ formId: String(mainForm) }, cookies.student05);
     expect(malformed.status).toBe(400);

@@ -57,7 +57,7 @@ async function namesFor(db: Db, entries: readonly AuditEntry[]): Promise<Names> 
     if (entry.classId !== null) classIds.add(entry.classId);
     const d = entry.details ?? {};
     for (const id of ids(d.fromClassId)) classIds.add(id);
-    for (const id of ids(d.semesterId)) semesterIds.add(id);
+    for (const id of ids(d.periodId)) semesterIds.add(id); // stored name
     for (const id of [...ids(d.formId), ...ids(d.formIds)]) formIds.add(id);
     if (Array.isArray(d.forms))
       for (const f of d.forms) for (const id of ids((f as { formId?: unknown })?.formId)) formIds.add(id);

@@ -213,6 +213,9 @@ describe("saving and sending", () => {
       ip: "192.0.2.9",
       details: { formId: place.form.formId, isMidSemester: true },
     });
+    // The row keeps the name it has always been stored under: the scheme is "assignmentId" there.
+    expect(event.details).toMatchObject({ assignmentId: place.schemeId });
+    expect(event.details).not.toHaveProperty("schemeId");
     const seen = await visibleSets(db, { userId: teacher, relation: "teacher" }, scope);
     expect(seen.find((s) => s.authorUserId === who.userId)?.answers.get(first.id)).toMatchObject({
       value: "2",

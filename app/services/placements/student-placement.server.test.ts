@@ -136,6 +136,12 @@ describe("joinClass", () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "student.joined_class"), eq(auditEvents.actorUserId, student25)));
     expect(event).toMatchObject({ classId: syk2002, subjectUserId: student25, ip: "192.0.2.9" });
+    // The row keeps the name it has always been stored under: the semester is "periodName" there.
+    expect(event.details).toMatchObject({
+      subjectCode: "SYK2002",
+      periodName: expect.stringMatching(/^(Vår|Høst) \d{4}$/),
+    });
+    expect(event.details).not.toHaveProperty("semesterName");
 
     expect(await joinClass(db, { studentUserId: student25, classId: syk2002, today: TODAY })).toEqual({
       ok: false,

@@ -229,6 +229,9 @@ describe("a whole form", () => {
       subjectCode: "SYK2001",
       overallPassed: true,
     });
+    // The payload keeps the name it has always been stored (and handed over) under: the semester is "periodName".
+    expect(submissions[0].payload).toMatchObject({ periodName: expect.stringMatching(/^(Vår|Høst) \d{4}$/) });
+    expect(submissions[0].payload).not.toHaveProperty("semesterName");
     const signedRows = await auditsOf("signing_form.signed", form.id);
     expect(signedRows).toHaveLength(3);
     // The rows keep the names they have always been stored under: the supervisor is "advisor" there.
