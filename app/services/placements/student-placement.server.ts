@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, lte } from "drizzle-orm";
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { audit } from "~/services/platform/audit.server";
 import type { Db } from "~/services/platform/db/client.server";
 import { classes, semesters, signingForms, studentReferences, subjects, users } from "~/services/platform/db/schema";
@@ -143,12 +143,21 @@ export function studentFormPath(
   form: { formId: number; schemeId: number },
   classId: number,
 ): string {
-  return `/student/${studentUserId}/form/${form.formId}/class/${classId}/assignment/${form.schemeId}`;
+  return href("/student/:studentUserId/form/:formId/class/:classId/assignment/:schemeId", {
+    studentUserId: String(studentUserId),
+    formId: String(form.formId),
+    classId: String(classId),
+    schemeId: String(form.schemeId),
+  });
 }
 
 /** Where a student sees their results for a form, both halves side by side. */
 export function studentResultsPath(studentUserId: number, formId: number, classId: number): string {
-  return `/student/${studentUserId}/form/${formId}/class/${classId}/results`;
+  return href("/student/:studentUserId/form/:formId/class/:classId/results", {
+    studentUserId: String(studentUserId),
+    formId: String(formId),
+    classId: String(classId),
+  });
 }
 
 /**
@@ -160,8 +169,13 @@ export function documentPaths(
   studentUserId: number,
   hasSigningForm: boolean,
 ): { fullPdf: string; signingFormPdf: string | null } {
-  const base = `/api/classes/${classId}/students/${studentUserId}`;
-  return { fullPdf: `${base}/full/pdf`, signingFormPdf: hasSigningForm ? `${base}/signingform/pdf` : null };
+  const params = { classId: String(classId), studentUserId: String(studentUserId) };
+  return {
+    fullPdf: href("/api/classes/:classId/students/:studentUserId/full/pdf", params),
+    signingFormPdf: hasSigningForm
+      ? href("/api/classes/:classId/students/:studentUserId/signingform/pdf", params)
+      : null,
+  };
 }
 
 /** The classes in which the student has a signing form (saved at least once). */

@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { href } from "react-router";
 import type { Db } from "~/services/platform/db/client.server";
 import { ROLE } from "~/services/identity";
 import type { OccasionContent, Party } from "./mail";
@@ -110,7 +111,7 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
           deadline: row.deadline,
           subject,
           items: [{ studentUserId: row.student_user_id, student: null, forms: [] }],
-          path: "/student/forms",
+          path: href("/student/forms"),
         }));
         if (content.kind === "deadline") content.items[0].forms.push(row.form_name);
       }
@@ -121,7 +122,7 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
           deadline: row.deadline,
           subject,
           items: [],
-          path: `/supervisor/class/${row.class_id}`,
+          path: href("/supervisor/class/:classId", { classId: String(row.class_id) }),
         }));
         if (content.kind === "deadline") {
           let item = content.items.find((i) => i.studentUserId === row.student_user_id);
@@ -143,7 +144,7 @@ export async function deadlineOccasions(db: Db, days: ReminderDays, today: strin
           deadline: row.deadline,
           subject,
           students: [],
-          path: `/teacher/class/${row.class_id}`,
+          path: href("/teacher/class/:classId", { classId: String(row.class_id) }),
         }));
         if (content.kind === "digest") {
           let entry = content.students.find((s) => s.userId === row.student_user_id);
@@ -196,7 +197,10 @@ export async function warningOccasions(db: Db, now: Date): Promise<Occasion[]> {
         kind: "warning" as const,
         subject: subjectOf(row),
         student: row.student_name,
-        path: `/supervisor/class/${row.class_id}/student/${row.student_user_id}`,
+        path: href("/supervisor/class/:classId/student/:userId", {
+          classId: String(row.class_id),
+          userId: String(row.student_user_id),
+        }),
       },
     })),
   );
@@ -257,12 +261,17 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
   const out: Occasion[] = [];
   for (const row of rows) {
     const subject = subjectOf(row);
-    const path = (area: string) => `/${area}/class/${row.class_id}/student/${row.student_user_id}/signingform`;
+    const ids = { classId: String(row.class_id), studentUserId: String(row.student_user_id) };
+    const paths = {
+      student: href("/student/class/:classId/student/:studentUserId/signingform", ids),
+      supervisor: href("/supervisor/class/:classId/student/:studentUserId/signingform", ids),
+      teacher: href("/teacher/class/:classId/student/:studentUserId/signingform", ids),
+    };
     const add = (
       signer: "student" | "supervisor" | "teacher",
       recipientUserId: number,
       since: string,
-      area: string,
+      area: keyof typeof paths,
     ) => {
       const round = signingRound(since, today, days.signingRepeatDays);
       out.push({
@@ -276,7 +285,7 @@ export async function signingOccasions(db: Db, days: ReminderDays, today: string
           student: row.student_name,
           self: signer === "student",
           round,
-          path: path(area),
+          path: paths[area],
         },
       });
     };
@@ -334,7 +343,7 @@ export async function adminOccasions(db: Db, days: ReminderDays, today: string):
         semester: classRows[0].period_name,
         end: classRows[0].end_date,
         classes: classRows.map((r) => ({ name: subjectOf(r), noSchemes: r.no_schemes, noEndDate: r.no_end_date })),
-        path: `/admin/semesters/${semesterId}`,
+        path: href("/admin/semesters/:semesterId", { semesterId: String(semesterId) }),
       },
     })),
   );
