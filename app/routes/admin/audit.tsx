@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { AuditEntriesTable } from "~/components/app/AuditEntriesTable";
 import { AuditSearchForm } from "~/components/app/AuditSearchForm";
 import { Pagination } from "~/components/ui/Pagination";
@@ -56,9 +57,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : null,
   ]);
   const language = getLanguage(context);
-  const href = (page: number) => {
+  const pageHref = (page: number) => {
     const params = auditQueryParams(query, page).toString();
-    return `/admin/audit${params ? `?${params}` : ""}#results-heading`;
+    return `${href("/admin/audit")}${params ? `?${params}` : ""}#results-heading`;
   };
   const csvParams = auditQueryParams(query, 1).toString();
   // In words, made here in the reader's language: the page ships the phrases, not the dictionary.
@@ -78,9 +79,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       className: words[index].className,
       details: words[index].details,
     })),
-    newer: query.page > 1 ? href(query.page - 1) : null,
-    older: result.hasNext ? href(query.page + 1) : null,
-    csvHref: `/api/audit-csv${csvParams ? `?${csvParams}` : ""}`,
+    newer: query.page > 1 ? pageHref(query.page - 1) : null,
+    older: result.hasNext ? pageHref(query.page + 1) : null,
+    csvHref: `${href("/api/audit-csv")}${csvParams ? `?${csvParams}` : ""}`,
     actions: SEARCHABLE_ACTIONS.map((action) => ({
       value: action,
       label: t(`audit.actions.${action.replaceAll(".", "_")}`, { defaultValue: action }),

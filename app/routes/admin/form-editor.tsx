@@ -132,7 +132,10 @@ export default function FormEditor({ loaderData, actionData }: Route.ComponentPr
   const mode = state?.mode ?? "edit";
   const errors = state?.errors ?? {};
   const formError = state?.formError;
-  const editPath = loaderData.formId === null ? "/admin/forms/create" : `/admin/forms/edit/${loaderData.formId}`;
+  const editPath =
+    loaderData.formId === null
+      ? href("/admin/forms/create")
+      : href("/admin/forms/edit/:formId", { formId: String(loaderData.formId) });
 
   const summary = [
     ...Object.entries(errors).map(([name, keys]) => ({ fieldId: fieldId(name), message: t(keys[0]) })),

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Form } from "react-router";
+import { href } from "~/components/href";
 import { Button, ErrorSummary, Select, Table, Tag, TextField } from "~/components/ui";
 import { Pagination } from "~/components/ui/Pagination";
 import { getDb } from "~/services/platform/db/index.server";
@@ -59,7 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status: query.status,
     rows: log.rows,
     total: log.total,
-    moreHref: shown < log.total && shown < MAX_LISTED ? `/admin/reminders?${params}#reminder-${shown + 1}` : null,
+    moreHref:
+      shown < log.total && shown < MAX_LISTED ? `${href("/admin/reminders")}?${params}#reminder-${shown + 1}` : null,
   };
 }
 

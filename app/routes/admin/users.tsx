@@ -50,7 +50,7 @@ function listUrl(filters: Filters, offset: number): string {
   // The list grows 20 at a time: the offset is sent only from 20 upward.
   if (offset >= USERS_PAGE_SIZE) params.set("offset", String(offset));
   const query = params.toString();
-  return query ? `/admin/users?${query}` : "/admin/users";
+  return query ? `${href("/admin/users")}?${query}` : href("/admin/users");
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,3 +1,4 @@
+import { href } from "~/components/href";
 import { audit } from "~/services/platform/audit.server";
 import { attachmentDisposition } from "~/services/documents";
 import { getDb } from "~/services/platform/db/index.server";
@@ -48,7 +49,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // Nothing has been sent yet, so the admin can be taken back to the page with a message.
     logFor("semester report").error({ err: error }, "the report could not be made");
     await report?.stream.cancel().catch(() => {});
-    return redirectWithFlash(`/admin/semesters/${semesterId}`, { type: "error", key: "adminSemesters:report.failed" });
+    return redirectWithFlash(href("/admin/semesters/:semesterId", { semesterId: String(semesterId) }), {
+      type: "error",
+      key: "adminSemesters:report.failed",
+    });
   }
   if (!report) notFound();
 

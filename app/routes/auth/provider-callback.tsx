@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect } from "react-router";
+import { href } from "~/components/href";
 import { AlertBanner } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
 import { getInstance, getLanguage } from "~/services/platform/i18n.server";
@@ -40,8 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       title,
       message: t(outcome.message.key, outcome.message.values),
       reason: outcome.reason,
-      loginHref: `/${query}`,
-      emailHref: `/login${query}`,
+      loginHref: `${href("/")}${query}`,
+      emailHref: `${href("/login")}${query}`,
     },
     { status: outcome.status, headers },
   );

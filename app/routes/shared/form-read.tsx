@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { PageHeading, Tag, VisuallyHidden } from "~/components/ui";
 import { formToRead } from "~/services/documents/index.server";
 import { getDb } from "~/services/platform/db/index.server";
@@ -35,7 +36,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     form: found.form,
     classes: found.classes.map((c) => ({ ...c, href: `/${area}/class/${c.classId}` })),
     back: safeRedirect(new URL(request.url).searchParams.get("from"), `/${area}`),
-    pdfHref: `/api/forms/${found.form.formId}/pdf`,
+    pdfHref: href("/api/forms/:formId/pdf", { formId: String(found.form.formId) }),
   };
 }
 

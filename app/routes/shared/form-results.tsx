@@ -29,6 +29,21 @@ function backPath(role: number, ids: { classId: number; studentUserId: number })
     : href("/supervisor/class/:classId/student/:userId", params);
 }
 
+/** Where the viewer answers the form in one of its schemes (the student's path has another order). */
+function answerPath(role: number, ids: { classId: number; studentUserId: number; formId: number }, schemeId: number) {
+  const params = {
+    classId: String(ids.classId),
+    studentUserId: String(ids.studentUserId),
+    formId: String(ids.formId),
+    schemeId: String(schemeId),
+  };
+  if (role === ROLE.Student)
+    return href("/student/:studentUserId/form/:formId/class/:classId/assignment/:schemeId", params);
+  return role === ROLE.Teacher
+    ? href("/teacher/class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId", params)
+    : href("/supervisor/class/:classId/student/:studentUserId/form/:formId/assignment/:schemeId", params);
+}
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const session = requireAreaRole(request, context);
   const role = session.activeRole;
@@ -48,16 +63,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     kind: "results",
   });
   const view = resultsForView(results, getLanguage(context));
-  const base =
-    role === ROLE.Student
-      ? `/student/${ids.studentUserId}/form/${ids.formId}/class/${ids.classId}`
-      : `/${role === ROLE.Teacher ? "teacher" : "supervisor"}/class/${ids.classId}/student/${ids.studentUserId}/form/${ids.formId}`;
   return {
     pageTitle: view.formName,
-    view,
+    view: {
+      ...view,
+      halves: view.halves.map((half) => ({
+        ...half,
+        answerHref: half.schemeId === null ? null : answerPath(role, ids, half.schemeId),
+      })),
+    },
     back: backPath(role, ids),
-    // The viewer answers a half's form at this path plus `/assignment/:schemeId` (the student's has another order).
-    answerBase: base,
     pdfHref: href("/api/classes/:classId/students/:studentUserId/forms/:formId/pdf", {
       classId: String(ids.classId),
       studentUserId: String(ids.studentUserId),
@@ -68,7 +83,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export default function FormResults({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("answers");
-  const { view, back, answerBase, pdfHref } = loaderData;
+  const { view, back, pdfHref } = loaderData;
   return (
     <div className="app-content results-page">
       <p>
@@ -84,15 +99,11 @@ export default function FormResults({ loaderData }: Route.ComponentProps) {
         {/* A resource route (a file), so a full document request rather than client navigation. */}
         <a href={pdfHref}>{t("documents:links.resultsPdf")}</a>
       </p>
-      {view.halves
-        .filter((half) => half.schemeId !== null)
-        .map((half) => (
-          <ResultsHalf
-            key={String(half.isMidSemester)}
-            half={half}
-            answerHref={`${answerBase}/assignment/${half.schemeId}`}
-          />
-        ))}
+      {view.halves.flatMap((half) =>
+        half.answerHref === null
+          ? []
+          : [<ResultsHalf key={String(half.isMidSemester)} half={half} answerHref={half.answerHref} />],
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { href } from "~/components/href";
 import { Table } from "~/components/ui";
 import { Pagination } from "~/components/ui/Pagination";
 import { provideNamespace } from "~/i18n-client/page-namespaces";
@@ -60,7 +61,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 function pageHref(page: number): string {
-  return page > 1 ? `/student/my-data?page=${page}#access-heading` : "/student/my-data#access-heading";
+  return page > 1
+    ? `${href("/student/my-data")}?page=${page}#access-heading`
+    : `${href("/student/my-data")}#access-heading`;
 }
 
 export default function MyData({ loaderData }: Route.ComponentProps) {

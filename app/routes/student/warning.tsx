@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
+import { href } from "~/components/href";
 import { WarningContent } from "~/components/app/Warning";
 import { AlertBanner, Button, PageHeading } from "~/components/ui";
 import { getDb } from "~/services/platform/db/index.server";
@@ -37,7 +38,10 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     subject: `${reference.subjectCode} ${reference.subjectName}`,
     warning: warning ? warningForView(warning, getLanguage(args.context)) : null,
-    pdf: `/api/classes/${access.classId}/students/${access.studentUserId}/warning/pdf`,
+    pdf: href("/api/classes/:classId/students/:studentUserId/warning/pdf", {
+      classId: String(access.classId),
+      studentUserId: String(access.studentUserId),
+    }),
   };
 }
 

@@ -116,7 +116,9 @@ export default function SupervisorClass({ loaderData, actionData }: Route.Compon
       <SchemesTable
         schemes={schemes}
         formHref={(formId) =>
-          `/supervisor/form/${formId}?${new URLSearchParams({ from: `/supervisor/class/${classId}` })}`
+          `${href("/supervisor/form/:formId", { formId: String(formId) })}?${new URLSearchParams({
+            from: href("/supervisor/class/:classId", { classId: String(classId) }),
+          })}`
         }
       />
 

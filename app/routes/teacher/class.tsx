@@ -190,7 +190,10 @@ export default function TeacherClass({ loaderData, actionData }: Route.Component
         schemes={schemes}
         formHref={
           members
-            ? (formId) => `/teacher/form/${formId}?${new URLSearchParams({ from: `/teacher/class/${classId}` })}`
+            ? (formId) =>
+                `${href("/teacher/form/:formId", { formId: String(formId) })}?${new URLSearchParams({
+                  from: href("/teacher/class/:classId", { classId: String(classId) }),
+                })}`
             : undefined
         }
       />
