@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { checkPage, logInAsAdmin, logInWithProvider, test } from "./support/fixtures";
+import { checkPage, logInAsAdmin, logInWithProvider, skipAutosavePause, test } from "./support/fixtures";
 import { calendar, currentYear } from "./support/calendar";
 
 // Everyone here logs in through the local Feide and Vipps providers, never by e-mail code: other
@@ -168,6 +168,7 @@ test("with JavaScript, answers save themselves 3 seconds after the last change, 
   // with a way to log in again (logged-out.spec.ts follows it through the log-in and back).
   await page.context().clearCookies();
   await questions(page).nth(1).getByRole("radio", { name: "Veiledet" }).check();
+  await skipAutosavePause(page);
   await expect(page.locator(".answer-form__status")).toHaveText(/^Ikke lagret – du er logget ut\. .* Logg inn igjen$/, {
     timeout: 8000,
   });
@@ -179,6 +180,7 @@ test("with JavaScript, an answer changed in another tab meanwhile is shown, not 
   context,
 }, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "autosave needs JavaScript");
+  await page.clock.install();
   await logInWithProvider(page, "Feide", "student12");
   await openOwnMidForm(page);
   const url = page.url().replace(/\?.*$/, "") + "?group=3";
@@ -188,8 +190,10 @@ test("with JavaScript, an answer changed in another tab meanwhile is shown, not 
   const gradesIn = (p: Page) => questions(p).first();
 
   await gradesIn(page).getByRole("radio", { name: "Veiledet" }).check();
+  await skipAutosavePause(page);
   await expect(page.locator(".answer-form__status")).toHaveText(/^Lagret/, { timeout: 10_000 });
   await gradesIn(other).getByRole("radio", { name: "Uselvstendig" }).check();
+  await skipAutosavePause(other);
   const conflict = other.getByRole("alert").filter({ hasText: "Endret et annet sted" });
   await expect(conflict).toContainText("«Veiledet»", { timeout: 10_000 });
   await checkPage(other, testInfo, "form-page-conflict");

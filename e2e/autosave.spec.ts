@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { checkPage, logIn, test } from "./support/fixtures";
+import { checkPage, logIn, skipAutosavePause, test } from "./support/fixtures";
 
 /**
  * The autosave never loses typing (ADR 0011): a save or a page post the server cannot take (a 503
@@ -37,6 +37,7 @@ test("a save and a page post answered 503 keep the page and the answer, and it i
 }, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "the autosave and the kept copy need JavaScript");
   test.setTimeout(90_000);
+  await page.clock.install();
   await logIn(page, "student18@example.org");
   await openForm(page);
   const box = page.getByRole("textbox").first();
@@ -52,6 +53,7 @@ test("a save and a page post answered 503 keep the page and the answer, and it i
     }),
   );
   await box.fill(text);
+  await skipAutosavePause(page);
   await expect(status(page, "Ikke lagret ennå – tas vare på i denne nettleseren og prøves igjen.")).toBeVisible();
   expect(await kept(page)).toBeGreaterThan(0);
 
@@ -88,12 +90,14 @@ test("kept answers belong to their owner: another person at the same browser can
   const text = "Student19s svar, skrevet før utlogging.";
 
   // Person A types while the server cannot store it, and logs out: told that it is kept, locked.
+  await page.clock.install();
   await logIn(page, "student19@example.org");
   await openForm(page);
   await page.route("**/api/answers", (route) =>
     route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"unavailable"}' }),
   );
   await page.getByRole("textbox").first().fill(text);
+  await skipAutosavePause(page);
   await expect(status(page, /^Ikke lagret ennå/)).toBeVisible();
   await page.getByRole("button", { name: "Logg ut" }).first().click();
   await expect(page.getByRole("status").filter({ hasText: "Du er logget ut." })).toContainText(
@@ -111,6 +115,7 @@ test("kept answers belong to their owner: another person at the same browser can
   await openForm(page);
   await expect(page.getByRole("textbox").first()).not.toHaveValue(text);
   await page.getByRole("textbox").nth(1).fill("Student18 skriver også.");
+  await skipAutosavePause(page);
   await expect(status(page, /^Lagret kl\./)).toBeVisible();
   expect(await store(page)).toEqual(aKept);
   // B logs out with nothing of theirs waiting: the plain message.

@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { checkPage, logInAsAdmin, logIn, readCode, test } from "./support/fixtures";
+import { checkPage, logInAsAdmin, logIn, readCode, skipAutosavePause, test } from "./support/fixtures";
 
 /**
  * Logged out while typing (ADR 0011): the autosave's endpoints answer 401 in JSON, the
@@ -32,6 +32,7 @@ test("an answer typed after logging out elsewhere is kept, and saved after loggi
 }, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "without JavaScript the page's own post goes to the log-in page");
   test.setTimeout(90_000);
+  await page.clock.install();
   await logIn(page, "student04@example.org");
   await page.goto("/student/forms");
   await page
@@ -48,6 +49,7 @@ test("an answer typed after logging out elsewhere is kept, and saved after loggi
 
   await logOutInAnotherTab(page, "/student");
   await first.getByRole("radio", { name: "Veiledet" }).check();
+  await skipAutosavePause(page);
   await expect(
     status(
       page,
@@ -84,6 +86,7 @@ test("a warning draft typed after logging out elsewhere is kept, and saved after
 }, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "without JavaScript the page's own post goes to the log-in page");
   test.setTimeout(90_000);
+  await page.clock.install();
   await logInAsAdmin(page);
   await page.getByRole("button", { name: "Bytt til Praksislærer" }).first().click();
   await expect(page).toHaveURL(/\/teacher$/);
@@ -102,6 +105,7 @@ test("a warning draft typed after logging out elsewhere is kept, and saved after
 
   await logOutInAnotherTab(page, "/teacher");
   await page.getByLabel("Begrunnelse").fill(reason);
+  await skipAutosavePause(page);
   const loggedOut = status(
     page,
     "Utkastet er ikke lagret – du er logget ut. Teksten er tatt vare på i denne nettleseren og lagres når du har logget inn igjen.",

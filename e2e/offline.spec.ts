@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import { checkPage, logInWithProvider, test } from "./support/fixtures";
+import { checkPage, logInWithProvider, skipAutosavePause, test } from "./support/fixtures";
 
 // Offline (ADR 0011): the service worker's kept pages, and answers kept in the browser while the
 // network is away. Student15 logs in here through the local Feide (no other file logs them in;
@@ -29,6 +29,7 @@ test("offline: kept pages, and answers kept in the browser until the network is 
   expect(worker.headers()["content-type"]).toMatch(/javascript/);
   expect(worker.headers()["cache-control"]).toBe("no-cache");
 
+  await page.clock.install();
   await logInWithProvider(page, "Feide", "student15");
   // The worker is registered on the first page and active once it has kept its files; the pages
   // loaded from then on go through it.
@@ -51,6 +52,7 @@ test("offline: kept pages, and answers kept in the browser until the network is 
   // Offline, the autosave keeps the change in the browser and says so.
   await context.setOffline(true);
   await first.getByRole("radio", { name: "Assistert" }).check();
+  await skipAutosavePause(page);
   await expect(
     status(page, "Ikke lagret – ingen nett. Svarene dine ligger i nettleseren og sendes når nettet er tilbake."),
   ).toBeVisible();
@@ -81,6 +83,7 @@ test("offline: kept pages, and answers kept in the browser until the network is 
   // Offline again: kept; the network comes back while the page is open, and it is sent at once.
   await context.setOffline(true);
   await second.getByRole("radio", { name: "Veiledet" }).check();
+  await skipAutosavePause(page);
   await expect(status(page, /^Ikke lagret – ingen nett/)).toBeVisible();
   await context.setOffline(false);
   await expect(status(page, /^Lagret kl\./)).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { pressAndWaitForPost, readCode, requestCode, test } from "./support/fixtures";
+import { pressAndWaitForPost, readCode, requestCode, skipAutosavePause, test } from "./support/fixtures";
 
 /**
  * Going live, as README's "Going live" says: the production build with its production settings
@@ -64,6 +64,7 @@ test("over https behind nginx: log in, answer and save a form, fill in and sign 
     ? ["student05@example.org", "Sofie Nilsen", "laerer1@example.org"]
     : ["student06@example.org", "Emil Larsen", "laerer2@example.org"];
 
+  await page.clock.install();
   await logIn(page, student, "/student");
   await page.goto("/student/forms");
   await page
@@ -78,6 +79,7 @@ test("over https behind nginx: log in, answer and save a form, fill in and sign 
   if (js) {
     // The autosave: a grade is saved by itself, without leaving the page.
     await questions(page).first().getByRole("radio", { name: "Assistert" }).check();
+    await skipAutosavePause(page);
     await expect(page.locator(".answer-form__status")).toHaveText(/^Lagret kl\. \d{2}:\d{2}$/, { timeout: 15_000 });
     await page.reload();
     await expect(questions(page).first().getByRole("radio", { name: "Assistert" })).toBeChecked();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { checkPage, expect, logInWithProvider, test } from "./support/fixtures";
+import { checkPage, expect, logInWithProvider, skipAutosavePause, test } from "./support/fixtures";
 
 // Phones, screen readers and old screens: the menu after a choice, the form's pages told apart and
 // announced, "Fortsett", the autosave's status while typing, the results as cards on a phone, and
@@ -74,6 +74,7 @@ test("with JavaScript the autosave's status is in view while typing, far from th
 }, testInfo) => {
   test.skip(testInfo.project.name === "no-js", "autosave needs JavaScript");
   await page.setViewportSize(PHONE);
+  await page.clock.install();
   await logInWithProvider(page, "Feide", "student21");
   await page.goto("/student/forms");
   await page
@@ -86,6 +87,7 @@ test("with JavaScript the autosave's status is in view while typing, far from th
   const first = page.getByRole("group", { name: /^1\. / });
   await first.getByRole("radio", { name: "Veiledet", exact: true }).check();
   await expect(first).toBeInViewport();
+  await skipAutosavePause(page);
   const status = page.locator(".answer-form__status");
   await expect(status).toHaveRole("status");
   await expect(status).toHaveText(/^Lagret kl\. \d{2}:\d{2}$/);

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import type { AxeResults, RunOptions } from "axe-core";
 import { HtmlValidate, StaticConfigLoader, type ConfigData } from "html-validate";
 import { expect, test as base, type Browser, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { AUTOSAVE_DELAY_MS } from "../../app/components/app/autosaveDecision";
 
 function portOf(baseURL: string | undefined): number {
   return Number(new URL(baseURL ?? "http://127.0.0.1:3100").port);
@@ -454,6 +455,17 @@ function measureReflow(whole: boolean): {
     })
     .sort((a, b) => b.right - a.right);
   return { scrollWidth, clientWidth, offenders: offenders.slice(0, 3).map((o) => o.label), cut };
+}
+
+/**
+ * The autosave's pause after the last change, gone by at once: the page's clock (Playwright's, put in
+ * with `page.clock.install()` before the page was opened; it runs on as a real one) jumps over it, so
+ * the save goes now instead of 3 s later. For tests of what a save does (refused, kept, offline, a
+ * conflict), not of when: the pause itself is answering.spec.ts's "save themselves 3 seconds after the
+ * last change", with the clock stopped.
+ */
+export async function skipAutosavePause(page: Page): Promise<void> {
+  await page.clock.fastForward(AUTOSAVE_DELAY_MS);
 }
 
 /**

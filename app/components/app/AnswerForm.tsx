@@ -9,14 +9,12 @@ import { AnswerQuestion, ReadOnlyQuestion } from "./AnswerQuestion";
 import { answerAutosave, type AutosaveConflict } from "./answerAutosave";
 import { SubmitButton } from "./SubmitButton";
 import { answerKeeper } from "./unsentAnswers";
+import { AUTOSAVE_DELAY_MS } from "./autosaveDecision";
 import { autosaveStatusText, logInAgainHref, useAutosave, type AutosaveStatus } from "./useAutosave";
 import { ButtonGroup, ErrorSummary } from "~/components/ui";
 import { useHydrated } from "~/components/ui/internal";
 import { COMMENT_LIMIT, TEXT_ANSWER_LIMIT } from "~/services/answering";
 import type { FormPageView, PostResult } from "~/services/answering/index.server";
-
-/** Answers save themselves 3 seconds after the last change: nothing typed is lost, and a pause in typing is not a save per key. */
-const AUTOSAVE_DELAY_MS = 3000;
 
 /** The server's refusal of a page post: the fields' errors, the conflicts, the grades missing, what was posted. */
 export type AnswerRefused = Extract<PostResult, { kind: "refused" }>;

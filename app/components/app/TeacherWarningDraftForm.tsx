@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { SubmitButton } from "~/components/app/SubmitButton";
 import { WarningFacts } from "~/components/app/Warning";
+import { AUTOSAVE_DELAY_MS } from "~/components/app/autosaveDecision";
 import { autosaveStatusText, logInAgainHref, useAutosave, type OfflineKeeper } from "~/components/app/useAutosave";
 import { warningAutosave, type WarningAutosaveRefusal } from "~/components/app/warningAutosave";
 import { errorSummaryItems, firstError } from "~/components/form-errors";
@@ -19,9 +20,6 @@ import {
 } from "~/services/warnings";
 import type { WarningForView } from "~/services/warnings/index.server";
 import type { UnsentKey } from "./unsentStore";
-
-/** The draft saves itself 3 seconds after the last edit, as answers do: nothing typed is lost. */
-const AUTOSAVE_DELAY_MS = 3000;
 
 export interface TeacherWarningDraftFormProps {
   /** The draft so far, or null before the first save. */

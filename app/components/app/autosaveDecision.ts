@@ -4,6 +4,12 @@
  * dropped: what the server did not say it stored stays kept in the browser and is tried again.
  */
 
+/**
+ * A change is saved this long after the last one (the answers and the warning's draft): nothing typed
+ * is lost, and a pause in typing is not a save per key.
+ */
+export const AUTOSAVE_DELAY_MS = 3000;
+
 /** What became of a post: no answer at all (the network, or a server that is away), or an answer. */
 export type PostOutcome = { kind: "noAnswer" } | { kind: "answered"; status: number; redirected: boolean };
 
