@@ -479,6 +479,15 @@ describe("undoing set-up mistakes", () => {
     // Put back as it was, for the rest of the file.
     const back = await post({ intent: "scheme", half: "end", formIds: String(mainForm) }, syk2001);
     expect(back.status).toBe(303);
+
+    // A confirmation page loaded before the code said "scheme" posts the id under its earlier name
+    // (here the scheme just put back, the newest).
+    const again = (await page("")).schemes.reduce((newest, s) => (s.schemeId > newest.schemeId ? s : newest));
+    const removedByOldName = await post({ intent: "removeScheme", assignmentId: String(again.schemeId) }, syk2001);
+    expect(removedByOldName.status).toBe(303);
+    expect(await flashOf(removedByOldName)).toEqual({ type: "success", key: "adminClass:schemes.removedEnd" });
+    expect(await schemeCount(syk2001)).toBe(count - 1);
+    expect((await post({ intent: "scheme", half: "end", formIds: String(mainForm) }, syk2001)).status).toBe(303);
   });
 
   test("copying expected levels names what was copied and what did not match; a wrong source is named", async () => {

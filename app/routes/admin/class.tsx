@@ -101,7 +101,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (intent === "removeScheme") {
-    const posted = formData.get("schemeId");
+    // A confirmation page loaded before the code said "scheme" still posts the id under its earlier name.
+    const posted = formData.get("schemeId") ?? formData.get("assignmentId"); // stored name
     const schemeId = parseId(typeof posted === "string" ? posted : null) ?? notFound();
     const outcome = await removeScheme(db, { ...by, schemeId });
     if (!outcome.ok) {

@@ -59,8 +59,9 @@ describe("forms not sent", () => {
   });
 
   test("the audit row keeps ids, the half and who had not sent; no names", () => {
+    // The scheme's id under its stored name, as the rows written before the rename have it.
     expect(acknowledgedForAudit(unsentForms(facts, "mid"))).toEqual([
-      { formId: 11, schemeId: 1, half: "mid", missing: ["supervisor", "teacher"] },
+      { formId: 11, assignmentId: 1, half: "mid", missing: ["supervisor", "teacher"] },
     ]);
   });
 });

@@ -79,13 +79,16 @@ export function sendingDecision(
   return { ok: true, unsent };
 }
 
-/** What the audit row keeps of forms acknowledged as not sent: ids, half and who had not sent. */
+/**
+ * What the audit row keeps of forms acknowledged as not sent: ids, half and who had not sent. The
+ * scheme's id is stored as `assignmentId`, the name rows written before the code said scheme carry.
+ */
 export function acknowledgedForAudit(
   unsent: UnsentForm[],
-): { formId: number; schemeId: number; half: "mid" | "end"; missing: Party[] }[] {
+): { formId: number; assignmentId: number; half: "mid" | "end"; missing: Party[] }[] {
   return unsent.map((form) => ({
     formId: form.formId,
-    schemeId: form.schemeId,
+    assignmentId: form.schemeId, // stored name
     half: form.isMidSemester ? "mid" : "end",
     missing: form.missing,
   }));

@@ -665,10 +665,13 @@ describe("forms not sent: the check before confirming the mid-semester part and 
     const [created] = await auditsOf("signing_form.created", form.id);
     expect(created.details).toMatchObject({
       unsentAcknowledged: [
-        { formId: expect.any(Number), schemeId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
-        { formId: expect.any(Number), schemeId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
+        { formId: expect.any(Number), assignmentId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
+        { formId: expect.any(Number), assignmentId: expect.any(Number), half: "mid", missing: ["student", "teacher"] },
       ],
     });
+    // The stored name only (rows before and after the code's rename read alike).
+    for (const entry of (created.details as { unsentAcknowledged: object[] }).unsentAcknowledged)
+      expect(entry).not.toHaveProperty("schemeId");
   });
 
   test("the teacher's signature with forms not sent: both boxes named at once, refused where the institution requires every form sent, kept in the audit row; the student's and supervisor's signatures need none", async () => {
