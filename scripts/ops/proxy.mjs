@@ -10,6 +10,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import path from "node:path";
+import { portIsFree, TEST_PORTS } from "./support.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const SITE_FILE = path.join(root, "deploy/nginx/praksis.conf");
@@ -68,16 +69,10 @@ export function productionSettings({ publicOrigin, appPort, databaseUrl, smtpUrl
  * outgoing connections would take one meanwhile.
  */
 export async function freePortRun(count) {
-  const free = (port) =>
-    new Promise((resolve) => {
-      const server = net.createServer();
-      server.once("error", () => resolve(false));
-      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-    });
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
+    const base = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from - count));
     const ports = Array.from({ length: count }, (_, i) => base + i);
-    if ((await Promise.all(ports.map(free))).every(Boolean)) return ports;
+    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return ports;
   }
   throw new Error(`no ${count} free ports in a row`);
 }

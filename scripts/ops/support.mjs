@@ -23,14 +23,30 @@ export function tempDir(prefix) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/** A free port on 127.0.0.1 for a test's own server, among TEST_PORTS. */
+export async function freePort() {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = TEST_PORTS.from + Math.floor(Math.random() * (TEST_PORTS.to - TEST_PORTS.from));
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error(`no free port between ${TEST_PORTS.from} and ${TEST_PORTS.to}`);
+}
+
+/**
+ * Where the tests' own servers listen: below the kernel's ephemeral range (32768–60999 on Linux),
+ * from which every `listen(0)` (the embedded PostgreSQL's port among them) and every outgoing
+ * connection take theirs. A port asked of the kernel and let go was handed out again to one of
+ * those in the seconds an app takes to start (its database comes first), and the app stopped with
+ * "PORT … is in use". Picked at random, so side by side test files seldom try the same one.
+ */
+export const TEST_PORTS = { from: 20_000, to: 32_000 };
+
+/** Whether nothing listens on 127.0.0.1:`port` now. */
+export function portIsFree(port) {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 
