@@ -53,22 +53,8 @@ export async function commandDatabase({ name }) {
     process.env.DATABASE_URL = `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/praksis`;
     return { async stop() {} };
   }
-  const { startEmbeddedPostgres } = await import("./embedded-postgres.mjs");
-  const say = (line) => console.info(`[${name}] ${line.replace(/^\[db\] /, "")}`);
-  say(`no app runs the embedded PostgreSQL in ${clusterDir}: starting it for this command`);
-  let server;
-  try {
-    server = await startEmbeddedPostgres({
-      dataDir: clusterDir,
-      restart: false,
-      log: { info: say, warn: say, error: say },
-    });
-  } catch (error) {
-    console.error(
-      `[${name}] the embedded PostgreSQL could not start: ${error instanceof Error ? error.message.replace(/^\[db\] /, "") : error}`,
-    );
-    process.exit(1);
-  }
+  console.info(`[${name}] no app runs the embedded PostgreSQL in ${clusterDir}: starting it for this command`);
+  const server = await startForCommand(name, clusterDir);
   process.env.DATABASE_URL = server.url;
   return {
     async stop() {
@@ -96,4 +82,27 @@ export function productionBuild({ name }) {
     const build = await import(pathToFileURL(serverBuild).href);
     return build.entry.module;
   };
+}
+
+/**
+ * Starts the embedded PostgreSQL in `clusterDir` for a command (a new cluster in a new folder), its
+ * lines under the command's name; when it cannot start, says why in one line and exits 1.
+ * @param {string} name the command's name, for its lines
+ * @param {string} clusterDir
+ */
+export async function startForCommand(name, clusterDir) {
+  const { startEmbeddedPostgres } = await import("./embedded-postgres.mjs");
+  const say = (line) => console.info(`[${name}] ${line.replace(/^\[db\] /, "")}`);
+  try {
+    return await startEmbeddedPostgres({
+      dataDir: clusterDir,
+      restart: false,
+      log: { info: say, warn: say, error: say },
+    });
+  } catch (error) {
+    console.error(
+      `[${name}] the embedded PostgreSQL could not start: ${error instanceof Error ? error.message.replace(/^\[db\] /, "") : error}`,
+    );
+    process.exit(1);
+  }
 }

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { readManifest, restoreBackup } from "./backup/index.mjs";
-import { runningPort } from "./command-database.mjs";
+import { runningPort, startForCommand } from "./command-database.mjs";
 import { DEMO_MARKER } from "./demo-mode.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -57,20 +57,7 @@ if (databaseUrl) {
     );
     process.exit(1);
   }
-  const { startEmbeddedPostgres } = await import("./embedded-postgres.mjs");
-  const say = (line) => console.info(`[restore] ${line.replace(/^\[db\] /, "")}`);
-  try {
-    server = await startEmbeddedPostgres({
-      dataDir: clusterDir,
-      restart: false,
-      log: { info: say, warn: say, error: say },
-    });
-  } catch (error) {
-    console.error(
-      `[restore] the embedded PostgreSQL could not start: ${error instanceof Error ? error.message.replace(/^\[db\] /, "") : error}`,
-    );
-    process.exit(1);
-  }
+  server = await startForCommand("restore", clusterDir);
   databaseUrl = server.url;
 }
 
